@@ -1,0 +1,352 @@
+//! Building a [`Graph`] from edges and annotations.
+
+use crate::{BitSet, Graph, Primitive, TurnRule, VertexId, MAX_VERTEX_ID, MAX_VERTICES};
+use std::fmt;
+
+/// Why a graph could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildError {
+    /// A vertex id does not fit the `u32` id space.
+    VertexIdTooLarge {
+        /// The offending id.
+        id: u64,
+    },
+    /// More vertices were asked for than ids exist.
+    TooManyVertices {
+        /// The requested count.
+        count: u64,
+    },
+    /// Go-again edges and owners were both given; an arena decides turns by owners alone.
+    GoAgainInArena,
+    /// An owner other than 0 or 1.
+    BadOwner {
+        /// The vertex.
+        vertex: u32,
+        /// The owner given.
+        owner: u64,
+    },
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::VertexIdTooLarge { id } => write!(
+                f,
+                "vertex id {id} is too large (ids must be at most {MAX_VERTEX_ID})"
+            ),
+            BuildError::TooManyVertices { count } => write!(
+                f,
+                "{count} vertices is too many (at most {MAX_VERTICES})"
+            ),
+            BuildError::GoAgainInArena => f.write_str(
+                "go-again edges cannot be combined with owners: in an arena the owners decide who moves",
+            ),
+            BuildError::BadOwner { vertex, owner } => {
+                write!(f, "vertex {vertex}: owner must be 0 or 1, found {owner}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Checks that `id` is a valid vertex id and converts it.
+///
+/// # Errors
+/// [`BuildError::VertexIdTooLarge`] when `id > MAX_VERTEX_ID`.
+pub fn checked_id(id: u64) -> Result<VertexId, BuildError> {
+    if id > MAX_VERTEX_ID {
+        Err(BuildError::VertexIdTooLarge { id })
+    } else {
+        Ok(id as VertexId)
+    }
+}
+
+/// Collects edges and annotations, then lays them out as a [`Graph`].
+///
+/// The vertex count is the largest id mentioned plus one, or more with
+/// [`GraphBuilder::ensure_vertices`].
+///
+/// # Example
+/// ```
+/// use retrograde_graph::{GraphBuilder, Primitive};
+/// let mut b = GraphBuilder::new();
+/// b.add_edge(0, 1);
+/// b.add_edge_again(1, 2); // the same player moves again after 1 -> 2
+/// b.set_primitive(2, Primitive::Tie);
+/// b.ensure_vertices(4);
+/// let g = b.build().unwrap();
+/// assert_eq!(g.vertex_count(), 4);
+/// assert_eq!(g.primitive(2), Some(Primitive::Tie));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct GraphBuilder {
+    /// Edges in the order given, kept as the chunks they arrived in (parsers hand over one
+    /// vector per chunk, so nothing is copied into one big vector).
+    edges: Vec<Vec<(u32, u32)>>,
+    edge_count: usize,
+    again: Option<BitSet>,
+    n: u64,
+    primitive: Vec<(u32, Primitive)>,
+    owner: Vec<(u32, bool)>,
+    names: Vec<(u32, String)>,
+    start: Option<u32>,
+}
+
+impl GraphBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty builder with room for `edges` edges.
+    pub fn with_capacity(edges: usize) -> Self {
+        GraphBuilder { edges: vec![Vec::with_capacity(edges)], ..Self::default() }
+    }
+
+    fn touch(&mut self, v: u32) {
+        self.n = self.n.max(v as u64 + 1);
+    }
+
+    /// Adds a move `u -> v` that passes the turn.
+    pub fn add_edge(&mut self, u: VertexId, v: VertexId) {
+        self.touch(u.max(v));
+        if self.edges.is_empty() {
+            self.edges.push(Vec::new());
+        }
+        self.edges.last_mut().expect("one chunk exists").push((u, v));
+        self.edge_count += 1;
+    }
+
+    /// Adds a move `u -> v` after which the same player moves again.
+    pub fn add_edge_again(&mut self, u: VertexId, v: VertexId) {
+        let i = self.edge_count;
+        self.add_edge(u, v);
+        self.mark_again(i);
+    }
+
+    /// Flags the edge with index `i` (counting from 0 in the order added) as go-again.
+    ///
+    /// # Panics
+    /// When no such edge was added.
+    pub fn mark_again(&mut self, i: usize) {
+        assert!(i < self.edge_count, "edge {i} does not exist");
+        let bits = self.again.get_or_insert_with(BitSet::default);
+        bits.grow(i + 1);
+        bits.set(i, true);
+    }
+
+    /// Appends a chunk of turn-passing edges, with the largest id among them (`None` when
+    /// the chunk is empty). Parsers use this; the vector is kept, not copied.
+    pub fn push_chunk(&mut self, edges: Vec<(u32, u32)>, max_id: Option<u32>) {
+        if let Some(m) = max_id {
+            self.touch(m);
+        }
+        self.edge_count += edges.len();
+        self.edges.push(edges);
+        // Later single edges go to a fresh chunk so that the order stays as given.
+        self.edges.push(Vec::new());
+    }
+
+    /// Makes the graph have at least `n` vertices.
+    ///
+    /// # Errors
+    /// [`BuildError::TooManyVertices`] past [`MAX_VERTICES`].
+    pub fn ensure_vertices(&mut self, n: u64) -> Result<(), BuildError> {
+        if n > MAX_VERTICES {
+            return Err(BuildError::TooManyVertices { count: n });
+        }
+        self.n = self.n.max(n);
+        Ok(())
+    }
+
+    /// Fixes the result at `v` (it becomes terminal; its moves are kept but not played).
+    pub fn set_primitive(&mut self, v: VertexId, p: Primitive) {
+        self.touch(v);
+        self.primitive.push((v, p));
+    }
+
+    /// Makes the graph an arena and gives `v` an owner (0 or 1; unnamed vertices belong to 0).
+    ///
+    /// # Errors
+    /// [`BuildError::BadOwner`] for any other owner.
+    pub fn set_owner(&mut self, v: VertexId, owner: u64) -> Result<(), BuildError> {
+        if owner > 1 {
+            return Err(BuildError::BadOwner { vertex: v, owner });
+        }
+        self.touch(v);
+        self.owner.push((v, owner == 1));
+        Ok(())
+    }
+
+    /// Names `v`.
+    pub fn set_name(&mut self, v: VertexId, name: impl Into<String>) {
+        self.touch(v);
+        self.names.push((v, name.into()));
+    }
+
+    /// Marks `v` as the start position.
+    pub fn set_start(&mut self, v: VertexId) {
+        self.touch(v);
+        self.start = Some(v);
+    }
+
+    /// Number of edges added so far.
+    pub fn edge_count(&self) -> usize {
+        self.edge_count
+    }
+
+    /// Lays the graph out. Time O(n + m); peak extra memory 4 bytes per edge plus
+    /// 16 bytes per vertex beyond the builder's own 8 bytes per edge.
+    ///
+    /// # Errors
+    /// [`BuildError::GoAgainInArena`] when both go-again edges and owners were given.
+    pub fn build(self) -> Result<Graph, BuildError> {
+        let GraphBuilder { edges, edge_count: m, again, n, primitive, owner, names, start } = self;
+        if again.is_some() && !owner.is_empty() {
+            return Err(BuildError::GoAgainInArena);
+        }
+        if n > MAX_VERTICES {
+            return Err(BuildError::TooManyVertices { count: n });
+        }
+        let n = n as usize;
+
+        // Forward CSR by a stable counting sort on the source.
+        let mut fwd_off = vec![0u64; n + 1];
+        for &(u, _) in edges.iter().flatten() {
+            fwd_off[u as usize + 1] += 1;
+        }
+        for i in 0..n {
+            fwd_off[i + 1] += fwd_off[i];
+        }
+        let mut fwd = vec![0u32; m];
+        let mut fwd_again = again.as_ref().map(|_| BitSet::new(m));
+        {
+            let mut next: Vec<u64> = fwd_off[..n].to_vec();
+            for (i, &(u, v)) in edges.iter().flatten().enumerate() {
+                let slot = &mut next[u as usize];
+                fwd[*slot as usize] = v;
+                if let (Some(src), Some(dst)) = (&again, &mut fwd_again) {
+                    if i < src.len() && src.get(i) {
+                        dst.set(*slot as usize, true);
+                    }
+                }
+                *slot += 1;
+            }
+        }
+        drop(edges);
+        drop(again);
+
+        // Reverse CSR from the forward one: sources come out sorted.
+        let mut rev_off = vec![0u64; n + 1];
+        for &v in &fwd {
+            rev_off[v as usize + 1] += 1;
+        }
+        for i in 0..n {
+            rev_off[i + 1] += rev_off[i];
+        }
+        let mut rev = vec![0u32; m];
+        let mut rev_again = fwd_again.as_ref().map(|_| BitSet::new(m));
+        {
+            let mut next: Vec<u64> = rev_off[..n].to_vec();
+            for u in 0..n {
+                for e in fwd_off[u] as usize..fwd_off[u + 1] as usize {
+                    let v = fwd[e] as usize;
+                    let slot = next[v] as usize;
+                    rev[slot] = u as u32;
+                    if let (Some(src), Some(dst)) = (&fwd_again, &mut rev_again) {
+                        if src.get(e) {
+                            dst.set(slot, true);
+                        }
+                    }
+                    next[v] += 1;
+                }
+            }
+        }
+
+        let turn = if !owner.is_empty() {
+            let mut bits = BitSet::new(n);
+            for (v, o) in owner {
+                bits.set(v as usize, o);
+            }
+            TurnRule::Arena { owner: bits }
+        } else if let (Some(forward), Some(reverse)) = (fwd_again, rev_again) {
+            TurnRule::GoAgain { forward, reverse }
+        } else {
+            TurnRule::Alternate
+        };
+        let primitive = (!primitive.is_empty()).then(|| {
+            let mut p = vec![None; n];
+            for (v, x) in primitive {
+                p[v as usize] = Some(x);
+            }
+            p
+        });
+        let names = (!names.is_empty()).then(|| {
+            let mut p = vec![String::new(); n];
+            for (v, x) in names {
+                p[v as usize] = x;
+            }
+            p
+        });
+        Ok(Graph {
+            n: n as u32,
+            fwd_off,
+            fwd,
+            rev_off,
+            rev,
+            turn,
+            primitive,
+            names,
+            start,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csr_invariants_hold() {
+        let mut b = GraphBuilder::new();
+        b.add_edge(2, 0);
+        b.add_edge(0, 1);
+        b.add_edge_again(0, 1);
+        b.add_edge(1, 1);
+        b.add_edge(0, 2);
+        let g = b.build().unwrap();
+        assert_eq!(g.vertex_count(), 3);
+        assert_eq!(g.edge_count(), 5);
+        assert_eq!(g.successors(0), &[1, 1, 2]);
+        assert_eq!(g.successors(1), &[1]);
+        assert_eq!(g.predecessors(1), &[0, 0, 1]);
+        assert_eq!(g.predecessors(0), &[2]);
+        let r = g.successor_range(0);
+        let flags: Vec<bool> = r.map(|e| g.forward_keeps_turn(e, 0, g.forward_targets()[e])).collect();
+        assert_eq!(flags, [false, true, false]);
+        let r = g.predecessor_range(1);
+        let flags: Vec<bool> = r.map(|e| g.reverse_keeps_turn(e, g.reverse_sources()[e], 1)).collect();
+        assert_eq!(flags, [false, true, false]);
+    }
+
+    #[test]
+    fn id_limits_are_checked() {
+        assert!(checked_id(MAX_VERTEX_ID).is_ok());
+        assert_eq!(
+            checked_id(u32::MAX as u64),
+            Err(BuildError::VertexIdTooLarge { id: u32::MAX as u64 })
+        );
+        let mut b = GraphBuilder::new();
+        assert!(b.ensure_vertices(MAX_VERTICES + 1).is_err());
+    }
+
+    #[test]
+    fn arena_and_go_again_conflict() {
+        let mut b = GraphBuilder::new();
+        b.add_edge_again(0, 1);
+        b.set_owner(1, 1).unwrap();
+        assert_eq!(b.build().unwrap_err(), BuildError::GoAgainInArena);
+        assert!(GraphBuilder::new().set_owner(0, 2).is_err());
+    }
+}

@@ -1,0 +1,206 @@
+//! The JSON graph format.
+//!
+//! ```json
+//! {
+//!   "vertices": 4,
+//!   "edges": [[0, 1], [1, 2, "again"], [2, 3]],
+//!   "terminal": [[3, "tie"]],
+//!   "owners": [0, 1, 1, 0],
+//!   "names": ["start", "", "", "end"],
+//!   "start": 0
+//! }
+//! ```
+//! Every field is optional. `edges` lists moves `[u, v]`, or `[u, v, "again"]` for a go-again
+//! move; `terminal` lists `[vertex, "win"|"loss"|"tie"]`; `owners` (one 0/1 per vertex, from
+//! vertex 0) makes the graph an arena; `names` gives labels from vertex 0 (`""` or `null` for
+//! none). Unknown fields are errors, so a typo is never silently ignored.
+//!
+//! ```
+//! use retrograde_graph::format::{json, ParseOptions};
+//! let g = json::parse(br#"{"edges": [[0, 1], [1, 2, "again"]]}"#, &ParseOptions::default()).unwrap();
+//! assert_eq!(g.edge_count(), 2);
+//! let e = json::parse(br#"{"edges": [[0, -1]]}"#, &ParseOptions::default()).unwrap_err();
+//! assert_eq!(e.line, Some(1));
+//! ```
+
+use super::{ParseError, ParseOptions};
+use crate::{Graph, GraphBuilder, Primitive, MAX_VERTEX_ID};
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::Deserialize;
+use std::fmt;
+
+/// A vertex id, checked while reading so that the error carries the line.
+struct Vid(u32);
+
+impl<'de> Deserialize<'de> for Vid {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Vid;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "a vertex id (an integer from 0 to {MAX_VERTEX_ID})")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Vid, E> {
+                if v > MAX_VERTEX_ID {
+                    Err(E::custom(format!(
+                        "vertex id {v} is too large (ids must be at most {MAX_VERTEX_ID})"
+                    )))
+                } else {
+                    Ok(Vid(v as u32))
+                }
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Vid, E> {
+                if v < 0 {
+                    Err(E::custom(format!("vertex id {v} is negative")))
+                } else {
+                    self.visit_u64(v as u64)
+                }
+            }
+        }
+        d.deserialize_u64(V)
+    }
+}
+
+struct Edge(u32, u32, bool);
+
+impl<'de> Deserialize<'de> for Edge {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Edge;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an edge [u, v] or [u, v, \"again\"]")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Edge, A::Error> {
+                let u: Vid = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                let v: Vid = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(1, &self))?;
+                let again = match seq.next_element::<String>()? {
+                    None => false,
+                    Some(s) if s == "again" => true,
+                    Some(s) => {
+                        return Err(de::Error::custom(format!(
+                            "expected \"again\" as an edge's third element, found {s:?}"
+                        )))
+                    }
+                };
+                if seq.next_element::<de::IgnoredAny>()?.is_some() {
+                    return Err(de::Error::invalid_length(4, &self));
+                }
+                Ok(Edge(u.0, v.0, again))
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
+
+struct Label(Primitive);
+
+impl<'de> Deserialize<'de> for Label {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map(Label).map_err(de::Error::custom)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonGraph {
+    #[serde(default)]
+    vertices: Option<u64>,
+    #[serde(default)]
+    edges: Vec<Edge>,
+    #[serde(default)]
+    terminal: Vec<(Vid, Label)>,
+    #[serde(default)]
+    owners: Option<Vec<u8>>,
+    #[serde(default)]
+    names: Vec<Option<String>>,
+    #[serde(default)]
+    start: Option<Vid>,
+}
+
+/// Parses a JSON graph.
+///
+/// # Errors
+/// A [`ParseError`] with the line of the offending value.
+pub fn parse(bytes: &[u8], opts: &ParseOptions) -> Result<Graph, ParseError> {
+    let g: JsonGraph = serde_json::from_slice(bytes).map_err(|e| {
+        let text = e.to_string();
+        let message = match text.rfind(" at line ") {
+            Some(i) => format!("{} (column {})", &text[..i], e.column()),
+            None => text,
+        };
+        ParseError { line: (e.line() > 0).then_some(e.line() as u64), message }
+    })?;
+    let mut b = GraphBuilder::with_capacity(g.edges.len());
+    for Edge(u, v, again) in g.edges {
+        if again {
+            b.add_edge_again(u, v);
+        } else {
+            b.add_edge(u, v);
+        }
+    }
+    for (v, Label(p)) in g.terminal {
+        b.set_primitive(v.0, p);
+    }
+    let count = |len: usize| u32::try_from(len).map_err(|_| ParseError::whole("too many entries"));
+    if let Some(owners) = g.owners {
+        let len = count(owners.len())?;
+        for (v, o) in (0..len).zip(owners) {
+            b.set_owner(v, o as u64)?;
+        }
+    }
+    let len = count(g.names.len())?;
+    for (v, name) in (0..len).zip(g.names) {
+        if let Some(name) = name.filter(|s| !s.is_empty()) {
+            b.set_name(v, name);
+        }
+    }
+    if let Some(s) = g.start {
+        b.set_start(s.0);
+    }
+    if let Some(n) = g.vertices {
+        b.ensure_vertices(n)?;
+    }
+    if let Some(n) = opts.vertices {
+        b.ensure_vertices(n)?;
+    }
+    Ok(b.build()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Result<Graph, ParseError> {
+        parse(s.as_bytes(), &ParseOptions::default())
+    }
+
+    #[test]
+    fn full_example() {
+        let g = p(r#"{"vertices": 4, "edges": [[0,1],[1,2,"again"],[2,3]], "terminal": [[3,"tie"]],
+                     "names": ["start", null, "", "end"], "start": 0}"#)
+        .unwrap();
+        assert_eq!(g.vertex_count(), 4);
+        assert_eq!(g.primitive(3), Some(Primitive::Tie));
+        assert_eq!(g.name(0), Some("start"));
+        assert_eq!(g.name(1), None);
+        assert_eq!(g.start(), Some(0));
+        let g = p(r#"{"edges": [[0,1]], "owners": [0, 1]}"#).unwrap();
+        assert!(g.is_arena());
+    }
+
+    #[test]
+    fn errors() {
+        let e = p("{\n\"edges\": [[0, 1],\n [2]]}").unwrap_err();
+        assert_eq!(e.line, Some(3));
+        assert!(e.message.contains("an edge [u, v]"), "{e}");
+        assert!(p(r#"{"edges": [[0, 4294967295]]}"#).unwrap_err().message.contains("too large"));
+        assert!(p(r#"{"edges": [[0, 1, "twice"]]}"#).unwrap_err().message.contains("again"));
+        assert!(p(r#"{"edgez": []}"#).unwrap_err().message.contains("unknown field"));
+        assert!(p(r#"{"terminal": [[0, "maybe"]]}"#).unwrap_err().message.contains("win, loss or tie"));
+        assert!(p(r#"{"owners": [3]}"#).unwrap_err().message.contains("0 or 1"));
+        assert!(p("").is_err());
+        assert!(p("[1,2]").is_err());
+    }
+}

@@ -1,0 +1,187 @@
+//! Reading graphs from text: edge lists, the annotated `rg` format, GamesmanClassic's `.grf`
+//! format, and JSON.
+//!
+//! Every parser takes bytes (the caller does the I/O) and returns a [`Graph`] or a
+//! [`ParseError`] naming the line and what was expected. None of them panics on any input
+//! (a fuzz target per parser checks this).
+//!
+//! # Formats
+//! - **edges**: one move `u v` per line, ids 0-based decimal; blank lines and lines starting
+//!   with `#` or `%` are skipped, and so is a trailing `# comment`. `n` is the largest id + 1
+//!   (or [`ParseOptions::vertices`]).
+//! - **rg** (the native format, a superset of *edges*): edge lines, optionally `u v again`
+//!   for a go-again move, and directive lines:
+//!   `vertices N`, `terminal V win|loss|tie`, `owner V 0|1` (makes the graph an arena),
+//!   `name V free text`, `start V`.
+//! - **grf** (GamesmanClassic): see [`grf`].
+//! - **json**: see [`json`].
+//!
+//! ```
+//! use retrograde_graph::format::{parse, Format, ParseOptions};
+//! let text = b"# pebbles 0..3\nvertices 4\n1 0\n2 1\n2 0\n3 2\n3 1\nname 3 three pebbles\n";
+//! let g = parse(text, Format::Auto, &ParseOptions::default()).unwrap();
+//! assert_eq!((g.vertex_count(), g.edge_count()), (4, 5));
+//! assert_eq!(g.name(3), Some("three pebbles"));
+//!
+//! let err = parse(b"0 1\n1 x\n", Format::Edges, &ParseOptions::default()).unwrap_err();
+//! assert_eq!(err.to_string(), "2: expected two vertex ids, found \"1 x\"");
+//! ```
+
+pub mod grf;
+pub mod json;
+mod text;
+
+use crate::{BuildError, Graph};
+use std::fmt;
+use std::str::FromStr;
+
+/// A graph file format.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Guess from the content (see [`detect`]).
+    Auto,
+    /// A plain edge list.
+    Edges,
+    /// The annotated native text format.
+    Rg,
+    /// GamesmanClassic's graph format.
+    Grf,
+    /// JSON.
+    Json,
+}
+
+impl Format {
+    /// The name used on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Auto => "auto",
+            Format::Edges => "edges",
+            Format::Rg => "rg",
+            Format::Grf => "grf",
+            Format::Json => "json",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(match s {
+            "auto" => Format::Auto,
+            "edges" => Format::Edges,
+            "rg" => Format::Rg,
+            "grf" => Format::Grf,
+            "json" => Format::Json,
+            _ => return Err(format!("unknown format {s:?} (expected auto, edges, rg, grf or json)")),
+        })
+    }
+}
+
+/// Options shared by the parsers.
+#[derive(Clone, Debug, Default)]
+pub struct ParseOptions {
+    /// At least this many vertices, even if fewer ids appear.
+    pub vertices: Option<u64>,
+}
+
+/// A parse failure: where, and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based line number, when the error is tied to a line.
+    pub line: Option<u64>,
+    /// What was expected and what was found.
+    pub message: String,
+}
+
+impl ParseError {
+    pub(crate) fn at(line: u64, message: impl Into<String>) -> Self {
+        ParseError { line: Some(line), message: message.into() }
+    }
+    pub(crate) fn whole(message: impl Into<String>) -> Self {
+        ParseError { line: None, message: message.into() }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{l}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl From<BuildError> for ParseError {
+    fn from(e: BuildError) -> Self {
+        ParseError::whole(e.to_string())
+    }
+}
+
+/// Parses `bytes` in `format` ([`Format::Auto`] guesses with [`detect`]).
+///
+/// # Errors
+/// A [`ParseError`] with the first offending line.
+pub fn parse(bytes: &[u8], format: Format, opts: &ParseOptions) -> Result<Graph, ParseError> {
+    let format = if format == Format::Auto { detect(bytes) } else { format };
+    match format {
+        Format::Auto | Format::Rg => text::parse(bytes, true, opts),
+        Format::Edges => text::parse(bytes, false, opts),
+        Format::Grf => grf::parse(bytes, opts),
+        Format::Json => json::parse(bytes, opts),
+    }
+}
+
+/// Guesses the format of `bytes` from its first tokens: JSON starts with `{`; GamesmanClassic
+/// starts with a count, an id and a value letter (`7` / `0 u 2`); anything else is read as
+/// `rg`, which accepts plain edge lists too.
+pub fn detect(bytes: &[u8]) -> Format {
+    let head = &bytes[..bytes.len().min(1 << 16)];
+    let mut tokens: Vec<&[u8]> = Vec::with_capacity(3);
+    for line in head.split(|&b| b == b'\n') {
+        let trimmed = line.trim_ascii_start();
+        if trimmed.first().is_some_and(|&c| c == b'#' || c == b'%') {
+            continue;
+        }
+        if tokens.is_empty() && trimmed.first().is_some_and(|&c| c == b'{') {
+            return Format::Json;
+        }
+        for t in trimmed.split(|b| b.is_ascii_whitespace()).filter(|t| !t.is_empty()) {
+            tokens.push(t);
+            if tokens.len() == 3 {
+                break;
+            }
+        }
+        if tokens.len() == 3 {
+            break;
+        }
+    }
+    let is_int = |t: &[u8]| !t.is_empty() && t.iter().all(u8::is_ascii_digit);
+    if tokens.len() == 3
+        && is_int(tokens[0])
+        && is_int(tokens[1])
+        && tokens[2].len() == 1
+        && b"uwltUWLT".contains(&tokens[2][0])
+    {
+        return Format::Grf;
+    }
+    Format::Rg
+}
+
+/// Shows at most 40 characters of a line, escaped, for an error message.
+pub(crate) fn show(line: &[u8]) -> String {
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim_end_matches('\r');
+    let mut out: String = text.chars().take(40).collect();
+    if text.chars().count() > 40 {
+        out.push('…');
+    }
+    format!("{out:?}")
+}

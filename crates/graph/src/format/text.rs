@@ -1,0 +1,404 @@
+//! The edge-list and `rg` text formats: a byte parser that splits the input into chunks at
+//! line boundaries and parses them in parallel.
+//!
+//! Edge lines are the hot path (no allocation per line, no UTF-8 decoding); directive lines
+//! (`rg` only) are rare and handled after the edges, in file order.
+
+use super::{show, ParseError, ParseOptions};
+use crate::{Graph, GraphBuilder, Primitive, VertexId, MAX_VERTEX_ID};
+use rayon::prelude::*;
+
+/// What one chunk of lines produced.
+struct ChunkOut<'a> {
+    edges: Vec<(u32, u32)>,
+    max_id: Option<u32>,
+    /// Chunk-local indices of go-again edges.
+    again: Vec<usize>,
+    /// (chunk-local line number, line) of each directive.
+    directives: Vec<(u64, &'a [u8])>,
+    /// Lines in the chunk.
+    lines: u64,
+    /// The first error: chunk-local line and message.
+    error: Option<(u64, String)>,
+}
+
+pub(super) fn parse(bytes: &[u8], rg: bool, opts: &ParseOptions) -> Result<Graph, ParseError> {
+    let chunks = split_chunks(bytes);
+    let outs: Vec<ChunkOut<'_>> = if chunks.len() == 1 {
+        vec![parse_chunk(chunks[0], rg)]
+    } else {
+        chunks.par_iter().map(|c| parse_chunk(c, rg)).collect()
+    };
+
+    // The first error in file order wins.
+    let mut line_base = 0u64;
+    for out in &outs {
+        if let Some((line, msg)) = &out.error {
+            return Err(ParseError::at(line_base + line, msg.clone()));
+        }
+        line_base += out.lines;
+    }
+
+    let mut b = GraphBuilder::new();
+    let mut directives = Vec::new();
+    let mut edge_base = 0usize;
+    let mut line_base = 0u64;
+    let mut again = Vec::new();
+    for out in outs {
+        again.extend(out.again.iter().map(|&i| edge_base + i));
+        directives.extend(out.directives.iter().map(|&(l, t)| (line_base + l, t)));
+        edge_base += out.edges.len();
+        line_base += out.lines;
+        b.push_chunk(out.edges, out.max_id);
+    }
+    for i in again {
+        b.mark_again(i);
+    }
+    for (line, text) in directives {
+        directive(&mut b, text).map_err(|m| ParseError::at(line, m))?;
+    }
+    if let Some(n) = opts.vertices {
+        b.ensure_vertices(n)?;
+    }
+    Ok(b.build()?)
+}
+
+/// Splits into chunks of about equal size, each ending just after a newline (but the last).
+fn split_chunks(bytes: &[u8]) -> Vec<&[u8]> {
+    let threads = rayon::current_num_threads().max(1);
+    let target = (bytes.len() / (threads * 8)).max(1 << 20);
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    while start < bytes.len() {
+        let mut end = (start + target).min(bytes.len());
+        if end < bytes.len() {
+            end = match memchr::memchr(b'\n', &bytes[end..]) {
+                Some(i) => end + i + 1,
+                None => bytes.len(),
+            };
+        }
+        chunks.push(&bytes[start..end]);
+        start = end;
+    }
+    if chunks.is_empty() {
+        chunks.push(bytes);
+    }
+    chunks
+}
+
+fn parse_chunk(bytes: &[u8], rg: bool) -> ChunkOut<'_> {
+    let estimate = memchr::memchr_iter(b'\n', bytes).count() + 1;
+    let mut out = ChunkOut {
+        edges: Vec::with_capacity(estimate),
+        max_id: None,
+        again: Vec::new(),
+        directives: Vec::new(),
+        lines: 0,
+        error: None,
+    };
+    let mut max: u32 = 0;
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
+        let line = &bytes[pos..end];
+        pos = end + 1;
+        out.lines += 1;
+        match edge_line(line, rg) {
+            Line::Skip => {}
+            Line::Edge(u, v, again) => {
+                if again {
+                    out.again.push(out.edges.len());
+                }
+                out.edges.push((u, v));
+                max = max.max(u).max(v);
+            }
+            Line::Directive => out.directives.push((out.lines, line)),
+            Line::Error(msg) => {
+                out.error = Some((out.lines, msg));
+                break;
+            }
+        }
+    }
+    out.edges.shrink_to_fit();
+    if !out.edges.is_empty() {
+        out.max_id = Some(max);
+    }
+    out
+}
+
+enum Line {
+    Skip,
+    Edge(u32, u32, bool),
+    Directive,
+    Error(String),
+}
+
+#[inline]
+fn is_space(b: u8) -> bool {
+    b == b' ' || b == b'\t' || b == b'\r'
+}
+
+/// Reads a decimal number starting at `*i` (a digit); `Err` carries the too-large message.
+#[inline]
+fn number(line: &[u8], i: &mut usize) -> Result<u32, String> {
+    let start = *i;
+    let mut value: u64 = 0;
+    let mut overflow = false;
+    while *i < line.len() && line[*i].is_ascii_digit() {
+        let d = (line[*i] - b'0') as u64;
+        match value.checked_mul(10).and_then(|x| x.checked_add(d)) {
+            Some(x) => value = x,
+            None => overflow = true,
+        }
+        *i += 1;
+    }
+    if overflow || value > MAX_VERTEX_ID {
+        let digits = String::from_utf8_lossy(&line[start..*i]);
+        return Err(format!(
+            "vertex id {digits} is too large (ids must be at most {MAX_VERTEX_ID})"
+        ));
+    }
+    Ok(value as u32)
+}
+
+fn expected_edge(line: &[u8], rg: bool) -> String {
+    let t = line.trim_ascii_start();
+    let hint = if t.first() == Some(&b'-') || t.windows(2).any(|w| w[0].is_ascii_whitespace() && w[1] == b'-') {
+        " (ids are non-negative integers)"
+    } else if t.contains(&0) || std::str::from_utf8(line).is_err() {
+        " (is this a binary file?)"
+    } else {
+        ""
+    };
+    let what = if rg { "an edge \"u v\" or a directive" } else { "two vertex ids" };
+    format!("expected {what}, found {}{hint}", show(line))
+}
+
+#[inline]
+fn edge_line(line: &[u8], rg: bool) -> Line {
+    let n = line.len();
+    let mut i = 0;
+    while i < n && is_space(line[i]) {
+        i += 1;
+    }
+    if i == n || line[i] == b'#' || line[i] == b'%' {
+        return Line::Skip;
+    }
+    if !line[i].is_ascii_digit() {
+        if rg && line[i].is_ascii_alphabetic() {
+            return Line::Directive;
+        }
+        return Line::Error(expected_edge(line, false));
+    }
+    let u = match number(line, &mut i) {
+        Ok(u) => u,
+        Err(m) => return Line::Error(m),
+    };
+    let sep = i;
+    while i < n && is_space(line[i]) {
+        i += 1;
+    }
+    if i == sep || i == n || !line[i].is_ascii_digit() {
+        return Line::Error(expected_edge(line, false));
+    }
+    let v = match number(line, &mut i) {
+        Ok(v) => v,
+        Err(m) => return Line::Error(m),
+    };
+    let sep = i;
+    while i < n && is_space(line[i]) {
+        i += 1;
+    }
+    if i == n || (i > sep && (line[i] == b'#' || line[i] == b'%')) {
+        return Line::Edge(u, v, false);
+    }
+    if rg && i > sep && line[i..].starts_with(b"again") {
+        let mut j = i + 5;
+        while j < n && is_space(line[j]) {
+            j += 1;
+        }
+        if j == n || line[j] == b'#' {
+            return Line::Edge(u, v, true);
+        }
+    }
+    let what = if rg {
+        format!(
+            "expected an edge \"u v\" or \"u v again\", found {}",
+            show(line)
+        )
+    } else {
+        format!("expected two vertex ids, found {}", show(line))
+    };
+    Line::Error(what)
+}
+
+/// Applies one `rg` directive line.
+fn directive(b: &mut GraphBuilder, line: &[u8]) -> Result<(), String> {
+    let text = std::str::from_utf8(line)
+        .map_err(|_| format!("expected a directive, found {} (not UTF-8)", show(line)))?;
+    let text = match text.find('#') {
+        Some(i) if !text.trim_start().starts_with("name") => &text[..i],
+        _ => text,
+    };
+    let text = text.trim();
+    let (keyword, rest) = text.split_once(|c: char| c.is_ascii_whitespace()).unwrap_or((text, ""));
+    let rest = rest.trim();
+    let args: Vec<&str> = rest.split_ascii_whitespace().collect();
+    let vertex = |s: &str| -> Result<VertexId, String> {
+        let id: u64 = s
+            .parse()
+            .map_err(|_| format!("{keyword}: expected a vertex id, found {s:?}"))?;
+        crate::builder::checked_id(id).map_err(|e| e.to_string())
+    };
+    let arity = |k: usize, usage: &str| -> Result<(), String> {
+        if args.len() == k {
+            Ok(())
+        } else {
+            Err(format!("expected \"{usage}\", found {}", show(line)))
+        }
+    };
+    match keyword {
+        "vertices" => {
+            arity(1, "vertices N")?;
+            let n: u64 = args[0]
+                .parse()
+                .map_err(|_| format!("vertices: expected a count, found {:?}", args[0]))?;
+            b.ensure_vertices(n).map_err(|e| e.to_string())
+        }
+        "terminal" => {
+            arity(2, "terminal V win|loss|tie")?;
+            let v = vertex(args[0])?;
+            let p: Primitive = args[1].parse().map_err(|e| format!("terminal: {e}"))?;
+            b.set_primitive(v, p);
+            Ok(())
+        }
+        "owner" => {
+            arity(2, "owner V 0|1")?;
+            let v = vertex(args[0])?;
+            let o: u64 = args[1]
+                .parse()
+                .map_err(|_| format!("owner: expected 0 or 1, found {:?}", args[1]))?;
+            b.set_owner(v, o).map_err(|e| e.to_string())
+        }
+        "name" => {
+            let (v, name) = rest
+                .split_once(|c: char| c.is_ascii_whitespace())
+                .ok_or_else(|| format!("expected \"name V TEXT\", found {}", show(line)))?;
+            let v = vertex(v)?;
+            b.set_name(v, name.trim());
+            Ok(())
+        }
+        "start" => {
+            arity(1, "start V")?;
+            let v = vertex(args[0])?;
+            b.set_start(v);
+            Ok(())
+        }
+        _ => Err(format!(
+            "unknown directive {keyword:?} (expected an edge \"u v\" or one of vertices, terminal, owner, name, start)"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{parse as parse_any, Format};
+
+    fn edges(text: &str) -> Result<Graph, ParseError> {
+        parse_any(text.as_bytes(), Format::Edges, &ParseOptions::default())
+    }
+    fn rg(text: &str) -> Result<Graph, ParseError> {
+        parse_any(text.as_bytes(), Format::Rg, &ParseOptions::default())
+    }
+    fn err(r: Result<Graph, ParseError>) -> String {
+        r.unwrap_err().to_string()
+    }
+
+    #[test]
+    fn comments_blank_lines_tabs_and_crlf() {
+        let g = edges("# c\n% c\n\n  0\t1 \r\n1 2 # trailing\r\n\n").unwrap();
+        assert_eq!(g.vertex_count(), 3);
+        assert_eq!(g.edge_count(), 2);
+    }
+
+    #[test]
+    fn empty_input_is_an_empty_graph() {
+        assert_eq!(edges("").unwrap().vertex_count(), 0);
+        assert_eq!(edges("# only a comment\n").unwrap().vertex_count(), 0);
+        let g = parse_any(b"", Format::Edges, &ParseOptions { vertices: Some(5) }).unwrap();
+        assert_eq!(g.vertex_count(), 5);
+    }
+
+    #[test]
+    fn bad_lines_name_the_line() {
+        assert_eq!(err(edges("0 1\nx y\n")), "2: expected two vertex ids, found \"x y\"");
+        assert_eq!(err(edges("0 1\n\n5\n")), "3: expected two vertex ids, found \"5\"");
+        assert_eq!(err(edges("0 1 2\n")), "1: expected two vertex ids, found \"0 1 2\"");
+        assert_eq!(err(edges("01\n")), "1: expected two vertex ids, found \"01\"");
+        assert!(err(edges("-1 2\n")).contains("non-negative"));
+        assert!(err(edges("1 -2\n")).contains("non-negative"));
+        assert_eq!(
+            err(edges("0 4294967295\n")),
+            "1: vertex id 4294967295 is too large (ids must be at most 4294967294)"
+        );
+        assert!(err(edges("99999999999999999999999 1\n")).contains("99999999999999999999999"));
+        assert!(err(edges("\0\x01\x02\n")).contains("binary"));
+        assert!(err(edges("vertices 3\n")).starts_with("1: expected two vertex ids"));
+    }
+
+    #[test]
+    fn largest_id_is_accepted() {
+        // Only parse: building 2^32 vertices would need 64 GiB.
+        let out = parse_chunk(b"4294967294 0\n", false);
+        assert!(out.error.is_none());
+        assert_eq!(out.max_id, Some(4294967294));
+    }
+
+    #[test]
+    fn rg_directives() {
+        let g = rg("vertices 5\n0 1\n1 2 again\nterminal 2 tie\nname 0 the start # not a comment\nstart 0\n")
+            .unwrap();
+        assert_eq!(g.vertex_count(), 5);
+        assert_eq!(g.primitive(2), Some(Primitive::Tie));
+        assert_eq!(g.name(0), Some("the start # not a comment"));
+        assert_eq!(g.start(), Some(0));
+        let e = g.successor_range(1).start;
+        assert!(g.forward_keeps_turn(e, 1, 2));
+        let g = rg("0 1\nowner 1 1\n").unwrap();
+        assert!(g.is_arena());
+        assert_eq!(g.owner(1), 1);
+    }
+
+    #[test]
+    fn rg_errors() {
+        assert_eq!(
+            err(rg("0 1\nterminal 1 maybe\n")),
+            "2: terminal: expected win, loss or tie, found \"maybe\""
+        );
+        assert!(err(rg("bogus 1\n")).contains("unknown directive \"bogus\""));
+        assert!(err(rg("owner 1 2\n")).contains("owner must be 0 or 1"));
+        assert!(err(rg("0 1 again\nowner 1 1\n")).contains("go-again"));
+        assert!(err(rg("terminal 1\n")).starts_with("1: expected \"terminal V win|loss|tie\""));
+        assert!(err(rg("0 1 twice\n")).contains("\"u v again\""));
+        assert!(err(rg("start 4294967295\n")).contains("too large"));
+        assert!(err(rg("vertices 4294967296\n")).contains("too many"));
+    }
+
+    #[test]
+    fn chunked_parse_keeps_order_and_lines() {
+        // Enough lines to span several chunks.
+        let mut s = String::new();
+        for i in 0..300_000u32 {
+            s.push_str(&format!("{} {}\n", i, (i * 7) % 300_000));
+        }
+        let g = edges(&s).unwrap();
+        assert_eq!(g.edge_count(), 300_000);
+        assert_eq!(g.successors(12345), &[(12345 * 7) % 300_000]);
+        s.push_str("oops\n");
+        assert!(err(edges(&s)).starts_with("300001: "));
+        let mut t = s.clone();
+        t.replace_range(0..3, "x 0");
+        assert!(err(edges(&t)).starts_with("1: "));
+    }
+}
