@@ -10,7 +10,10 @@ pub struct BitSet {
 impl BitSet {
     /// `len` bits, all clear.
     pub fn new(len: usize) -> Self {
-        BitSet { words: vec![0; len.div_ceil(64)], len }
+        BitSet {
+            words: vec![0; len.div_ceil(64)],
+            len,
+        }
     }
 
     /// Number of bits.

@@ -18,6 +18,11 @@ pub enum BuildError {
     },
     /// Go-again edges and owners were both given; an arena decides turns by owners alone.
     GoAgainInArena,
+    /// A vertex with more moves than a `u32` counter holds.
+    TooManyMoves {
+        /// The vertex.
+        vertex: u32,
+    },
     /// An owner other than 0 or 1.
     BadOwner {
         /// The vertex.
@@ -40,6 +45,11 @@ impl fmt::Display for BuildError {
             ),
             BuildError::GoAgainInArena => f.write_str(
                 "go-again edges cannot be combined with owners: in an arena the owners decide who moves",
+            ),
+            BuildError::TooManyMoves { vertex } => write!(
+                f,
+                "vertex {vertex} has {} or more moves, more than supported",
+                u32::MAX
             ),
             BuildError::BadOwner { vertex, owner } => {
                 write!(f, "vertex {vertex}: owner must be 0 or 1, found {owner}")
@@ -101,7 +111,10 @@ impl GraphBuilder {
 
     /// An empty builder with room for `edges` edges.
     pub fn with_capacity(edges: usize) -> Self {
-        GraphBuilder { edges: vec![Vec::with_capacity(edges)], ..Self::default() }
+        GraphBuilder {
+            edges: vec![Vec::with_capacity(edges)],
+            ..Self::default()
+        }
     }
 
     fn touch(&mut self, v: u32) {
@@ -114,7 +127,10 @@ impl GraphBuilder {
         if self.edges.is_empty() {
             self.edges.push(Vec::new());
         }
-        self.edges.last_mut().expect("one chunk exists").push((u, v));
+        self.edges
+            .last_mut()
+            .expect("one chunk exists")
+            .push((u, v));
         self.edge_count += 1;
     }
 
@@ -202,7 +218,16 @@ impl GraphBuilder {
     /// # Errors
     /// [`BuildError::GoAgainInArena`] when both go-again edges and owners were given.
     pub fn build(self) -> Result<Graph, BuildError> {
-        let GraphBuilder { edges, edge_count: m, again, n, primitive, owner, names, start } = self;
+        let GraphBuilder {
+            edges,
+            edge_count: m,
+            again,
+            n,
+            primitive,
+            owner,
+            names,
+            start,
+        } = self;
         if again.is_some() && !owner.is_empty() {
             return Err(BuildError::GoAgainInArena);
         }
@@ -217,6 +242,9 @@ impl GraphBuilder {
             fwd_off[u as usize + 1] += 1;
         }
         for i in 0..n {
+            if fwd_off[i + 1] >= u32::MAX as u64 {
+                return Err(BuildError::TooManyMoves { vertex: i as u32 });
+            }
             fwd_off[i + 1] += fwd_off[i];
         }
         let mut fwd = vec![0u32; m];
@@ -323,10 +351,14 @@ mod tests {
         assert_eq!(g.predecessors(1), &[0, 0, 1]);
         assert_eq!(g.predecessors(0), &[2]);
         let r = g.successor_range(0);
-        let flags: Vec<bool> = r.map(|e| g.forward_keeps_turn(e, 0, g.forward_targets()[e])).collect();
+        let flags: Vec<bool> = r
+            .map(|e| g.forward_keeps_turn(e, 0, g.forward_targets()[e]))
+            .collect();
         assert_eq!(flags, [false, true, false]);
         let r = g.predecessor_range(1);
-        let flags: Vec<bool> = r.map(|e| g.reverse_keeps_turn(e, g.reverse_sources()[e], 1)).collect();
+        let flags: Vec<bool> = r
+            .map(|e| g.reverse_keeps_turn(e, g.reverse_sources()[e], 1))
+            .collect();
         assert_eq!(flags, [false, true, false]);
     }
 
@@ -335,7 +367,9 @@ mod tests {
         assert!(checked_id(MAX_VERTEX_ID).is_ok());
         assert_eq!(
             checked_id(u32::MAX as u64),
-            Err(BuildError::VertexIdTooLarge { id: u32::MAX as u64 })
+            Err(BuildError::VertexIdTooLarge {
+                id: u32::MAX as u64
+            })
         );
         let mut b = GraphBuilder::new();
         assert!(b.ensure_vertices(MAX_VERTICES + 1).is_err());

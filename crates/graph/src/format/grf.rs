@@ -60,19 +60,32 @@ impl<'a> Tokens<'a> {
     }
 
     fn expect(&mut self, what: &str) -> Result<(&'a [u8], u64), ParseError> {
-        self.next()
-            .ok_or_else(|| ParseError::at(self.last, format!("expected {what}, found the end of the file")))
+        self.next().ok_or_else(|| {
+            ParseError::at(
+                self.last,
+                format!("expected {what}, found the end of the file"),
+            )
+        })
     }
 }
 
 fn number(tok: &[u8], line: u64, what: &str) -> Result<u64, ParseError> {
     if tok.is_empty() || !tok.iter().all(u8::is_ascii_digit) {
-        return Err(ParseError::at(line, format!("expected {what}, found {}", show(tok))));
+        return Err(ParseError::at(
+            line,
+            format!("expected {what}, found {}", show(tok)),
+        ));
     }
     if tok.len() > 19 {
-        return Err(ParseError::at(line, format!("{what} {} is too large", show(tok))));
+        return Err(ParseError::at(
+            line,
+            format!("{what} {} is too large", show(tok)),
+        ));
     }
-    Ok(std::str::from_utf8(tok).expect("digits").parse().expect("at most 19 digits"))
+    Ok(std::str::from_utf8(tok)
+        .expect("digits")
+        .parse()
+        .expect("at most 19 digits"))
 }
 
 fn id(tok: &[u8], line: u64, what: &str) -> Result<u32, ParseError> {
@@ -85,7 +98,12 @@ fn id(tok: &[u8], line: u64, what: &str) -> Result<u32, ParseError> {
 /// # Errors
 /// A [`ParseError`] naming the line of the first bad token.
 pub fn parse(bytes: &[u8], opts: &ParseOptions) -> Result<Graph, ParseError> {
-    let mut t = Tokens { bytes, pos: 0, line: 1, last: 1 };
+    let mut t = Tokens {
+        bytes,
+        pos: 0,
+        line: 1,
+        last: 1,
+    };
     let (tok, line) = t.expect("the number of positions")?;
     let count = number(tok, line, "the number of positions")?;
     let mut b = GraphBuilder::new();
@@ -162,12 +180,33 @@ mod tests {
 
     #[test]
     fn errors_name_the_line() {
-        assert_eq!(p("").unwrap_err().to_string(), "1: expected the number of positions, found the end of the file");
-        assert_eq!(p("2\n0 u 1\n1\n").unwrap_err().to_string(), "3: expected a position id, found the end of the file");
-        assert_eq!(p("1\n0 x 0\n").unwrap_err().to_string(), "2: expected a value letter u, w, l or t, found \"x\"");
-        assert!(p("1\n0 u 1\n1h\n").unwrap_err().to_string().starts_with("3: expected a child id"));
-        assert!(p("2\n0 u 0\n0 w 0\n").unwrap_err().to_string().contains("listed twice"));
-        assert!(p("1\n4294967295 u 0\n").unwrap_err().to_string().contains("too large"));
-        assert!(p("1\n0 u 99999999999999999999999\n").unwrap_err().to_string().contains("too large"));
+        assert_eq!(
+            p("").unwrap_err().to_string(),
+            "1: expected the number of positions, found the end of the file"
+        );
+        assert_eq!(
+            p("2\n0 u 1\n1\n").unwrap_err().to_string(),
+            "3: expected a position id, found the end of the file"
+        );
+        assert_eq!(
+            p("1\n0 x 0\n").unwrap_err().to_string(),
+            "2: expected a value letter u, w, l or t, found \"x\""
+        );
+        assert!(p("1\n0 u 1\n1h\n")
+            .unwrap_err()
+            .to_string()
+            .starts_with("3: expected a child id"));
+        assert!(p("2\n0 u 0\n0 w 0\n")
+            .unwrap_err()
+            .to_string()
+            .contains("listed twice"));
+        assert!(p("1\n4294967295 u 0\n")
+            .unwrap_err()
+            .to_string()
+            .contains("too large"));
+        assert!(p("1\n0 u 99999999999999999999999\n")
+            .unwrap_err()
+            .to_string()
+            .contains("too large"));
     }
 }

@@ -72,8 +72,12 @@ impl<'de> Deserialize<'de> for Edge {
                 f.write_str("an edge [u, v] or [u, v, \"again\"]")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Edge, A::Error> {
-                let u: Vid = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
-                let v: Vid = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(1, &self))?;
+                let u: Vid = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                let v: Vid = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::invalid_length(1, &self))?;
                 let again = match seq.next_element::<String>()? {
                     None => false,
                     Some(s) if s == "again" => true,
@@ -130,7 +134,10 @@ pub fn parse(bytes: &[u8], opts: &ParseOptions) -> Result<Graph, ParseError> {
             Some(i) => format!("{} (column {})", &text[..i], e.column()),
             None => text,
         };
-        ParseError { line: (e.line() > 0).then_some(e.line() as u64), message }
+        ParseError {
+            line: (e.line() > 0).then_some(e.line() as u64),
+            message,
+        }
     })?;
     let mut b = GraphBuilder::with_capacity(g.edges.len());
     for Edge(u, v, again) in g.edges {
@@ -178,8 +185,10 @@ mod tests {
 
     #[test]
     fn full_example() {
-        let g = p(r#"{"vertices": 4, "edges": [[0,1],[1,2,"again"],[2,3]], "terminal": [[3,"tie"]],
-                     "names": ["start", null, "", "end"], "start": 0}"#)
+        let g = p(
+            r#"{"vertices": 4, "edges": [[0,1],[1,2,"again"],[2,3]], "terminal": [[3,"tie"]],
+                     "names": ["start", null, "", "end"], "start": 0}"#,
+        )
         .unwrap();
         assert_eq!(g.vertex_count(), 4);
         assert_eq!(g.primitive(3), Some(Primitive::Tie));
@@ -195,11 +204,26 @@ mod tests {
         let e = p("{\n\"edges\": [[0, 1],\n [2]]}").unwrap_err();
         assert_eq!(e.line, Some(3));
         assert!(e.message.contains("an edge [u, v]"), "{e}");
-        assert!(p(r#"{"edges": [[0, 4294967295]]}"#).unwrap_err().message.contains("too large"));
-        assert!(p(r#"{"edges": [[0, 1, "twice"]]}"#).unwrap_err().message.contains("again"));
-        assert!(p(r#"{"edgez": []}"#).unwrap_err().message.contains("unknown field"));
-        assert!(p(r#"{"terminal": [[0, "maybe"]]}"#).unwrap_err().message.contains("win, loss or tie"));
-        assert!(p(r#"{"owners": [3]}"#).unwrap_err().message.contains("0 or 1"));
+        assert!(p(r#"{"edges": [[0, 4294967295]]}"#)
+            .unwrap_err()
+            .message
+            .contains("too large"));
+        assert!(p(r#"{"edges": [[0, 1, "twice"]]}"#)
+            .unwrap_err()
+            .message
+            .contains("again"));
+        assert!(p(r#"{"edgez": []}"#)
+            .unwrap_err()
+            .message
+            .contains("unknown field"));
+        assert!(p(r#"{"terminal": [[0, "maybe"]]}"#)
+            .unwrap_err()
+            .message
+            .contains("win, loss or tie"));
+        assert!(p(r#"{"owners": [3]}"#)
+            .unwrap_err()
+            .message
+            .contains("0 or 1"));
         assert!(p("").is_err());
         assert!(p("[1,2]").is_err());
     }

@@ -78,7 +78,11 @@ impl FromStr for Format {
             "rg" => Format::Rg,
             "grf" => Format::Grf,
             "json" => Format::Json,
-            _ => return Err(format!("unknown format {s:?} (expected auto, edges, rg, grf or json)")),
+            _ => {
+                return Err(format!(
+                    "unknown format {s:?} (expected auto, edges, rg, grf or json)"
+                ))
+            }
         })
     }
 }
@@ -101,10 +105,16 @@ pub struct ParseError {
 
 impl ParseError {
     pub(crate) fn at(line: u64, message: impl Into<String>) -> Self {
-        ParseError { line: Some(line), message: message.into() }
+        ParseError {
+            line: Some(line),
+            message: message.into(),
+        }
     }
     pub(crate) fn whole(message: impl Into<String>) -> Self {
-        ParseError { line: None, message: message.into() }
+        ParseError {
+            line: None,
+            message: message.into(),
+        }
     }
 }
 
@@ -130,7 +140,11 @@ impl From<BuildError> for ParseError {
 /// # Errors
 /// A [`ParseError`] with the first offending line.
 pub fn parse(bytes: &[u8], format: Format, opts: &ParseOptions) -> Result<Graph, ParseError> {
-    let format = if format == Format::Auto { detect(bytes) } else { format };
+    let format = if format == Format::Auto {
+        detect(bytes)
+    } else {
+        format
+    };
     match format {
         Format::Auto | Format::Rg => text::parse(bytes, true, opts),
         Format::Edges => text::parse(bytes, false, opts),
@@ -153,7 +167,10 @@ pub fn detect(bytes: &[u8]) -> Format {
         if tokens.is_empty() && trimmed.first().is_some_and(|&c| c == b'{') {
             return Format::Json;
         }
-        for t in trimmed.split(|b| b.is_ascii_whitespace()).filter(|t| !t.is_empty()) {
+        for t in trimmed
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty())
+        {
             tokens.push(t);
             if tokens.len() == 3 {
                 break;

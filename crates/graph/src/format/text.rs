@@ -163,14 +163,21 @@ fn number(line: &[u8], i: &mut usize) -> Result<u32, String> {
 
 fn expected_edge(line: &[u8], rg: bool) -> String {
     let t = line.trim_ascii_start();
-    let hint = if t.first() == Some(&b'-') || t.windows(2).any(|w| w[0].is_ascii_whitespace() && w[1] == b'-') {
+    let hint = if t.first() == Some(&b'-')
+        || t.windows(2)
+            .any(|w| w[0].is_ascii_whitespace() && w[1] == b'-')
+    {
         " (ids are non-negative integers)"
     } else if t.contains(&0) || std::str::from_utf8(line).is_err() {
         " (is this a binary file?)"
     } else {
         ""
     };
-    let what = if rg { "an edge \"u v\" or a directive" } else { "two vertex ids" };
+    let what = if rg {
+        "an edge \"u v\" or a directive"
+    } else {
+        "two vertex ids"
+    };
     format!("expected {what}, found {}{hint}", show(line))
 }
 
@@ -241,7 +248,9 @@ fn directive(b: &mut GraphBuilder, line: &[u8]) -> Result<(), String> {
         _ => text,
     };
     let text = text.trim();
-    let (keyword, rest) = text.split_once(|c: char| c.is_ascii_whitespace()).unwrap_or((text, ""));
+    let (keyword, rest) = text
+        .split_once(|c: char| c.is_ascii_whitespace())
+        .unwrap_or((text, ""));
     let rest = rest.trim();
     let args: Vec<&str> = rest.split_ascii_whitespace().collect();
     let vertex = |s: &str| -> Result<VertexId, String> {
@@ -332,10 +341,22 @@ mod tests {
 
     #[test]
     fn bad_lines_name_the_line() {
-        assert_eq!(err(edges("0 1\nx y\n")), "2: expected two vertex ids, found \"x y\"");
-        assert_eq!(err(edges("0 1\n\n5\n")), "3: expected two vertex ids, found \"5\"");
-        assert_eq!(err(edges("0 1 2\n")), "1: expected two vertex ids, found \"0 1 2\"");
-        assert_eq!(err(edges("01\n")), "1: expected two vertex ids, found \"01\"");
+        assert_eq!(
+            err(edges("0 1\nx y\n")),
+            "2: expected two vertex ids, found \"x y\""
+        );
+        assert_eq!(
+            err(edges("0 1\n\n5\n")),
+            "3: expected two vertex ids, found \"5\""
+        );
+        assert_eq!(
+            err(edges("0 1 2\n")),
+            "1: expected two vertex ids, found \"0 1 2\""
+        );
+        assert_eq!(
+            err(edges("01\n")),
+            "1: expected two vertex ids, found \"01\""
+        );
         assert!(err(edges("-1 2\n")).contains("non-negative"));
         assert!(err(edges("1 -2\n")).contains("non-negative"));
         assert_eq!(

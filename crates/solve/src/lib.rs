@@ -1,0 +1,51 @@
+//! Exact retrograde analysis of two-player game graphs.
+//!
+//! Given a [`Graph`] (positions and moves) and [`Rules`] (what a dead end means), [`solve`]
+//! labels every vertex with its [`Value`] for the player to move (win, loss, tie or draw, and
+//! the remoteness: plies to the end when the winner hurries and the loser stalls) and a best
+//! move, in O(n + m) time. [`verify`] checks a solution independently of the solver.
+//!
+//! This crate does no I/O.
+//!
+//! # Example
+//! ```
+//! use retrograde_graph::format::{parse, Format, ParseOptions};
+//! use retrograde_solve::{solve, verify, Outcome, Rules, Value};
+//!
+//! // 0 -> 1 -> 2, and 3 <-> 4 forever.
+//! let g = parse(b"0 1\n1 2\n3 4\n4 3\n", Format::Edges, &ParseOptions::default()).unwrap();
+//! let s = solve(&g, &Rules::default());
+//! assert_eq!(s.value(0), Value::Loss(2));
+//! assert_eq!(s.value(1), Value::Win(1));
+//! assert_eq!(s.outcome(3), Outcome::Draw);
+//! assert_eq!(s.best_move(3), Some(4));
+//! verify(&g, &Rules::default(), &s).unwrap();
+//! ```
+#![warn(missing_docs)]
+
+mod retro;
+mod solution;
+mod value;
+mod verify;
+
+pub use retro::{solve, terminal_value};
+pub use retrograde_graph::{Graph, Primitive};
+pub use solution::{Counts, Solution};
+pub use value::{Outcome, Value};
+pub use verify::{verify, Violation};
+
+/// What the rules say beyond the graph.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// The value of a position with no move, for the player to move there: a loss by default
+    /// (normal play); a win gives misère play; a tie ends the game level.
+    pub no_move: Primitive,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            no_move: Primitive::Loss,
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! The solved values of every vertex.
+
+use crate::value::{Outcome, Value};
+use retrograde_graph::{Graph, VertexId};
+
+/// "No vertex", in the remoteness and best-move arrays.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// Outcome, remoteness and best move for every vertex of a graph.
+///
+/// Stored as three flat arrays (1 + 4 + 4 bytes per vertex).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    pub(crate) outcome: Vec<u8>,
+    pub(crate) remoteness: Vec<u32>,
+    pub(crate) best: Vec<u32>,
+}
+
+/// Totals over a solution.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Positions won by the player to move.
+    pub win: u64,
+    /// Positions lost by the player to move.
+    pub loss: u64,
+    /// Positions that end level.
+    pub tie: u64,
+    /// Positions that never end.
+    pub draw: u64,
+    /// The largest remoteness of any win, loss or tie; `None` when there is none.
+    pub max_remoteness: Option<u32>,
+    /// The largest remoteness of a win.
+    pub longest_win: Option<u32>,
+    /// The largest remoteness of a loss.
+    pub longest_loss: Option<u32>,
+}
+
+impl Solution {
+    /// Builds a solution from per-vertex values and best moves (for example read back from a
+    /// file, to check it with [`crate::verify`]).
+    ///
+    /// # Errors
+    /// When the two lists differ in length.
+    pub fn from_values(values: &[Value], best: &[Option<VertexId>]) -> Result<Solution, String> {
+        if values.len() != best.len() {
+            return Err(format!(
+                "{} values but {} best moves",
+                values.len(),
+                best.len()
+            ));
+        }
+        Ok(Solution {
+            outcome: values.iter().map(|v| v.outcome() as u8).collect(),
+            remoteness: values
+                .iter()
+                .map(|v| v.remoteness().unwrap_or(NONE))
+                .collect(),
+            best: best.iter().map(|b| b.unwrap_or(NONE)).collect(),
+        })
+    }
+
+    /// Number of vertices.
+    pub fn len(&self) -> usize {
+        self.outcome.len()
+    }
+
+    /// True for the solution of an empty graph.
+    pub fn is_empty(&self) -> bool {
+        self.outcome.is_empty()
+    }
+
+    /// The outcome at `v`, for the player to move.
+    #[inline]
+    pub fn outcome(&self, v: VertexId) -> Outcome {
+        Outcome::from_code(self.outcome[v as usize])
+    }
+
+    /// The value (outcome and remoteness) at `v`.
+    #[inline]
+    pub fn value(&self, v: VertexId) -> Value {
+        Value::new(self.outcome(v), self.remoteness[v as usize])
+    }
+
+    /// The remoteness at `v`; `None` for a draw.
+    pub fn remoteness(&self, v: VertexId) -> Option<u32> {
+        self.value(v).remoteness()
+    }
+
+    /// A successor that realizes the value of `v`; `None` at a terminal.
+    #[inline]
+    pub fn best_move(&self, v: VertexId) -> Option<VertexId> {
+        let b = self.best[v as usize];
+        (b != NONE).then_some(b)
+    }
+
+    /// In an arena, the player (0 or 1) who wins from `v`; `None` for a tie or draw. In a
+    /// graph without owners, 0 is the player to move at `v`.
+    pub fn winner(&self, g: &Graph, v: VertexId) -> Option<u8> {
+        match self.outcome(v) {
+            Outcome::Win => Some(g.owner(v)),
+            Outcome::Loss => Some(1 - g.owner(v)),
+            _ => None,
+        }
+    }
+
+    /// Totals per outcome and the longest remoteness.
+    pub fn counts(&self) -> Counts {
+        let mut c = Counts::default();
+        for (&o, &r) in self.outcome.iter().zip(&self.remoteness) {
+            let slot = match Outcome::from_code(o) {
+                Outcome::Win => {
+                    c.win += 1;
+                    c.longest_win = c.longest_win.max(Some(r));
+                    true
+                }
+                Outcome::Loss => {
+                    c.loss += 1;
+                    c.longest_loss = c.longest_loss.max(Some(r));
+                    true
+                }
+                Outcome::Tie => {
+                    c.tie += 1;
+                    true
+                }
+                Outcome::Draw => {
+                    c.draw += 1;
+                    false
+                }
+            };
+            if slot {
+                c.max_remoteness = c.max_remoteness.max(Some(r));
+            }
+        }
+        c
+    }
+
+    /// The optimal line of play from `v`: `v`, its best move, that one's best move, … until a
+    /// terminal, or until a vertex repeats (draws, which never end). The second value is
+    /// `true` when the line stopped at a repetition; the repeated vertex is not listed again.
+    pub fn line(&self, v: VertexId) -> (Vec<VertexId>, bool) {
+        let mut line = vec![v];
+        let mut seen = std::collections::HashSet::new();
+        seen.insert(v);
+        let mut at = v;
+        while let Some(next) = self.best_move(at) {
+            if !seen.insert(next) {
+                return (line, true);
+            }
+            line.push(next);
+            at = next;
+        }
+        (line, false)
+    }
+
+    /// Heap bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        self.outcome.capacity() + self.remoteness.capacity() * 4 + self.best.capacity() * 4
+    }
+}
