@@ -98,6 +98,14 @@ fn id(tok: &[u8], line: u64, what: &str) -> Result<u32, ParseError> {
 /// # Errors
 /// A [`ParseError`] naming the line of the first bad token.
 pub fn parse(bytes: &[u8], opts: &ParseOptions) -> Result<Graph, ParseError> {
+    Ok(parse_builder(bytes, opts)?.build()?)
+}
+
+/// Like [`parse`], but returns the filled builder before the layout.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_builder(bytes: &[u8], opts: &ParseOptions) -> Result<GraphBuilder, ParseError> {
     let mut t = Tokens {
         bytes,
         pos: 0,
@@ -157,7 +165,7 @@ pub fn parse(bytes: &[u8], opts: &ParseOptions) -> Result<Graph, ParseError> {
     if let Some(n) = opts.vertices {
         b.ensure_vertices(n)?;
     }
-    Ok(b.build()?)
+    Ok(b)
 }
 
 #[cfg(test)]

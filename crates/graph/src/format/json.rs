@@ -128,6 +128,14 @@ struct JsonGraph {
 /// # Errors
 /// A [`ParseError`] with the line of the offending value.
 pub fn parse(bytes: &[u8], opts: &ParseOptions) -> Result<Graph, ParseError> {
+    Ok(parse_builder(bytes, opts)?.build()?)
+}
+
+/// Like [`parse`], but returns the filled builder before the layout.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_builder(bytes: &[u8], opts: &ParseOptions) -> Result<GraphBuilder, ParseError> {
     let g: JsonGraph = serde_json::from_slice(bytes).map_err(|e| {
         let text = e.to_string();
         let message = match text.rfind(" at line ") {
@@ -172,7 +180,7 @@ pub fn parse(bytes: &[u8], opts: &ParseOptions) -> Result<Graph, ParseError> {
     if let Some(n) = opts.vertices {
         b.ensure_vertices(n)?;
     }
-    Ok(b.build()?)
+    Ok(b)
 }
 
 #[cfg(test)]

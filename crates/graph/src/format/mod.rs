@@ -31,7 +31,9 @@ pub mod grf;
 pub mod json;
 mod text;
 
-use crate::{BuildError, Graph};
+pub use text::TextParser;
+
+use crate::{BuildError, Graph, GraphBuilder};
 use std::fmt;
 use std::str::FromStr;
 
@@ -140,16 +142,32 @@ impl From<BuildError> for ParseError {
 /// # Errors
 /// A [`ParseError`] with the first offending line.
 pub fn parse(bytes: &[u8], format: Format, opts: &ParseOptions) -> Result<Graph, ParseError> {
+    Ok(parse_builder(bytes, format, opts)?.build()?)
+}
+
+/// Like [`parse`], but stops before the layout: returns the filled [`GraphBuilder`] (so that
+/// reading and laying out can be timed apart).
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_builder(
+    bytes: &[u8],
+    format: Format,
+    opts: &ParseOptions,
+) -> Result<GraphBuilder, ParseError> {
     let format = if format == Format::Auto {
         detect(bytes)
     } else {
         format
     };
     match format {
-        Format::Auto | Format::Rg => text::parse(bytes, true, opts),
-        Format::Edges => text::parse(bytes, false, opts),
-        Format::Grf => grf::parse(bytes, opts),
-        Format::Json => json::parse(bytes, opts),
+        Format::Auto | Format::Rg | Format::Edges => {
+            let mut p = TextParser::new(format);
+            p.feed(bytes)?;
+            p.finish(opts)
+        }
+        Format::Grf => grf::parse_builder(bytes, opts),
+        Format::Json => json::parse_builder(bytes, opts),
     }
 }
 

@@ -5,7 +5,7 @@
 //! (`rg` only) are rare and handled after the edges, in file order.
 
 use super::{show, ParseError, ParseOptions};
-use crate::{Graph, GraphBuilder, Primitive, VertexId, MAX_VERTEX_ID};
+use crate::{GraphBuilder, Primitive, VertexId, MAX_VERTEX_ID};
 use rayon::prelude::*;
 
 /// What one chunk of lines produced.
@@ -22,45 +22,136 @@ struct ChunkOut<'a> {
     error: Option<(u64, String)>,
 }
 
-pub(super) fn parse(bytes: &[u8], rg: bool, opts: &ParseOptions) -> Result<Graph, ParseError> {
-    let chunks = split_chunks(bytes);
-    let outs: Vec<ChunkOut<'_>> = if chunks.len() == 1 {
-        vec![parse_chunk(chunks[0], rg)]
-    } else {
-        chunks.par_iter().map(|c| parse_chunk(c, rg)).collect()
-    };
+/// Lines longer than this are an error (no edge or directive line comes close).
+const MAX_LINE: usize = 16 << 20;
 
-    // The first error in file order wins.
-    let mut line_base = 0u64;
-    for out in &outs {
-        if let Some((line, msg)) = &out.error {
-            return Err(ParseError::at(line_base + line, msg.clone()));
+/// A streaming parser for the `edges` and `rg` formats: [`feed`](TextParser::feed) it blocks of
+/// any size (it keeps the partial last line), then [`finish`](TextParser::finish). Memory stays
+/// at 8 bytes per edge whatever the block size, so a caller reading a file in blocks never
+/// holds the whole file.
+///
+/// ```
+/// use retrograde_graph::format::{Format, ParseOptions, TextParser};
+/// let mut p = TextParser::new(Format::Edges);
+/// p.feed(b"0 1\n1 ").unwrap();
+/// p.feed(b"2\n").unwrap();
+/// let g = p.finish(&ParseOptions::default()).unwrap().build().unwrap();
+/// assert_eq!(g.edge_count(), 2);
+/// ```
+#[derive(Debug)]
+pub struct TextParser {
+    rg: bool,
+    builder: GraphBuilder,
+    carry: Vec<u8>,
+    lines: u64,
+    edges: usize,
+    again: Vec<usize>,
+    directives: Vec<(u64, Vec<u8>)>,
+}
+
+impl TextParser {
+    /// A parser for [`Format::Rg`](super::Format::Rg) (which accepts plain edge lists too);
+    /// any other format gives the strict edge-list parser.
+    pub fn new(format: super::Format) -> Self {
+        TextParser {
+            rg: format == super::Format::Rg || format == super::Format::Auto,
+            builder: GraphBuilder::new(),
+            carry: Vec::new(),
+            lines: 0,
+            edges: 0,
+            again: Vec::new(),
+            directives: Vec::new(),
         }
-        line_base += out.lines;
     }
 
-    let mut b = GraphBuilder::new();
-    let mut directives = Vec::new();
-    let mut edge_base = 0usize;
-    let mut line_base = 0u64;
-    let mut again = Vec::new();
-    for out in outs {
-        again.extend(out.again.iter().map(|&i| edge_base + i));
-        directives.extend(out.directives.iter().map(|&(l, t)| (line_base + l, t)));
-        edge_base += out.edges.len();
-        line_base += out.lines;
-        b.push_chunk(out.edges, out.max_id);
+    /// Parses the complete lines of `data`, keeping a partial last line for the next call.
+    ///
+    /// # Errors
+    /// The first bad line, with its number counted from the first byte ever fed.
+    pub fn feed(&mut self, mut data: &[u8]) -> Result<(), ParseError> {
+        if !self.carry.is_empty() {
+            match memchr::memchr(b'\n', data) {
+                None => return self.keep(data),
+                Some(i) => {
+                    let mut line = std::mem::take(&mut self.carry);
+                    line.extend_from_slice(&data[..=i]);
+                    self.block(&line)?;
+                    data = &data[i + 1..];
+                }
+            }
+        }
+        match memchr::memrchr(b'\n', data) {
+            None => self.keep(data),
+            Some(i) => {
+                self.block(&data[..=i])?;
+                self.keep(&data[i + 1..])
+            }
+        }
     }
-    for i in again {
-        b.mark_again(i);
+
+    fn keep(&mut self, tail: &[u8]) -> Result<(), ParseError> {
+        self.carry.extend_from_slice(tail);
+        if self.carry.len() > MAX_LINE {
+            return Err(ParseError::at(
+                self.lines + 1,
+                format!("expected a line of at most {} MiB, found a longer one (is this a binary file?)", MAX_LINE >> 20),
+            ));
+        }
+        Ok(())
     }
-    for (line, text) in directives {
-        directive(&mut b, text).map_err(|m| ParseError::at(line, m))?;
+
+    /// Parses whole lines (each ending in a newline, but perhaps the very last).
+    fn block(&mut self, bytes: &[u8]) -> Result<(), ParseError> {
+        let chunks = split_chunks(bytes);
+        let rg = self.rg;
+        let outs: Vec<ChunkOut<'_>> = if chunks.len() == 1 {
+            vec![parse_chunk(chunks[0], rg)]
+        } else {
+            chunks.par_iter().map(|c| parse_chunk(c, rg)).collect()
+        };
+        let mut line_base = self.lines;
+        for out in &outs {
+            if let Some((line, msg)) = &out.error {
+                return Err(ParseError::at(line_base + line, msg.clone()));
+            }
+            line_base += out.lines;
+        }
+        for out in outs {
+            self.again.extend(out.again.iter().map(|&i| self.edges + i));
+            self.directives.extend(
+                out.directives
+                    .iter()
+                    .map(|&(l, t)| (self.lines + l, t.to_vec())),
+            );
+            self.edges += out.edges.len();
+            self.lines += out.lines;
+            self.builder.push_chunk(out.edges, out.max_id);
+        }
+        Ok(())
     }
-    if let Some(n) = opts.vertices {
-        b.ensure_vertices(n)?;
+
+    /// Ends the input: parses a last line without a newline, applies the directives, and
+    /// hands over the builder (call [`GraphBuilder::build`] to lay the graph out).
+    ///
+    /// # Errors
+    /// A bad last line or directive.
+    pub fn finish(mut self, opts: &ParseOptions) -> Result<GraphBuilder, ParseError> {
+        if !self.carry.is_empty() {
+            let last = std::mem::take(&mut self.carry);
+            self.block(&last)?;
+        }
+        let mut b = self.builder;
+        for i in self.again {
+            b.mark_again(i);
+        }
+        for (line, text) in self.directives {
+            directive(&mut b, &text).map_err(|m| ParseError::at(line, m))?;
+        }
+        if let Some(n) = opts.vertices {
+            b.ensure_vertices(n)?;
+        }
+        Ok(b)
     }
-    Ok(b.build()?)
 }
 
 /// Splits into chunks of about equal size, each ending just after a newline (but the last).
@@ -313,6 +404,7 @@ fn directive(b: &mut GraphBuilder, line: &[u8]) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::format::{parse as parse_any, Format};
+    use crate::Graph;
 
     fn edges(text: &str) -> Result<Graph, ParseError> {
         parse_any(text.as_bytes(), Format::Edges, &ParseOptions::default())
@@ -421,5 +513,47 @@ mod tests {
         let mut t = s.clone();
         t.replace_range(0..3, "x 0");
         assert!(err(edges(&t)).starts_with("1: "));
+    }
+
+    #[test]
+    fn feeding_in_pieces_gives_the_same_graph_and_lines() {
+        let text = b"0 1\n# c\n1 2 again\nname 2 two\n2 0\nbad\n";
+        for cut in 0..text.len() {
+            for cut2 in cut..text.len() {
+                let mut p = TextParser::new(Format::Rg);
+                let r = p
+                    .feed(&text[..cut])
+                    .and_then(|_| p.feed(&text[cut..cut2]))
+                    .and_then(|_| p.feed(&text[cut2..]));
+                let e = match r {
+                    Err(e) => e,
+                    Ok(()) => p.finish(&ParseOptions::default()).unwrap_err(),
+                };
+                assert_eq!(e.line, Some(6), "cut at {cut}, {cut2}");
+            }
+        }
+        let mut p = TextParser::new(Format::Rg);
+        p.feed(b"0 1\n1 2 again\nname 2 two\n2 0").unwrap();
+        let g = p.finish(&ParseOptions::default()).unwrap().build().unwrap();
+        assert_eq!(g.edge_count(), 3);
+        assert_eq!(g.name(2), Some("two"));
+        assert!(g.forward_keeps_turn(g.successor_range(1).start, 1, 2));
+    }
+
+    #[test]
+    fn an_endless_line_is_refused() {
+        let mut p = TextParser::new(Format::Edges);
+        let junk = vec![b'7'; 1 << 20];
+        let mut r = Ok(());
+        for _ in 0..20 {
+            r = p.feed(&junk);
+            if r.is_err() {
+                break;
+            }
+        }
+        assert!(r
+            .unwrap_err()
+            .to_string()
+            .starts_with("1: expected a line of at most 16 MiB"));
     }
 }
