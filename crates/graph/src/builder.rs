@@ -207,6 +207,11 @@ impl GraphBuilder {
         self.start = Some(v);
     }
 
+    /// Number of vertices the graph would have if built now.
+    pub fn vertex_count(&self) -> u64 {
+        self.n
+    }
+
     /// Number of edges added so far.
     pub fn edge_count(&self) -> usize {
         self.edge_count

@@ -1,0 +1,13 @@
+//! One module per subcommand; each `run` returns the exit status.
+
+pub mod solve;
+pub mod verify;
+
+/// What a command says about its answer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Done, the answer is positive (exit 0).
+    Success,
+    /// Done, the answer is negative, e.g. a wrong solution (exit 1).
+    Negative,
+}

@@ -1,0 +1,153 @@
+//! `retrograde solve`: solve a graph file and print the values.
+
+use super::Status;
+use crate::cli::{OutputArg, SolveArgs};
+use crate::{input, mem, output};
+use anyhow::{bail, Result};
+use retrograde_solve::{solve, verify};
+use std::io::Write;
+use std::time::Instant;
+
+pub fn run(
+    args: &SolveArgs,
+    verbose: bool,
+    started: Instant,
+    out: &mut impl Write,
+) -> Result<Status> {
+    let loaded = input::load(&args.graph)?;
+    let g = &loaded.graph;
+    let rules = input::rules(args.graph.no_move);
+    // Resolve vertex arguments before the (possibly long) solve, so typos fail fast.
+    let chosen: Vec<u32> = args
+        .vertex
+        .iter()
+        .map(|v| input::vertex(g, v))
+        .collect::<Result<_>>()?;
+    let line_from = args
+        .line
+        .as_deref()
+        .map(|v| input::vertex(g, v))
+        .transpose()?;
+
+    let t = Instant::now();
+    let s = solve(g, &rules);
+    let solve_time = t.elapsed();
+    if args.verify {
+        let t = Instant::now();
+        if let Err(v) = verify(g, &rules, &s) {
+            bail!(
+                "{}: internal error: the solution failed verification: {v}",
+                loaded.name
+            );
+        }
+        if verbose {
+            eprintln!("verify  {:>9.3} s  ok", t.elapsed().as_secs_f64());
+        }
+    }
+    let counts = s.counts();
+    if verbose {
+        let m = g.edge_count() as f64;
+        for (phase, d) in [
+            ("parse", loaded.parse),
+            ("build", loaded.build),
+            ("solve", solve_time),
+        ] {
+            let secs = d.as_secs_f64();
+            eprintln!(
+                "{phase:<7} {secs:>9.3} s  {:>8.1} M edges/s",
+                m / secs.max(1e-9) / 1e6
+            );
+        }
+        if let Some(p) = mem::peak_rss_bytes() {
+            eprintln!("peak memory {:.1} MiB", p as f64 / (1 << 20) as f64);
+        }
+    }
+
+    if let Some(v) = line_from {
+        let (line, repeats) = s.line(v);
+        match args.output {
+            OutputArg::Text => output::text_line(g, &s, &line, repeats, out)?,
+            OutputArg::Csv => {
+                writeln!(out, "ply,vertex,outcome,remoteness")?;
+                for (ply, &x) in line.iter().enumerate() {
+                    let r = s.remoteness(x).map_or(String::new(), |r| r.to_string());
+                    writeln!(out, "{ply},{x},{},{r}", s.outcome(x))?;
+                }
+            }
+            OutputArg::Json => {
+                write!(out, "{{\"start\":{v},\"repeats\":{repeats},\"line\":[")?;
+                for (i, &x) in line.iter().enumerate() {
+                    if i > 0 {
+                        out.write_all(b",")?;
+                    }
+                    output::json_row(g, &s, x, out)?;
+                }
+                writeln!(out, "]}}")?;
+            }
+        }
+        return Ok(Status::Success);
+    }
+
+    let all: Box<dyn Iterator<Item = u32>> = if chosen.is_empty() {
+        Box::new(0..g.vertex_count() as u32)
+    } else {
+        Box::new(chosen.iter().copied())
+    };
+    match args.output {
+        OutputArg::Text => {
+            if !args.summary {
+                for v in all {
+                    output::text_row(g, &s, v, out)?;
+                }
+            }
+            if args.summary || chosen.is_empty() {
+                output::text_summary(g, &counts, started.elapsed().as_secs_f64(), out)?;
+            }
+        }
+        OutputArg::Csv => {
+            if args.summary {
+                writeln!(
+                    out,
+                    "vertices,edges,win,loss,tie,draw,max_remoteness,seconds"
+                )?;
+                let r = counts
+                    .max_remoteness
+                    .map_or(String::new(), |r| r.to_string());
+                writeln!(
+                    out,
+                    "{},{},{},{},{},{},{r},{:.6}",
+                    g.vertex_count(),
+                    g.edge_count(),
+                    counts.win,
+                    counts.loss,
+                    counts.tie,
+                    counts.draw,
+                    started.elapsed().as_secs_f64()
+                )?;
+            } else {
+                output::csv_header(g, out)?;
+                for v in all {
+                    output::csv_row(g, &s, v, out)?;
+                }
+            }
+        }
+        OutputArg::Json => {
+            write!(out, "{{{}", output::json_totals(g, &counts))?;
+            if !args.summary {
+                out.write_all(b",\"positions\":[")?;
+                for (i, v) in all.enumerate() {
+                    out.write_all(if i == 0 { b"\n" } else { b",\n" })?;
+                    output::json_row(g, &s, v, out)?;
+                }
+                out.write_all(b"\n]")?;
+            }
+            let peak = mem::peak_rss_bytes().map_or("null".to_string(), |p| p.to_string());
+            writeln!(
+                out,
+                ",\"seconds\":{:.6},\"peak_rss_bytes\":{peak}}}",
+                started.elapsed().as_secs_f64()
+            )?;
+        }
+    }
+    Ok(Status::Success)
+}

@@ -1,0 +1,162 @@
+//! Reading graph files: the only place that touches the file system for graphs.
+//!
+//! Text formats are streamed in blocks into the library's [`TextParser`], so a big edge list is
+//! never held in memory whole; GRF and JSON files are small by nature and read whole. Every
+//! error names the file (and the line, when there is one).
+
+use crate::cli::{FormatArg, GraphArgs, NoMove};
+use anyhow::{anyhow, bail, Context, Result};
+use retrograde_graph::format::{self, Format, ParseError, ParseOptions, TextParser};
+use retrograde_graph::{Graph, GraphBuilder, Primitive};
+use retrograde_solve::Rules;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const BLOCK: usize = 16 << 20;
+
+/// A graph read from a file, and how long reading and laying it out took.
+pub struct Loaded {
+    pub graph: Graph,
+    /// The name used in messages: the path, or `<stdin>`.
+    pub name: String,
+    pub parse: Duration,
+    pub build: Duration,
+}
+
+/// The display name of an input path.
+pub fn display_name(path: Option<&Path>) -> String {
+    match path {
+        None => "<stdin>".into(),
+        Some(p) if p == Path::new("-") => "<stdin>".into(),
+        Some(p) => p.display().to_string(),
+    }
+}
+
+/// Opens a file or standard input for reading, with clear errors.
+pub fn open(path: Option<&Path>) -> Result<Box<dyn Read>> {
+    match path {
+        None => Ok(Box::new(io::stdin().lock())),
+        Some(p) if p == Path::new("-") => Ok(Box::new(io::stdin().lock())),
+        Some(p) => {
+            if p.is_dir() {
+                bail!("{}: is a directory, expected a graph file", p.display());
+            }
+            let f = File::open(p).with_context(|| format!("{}: cannot open", p.display()))?;
+            Ok(Box::new(f))
+        }
+    }
+}
+
+/// Fills `buf` from `r` up to its capacity or the end of input; returns bytes read.
+fn fill(r: &mut dyn Read, buf: &mut Vec<u8>, name: &str) -> Result<usize> {
+    buf.clear();
+    let want = buf.capacity();
+    let got = r
+        .take(want as u64)
+        .read_to_end(buf)
+        .with_context(|| format!("{name}: cannot read"))?;
+    Ok(got)
+}
+
+pub fn rules(no_move: NoMove) -> Rules {
+    Rules {
+        no_move: match no_move {
+            NoMove::Loss => Primitive::Loss,
+            NoMove::Win => Primitive::Win,
+            NoMove::Tie => Primitive::Tie,
+        },
+    }
+}
+
+fn located(name: &str, e: ParseError) -> anyhow::Error {
+    match e.line {
+        Some(l) => anyhow!("{name}:{l}: {}", e.message),
+        None => anyhow!("{name}: {}", e.message),
+    }
+}
+
+/// Reads and lays out the graph named by `args`.
+pub fn load(args: &GraphArgs) -> Result<Loaded> {
+    let path = args.file.as_deref();
+    let name = display_name(path);
+    let started = Instant::now();
+    let mut reader = open(path)?;
+    let mut block = Vec::with_capacity(BLOCK);
+    fill(&mut *reader, &mut block, &name)?;
+
+    let format = match args.format {
+        FormatArg::Edges => Format::Edges,
+        FormatArg::Rg => Format::Rg,
+        FormatArg::Grf => Format::Grf,
+        FormatArg::Json => Format::Json,
+        FormatArg::Auto => {
+            let ext = path
+                .and_then(|p| p.extension())
+                .and_then(|e| e.to_str())
+                .map(str::to_ascii_lowercase);
+            match ext.as_deref() {
+                Some("grf") => Format::Grf,
+                Some("json") => Format::Json,
+                _ => format::detect(&block),
+            }
+        }
+    };
+    let opts = ParseOptions {
+        vertices: args.vertices,
+    };
+    let builder: GraphBuilder = match format {
+        Format::Grf | Format::Json => {
+            reader
+                .read_to_end(&mut block)
+                .with_context(|| format!("{name}: cannot read"))?;
+            if format == Format::Json && block.is_empty() {
+                bail!("{name}: expected a JSON graph object, found an empty file");
+            }
+            format::parse_builder(&block, format, &opts).map_err(|e| located(&name, e))?
+        }
+        _ => {
+            let mut parser = TextParser::new(format);
+            loop {
+                if block.is_empty() {
+                    break;
+                }
+                parser.feed(&block).map_err(|e| located(&name, e))?;
+                fill(&mut *reader, &mut block, &name)?;
+            }
+            parser.finish(&opts).map_err(|e| located(&name, e))?
+        }
+    };
+    drop(block);
+    let parse = started.elapsed();
+    let started = Instant::now();
+    let graph = builder.build().map_err(|e| anyhow!("{name}: {e}"))?;
+    Ok(Loaded {
+        graph,
+        name,
+        parse,
+        build: started.elapsed(),
+    })
+}
+
+/// Finds a vertex by id or by name.
+pub fn vertex(g: &Graph, text: &str) -> Result<u32> {
+    if let Ok(id) = text.parse::<u64>() {
+        if id < g.vertex_count() as u64 {
+            return Ok(id as u32);
+        }
+        bail!(
+            "vertex {id} does not exist (the graph has {} vertices, ids 0 to {})",
+            g.vertex_count(),
+            g.vertex_count().saturating_sub(1)
+        );
+    }
+    if g.has_names() {
+        if let Some(v) = (0..g.vertex_count() as u32).find(|&v| g.name(v) == Some(text)) {
+            return Ok(v);
+        }
+        bail!("no vertex is named {text:?} (expected a vertex id or a name from the file)");
+    }
+    bail!("expected a vertex id, found {text:?}")
+}

@@ -1,0 +1,55 @@
+//! The `retrograde` command: argument parsing, printing and glue over the library crates.
+
+mod cli;
+mod cmd;
+mod input;
+mod mem;
+mod output;
+
+use clap::Parser;
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+fn main() -> ExitCode {
+    let started = Instant::now();
+    let cli = cli::Cli::parse();
+    if let Some(n) = cli.threads {
+        if n == 0 {
+            eprintln!("retrograde: --threads must be at least 1");
+            return ExitCode::from(2);
+        }
+        if let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+        {
+            eprintln!("retrograde: cannot start {n} threads: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let result = match &cli.command {
+        cli::Command::Solve(a) => cmd::solve::run(a, cli.verbose, started, &mut out),
+        cli::Command::Verify(a) => cmd::verify::run(a, &mut out),
+    };
+    let result = result.and_then(|status| {
+        out.flush()?;
+        Ok(status)
+    });
+    match result {
+        Ok(cmd::Status::Success) => ExitCode::SUCCESS,
+        Ok(cmd::Status::Negative) => ExitCode::from(1),
+        Err(e) => {
+            // A closed pipe (`retrograde solve big.txt | head`) is not an error.
+            if e.chain().any(|c| {
+                c.downcast_ref::<io::Error>()
+                    .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+            }) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("retrograde: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

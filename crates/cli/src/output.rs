@@ -1,0 +1,167 @@
+//! Printers for solutions: text for people, CSV and JSON for scripts (see CONTRACT.md).
+
+use retrograde_graph::Graph;
+use retrograde_solve::{Counts, Outcome, Solution};
+use std::io::{self, Write};
+
+/// Writes an unsigned integer without allocating.
+fn num(out: &mut impl Write, n: u64) -> io::Result<()> {
+    out.write_all(itoa::Buffer::new().format(n).as_bytes())
+}
+
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).expect("a string always serializes")
+}
+
+/// `3 (name)` or `3`.
+fn label(g: &Graph, v: u32) -> String {
+    match g.name(v) {
+        Some(n) => format!("{v} ({n})"),
+        None => v.to_string(),
+    }
+}
+
+/// The CSV header for this graph.
+pub fn csv_header(g: &Graph, out: &mut impl Write) -> io::Result<()> {
+    out.write_all(b"vertex,outcome,remoteness,best_move")?;
+    if g.is_arena() {
+        out.write_all(b",owner,winner")?;
+    }
+    out.write_all(b"\n")
+}
+
+/// One CSV row.
+pub fn csv_row(g: &Graph, s: &Solution, v: u32, out: &mut impl Write) -> io::Result<()> {
+    num(out, v as u64)?;
+    out.write_all(b",")?;
+    out.write_all(s.outcome(v).as_str().as_bytes())?;
+    out.write_all(b",")?;
+    if let Some(r) = s.remoteness(v) {
+        num(out, r as u64)?;
+    }
+    out.write_all(b",")?;
+    if let Some(b) = s.best_move(v) {
+        num(out, b as u64)?;
+    }
+    if g.is_arena() {
+        out.write_all(b",")?;
+        num(out, g.owner(v) as u64)?;
+        out.write_all(b",")?;
+        if let Some(w) = s.winner(g, v) {
+            num(out, w as u64)?;
+        }
+    }
+    out.write_all(b"\n")
+}
+
+/// One text line: `3 (name): win in 5, move to 4`.
+pub fn text_row(g: &Graph, s: &Solution, v: u32, out: &mut impl Write) -> io::Result<()> {
+    write!(out, "{}: {}", label(g, v), s.value(v))?;
+    match s.best_move(v) {
+        Some(b) => write!(out, ", move to {}", label(g, b))?,
+        None => write!(out, " (terminal)")?,
+    }
+    if g.is_arena() {
+        write!(out, "; player {} moves", g.owner(v))?;
+        if let Some(w) = s.winner(g, v) {
+            write!(out, ", player {w} wins")?;
+        }
+    }
+    writeln!(out)
+}
+
+/// One JSON object for a vertex (no trailing comma or newline).
+pub fn json_row(g: &Graph, s: &Solution, v: u32, out: &mut impl Write) -> io::Result<()> {
+    out.write_all(b"{\"vertex\":")?;
+    num(out, v as u64)?;
+    if let Some(n) = g.name(v) {
+        write!(out, ",\"name\":{}", json_str(n))?;
+    }
+    write!(out, ",\"outcome\":\"{}\",\"remoteness\":", s.outcome(v))?;
+    match s.remoteness(v) {
+        Some(r) => num(out, r as u64)?,
+        None => out.write_all(b"null")?,
+    }
+    out.write_all(b",\"best_move\":")?;
+    match s.best_move(v) {
+        Some(b) => num(out, b as u64)?,
+        None => out.write_all(b"null")?,
+    }
+    if g.is_arena() {
+        write!(out, ",\"owner\":{},\"winner\":", g.owner(v))?;
+        match s.winner(g, v) {
+            Some(w) => num(out, w as u64)?,
+            None => out.write_all(b"null")?,
+        }
+    }
+    out.write_all(b"}")
+}
+
+/// The totals as JSON fields (without braces), shared by every JSON output.
+pub fn json_totals(g: &Graph, c: &Counts) -> String {
+    let opt = |x: Option<u32>| x.map_or("null".to_string(), |r| r.to_string());
+    format!(
+        "\"vertices\":{},\"edges\":{},\"win\":{},\"loss\":{},\"tie\":{},\"draw\":{},\"max_remoteness\":{},\"longest_win\":{},\"longest_loss\":{}",
+        g.vertex_count(),
+        g.edge_count(),
+        c.win,
+        c.loss,
+        c.tie,
+        c.draw,
+        opt(c.max_remoteness),
+        opt(c.longest_win),
+        opt(c.longest_loss)
+    )
+}
+
+/// The totals for people.
+pub fn text_summary(g: &Graph, c: &Counts, seconds: f64, out: &mut impl Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "{} vertices, {} edges",
+        g.vertex_count(),
+        g.edge_count()
+    )?;
+    writeln!(out, "win   {}", c.win)?;
+    writeln!(out, "loss  {}", c.loss)?;
+    writeln!(out, "tie   {}", c.tie)?;
+    writeln!(out, "draw  {}", c.draw)?;
+    match c.max_remoteness {
+        Some(r) => writeln!(out, "longest game: {r} plies")?,
+        None => writeln!(out, "longest game: none (no position ends)")?,
+    }
+    writeln!(out, "time  {seconds:.3} s")
+}
+
+/// The optimal line from a vertex, as text: one move a line.
+pub fn text_line(
+    g: &Graph,
+    s: &Solution,
+    line: &[u32],
+    repeats: bool,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let start = line[0];
+    writeln!(
+        out,
+        "optimal play from {}: {}",
+        label(g, start),
+        s.value(start)
+    )?;
+    for (ply, &v) in line.iter().enumerate() {
+        write!(out, "{ply:>4}  {}: {}", label(g, v), s.value(v))?;
+        if g.is_arena() {
+            write!(out, "  (player {} moves)", g.owner(v))?;
+        }
+        writeln!(out)?;
+    }
+    let last = *line.last().expect("a line has its start");
+    if repeats {
+        let again = s.best_move(last).expect("a repeating line goes on");
+        writeln!(out, "then {} again: the game never ends", label(g, again))
+    } else if s.outcome(last) == Outcome::Draw {
+        writeln!(out, "(draw)")
+    } else {
+        writeln!(out, "game over: {} for the player to move", s.outcome(last))
+    }
+}
