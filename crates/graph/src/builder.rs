@@ -1,6 +1,7 @@
 //! Building a [`Graph`] from edges and annotations.
 
 use crate::{BitSet, Graph, Primitive, TurnRule, VertexId, MAX_VERTEX_ID, MAX_VERTICES};
+use rayon::prelude::*;
 use std::fmt;
 
 /// Why a graph could not be built.
@@ -241,60 +242,27 @@ impl GraphBuilder {
         }
         let n = n as usize;
 
-        // Forward CSR by a stable counting sort on the source.
-        let mut fwd_off = vec![0u64; n + 1];
-        for &(u, _) in edges.iter().flatten() {
-            fwd_off[u as usize + 1] += 1;
-        }
-        for i in 0..n {
-            if fwd_off[i + 1] >= u32::MAX as u64 {
-                return Err(BuildError::TooManyMoves { vertex: i as u32 });
+        let (fwd_off, fwd, rev_off, rev, fwd_again, rev_again) = match again {
+            None => {
+                let (fwd_off, fwd) = group(n, m, Consume(edges), true);
+                let (rev_off, rev) = group(
+                    n,
+                    m,
+                    Reversed {
+                        off: &fwd_off,
+                        targets: &fwd,
+                    },
+                    false,
+                );
+                (fwd_off, fwd, rev_off, rev, None, None)
             }
-            fwd_off[i + 1] += fwd_off[i];
-        }
-        let mut fwd = vec![0u32; m];
-        let mut fwd_again = again.as_ref().map(|_| BitSet::new(m));
-        {
-            let mut next: Vec<u64> = fwd_off[..n].to_vec();
-            for (i, &(u, v)) in edges.iter().flatten().enumerate() {
-                let slot = &mut next[u as usize];
-                fwd[*slot as usize] = v;
-                if let (Some(src), Some(dst)) = (&again, &mut fwd_again) {
-                    if i < src.len() && src.get(i) {
-                        dst.set(*slot as usize, true);
-                    }
-                }
-                *slot += 1;
+            Some(again) => {
+                let (fwd_off, fwd, rev_off, rev, fa, ra) = layout_simple(n, m, edges, &again);
+                (fwd_off, fwd, rev_off, rev, Some(fa), Some(ra))
             }
-        }
-        drop(edges);
-        drop(again);
-
-        // Reverse CSR from the forward one: sources come out sorted.
-        let mut rev_off = vec![0u64; n + 1];
-        for &v in &fwd {
-            rev_off[v as usize + 1] += 1;
-        }
-        for i in 0..n {
-            rev_off[i + 1] += rev_off[i];
-        }
-        let mut rev = vec![0u32; m];
-        let mut rev_again = fwd_again.as_ref().map(|_| BitSet::new(m));
-        {
-            let mut next: Vec<u64> = rev_off[..n].to_vec();
-            for u in 0..n {
-                for e in fwd_off[u] as usize..fwd_off[u + 1] as usize {
-                    let v = fwd[e] as usize;
-                    let slot = next[v] as usize;
-                    rev[slot] = u as u32;
-                    if let (Some(src), Some(dst)) = (&fwd_again, &mut rev_again) {
-                        if src.get(e) {
-                            dst.set(slot, true);
-                        }
-                    }
-                    next[v] += 1;
-                }
-            }
+        };
+        if let Some(u) = (0..n).find(|&u| fwd_off[u + 1] - fwd_off[u] >= u32::MAX as u64) {
+            return Err(BuildError::TooManyMoves { vertex: u as u32 });
         }
 
         let turn = if !owner.is_empty() {
@@ -336,6 +304,204 @@ impl GraphBuilder {
     }
 }
 
+/// The plain layout: two stable counting sorts, one pass each, sequential. It is the readable
+/// reference for [`group`] (tests check they agree) and handles go-again flags.
+#[allow(clippy::type_complexity)]
+fn layout_simple(
+    n: usize,
+    m: usize,
+    edges: Vec<Vec<(u32, u32)>>,
+    again: &BitSet,
+) -> (Vec<u64>, Vec<u32>, Vec<u64>, Vec<u32>, BitSet, BitSet) {
+    let mut fwd_off = vec![0u64; n + 1];
+    for &(u, _) in edges.iter().flatten() {
+        fwd_off[u as usize + 1] += 1;
+    }
+    for i in 0..n {
+        fwd_off[i + 1] += fwd_off[i];
+    }
+    let mut fwd = vec![0u32; m];
+    let mut fwd_again = BitSet::new(m);
+    let mut next: Vec<u64> = fwd_off[..n].to_vec();
+    for (i, &(u, v)) in edges.iter().flatten().enumerate() {
+        let slot = &mut next[u as usize];
+        fwd[*slot as usize] = v;
+        if i < again.len() && again.get(i) {
+            fwd_again.set(*slot as usize, true);
+        }
+        *slot += 1;
+    }
+    drop(edges);
+    // Successors sorted by id (a go-again edge after a plain one to the same target).
+    for u in 0..n {
+        let (a, b) = (fwd_off[u] as usize, fwd_off[u + 1] as usize);
+        let mut list: Vec<(u32, bool)> = (a..b).map(|e| (fwd[e], fwd_again.get(e))).collect();
+        list.sort_unstable();
+        for (i, (v, f)) in list.into_iter().enumerate() {
+            fwd[a + i] = v;
+            fwd_again.set(a + i, f);
+        }
+    }
+
+    let mut rev_off = vec![0u64; n + 1];
+    for &v in &fwd {
+        rev_off[v as usize + 1] += 1;
+    }
+    for i in 0..n {
+        rev_off[i + 1] += rev_off[i];
+    }
+    let mut rev = vec![0u32; m];
+    let mut rev_again = BitSet::new(m);
+    next.copy_from_slice(&rev_off[..n]);
+    for u in 0..n {
+        for e in fwd_off[u] as usize..fwd_off[u + 1] as usize {
+            let v = fwd[e] as usize;
+            let slot = next[v] as usize;
+            rev[slot] = u as u32;
+            if fwd_again.get(e) {
+                rev_again.set(slot, true);
+            }
+            next[v] += 1;
+        }
+    }
+    (fwd_off, fwd, rev_off, rev, fwd_again, rev_again)
+}
+
+/// A sequence of (key, value) pairs that can be walked twice: once to count, once to place.
+trait Pairs {
+    fn walk(&mut self, f: impl FnMut(u32, u32));
+}
+
+/// The builder's edge chunks as (source, target); the second walk frees each chunk once
+/// placed, so the chunks and the grouped copy are never both whole in memory.
+struct Consume(Vec<Vec<(u32, u32)>>);
+
+impl Pairs for Consume {
+    fn walk(&mut self, mut f: impl FnMut(u32, u32)) {
+        for chunk in &self.0 {
+            for &(u, v) in chunk {
+                f(u, v);
+            }
+        }
+    }
+}
+
+impl Consume {
+    fn walk_and_free(&mut self, mut f: impl FnMut(u32, u32)) {
+        for chunk in std::mem::take(&mut self.0) {
+            for &(u, v) in &chunk {
+                f(u, v);
+            }
+        }
+    }
+}
+
+/// A forward CSR's edges as (target, source), in source order.
+struct Reversed<'a> {
+    off: &'a [u64],
+    targets: &'a [u32],
+}
+
+impl Pairs for Reversed<'_> {
+    fn walk(&mut self, mut f: impl FnMut(u32, u32)) {
+        for u in 0..self.off.len() - 1 {
+            for &v in &self.targets[self.off[u] as usize..self.off[u + 1] as usize] {
+                f(v, u as u32);
+            }
+        }
+    }
+}
+
+trait Placing: Pairs {
+    fn walk_last(&mut self, f: impl FnMut(u32, u32)) {
+        self.walk(f)
+    }
+}
+impl Placing for Reversed<'_> {}
+impl Placing for Consume {
+    fn walk_last(&mut self, f: impl FnMut(u32, u32)) {
+        self.walk_and_free(f)
+    }
+}
+
+/// At most this many buckets, so that the scatter writes few enough streams to stay cached.
+const MAX_BUCKETS: usize = 1024;
+
+/// Groups pairs by key into CSR (offsets with `n + 1` entries, values), keeping the given
+/// order within each key, or sorting each key's values when `sort` is set. A radix grouping in three passes: count per bucket of keys, scatter
+/// the pairs bucket by bucket, then (in parallel) a counting sort inside each bucket, whose
+/// few thousand keys keep the offsets and output in cache. Random writes over the whole
+/// output, which dominate a plain counting sort on big graphs, never happen.
+fn group(n: usize, m: usize, mut pairs: impl Placing, sort: bool) -> (Vec<u64>, Vec<u32>) {
+    let mut shift = 0;
+    while n.div_ceil(1 << shift) > MAX_BUCKETS {
+        shift += 1;
+    }
+    let buckets = n.div_ceil(1 << shift).max(1);
+    let mut start = vec![0u64; buckets + 1];
+    pairs.walk(|k, _| start[(k >> shift) as usize + 1] += 1);
+    for b in 0..buckets {
+        start[b + 1] += start[b];
+    }
+    let mut temp = vec![(0u32, 0u32); m];
+    let mut cursor = start.clone();
+    pairs.walk_last(|k, v| {
+        let c = &mut cursor[(k >> shift) as usize];
+        temp[*c as usize] = (k, v);
+        *c += 1;
+    });
+    drop(pairs);
+
+    let mut off = vec![0u64; n + 1];
+    let mut out = vec![0u32; m];
+    // Cut offsets and output into per-bucket pieces that threads can fill independently.
+    let mut jobs = Vec::with_capacity(buckets);
+    let (mut off_rest, mut out_rest) = (&mut off[1..], &mut out[..]);
+    for b in 0..buckets {
+        let lo = b << shift;
+        let hi = ((b + 1) << shift).min(n);
+        let (o, orest) = off_rest.split_at_mut(hi - lo);
+        let len = (start[b + 1] - start[b]) as usize;
+        let (e, erest) = out_rest.split_at_mut(len);
+        off_rest = orest;
+        out_rest = erest;
+        jobs.push((
+            lo,
+            o,
+            e,
+            &temp[start[b] as usize..start[b + 1] as usize],
+            start[b],
+        ));
+    }
+    jobs.into_par_iter()
+        .for_each(|(lo, offs, outs, items, base)| {
+            let mut at = vec![0u64; offs.len()];
+            for &(k, _) in items {
+                at[k as usize - lo] += 1;
+            }
+            let mut run = 0u64;
+            for (i, c) in at.iter_mut().enumerate() {
+                let d = *c;
+                *c = run;
+                run += d;
+                offs[i] = base + run;
+            }
+            for &(k, v) in items {
+                let c = &mut at[k as usize - lo];
+                outs[*c as usize] = v;
+                *c += 1;
+            }
+            if sort {
+                let mut from = 0;
+                for &to in at.iter() {
+                    outs[from..to as usize].sort_unstable();
+                    from = to as usize;
+                }
+            }
+        });
+    (off, out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -352,6 +518,7 @@ mod tests {
         assert_eq!(g.vertex_count(), 3);
         assert_eq!(g.edge_count(), 5);
         assert_eq!(g.successors(0), &[1, 1, 2]);
+        assert_eq!(g.successors(2), &[0]);
         assert_eq!(g.successors(1), &[1]);
         assert_eq!(g.predecessors(1), &[0, 0, 1]);
         assert_eq!(g.predecessors(0), &[2]);
@@ -365,6 +532,24 @@ mod tests {
             .map(|e| g.reverse_keeps_turn(e, g.reverse_sources()[e], 1))
             .collect();
         assert_eq!(flags, [false, true, false]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn grouped_layout_equals_the_simple_one(
+            n in 1usize..3000,
+            raw in proptest::collection::vec((0u32..3000, 0u32..3000), 0..6000),
+        ) {
+            let edges: Vec<(u32, u32)> =
+                raw.iter().map(|&(u, v)| (u % n as u32, v % n as u32)).collect();
+            let m = edges.len();
+            // Several chunks, as a parser hands them over.
+            let chunks: Vec<Vec<(u32, u32)>> = edges.chunks(97).map(<[_]>::to_vec).collect();
+            let (fo, f) = group(n, m, Consume(chunks.clone()), true);
+            let (ro, r) = group(n, m, Reversed { off: &fo, targets: &f }, false);
+            let (sfo, sf, sro, sr, _, _) = layout_simple(n, m, chunks, &BitSet::new(0));
+            proptest::prop_assert_eq!((fo, f, ro, r), (sfo, sf, sro, sr));
+        }
     }
 
     #[test]

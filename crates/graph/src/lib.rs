@@ -31,7 +31,7 @@
 //! let g = b.build().unwrap();
 //! assert_eq!(g.vertex_count(), 4);
 //! assert_eq!(g.edge_count(), 5);
-//! assert_eq!(g.successors(3), &[2, 1]);
+//! assert_eq!(g.successors(3), &[1, 2]);
 //! assert_eq!(g.predecessors(1), &[2, 3]);
 //! ```
 #![warn(missing_docs)]
@@ -125,9 +125,10 @@ pub enum TurnRule {
 /// # Invariants
 /// - `fwd_off` and `rev_off` have `n + 1` entries, are non-decreasing, start at 0 and end at
 ///   `m`, the number of edges; `fwd` and `rev` have `m` entries, each `< n`.
-/// - The successors of `u` are `fwd[fwd_off[u]..fwd_off[u+1]]` in the order the edges were
-///   added; the predecessors of `v` are `rev[rev_off[v]..rev_off[v+1]]` sorted by source id
-///   (parallel edges appear once per edge).
+/// - The successors of `u` are `fwd[fwd_off[u]..fwd_off[u+1]]` sorted by id; the
+///   predecessors of `v` are `rev[rev_off[v]..rev_off[v+1]]` sorted by id. Parallel edges
+///   appear once per edge (with go-again flags, a plain edge before a go-again one to the
+///   same vertex).
 /// - The reverse edges are exactly the forward edges turned around, with the same go-again
 ///   flags.
 /// - `primitive`, `names`, and an arena's `owner` have one entry per vertex when present.
@@ -157,7 +158,7 @@ impl Graph {
         self.fwd.len()
     }
 
-    /// The moves from `u`, as successor ids.
+    /// The moves from `u`, as successor ids in increasing order.
     ///
     /// # Panics
     /// When `u >= n`.

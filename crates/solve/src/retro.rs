@@ -68,6 +68,24 @@ pub fn terminal_value(g: &Graph, rules: &Rules, v: u32) -> Option<Value> {
 /// assert_eq!(s.best_move(10), Some(9));
 /// ```
 pub fn solve(g: &Graph, rules: &Rules) -> Solution {
+    solve_with_phases(g, rules).0
+}
+
+/// Time spent in each phase of [`solve`], and the work done.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Phases {
+    /// Seeding the terminals and spreading wins and losses.
+    pub propagate: std::time::Duration,
+    /// Spreading ties.
+    pub ties: std::time::Duration,
+    /// Choosing best moves.
+    pub best_moves: std::time::Duration,
+    /// Reverse edges looked at while spreading wins and losses.
+    pub edges_scanned: u64,
+}
+
+/// [`solve`], also reporting how long each phase took.
+pub fn solve_with_phases(g: &Graph, rules: &Rules) -> (Solution, Phases) {
     match g.turn_rule() {
         TurnRule::Alternate => solve_with(g, rules, |_, _, _| false),
         TurnRule::GoAgain { reverse, .. } => solve_with(g, rules, |e, _, _| reverse.get(e)),
@@ -79,7 +97,13 @@ pub fn solve(g: &Graph, rules: &Rules) -> Solution {
 
 /// The solver, specialised by the turn rule: `keeps(e, u, v)` tells whether reverse edge `e`
 /// (the move `u -> v`) leaves the same player to move.
-fn solve_with(g: &Graph, rules: &Rules, keeps: impl Fn(usize, u32, u32) -> bool) -> Solution {
+fn solve_with(
+    g: &Graph,
+    rules: &Rules,
+    keeps: impl Fn(usize, u32, u32) -> bool,
+) -> (Solution, Phases) {
+    let mut phases = Phases::default();
+    let clock = std::time::Instant::now();
     let n = g.vertex_count();
     let mut state = vec![OPEN; n];
     // Counter of moves not yet known to lose for the mover; remoteness once decided.
@@ -109,7 +133,9 @@ fn solve_with(g: &Graph, rules: &Rules, keeps: impl Fn(usize, u32, u32) -> bool)
         head += 1;
         let child_lost = state[v as usize] == LOSS;
         let r = count[v as usize] + 1;
-        for e in g.predecessor_range(v) {
+        let range = g.predecessor_range(v);
+        phases.edges_scanned += range.len() as u64;
+        for e in range {
             let u = rev[e];
             let ui = u as usize;
             if state[ui] != OPEN {
@@ -129,6 +155,9 @@ fn solve_with(g: &Graph, rules: &Rules, keeps: impl Fn(usize, u32, u32) -> bool)
             }
         }
     }
+
+    phases.propagate = clock.elapsed();
+    let clock = std::time::Instant::now();
 
     // Ties, in order of remoteness, through vertices still open.
     let tie_start = queue.len();
@@ -161,17 +190,20 @@ fn solve_with(g: &Graph, rules: &Rules, keeps: impl Fn(usize, u32, u32) -> bool)
         }
     }
 
+    phases.ties = clock.elapsed();
+    let clock = std::time::Instant::now();
     let mut solution = Solution {
         outcome: state,
         remoteness: count,
         best: Vec::new(),
     };
     solution.best = best_moves(g, rules, &solution);
-    solution
+    phases.best_moves = clock.elapsed();
+    (solution, phases)
 }
 
 /// For every non-terminal vertex, the smallest successor whose value, seen through the move,
-/// equals the vertex's value. Runs in parallel; the result does not depend on the threads.
+/// equals the vertex's value (the first such, as successors are sorted). Runs in parallel; the result does not depend on the threads.
 pub(crate) fn best_moves(g: &Graph, rules: &Rules, s: &Solution) -> Vec<u32> {
     let mut best = vec![NONE; g.vertex_count()];
     best.par_chunks_mut(4096)

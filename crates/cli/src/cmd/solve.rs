@@ -4,7 +4,7 @@ use super::Status;
 use crate::cli::{OutputArg, SolveArgs};
 use crate::{input, mem, output};
 use anyhow::{bail, Result};
-use retrograde_solve::{solve, verify};
+use retrograde_solve::{solve_with_phases, verify};
 use std::io::Write;
 use std::time::Instant;
 
@@ -30,7 +30,7 @@ pub fn run(
         .transpose()?;
 
     let t = Instant::now();
-    let s = solve(g, &rules);
+    let (s, phases) = solve_with_phases(g, &rules);
     let solve_time = t.elapsed();
     if args.verify {
         let t = Instant::now();
@@ -58,6 +58,13 @@ pub fn run(
                 m / secs.max(1e-9) / 1e6
             );
         }
+        eprintln!(
+            "  propagate {:.3} s ({} reverse edges scanned), ties {:.3} s, best moves {:.3} s",
+            phases.propagate.as_secs_f64(),
+            phases.edges_scanned,
+            phases.ties.as_secs_f64(),
+            phases.best_moves.as_secs_f64()
+        );
         if let Some(p) = mem::peak_rss_bytes() {
             eprintln!("peak memory {:.1} MiB", p as f64 / (1 << 20) as f64);
         }

@@ -178,9 +178,9 @@ fn split_chunks(bytes: &[u8]) -> Vec<&[u8]> {
 }
 
 fn parse_chunk(bytes: &[u8], rg: bool) -> ChunkOut<'_> {
-    let estimate = memchr::memchr_iter(b'\n', bytes).count() + 1;
+    // About 12 bytes per edge line in typical files; the vector grows if that is too few.
     let mut out = ChunkOut {
-        edges: Vec::with_capacity(estimate),
+        edges: Vec::with_capacity(bytes.len() / 12 + 16),
         max_id: None,
         again: Vec::new(),
         directives: Vec::new(),
@@ -190,10 +190,17 @@ fn parse_chunk(bytes: &[u8], rg: bool) -> ChunkOut<'_> {
     let mut max: u32 = 0;
     let mut pos = 0;
     while pos < bytes.len() {
+        out.lines += 1;
+        // Fast path: "digits SPACE digits NEWLINE" with ids of at most 10 digits.
+        if let Some((u, v, next)) = fast_edge(bytes, pos) {
+            out.edges.push((u, v));
+            max = max.max(u).max(v);
+            pos = next;
+            continue;
+        }
         let end = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
         let line = &bytes[pos..end];
         pos = end + 1;
-        out.lines += 1;
         match edge_line(line, rg) {
             Line::Skip => {}
             Line::Edge(u, v, again) => {
@@ -215,6 +222,52 @@ fn parse_chunk(bytes: &[u8], rg: bool) -> ChunkOut<'_> {
         out.max_id = Some(max);
     }
     out
+}
+
+/// Reads up to 10 digits at `*i`; `None` when there are none or more than 10 (the careful
+/// path then takes over and reports what is wrong).
+#[inline(always)]
+fn fast_number(b: &[u8], i: &mut usize) -> Option<u64> {
+    let start = *i;
+    let mut x: u64 = 0;
+    while *i < b.len() {
+        let d = b[*i].wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        x = x * 10 + d as u64;
+        *i += 1;
+        if *i - start > 10 {
+            return None;
+        }
+    }
+    (*i > start).then_some(x)
+}
+
+/// The common edge line `u v\n` (single spaces or tabs, optional `\r`), or `None`.
+#[inline(always)]
+fn fast_edge(b: &[u8], pos: usize) -> Option<(u32, u32, usize)> {
+    let mut i = pos;
+    let u = fast_number(b, &mut i)?;
+    let sep = i;
+    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+        i += 1;
+    }
+    if i == sep {
+        return None;
+    }
+    let v = fast_number(b, &mut i)?;
+    if i < b.len() && b[i] == b'\r' {
+        i += 1;
+    }
+    // A line must end here: newline or end of input.
+    if i < b.len() && b[i] != b'\n' {
+        return None;
+    }
+    if u > MAX_VERTEX_ID || v > MAX_VERTEX_ID {
+        return None;
+    }
+    Some((u as u32, v as u32, i + 1))
 }
 
 enum Line {
