@@ -307,6 +307,7 @@ impl GraphBuilder {
 /// The plain layout: two stable counting sorts, one pass each, sequential. It is the readable
 /// reference for [`group`] (tests check they agree) and handles go-again flags.
 #[allow(clippy::type_complexity)]
+#[allow(clippy::needless_range_loop)] // index loops mirror the CSR definitions
 fn layout_simple(
     n: usize,
     m: usize,
