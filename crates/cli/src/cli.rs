@@ -53,11 +53,9 @@ pub enum Command {
     Verify(VerifyArgs),
 }
 
+/// How to read a graph and what a dead end means (shared by the subcommands).
 #[derive(Debug, Args)]
 pub struct GraphArgs {
-    /// The graph file; `-` or nothing reads standard input.
-    #[arg(value_name = "FILE")]
-    pub file: Option<PathBuf>,
     /// The file format.
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
     pub format: FormatArg,
@@ -71,6 +69,9 @@ pub struct GraphArgs {
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
+    /// The graph file; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
     #[command(flatten)]
     pub graph: GraphArgs,
     /// How to print the results.
@@ -92,6 +93,9 @@ pub struct SolveArgs {
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
+    /// The graph file (`-` for standard input).
+    #[arg(value_name = "GRAPH")]
+    pub file: PathBuf,
     #[command(flatten)]
     pub graph: GraphArgs,
     /// The solution: a CSV file with header vertex,outcome,remoteness,best_move (`-` for
@@ -127,4 +131,15 @@ pub enum OutputArg {
     Csv,
     /// One JSON object.
     Json,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definitions_are_consistent() {
+        Cli::command().debug_assert();
+    }
 }

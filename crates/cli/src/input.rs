@@ -78,8 +78,7 @@ fn located(name: &str, e: ParseError) -> anyhow::Error {
 }
 
 /// Reads and lays out the graph named by `args`.
-pub fn load(args: &GraphArgs) -> Result<Loaded> {
-    let path = args.file.as_deref();
+pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
     let name = display_name(path);
     let started = Instant::now();
     let mut reader = open(path)?;
@@ -158,10 +157,13 @@ pub fn vertex(g: &Graph, text: &str) -> Result<u32> {
         if id < g.vertex_count() as u64 {
             return Ok(id as u32);
         }
+        if g.vertex_count() == 0 {
+            bail!("vertex {id} does not exist (the graph has no vertices)");
+        }
         bail!(
             "vertex {id} does not exist (the graph has {} vertices, ids 0 to {})",
             g.vertex_count(),
-            g.vertex_count().saturating_sub(1)
+            g.vertex_count() - 1
         );
     }
     if g.has_names() {

@@ -14,7 +14,7 @@ pub fn run(
     started: Instant,
     out: &mut impl Write,
 ) -> Result<Status> {
-    let loaded = input::load(&args.graph)?;
+    let loaded = input::load(args.file.as_deref(), &args.graph)?;
     let g = &loaded.graph;
     let rules = input::rules(args.graph.no_move);
     // Resolve vertex arguments before the (possibly long) solve, so typos fail fast.

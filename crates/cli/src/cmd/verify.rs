@@ -90,16 +90,11 @@ fn read_solution(name: &str, reader: impl BufRead, n: usize) -> Result<Solution>
 }
 
 pub fn run(args: &VerifyArgs, out: &mut impl Write) -> Result<Status> {
-    let stdin_twice = args.solution.as_os_str() == "-"
-        && args
-            .graph
-            .file
-            .as_deref()
-            .is_none_or(|p| p.as_os_str() == "-");
+    let stdin_twice = args.solution.as_os_str() == "-" && args.file.as_os_str() == "-";
     if stdin_twice {
         bail!("the graph and the solution cannot both come from standard input");
     }
-    let loaded = input::load(&args.graph)?;
+    let loaded = input::load(Some(&args.file), &args.graph)?;
     let g = &loaded.graph;
     let name = input::display_name(Some(&args.solution));
     let reader = BufReader::new(input::open(Some(&args.solution))?);

@@ -448,7 +448,8 @@ fn directive(b: &mut GraphBuilder, line: &[u8]) -> Result<(), String> {
             Ok(())
         }
         _ => Err(format!(
-            "unknown directive {keyword:?} (expected an edge \"u v\" or one of vertices, terminal, owner, name, start)"
+            "expected two vertex ids or a directive (vertices, terminal, owner, name, start), found {}",
+            show(line)
         )),
     }
 }
@@ -542,7 +543,10 @@ mod tests {
             err(rg("0 1\nterminal 1 maybe\n")),
             "2: terminal: expected win, loss or tie, found \"maybe\""
         );
-        assert!(err(rg("bogus 1\n")).contains("unknown directive \"bogus\""));
+        assert_eq!(
+            err(rg("0 1\nbogus 1\n")),
+            "2: expected two vertex ids or a directive (vertices, terminal, owner, name, start), found \"bogus 1\""
+        );
         assert!(err(rg("owner 1 2\n")).contains("owner must be 0 or 1"));
         assert!(err(rg("0 1 again\nowner 1 1\n")).contains("go-again"));
         assert!(err(rg("terminal 1\n")).starts_with("1: expected \"terminal V win|loss|tie\""));
