@@ -33,8 +33,9 @@ pub enum Command {
     /// Solve every vertex of a game graph.
     ///
     /// Reads a graph (a file, or standard input when FILE is `-` or absent), solves it, and
-    /// prints every vertex's outcome, remoteness and best move. Memory: about 8 bytes per edge
-    /// plus 30 per vertex; time: linear in the size of the file.
+    /// prints every vertex's outcome, remoteness and best move. Memory: at most about 16 bytes
+    /// per edge plus 41 per vertex (checked against free memory before the layout); time:
+    /// linear in the size of the file.
     #[command(after_help = "Graph formats (--format):\n  \
         edges  one move \"u v\" per line; ids are 0-based; '#' and '%' start comments\n  \
         rg     edges plus annotations: \"u v again\" (same player moves next),\n         \

@@ -10,7 +10,7 @@ use retrograde_graph::format::{self, Format, ParseError, ParseOptions, TextParse
 use retrograde_graph::{Graph, GraphBuilder, Primitive};
 use retrograde_solve::Rules;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, IsTerminal, Read};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -37,6 +37,9 @@ pub fn display_name(path: Option<&Path>) -> String {
 /// Opens a file or standard input for reading, with clear errors.
 pub fn open(path: Option<&Path>) -> Result<Box<dyn Read>> {
     match path {
+        None if io::stdin().is_terminal() => {
+            bail!("no graph given: name a FILE, or pipe a graph into standard input (see --help)")
+        }
         None => Ok(Box::new(io::stdin().lock())),
         Some(p) if p == Path::new("-") => Ok(Box::new(io::stdin().lock())),
         Some(p) => {
