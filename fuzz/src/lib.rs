@@ -1,0 +1,173 @@
+//! Shared checks for the fuzz targets in `fuzz_targets/`.
+//!
+//! Every target parses arbitrary bytes (which must never panic), and when a graph comes out
+//! and is small, checks its CSR invariants and solves it under each no-move rule, asserting
+//! that `retrograde_solve::verify` accepts the solution.
+
+use retrograde_graph::format::{detect, parse_builder, Format, ParseOptions};
+use retrograde_graph::{Graph, GraphBuilder, Primitive, VertexId};
+use retrograde_solve::{solve, verify, Rules};
+
+/// Graphs larger than this are parsed but not solved.
+pub const MAX_SOLVE_VERTICES: usize = 10_000;
+/// Graphs with more edges than this are parsed but not solved.
+pub const MAX_SOLVE_EDGES: usize = 100_000;
+/// Builders with more vertices than this are not laid out.
+///
+/// `build()` allocates O(n) for `n` = largest id + 1 (or a `vertices N` count): a line like
+/// `4294967294 0` or `vertices 4000000000` parses fine, but laying it out needs tens of GiB and
+/// would make the fuzzer run out of memory. So the builder's size is checked first, with
+/// `GraphBuilder::vertex_count()`.
+pub const MAX_BUILD_VERTICES: u64 = 100_000;
+/// Builders with more edges than this are not laid out.
+pub const MAX_BUILD_EDGES: usize = 100_000;
+
+/// True when laying `b` out is cheap enough for fuzzing.
+pub fn small(b: &GraphBuilder) -> bool {
+    b.vertex_count() <= MAX_BUILD_VERTICES && b.edge_count() <= MAX_BUILD_EDGES
+}
+
+/// Lays `b` out unless it would be too large (see [`MAX_BUILD_VERTICES`]).
+pub fn build_if_small(b: GraphBuilder) -> Option<Graph> {
+    if !small(&b) {
+        return None;
+    }
+    let n = b.vertex_count();
+    let m = b.edge_count();
+    // A build error (go-again edges in an arena, ...) is a fine outcome.
+    let g = b.build().ok()?;
+    assert_eq!(g.vertex_count() as u64, n, "builder's vertex_count() differs from the graph's");
+    assert_eq!(g.edge_count(), m, "builder's edge_count() differs from the graph's");
+    Some(g)
+}
+
+/// The whole target body for one format: parse, and check whatever comes out.
+pub fn fuzz_format(data: &[u8], format: Format) {
+    // Never panics, whatever the bytes.
+    let _ = detect(data);
+    let opts = ParseOptions::default();
+    let Ok(b) = parse_builder(data, format, &opts) else {
+        return;
+    };
+    let Some(g) = build_if_small(b) else {
+        return;
+    };
+    check_graph(&g);
+    solve_and_verify(&g);
+
+    // `ParseOptions::vertices` only adds isolated vertices.
+    if g.vertex_count() < MAX_SOLVE_VERTICES {
+        let extra = (data.len() % 7) as u64;
+        let want = g.vertex_count() as u64 + extra;
+        let opts = ParseOptions {
+            vertices: Some(want),
+        };
+        let b = parse_builder(data, format, &opts).expect("parsed without the option");
+        let h = b.build().expect("built without the option");
+        assert_eq!(h.vertex_count() as u64, want);
+        let (sg, sh) = (Shape::of(&g), Shape::of(&h));
+        assert_eq!(sg.succ[..], sh.succ[..sg.succ.len()]);
+        assert!(sh.succ[sg.succ.len()..].iter().all(Vec::is_empty));
+        check_graph(&h);
+        solve_and_verify(&h);
+    }
+}
+
+/// Solves `g` under each no-move rule and asserts that `verify` accepts the solution.
+pub fn solve_and_verify(g: &Graph) {
+    if g.vertex_count() > MAX_SOLVE_VERTICES || g.edge_count() > MAX_SOLVE_EDGES {
+        return;
+    }
+    for no_move in [Primitive::Win, Primitive::Loss, Primitive::Tie] {
+        let rules = Rules { no_move };
+        let s = solve(g, &rules);
+        assert_eq!(s.len(), g.vertex_count());
+        if let Err(e) = verify(g, &rules, &s) {
+            panic!("verify failed under no_move = {no_move}: {e}\ngraph: {g:?}\nsolution: {s:?}");
+        }
+    }
+}
+
+/// Checks the documented CSR invariants of `g`: ids in range, predecessors sorted, and the
+/// reverse edges exactly the forward ones turned around, with the same turn flags.
+pub fn check_graph(g: &Graph) {
+    let n = g.vertex_count();
+    assert_eq!(g.forward_targets().len(), g.edge_count());
+    assert_eq!(g.reverse_sources().len(), g.edge_count());
+    let mut fwd: Vec<(u32, u32, bool)> = Vec::with_capacity(g.edge_count());
+    let mut rev: Vec<(u32, u32, bool)> = Vec::with_capacity(g.edge_count());
+    let mut degree_sum = 0;
+    for u in 0..n as VertexId {
+        let r = g.successor_range(u);
+        assert_eq!(g.successors(u), &g.forward_targets()[r.clone()]);
+        assert_eq!(g.out_degree(u), r.len());
+        degree_sum += r.len();
+        for e in r {
+            let v = g.forward_targets()[e];
+            assert!((v as usize) < n, "successor {v} of {u} out of range");
+            fwd.push((u, v, g.forward_keeps_turn(e, u, v)));
+        }
+        let preds = g.predecessors(u);
+        assert!(preds.windows(2).all(|w| w[0] <= w[1]), "predecessors unsorted");
+        let r = g.predecessor_range(u);
+        assert_eq!(preds, &g.reverse_sources()[r.clone()]);
+        for e in r {
+            let p = g.reverse_sources()[e];
+            assert!((p as usize) < n, "predecessor {p} of {u} out of range");
+            rev.push((p, u, g.reverse_keeps_turn(e, p, u)));
+        }
+        assert!(g.owner(u) <= 1);
+        let _ = (g.primitive(u), g.name(u));
+    }
+    assert_eq!(degree_sum, g.edge_count());
+    fwd.sort_unstable();
+    rev.sort_unstable();
+    assert_eq!(fwd, rev, "reverse edges are not the forward edges turned around");
+    if let Some(s) = g.start() {
+        assert!((s as usize) < n, "start {s} out of range");
+    }
+}
+
+/// Everything observable about a graph, for comparing two parses.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Successors of each vertex in order, with their go-again / same-owner flag.
+    pub succ: Vec<Vec<(VertexId, bool)>>,
+    /// Primitive label per vertex.
+    pub primitive: Vec<Option<Primitive>>,
+    /// Name per vertex.
+    pub names: Vec<Option<String>>,
+    /// Owner per vertex.
+    pub owners: Vec<u8>,
+    /// Arena or not.
+    pub arena: bool,
+    /// Start vertex.
+    pub start: Option<VertexId>,
+    /// Edge count.
+    pub edges: usize,
+}
+
+impl Shape {
+    /// Reads everything out of `g`.
+    pub fn of(g: &Graph) -> Shape {
+        let n = g.vertex_count() as VertexId;
+        Shape {
+            succ: (0..n)
+                .map(|u| {
+                    g.successor_range(u)
+                        .map(|e| {
+                            let v = g.forward_targets()[e];
+                            (v, g.forward_keeps_turn(e, u, v))
+                        })
+                        .collect()
+                })
+                .collect(),
+            primitive: (0..n).map(|v| g.primitive(v)).collect(),
+            names: (0..n).map(|v| g.name(v).map(str::to_owned)).collect(),
+            owners: (0..n).map(|v| g.owner(v)).collect(),
+            arena: g.is_arena(),
+            start: g.start(),
+            edges: g.edge_count(),
+        }
+    }
+}
