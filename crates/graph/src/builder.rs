@@ -244,16 +244,9 @@ impl GraphBuilder {
 
         let (fwd_off, fwd, rev_off, rev, fwd_again, rev_again) = match again {
             None => {
-                let (fwd_off, fwd) = group(n, m, Consume(edges), true);
-                let (rev_off, rev) = group(
-                    n,
-                    m,
-                    Reversed {
-                        off: &fwd_off,
-                        targets: &fwd,
-                    },
-                    false,
-                );
+                let parts = part_count(m);
+                let (fwd_off, fwd) = group(n, m, chunk_parts(edges, m, parts), true);
+                let (rev_off, rev) = group(n, m, reversed_parts(&fwd_off, &fwd, parts), false);
                 (fwd_off, fwd, rev_off, rev, None, None)
             }
             Some(again) => {
@@ -368,28 +361,34 @@ fn layout_simple(
     (fwd_off, fwd, rev_off, rev, fwd_again, rev_again)
 }
 
-/// A sequence of (key, value) pairs that can be walked twice: once to count, once to place.
-trait Pairs {
-    fn walk(&mut self, f: impl FnMut(u32, u32));
+/// A run of (key, value) pairs, one of several that together make the whole sequence; it can
+/// be walked twice: once to count, once (the last time) to place.
+trait Part: Send + Sync {
+    fn walk(&self, f: impl FnMut(u32, u32));
+    /// The last walk; it may free memory as it goes.
+    fn walk_last(self, f: impl FnMut(u32, u32))
+    where
+        Self: Sized,
+    {
+        self.walk(f)
+    }
 }
 
-/// The builder's edge chunks as (source, target); the second walk frees each chunk once
-/// placed, so the chunks and the grouped copy are never both whole in memory.
-struct Consume(Vec<Vec<(u32, u32)>>);
+/// Some of the builder's edge chunks as (source, target). The last walk frees each chunk
+/// once placed, so the chunks and the grouped copy are never both whole in memory.
+struct Chunks(Vec<Vec<(u32, u32)>>);
 
-impl Pairs for Consume {
-    fn walk(&mut self, mut f: impl FnMut(u32, u32)) {
+impl Part for Chunks {
+    fn walk(&self, mut f: impl FnMut(u32, u32)) {
         for chunk in &self.0 {
             for &(u, v) in chunk {
                 f(u, v);
             }
         }
     }
-}
 
-impl Consume {
-    fn walk_and_free(&mut self, mut f: impl FnMut(u32, u32)) {
-        for chunk in std::mem::take(&mut self.0) {
+    fn walk_last(self, mut f: impl FnMut(u32, u32)) {
+        for chunk in self.0 {
             for &(u, v) in &chunk {
                 f(u, v);
             }
@@ -397,15 +396,18 @@ impl Consume {
     }
 }
 
-/// A forward CSR's edges as (target, source), in source order.
+/// The edges of sources `lo..hi` of a forward CSR, as (target, source), in source order.
+#[derive(Copy, Clone)]
 struct Reversed<'a> {
     off: &'a [u64],
     targets: &'a [u32],
+    lo: usize,
+    hi: usize,
 }
 
-impl Pairs for Reversed<'_> {
-    fn walk(&mut self, mut f: impl FnMut(u32, u32)) {
-        for u in 0..self.off.len() - 1 {
+impl Part for Reversed<'_> {
+    fn walk(&self, mut f: impl FnMut(u32, u32)) {
+        for u in self.lo..self.hi {
             for &v in &self.targets[self.off[u] as usize..self.off[u + 1] as usize] {
                 f(v, u as u32);
             }
@@ -413,49 +415,118 @@ impl Pairs for Reversed<'_> {
     }
 }
 
-trait Placing: Pairs {
-    fn walk_last(&mut self, f: impl FnMut(u32, u32)) {
-        self.walk(f)
+/// How many parts to cut the pairs into: a few per thread, or one for small inputs.
+fn part_count(m: usize) -> usize {
+    if m < (1 << 20) {
+        1
+    } else {
+        4 * rayon::current_num_threads()
     }
 }
-impl Placing for Reversed<'_> {}
-impl Placing for Consume {
-    fn walk_last(&mut self, f: impl FnMut(u32, u32)) {
-        self.walk_and_free(f)
+
+/// Cuts the chunk list into about `parts` runs of consecutive chunks with similar sizes.
+fn chunk_parts(chunks: Vec<Vec<(u32, u32)>>, m: usize, parts: usize) -> Vec<Chunks> {
+    let target = m.div_ceil(parts.max(1)).max(1);
+    let mut out = vec![Chunks(Vec::new())];
+    let mut size = 0;
+    for c in chunks {
+        if size >= target {
+            out.push(Chunks(Vec::new()));
+            size = 0;
+        }
+        size += c.len();
+        out.last_mut().expect("one part exists").0.push(c);
     }
+    out
+}
+
+/// Cuts a forward CSR's sources into about `parts` ranges with similar edge counts.
+fn reversed_parts<'a>(off: &'a [u64], targets: &'a [u32], parts: usize) -> Vec<Reversed<'a>> {
+    let n = off.len() - 1;
+    let m = targets.len() as u64;
+    let mut out = Vec::new();
+    let mut lo = 0;
+    for p in 1..=parts.max(1) {
+        let hi = if p == parts.max(1) {
+            n
+        } else {
+            off.partition_point(|&o| o < m * p as u64 / parts as u64)
+                .min(n)
+                .max(lo)
+        };
+        out.push(Reversed {
+            off,
+            targets,
+            lo,
+            hi,
+        });
+        lo = hi;
+    }
+    out
 }
 
 /// At most this many buckets, so that the scatter writes few enough streams to stay cached.
 const MAX_BUCKETS: usize = 1024;
 
 /// Groups pairs by key into CSR (offsets with `n + 1` entries, values), keeping the given
-/// order within each key, or sorting each key's values when `sort` is set. A radix grouping in three passes: count per bucket of keys, scatter
-/// the pairs bucket by bucket, then (in parallel) a counting sort inside each bucket, whose
-/// few thousand keys keep the offsets and output in cache. Random writes over the whole
-/// output, which dominate a plain counting sort on big graphs, never happen.
-fn group(n: usize, m: usize, mut pairs: impl Placing, sort: bool) -> (Vec<u64>, Vec<u32>) {
+/// order within each key, or sorting each key's values when `sort` is set.
+///
+/// A radix grouping in three passes, each parallel: count pairs per bucket of keys (per part),
+/// scatter them bucket by bucket into a buffer (each part writes its own slice of each bucket,
+/// so the order is the sequential one), then a counting sort inside each bucket, whose few
+/// thousand keys keep the offsets and output in cache. Random writes over the whole output,
+/// which dominate a plain counting sort on big graphs, never happen.
+fn group<P: Part>(n: usize, m: usize, parts: Vec<P>, sort: bool) -> (Vec<u64>, Vec<u32>) {
     let mut shift = 0;
     while n.div_ceil(1 << shift) > MAX_BUCKETS {
         shift += 1;
     }
     let buckets = n.div_ceil(1 << shift).max(1);
-    let mut start = vec![0u64; buckets + 1];
-    pairs.walk(|k, _| start[(k >> shift) as usize + 1] += 1);
-    for b in 0..buckets {
-        start[b + 1] += start[b];
-    }
-    let mut temp = vec![(0u32, 0u32); m];
-    let mut cursor = start.clone();
-    pairs.walk_last(|k, v| {
-        let c = &mut cursor[(k >> shift) as usize];
-        temp[*c as usize] = (k, v);
-        *c += 1;
-    });
-    drop(pairs);
 
+    // Pass 1: a histogram of buckets per part.
+    let hist: Vec<Vec<usize>> = parts
+        .par_iter()
+        .map(|p| {
+            let mut h = vec![0usize; buckets];
+            p.walk(|k, _| h[(k >> shift) as usize] += 1);
+            h
+        })
+        .collect();
+    let mut start = vec![0u64; buckets + 1];
+    for b in 0..buckets {
+        start[b + 1] = start[b] + hist.iter().map(|h| h[b] as u64).sum::<u64>();
+    }
+
+    // Pass 2: scatter. Bucket b holds part 0's pairs, then part 1's, ...
+    let mut temp = vec![(0u32, 0u32); m];
+    {
+        let mut slices: Vec<Vec<&mut [(u32, u32)]>> = (0..parts.len())
+            .map(|_| Vec::with_capacity(buckets))
+            .collect();
+        let mut rest = &mut temp[..];
+        for b in 0..buckets {
+            for (p, h) in hist.iter().enumerate() {
+                let (here, after) = rest.split_at_mut(h[b]);
+                slices[p].push(here);
+                rest = after;
+            }
+        }
+        parts
+            .into_par_iter()
+            .zip(slices)
+            .for_each(|(part, mut out)| {
+                let mut at = vec![0usize; buckets];
+                part.walk_last(|k, v| {
+                    let b = (k >> shift) as usize;
+                    out[b][at[b]] = (k, v);
+                    at[b] += 1;
+                });
+            });
+    }
+
+    // Pass 3: a counting sort inside each bucket.
     let mut off = vec![0u64; n + 1];
     let mut out = vec![0u32; m];
-    // Cut offsets and output into per-bucket pieces that threads can fill independently.
     let mut jobs = Vec::with_capacity(buckets);
     let (mut off_rest, mut out_rest) = (&mut off[1..], &mut out[..]);
     for b in 0..buckets {
@@ -546,8 +617,9 @@ mod tests {
             let m = edges.len();
             // Several chunks, as a parser hands them over.
             let chunks: Vec<Vec<(u32, u32)>> = edges.chunks(97).map(<[_]>::to_vec).collect();
-            let (fo, f) = group(n, m, Consume(chunks.clone()), true);
-            let (ro, r) = group(n, m, Reversed { off: &fo, targets: &f }, false);
+            // Several parts, to exercise the parallel passes on small inputs too.
+            let (fo, f) = group(n, m, chunk_parts(chunks.clone(), m, 5), true);
+            let (ro, r) = group(n, m, reversed_parts(&fo, &f, 7), false);
             let (sfo, sf, sro, sr, _, _) = layout_simple(n, m, chunks, &BitSet::new(0));
             proptest::prop_assert_eq!((fo, f, ro, r), (sfo, sf, sro, sr));
         }
