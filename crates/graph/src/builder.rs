@@ -245,8 +245,11 @@ impl GraphBuilder {
         let (fwd_off, fwd, rev_off, rev, fwd_again, rev_again) = match again {
             None => {
                 let parts = part_count(m);
-                let (fwd_off, fwd) = group(n, m, chunk_parts(edges, m, parts), true);
-                let (rev_off, rev) = group(n, m, reversed_parts(&fwd_off, &fwd, parts), false);
+                // One grouping buffer serves both directions (fresh pages cost time to fault).
+                let mut temp = Vec::new();
+                let (fwd_off, fwd) = group(n, m, chunk_parts(edges, m, parts), true, &mut temp);
+                let rev_parts = reversed_parts(&fwd_off, &fwd, parts);
+                let (rev_off, rev) = group(n, m, rev_parts, false, &mut temp);
                 (fwd_off, fwd, rev_off, rev, None, None)
             }
             Some(again) => {
@@ -465,6 +468,27 @@ fn reversed_parts<'a>(off: &'a [u64], targets: &'a [u32], parts: usize) -> Vec<R
     out
 }
 
+/// Sorts a successor list; most are a handful of ids, where a call to the general sort costs
+/// more than the sorting.
+#[inline]
+fn sort_small(list: &mut [u32]) {
+    match list.len() {
+        0 | 1 => {}
+        2..=16 => {
+            for i in 1..list.len() {
+                let x = list[i];
+                let mut j = i;
+                while j > 0 && list[j - 1] > x {
+                    list[j] = list[j - 1];
+                    j -= 1;
+                }
+                list[j] = x;
+            }
+        }
+        _ => list.sort_unstable(),
+    }
+}
+
 /// At most this many buckets, so that the scatter writes few enough streams to stay cached.
 const MAX_BUCKETS: usize = 1024;
 
@@ -476,7 +500,14 @@ const MAX_BUCKETS: usize = 1024;
 /// so the order is the sequential one), then a counting sort inside each bucket, whose few
 /// thousand keys keep the offsets and output in cache. Random writes over the whole output,
 /// which dominate a plain counting sort on big graphs, never happen.
-fn group<P: Part>(n: usize, m: usize, parts: Vec<P>, sort: bool) -> (Vec<u64>, Vec<u32>) {
+/// `temp` is scratch space (any contents), grown to `m` pairs and left for the next call.
+fn group<P: Part>(
+    n: usize,
+    m: usize,
+    parts: Vec<P>,
+    sort: bool,
+    temp: &mut Vec<(u32, u32)>,
+) -> (Vec<u64>, Vec<u32>) {
     let mut shift = 0;
     while n.div_ceil(1 << shift) > MAX_BUCKETS {
         shift += 1;
@@ -498,7 +529,9 @@ fn group<P: Part>(n: usize, m: usize, parts: Vec<P>, sort: bool) -> (Vec<u64>, V
     }
 
     // Pass 2: scatter. Bucket b holds part 0's pairs, then part 1's, ...
-    let mut temp = vec![(0u32, 0u32); m];
+    if temp.len() < m {
+        *temp = vec![(0u32, 0u32); m];
+    }
     {
         let mut slices: Vec<Vec<&mut [(u32, u32)]>> = (0..parts.len())
             .map(|_| Vec::with_capacity(buckets))
@@ -618,8 +651,9 @@ mod tests {
             // Several chunks, as a parser hands them over.
             let chunks: Vec<Vec<(u32, u32)>> = edges.chunks(97).map(<[_]>::to_vec).collect();
             // Several parts, to exercise the parallel passes on small inputs too.
-            let (fo, f) = group(n, m, chunk_parts(chunks.clone(), m, 5), true);
-            let (ro, r) = group(n, m, reversed_parts(&fo, &f, 7), false);
+            let mut temp = Vec::new();
+            let (fo, f) = group(n, m, chunk_parts(chunks.clone(), m, 5), true, &mut temp);
+            let (ro, r) = group(n, m, reversed_parts(&fo, &f, 7), false, &mut temp);
             let (sfo, sf, sro, sr, _, _) = layout_simple(n, m, chunks, &BitSet::new(0));
             proptest::prop_assert_eq!((fo, f, ro, r), (sfo, sf, sro, sr));
         }

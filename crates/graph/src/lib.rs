@@ -39,6 +39,7 @@
 mod bits;
 mod builder;
 pub mod format;
+pub mod huge;
 
 pub use bits::BitSet;
 pub use builder::{BuildError, GraphBuilder};
@@ -199,6 +200,19 @@ impl Graph {
     #[inline]
     pub fn reverse_sources(&self) -> &[VertexId] {
         &self.rev
+    }
+
+    /// The forward offsets: `n + 1` entries; `u`'s edges are `offsets[u]..offsets[u + 1]`.
+    #[inline]
+    pub fn forward_offsets(&self) -> &[u64] {
+        &self.fwd_off
+    }
+
+    /// The reverse offsets: `n + 1` entries; `v`'s reverse edges are
+    /// `offsets[v]..offsets[v + 1]`.
+    #[inline]
+    pub fn reverse_offsets(&self) -> &[u64] {
+        &self.rev_off
     }
 
     /// Number of moves from `u`.

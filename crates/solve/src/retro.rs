@@ -106,8 +106,9 @@ fn solve_with(
     let clock = std::time::Instant::now();
     let n = g.vertex_count();
     let mut state = vec![OPEN; n];
+    retrograde_graph::huge::advise(&state);
     // Counter of moves not yet known to lose for the mover; remoteness once decided.
-    let mut count = vec![0u32; n];
+    let mut count: Vec<u32> = retrograde_graph::huge::zeroed(n);
     let mut queue: Vec<u32> = Vec::with_capacity(n);
 
     for v in 0..n as u32 {
@@ -125,10 +126,25 @@ fn solve_with(
         }
     }
 
-    // Wins and losses, in order of remoteness.
+    // Wins and losses, in order of remoteness. The queue is known ahead, so memory is fetched
+    // ahead in three stages: offsets, then predecessor lists, then the predecessors' state.
     let rev = g.reverse_sources();
+    let rev_off = g.reverse_offsets();
     let mut head = 0;
     while head < queue.len() {
+        if let Some(&w) = queue.get(head + 32) {
+            prefetch(rev_off, w as usize);
+        }
+        if let Some(&w) = queue.get(head + 16) {
+            prefetch(rev, rev_off[w as usize] as usize);
+            prefetch(&count, w as usize);
+        }
+        if let Some(&w) = queue.get(head + 8) {
+            for &u in g.predecessors(w) {
+                prefetch(&state, u as usize);
+                prefetch(&count, u as usize);
+            }
+        }
         let v = queue[head];
         head += 1;
         let child_lost = state[v as usize] == LOSS;
@@ -202,25 +218,52 @@ fn solve_with(
     (solution, phases)
 }
 
+/// A hint to bring `data[i]` into cache; no effect on results (and none off x86-64).
+#[inline(always)]
+fn prefetch<T>(data: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        if i < data.len() {
+            // SAFETY: a prefetch is a hint that never dereferences or faults, and SSE is part
+            // of every x86-64 target; the address is in bounds anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(data.as_ptr().wrapping_add(i).cast::<i8>()) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (data, i);
+}
+
 /// For every non-terminal vertex, the smallest successor whose value, seen through the move,
 /// equals the vertex's value (the first such, as successors are sorted). Runs in parallel; the result does not depend on the threads.
 pub(crate) fn best_moves(g: &Graph, rules: &Rules, s: &Solution) -> Vec<u32> {
     let mut best = vec![NONE; g.vertex_count()];
+    retrograde_graph::huge::advise(&best);
+    let targets = g.forward_targets();
+    let offsets = g.forward_offsets();
     best.par_chunks_mut(4096)
         .enumerate()
         .for_each(|(chunk, out)| {
             let base = chunk * 4096;
             for (i, slot) in out.iter_mut().enumerate() {
                 let u = (base + i) as u32;
+                // Targets are read in order: fetch the values of those a few vertices ahead.
+                if let Some(&e) = offsets.get(base + i + 16) {
+                    if let Some(&v) = targets.get(e as usize) {
+                        prefetch(&s.outcome, v as usize);
+                        prefetch(&s.remoteness, v as usize);
+                    }
+                }
                 if terminal_value(g, rules, u).is_some() {
                     continue;
                 }
                 let want = s.value(u);
-                let targets = g.forward_targets();
+                // Successors are sorted by id: the first that realizes the value is the smallest.
                 for e in g.successor_range(u) {
                     let v = targets[e];
-                    if v < *slot && s.value(v).through(g.forward_keeps_turn(e, u, v)) == want {
+                    if s.value(v).through(g.forward_keeps_turn(e, u, v)) == want {
                         *slot = v;
+                        break;
                     }
                 }
                 debug_assert!(*slot != NONE, "vertex {u} has no move realizing {want}");
