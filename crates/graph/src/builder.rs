@@ -468,27 +468,6 @@ fn reversed_parts<'a>(off: &'a [u64], targets: &'a [u32], parts: usize) -> Vec<R
     out
 }
 
-/// Sorts a successor list; most are a handful of ids, where a call to the general sort costs
-/// more than the sorting.
-#[inline]
-fn sort_small(list: &mut [u32]) {
-    match list.len() {
-        0 | 1 => {}
-        2..=16 => {
-            for i in 1..list.len() {
-                let x = list[i];
-                let mut j = i;
-                while j > 0 && list[j - 1] > x {
-                    list[j] = list[j - 1];
-                    j -= 1;
-                }
-                list[j] = x;
-            }
-        }
-        _ => list.sort_unstable(),
-    }
-}
-
 /// At most this many buckets, so that the scatter writes few enough streams to stay cached.
 const MAX_BUCKETS: usize = 1024;
 
