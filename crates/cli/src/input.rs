@@ -35,13 +35,13 @@ pub fn display_name(path: Option<&Path>) -> String {
 }
 
 /// Opens a file or standard input for reading, with clear errors.
-pub fn open(path: Option<&Path>) -> Result<Box<dyn Read>> {
+pub fn open(path: Option<&Path>) -> Result<Box<dyn Read + Send>> {
     match path {
         None if io::stdin().is_terminal() => {
             bail!("no graph given: name a FILE, or pipe a graph into standard input (see --help)")
         }
-        None => Ok(Box::new(io::stdin().lock())),
-        Some(p) if p == Path::new("-") => Ok(Box::new(io::stdin().lock())),
+        None => Ok(Box::new(io::stdin())),
+        Some(p) if p == Path::new("-") => Ok(Box::new(io::stdin())),
         Some(p) => {
             if p.is_dir() {
                 bail!("{}: is a directory, expected a graph file", p.display());
@@ -120,17 +120,13 @@ pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
         }
         _ => {
             let mut parser = TextParser::new(format);
-            loop {
-                if block.is_empty() {
-                    break;
-                }
-                parser.feed(&block).map_err(|e| located(&name, e))?;
-                fill(&mut *reader, &mut block, &name)?;
-            }
-            parser.finish(&opts).map_err(|e| located(&name, e))?
+            let name = name.as_str();
+            blocks(reader, block, name, |b| {
+                parser.feed(b).map_err(|e| located(name, e))
+            })?;
+            parser.finish(&opts).map_err(|e| located(name, e))?
         }
     };
-    drop(block);
     // A huge id or `vertices` line must be an error, not an out-of-memory kill.
     let (n, m) = (builder.vertex_count(), builder.edge_count() as u64);
     let need = crate::mem::solve_estimate(n, m);
@@ -151,6 +147,50 @@ pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
         name,
         parse,
         build: started.elapsed(),
+    })
+}
+
+/// Hands `first` and then every further block of `reader` to `each`, reading the next block
+/// on another thread while `each` works on the current one (two 16 MiB buffers circulate).
+fn blocks(
+    mut reader: Box<dyn Read + Send>,
+    first: Vec<u8>,
+    name: &str,
+    mut each: impl FnMut(&[u8]) -> Result<()>,
+) -> Result<()> {
+    use std::sync::mpsc::sync_channel;
+    let (full_tx, full_rx) = sync_channel::<Result<Vec<u8>>>(1);
+    let (empty_tx, empty_rx) = sync_channel::<Vec<u8>>(2);
+    empty_tx
+        .send(Vec::with_capacity(BLOCK))
+        .expect("the channel is open");
+    // The closure owns the channel ends and drops them before the scope joins the reader, so
+    // a parse error ends the reader too (it sees a closed channel) instead of deadlocking.
+    std::thread::scope(move |scope| {
+        scope.spawn(move || {
+            // Stops when the input ends, on a read error, or when the consumer hangs up.
+            while let Ok(mut buf) = empty_rx.recv() {
+                let got = fill(&mut *reader, &mut buf, name).map(|n| (n, buf));
+                let done = !matches!(got, Ok((n, _)) if n > 0);
+                if full_tx.send(got.map(|(_, b)| b)).is_err() || done {
+                    break;
+                }
+            }
+        });
+        let mut consume = || -> Result<()> {
+            let mut block = first;
+            while !block.is_empty() {
+                each(&block)?;
+                // Give the buffer back for reading and take the next full one.
+                let _ = empty_tx.send(block);
+                block = full_rx.recv().unwrap_or_else(|_| Ok(Vec::new()))?;
+            }
+            Ok(())
+        };
+        let result = consume();
+        drop(empty_tx);
+        drop(full_rx);
+        result
     })
 }
 

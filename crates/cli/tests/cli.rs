@@ -1856,3 +1856,25 @@ rtest!(closed_stdout_is_not_an_error, |dir, _cmd| {
         assert_eq!(stderr, "", "{output}: a closed pipe is silent");
     }
 });
+
+rtest!(
+    an_error_in_an_early_block_of_a_big_file_ends_the_reader_too,
+    |dir, _cmd| {
+        // Regression: the file is read on a second thread while the parser works; an error in an
+        // early block must stop both (it once could leave the reader waiting forever).
+        let mut text = String::with_capacity(48 << 20);
+        for i in 0..1_500_000u32 {
+            text.push_str(&format!("{i} {}\n", i + 1));
+        }
+        text.push_str("oops\n");
+        for i in 0..1_500_000u32 {
+            text.push_str(&format!("{i} {}\n", i + 1));
+        }
+        assert!(text.len() > 32 << 20, "spans several 16 MiB blocks");
+        let msg = solve_error(&dir, "big.txt", &text, &["--summary"]);
+        assert!(
+            msg.starts_with("big.txt:1500001: expected two vertex ids"),
+            "{msg}"
+        );
+    }
+);
