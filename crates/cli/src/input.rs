@@ -177,7 +177,7 @@ fn blocks(
                 }
             }
         });
-        let mut consume = || -> Result<()> {
+        let consume = || -> Result<()> {
             let mut block = first;
             while !block.is_empty() {
                 each(&block)?;
