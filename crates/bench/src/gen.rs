@@ -19,13 +19,20 @@ pub struct Size {
     pub n: u64,
     /// Edges.
     pub m: u64,
+    /// A random DAG (every edge `u -> v` has `v < u`, so every vertex is decided and the
+    /// propagation looks at every edge) instead of a uniform random graph.
+    pub dag: bool,
 }
 
 impl Size {
     /// Parses `1m`, `10m`, `100k` or a plain number as the vertex count; edges are 4 per
-    /// vertex.
+    /// vertex; a `-dag` suffix (`10m-dag`) asks for a random DAG.
     pub fn parse(label: &str) -> Result<Size, String> {
-        let s = label.trim().to_ascii_lowercase();
+        let full = label.trim().to_ascii_lowercase();
+        let (s, dag) = match full.strip_suffix("-dag") {
+            Some(s) => (s.to_string(), true),
+            None => (full.clone(), false),
+        };
         let (digits, scale) = match s.as_bytes().last() {
             Some(b'k') => (&s[..s.len() - 1], 1_000),
             Some(b'm') => (&s[..s.len() - 1], 1_000_000),
@@ -37,10 +44,16 @@ impl Size {
             .and_then(|d| d.checked_mul(scale))
             .filter(|&n| n > 0 && n <= u64::from(u32::MAX))
             .ok_or_else(|| format!("bad size {label:?} (expected e.g. 1m, 10m, 100k)"))?;
+        if dag && n < 2 {
+            return Err(format!(
+                "bad size {label:?}: a DAG needs at least 2 vertices"
+            ));
+        }
         Ok(Size {
-            label: s,
+            label: full,
             n,
             m: 4 * n,
+            dag,
         })
     }
 }
@@ -51,7 +64,8 @@ impl Size {
 /// file is written under a temporary name and renamed, so an interrupted run never leaves a
 /// truncated file behind under the real name.
 pub fn ensure_graph(dir: &Path, size: &Size) -> Result<(PathBuf, Option<Duration>), String> {
-    let path = dir.join(format!("uniform-n{}-m{}-seed{SEED}.edges", size.n, size.m));
+    let kind = if size.dag { "dag" } else { "uniform" };
+    let path = dir.join(format!("{kind}-n{}-m{}-seed{SEED}.edges", size.n, size.m));
     if path.is_file() {
         return Ok((path, None));
     }
@@ -69,8 +83,12 @@ fn write_graph(path: &Path, size: &Size) -> std::io::Result<()> {
     let (mut a, mut b) = (itoa::Buffer::new(), itoa::Buffer::new());
     let mut line = Vec::with_capacity(32);
     for _ in 0..size.m {
-        let u: u32 = rng.gen_range(0..n);
-        let v: u32 = rng.gen_range(0..n);
+        let (u, v): (u32, u32) = if size.dag {
+            let u = rng.gen_range(1..n);
+            (u, rng.gen_range(0..u))
+        } else {
+            (rng.gen_range(0..n), rng.gen_range(0..n))
+        };
         line.clear();
         line.extend_from_slice(a.format(u).as_bytes());
         line.push(b' ');
@@ -94,5 +112,8 @@ mod tests {
         assert!(Size::parse("0").is_err());
         assert!(Size::parse("x").is_err());
         assert!(Size::parse("5000m").is_err());
+        let d = Size::parse("1m-dag").unwrap();
+        assert!(d.dag && d.n == 1_000_000 && d.label == "1m-dag");
+        assert!(!Size::parse("1m").unwrap().dag);
     }
 }

@@ -17,6 +17,10 @@
 //!   [`GraphBuilder::build`](retrograde_graph::GraphBuilder::build) (the CSR layout).
 //! - **solve**: [`solve`](retrograde_solve::solve) with the default rules (values, remoteness
 //!   and best moves). Counting the outcomes afterwards is not timed.
+//! - **propagation**: the win/loss propagation inside `solve`, which runs on one core, as
+//!   reported by [`solve_with_phases`]: time, reverse edges scanned, and both rates. On the
+//!   uniform graphs most vertices are draws and few edges are scanned; the `-dag` sizes
+//!   (`10m-dag`: edges `u -> v` with `v < u`, so every vertex is decided) scan every edge.
 //! - **end to end**: wall time, spawn to exit, of `target/release/retrograde solve FILE
 //!   --summary --output json` (the CLI must be built first: `cargo build --release -p
 //!   retrograde-cli`; skipped with a note when absent). Its self-reported `peak_rss_bytes` is
@@ -32,7 +36,7 @@
 //!
 //! # Options
 //! - sizes: arguments (`cargo bench -p retrograde-bench -- 1m`) or `RETRO_BENCH_SIZES=1m,10m`
-//!   (default `1m,10m`);
+//!   (default `1m,10m,10m-dag`);
 //! - `RETRO_BENCH_RUNS=N`: runs per measurement (default 3);
 //! - `RETRO_BENCH_CLI=PATH`: the CLI binary (default `target/release/retrograde`).
 //!
@@ -46,7 +50,7 @@ pub mod table;
 use external::{CliSummary, CppCounts, ProcRun, Runner};
 use gen::Size;
 use retrograde_graph::format::{Format, ParseOptions, TextParser};
-use retrograde_solve::{solve, Counts, Rules};
+use retrograde_solve::{solve_with_phases, Counts, Rules};
 use std::env;
 use std::ffi::OsStr;
 use std::fs::{self, File};
@@ -99,7 +103,7 @@ impl Config {
         let spec = if !positional.is_empty() {
             positional.join(",")
         } else {
-            from_env.unwrap_or_else(|| "1m,10m".to_string())
+            from_env.unwrap_or_else(|| "1m,10m,10m-dag".to_string())
         };
         let sizes = spec
             .split([',', ' '])
@@ -190,7 +194,7 @@ fn print_header(cfg: &Config, data: &Path) {
         println!("smoke run (started without --bench): one run at 10k, external programs skipped");
     }
     println!(
-        "input: uniform random edge list, 4 edges per vertex, seed {}, in {}",
+        "input: uniform random edge lists (random DAGs, edges u -> v with v < u, for -dag sizes), 4 edges per vertex, seed {}, in {}",
         gen::SEED,
         data.display()
     );
@@ -264,6 +268,10 @@ struct LibRun {
     parse: Duration,
     build: Duration,
     solve: Duration,
+    /// The win/loss propagation inside `solve` (sequential: one core).
+    propagate: Duration,
+    /// Reverse edges the propagation looked at.
+    scanned: u64,
     vertices: u64,
     edges: u64,
     counts: Counts,
@@ -304,13 +312,15 @@ fn run_library(path: &Path) -> Result<LibRun, String> {
     let build = start.elapsed();
 
     let start = std::time::Instant::now();
-    let solution = solve(&graph, &Rules::default());
+    let (solution, phases) = solve_with_phases(&graph, &Rules::default());
     let solve = start.elapsed();
 
     Ok(LibRun {
         parse,
         build,
         solve,
+        propagate: phases.propagate,
+        scanned: phases.edges_scanned,
         vertices: graph.vertex_count() as u64,
         edges: graph.edge_count() as u64,
         counts: solution.counts(),
@@ -496,6 +506,16 @@ fn bench_size(cfg: &Config, programs: &Programs, data: &Path, size: &Size) -> Re
         cpp.as_ref().map(|c| c.wall.as_secs_f64() * 1e3),
     ));
     print!("{}", t.render());
+    let prop = median(lib.iter().map(|r| r.propagate).collect());
+    let scanned = lib[0].scanned;
+    let p = prop.as_secs_f64().max(1e-9);
+    println!(
+        "propagation (one core): {} s, {} reverse edges scanned: {:.1} M scanned edges/s, {:.1} M graph edges/s",
+        secs(prop),
+        grouped(scanned),
+        scanned as f64 / p / 1e6,
+        m as f64 / p / 1e6
+    );
     println!();
 
     let budget = 16 * m + 32 * n;
