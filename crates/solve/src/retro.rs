@@ -17,9 +17,12 @@
 //!    values, never on the order of the queue or the number of threads.
 //!
 //! # Memory
-//! Beside the graph: 1 byte (state) + 4 bytes (counter of undecided moves, reused for the
-//! remoteness once decided) + 4 bytes (queue) per vertex while solving; the queue is freed
-//! before the 4-byte best-move array is made.
+//! Beside the graph, while solving: 4 bytes per vertex of cells (the counter of moves not yet
+//! known to lose while open; outcome and remoteness, packed in the same `u32`, once decided)
+//! and 4 bytes of queue. Packing needs counters and remoteness below 2^30 (graphs of up to
+//! 2^30 vertices); bigger graphs use a state byte beside a full `u32`. Afterwards the cells
+//! become the 1-byte outcome and 4-byte remoteness arrays, the queue is freed, and the 4-byte
+//! best-move array is made.
 
 use crate::solution::{Solution, NONE};
 use crate::value::{Outcome, Value};
@@ -86,13 +89,147 @@ pub struct Phases {
 
 /// [`solve`], also reporting how long each phase took.
 pub fn solve_with_phases(g: &Graph, rules: &Rules) -> (Solution, Phases) {
+    solve_layout(g, rules, fits_packed(g))
+}
+
+/// [`solve_with_phases`] with the cell layout chosen by the caller (tests compare both).
+pub(crate) fn solve_layout(g: &Graph, rules: &Rules, packed: bool) -> (Solution, Phases) {
     match g.turn_rule() {
-        TurnRule::Alternate => solve_with(g, rules, |_, _, _| false),
-        TurnRule::GoAgain { reverse, .. } => solve_with(g, rules, |e, _, _| reverse.get(e)),
-        TurnRule::Arena { owner } => solve_with(g, rules, |_, u, v| {
-            owner.get(u as usize) == owner.get(v as usize)
-        }),
+        TurnRule::Alternate => solve_with(g, rules, |_, _, _| false, packed),
+        TurnRule::GoAgain { reverse, .. } => solve_with(g, rules, |e, _, _| reverse.get(e), packed),
+        TurnRule::Arena { owner } => solve_with(
+            g,
+            rules,
+            |_, u, v| owner.get(u as usize) == owner.get(v as usize),
+            packed,
+        ),
     }
+}
+
+/// Per-vertex solver state: open (with its counter of moves not yet known to lose) or
+/// decided (outcome and remoteness). Two layouts behind one interface, so the propagation is
+/// written once.
+trait Cells {
+    fn is_open(&self, v: usize) -> bool;
+    /// The outcome code of a decided vertex (`OPEN` for an open one).
+    fn state(&self, v: usize) -> u8;
+    /// The remoteness of a decided vertex.
+    fn level(&self, v: usize) -> u32;
+    fn decide(&mut self, v: usize, state: u8, remoteness: u32);
+    fn set_counter(&mut self, v: usize, count: u32);
+    /// One more move of open `v` is known to lose; true when none is left.
+    fn count_down(&mut self, v: usize) -> bool;
+    fn prefetch(&self, v: usize);
+    /// Outcome codes and remoteness (`NONE` for draws, which are the vertices still open).
+    fn finish(self) -> (Vec<u8>, Vec<u32>);
+}
+
+/// One `u32` per vertex: the top two bits are 0 while open (the rest is the counter), else
+/// 1 + the outcome code (the rest is the remoteness). One cache line holds everything the
+/// propagation reads about a vertex. Valid when counters and remoteness stay below 2^30.
+struct Packed(Vec<u32>);
+
+const TAG: u32 = 30;
+const LOW: u32 = (1 << TAG) - 1;
+
+impl Cells for Packed {
+    #[inline(always)]
+    fn is_open(&self, v: usize) -> bool {
+        self.0[v] >> TAG == 0
+    }
+    #[inline(always)]
+    fn state(&self, v: usize) -> u8 {
+        ((self.0[v] >> TAG) as u8 + 3) & 3
+    }
+    #[inline(always)]
+    fn level(&self, v: usize) -> u32 {
+        self.0[v] & LOW
+    }
+    #[inline(always)]
+    fn decide(&mut self, v: usize, state: u8, remoteness: u32) {
+        debug_assert!(remoteness <= LOW);
+        self.0[v] = ((state as u32 + 1) & 3) << TAG | remoteness;
+    }
+    #[inline(always)]
+    fn set_counter(&mut self, v: usize, count: u32) {
+        debug_assert!(count <= LOW);
+        self.0[v] = count;
+    }
+    #[inline(always)]
+    fn count_down(&mut self, v: usize) -> bool {
+        self.0[v] -= 1;
+        self.0[v] == 0
+    }
+    #[inline(always)]
+    fn prefetch(&self, v: usize) {
+        prefetch(&self.0, v);
+    }
+    fn finish(self) -> (Vec<u8>, Vec<u32>) {
+        let state: Vec<u8> = (0..self.0.len()).map(|v| self.state(v)).collect();
+        let mut rem = self.0;
+        for (r, &s) in rem.iter_mut().zip(&state) {
+            *r = if s == OPEN { NONE } else { *r & LOW };
+        }
+        (state, rem)
+    }
+}
+
+/// The general layout: a state byte and a full `u32` counter/remoteness per vertex.
+struct Split {
+    state: Vec<u8>,
+    count: Vec<u32>,
+}
+
+impl Cells for Split {
+    #[inline(always)]
+    fn is_open(&self, v: usize) -> bool {
+        self.state[v] == OPEN
+    }
+    #[inline(always)]
+    fn state(&self, v: usize) -> u8 {
+        self.state[v]
+    }
+    #[inline(always)]
+    fn level(&self, v: usize) -> u32 {
+        self.count[v]
+    }
+    #[inline(always)]
+    fn decide(&mut self, v: usize, state: u8, remoteness: u32) {
+        self.state[v] = state;
+        self.count[v] = remoteness;
+    }
+    #[inline(always)]
+    fn set_counter(&mut self, v: usize, count: u32) {
+        self.count[v] = count;
+    }
+    #[inline(always)]
+    fn count_down(&mut self, v: usize) -> bool {
+        self.count[v] -= 1;
+        self.count[v] == 0
+    }
+    #[inline(always)]
+    fn prefetch(&self, v: usize) {
+        prefetch(&self.state, v);
+        prefetch(&self.count, v);
+    }
+    fn finish(self) -> (Vec<u8>, Vec<u32>) {
+        let Split { state, mut count } = self;
+        for (c, &s) in count.iter_mut().zip(&state) {
+            if s == OPEN {
+                *c = NONE;
+            }
+        }
+        (state, count)
+    }
+}
+
+/// Whether the packed layout can hold this graph: remoteness is below `n` (every level of
+/// the queue decides at least one new vertex) and counters are out-degrees.
+fn fits_packed(g: &Graph) -> bool {
+    let n = g.vertex_count();
+    let off = g.forward_offsets();
+    n <= LOW as usize
+        && (g.edge_count() <= LOW as usize || (0..n).all(|u| off[u + 1] - off[u] <= LOW as u64))
 }
 
 /// The solver, specialised by the turn rule: `keeps(e, u, v)` tells whether reverse edge `e`
@@ -101,33 +238,56 @@ fn solve_with(
     g: &Graph,
     rules: &Rules,
     keeps: impl Fn(usize, u32, u32) -> bool,
+    packed: bool,
 ) -> (Solution, Phases) {
+    let n = g.vertex_count();
     let mut phases = Phases::default();
+    let (state, remoteness) = if packed {
+        let cells: Vec<u32> = retrograde_graph::huge::zeroed(n);
+        propagate(g, rules, &keeps, Packed(cells), &mut phases)
+    } else {
+        let state = vec![OPEN; n];
+        retrograde_graph::huge::advise(&state);
+        let count: Vec<u32> = retrograde_graph::huge::zeroed(n);
+        propagate(g, rules, &keeps, Split { state, count }, &mut phases)
+    };
+    let clock = std::time::Instant::now();
+    let mut solution = Solution {
+        outcome: state,
+        remoteness,
+        best: Vec::new(),
+    };
+    solution.best = best_moves(g, rules, &solution);
+    phases.best_moves = clock.elapsed();
+    (solution, phases)
+}
+
+/// Terminals, then wins and losses, then ties; see the module docs.
+fn propagate<C: Cells>(
+    g: &Graph,
+    rules: &Rules,
+    keeps: &impl Fn(usize, u32, u32) -> bool,
+    mut cells: C,
+    phases: &mut Phases,
+) -> (Vec<u8>, Vec<u32>) {
     let clock = std::time::Instant::now();
     let n = g.vertex_count();
-    let mut state = vec![OPEN; n];
-    retrograde_graph::huge::advise(&state);
-    // Counter of moves not yet known to lose for the mover; remoteness once decided.
-    let mut count: Vec<u32> = retrograde_graph::huge::zeroed(n);
     let mut queue: Vec<u32> = Vec::with_capacity(n);
-
     for v in 0..n as u32 {
         match terminal_value(g, rules, v) {
             Some(val) => {
-                state[v as usize] = val.outcome() as u8;
+                cells.decide(v as usize, val.outcome() as u8, 0);
                 if val.outcome() != Outcome::Tie {
                     queue.push(v);
                 }
             }
-            None => {
-                // The builder guarantees out-degree < u32::MAX.
-                count[v as usize] = g.out_degree(v) as u32;
-            }
+            // The builder guarantees out-degree < u32::MAX (and `fits_packed` < 2^30).
+            None => cells.set_counter(v as usize, g.out_degree(v) as u32),
         }
     }
 
     // Wins and losses, in order of remoteness. The queue is known ahead, so memory is fetched
-    // ahead in three stages: offsets, then predecessor lists, then the predecessors' state.
+    // ahead in three stages: offsets, then predecessor lists, then the predecessors' cells.
     let rev = g.reverse_sources();
     let rev_off = g.reverse_offsets();
     let mut head = 0;
@@ -137,49 +297,41 @@ fn solve_with(
         }
         if let Some(&w) = queue.get(head + 16) {
             prefetch(rev, rev_off[w as usize] as usize);
-            prefetch(&count, w as usize);
+            cells.prefetch(w as usize);
         }
         if let Some(&w) = queue.get(head + 8) {
             for &u in g.predecessors(w) {
-                prefetch(&state, u as usize);
-                prefetch(&count, u as usize);
+                cells.prefetch(u as usize);
             }
         }
         let v = queue[head];
         head += 1;
-        let child_lost = state[v as usize] == LOSS;
-        let r = count[v as usize] + 1;
+        let child_lost = cells.state(v as usize) == LOSS;
+        let r = cells.level(v as usize) + 1;
         let range = g.predecessor_range(v);
         phases.edges_scanned += range.len() as u64;
         for e in range {
             let u = rev[e];
             let ui = u as usize;
-            if state[ui] != OPEN {
+            if !cells.is_open(ui) {
                 continue;
             }
             if child_lost != keeps(e, u, v) {
-                state[ui] = WIN;
-                count[ui] = r;
+                cells.decide(ui, WIN, r);
                 queue.push(u);
-            } else {
-                count[ui] -= 1;
-                if count[ui] == 0 {
-                    state[ui] = LOSS;
-                    count[ui] = r;
-                    queue.push(u);
-                }
+            } else if cells.count_down(ui) {
+                cells.decide(ui, LOSS, r);
+                queue.push(u);
             }
         }
     }
-
     phases.propagate = clock.elapsed();
     let clock = std::time::Instant::now();
 
     // Ties, in order of remoteness, through vertices still open.
     let tie_start = queue.len();
     for v in 0..n as u32 {
-        if state[v as usize] == TIE {
-            count[v as usize] = 0;
+        if cells.state(v as usize) == TIE {
             queue.push(v);
         }
     }
@@ -187,35 +339,18 @@ fn solve_with(
     while head < queue.len() {
         let v = queue[head];
         head += 1;
-        let r = count[v as usize] + 1;
+        let r = cells.level(v as usize) + 1;
         for &u in g.predecessors(v) {
-            let ui = u as usize;
-            if state[ui] == OPEN {
-                state[ui] = TIE;
-                count[ui] = r;
+            if cells.is_open(u as usize) {
+                cells.decide(u as usize, TIE, r);
                 queue.push(u);
             }
         }
     }
     drop(queue);
-
-    // Draws: no remoteness.
-    for (s, c) in state.iter().zip(count.iter_mut()) {
-        if *s == OPEN {
-            *c = NONE;
-        }
-    }
-
+    let out = cells.finish();
     phases.ties = clock.elapsed();
-    let clock = std::time::Instant::now();
-    let mut solution = Solution {
-        outcome: state,
-        remoteness: count,
-        best: Vec::new(),
-    };
-    solution.best = best_moves(g, rules, &solution);
-    phases.best_moves = clock.elapsed();
-    (solution, phases)
+    out
 }
 
 /// A hint to bring `data[i]` into cache; no effect on results (and none off x86-64).
@@ -270,4 +405,54 @@ pub(crate) fn best_moves(g: &Graph, rules: &Rules, s: &Solution) -> Vec<u32> {
             }
         });
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use retrograde_graph::GraphBuilder;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+        /// The packed cells (used whenever they fit) and the general split layout give the
+        /// same solution.
+        #[test]
+        fn packed_and_split_layouts_agree(
+            n in 1u32..40,
+            edges in prop::collection::vec((0u32..40, 0u32..40, any::<bool>()), 0..120),
+            ties in prop::collection::vec(0u32..40, 0..3),
+            rule in 0usize..3,
+        ) {
+            let mut b = GraphBuilder::new();
+            for (u, v, again) in edges {
+                let (u, v) = (u % n, v % n);
+                if again { b.add_edge_again(u, v) } else { b.add_edge(u, v) }
+            }
+            for t in ties {
+                b.set_primitive(t % n, Primitive::Tie);
+            }
+            b.ensure_vertices(n as u64).unwrap();
+            let g = b.build().unwrap();
+            let rules = Rules { no_move: [Primitive::Loss, Primitive::Win, Primitive::Tie][rule] };
+            prop_assert!(fits_packed(&g));
+            prop_assert_eq!(solve_layout(&g, &rules, true).0, solve_layout(&g, &rules, false).0);
+        }
+    }
+
+    #[test]
+    fn packed_cells_round_trip() {
+        let mut c = Packed(vec![0; 4]);
+        c.set_counter(0, 2);
+        assert!(c.is_open(0) && !c.count_down(0) && c.count_down(0));
+        for (v, s) in [WIN, LOSS, TIE].into_iter().enumerate() {
+            c.decide(v + 1, s, LOW);
+            assert!(!c.is_open(v + 1));
+            assert_eq!((c.state(v + 1), c.level(v + 1)), (s, LOW));
+        }
+        let (state, rem) = c.finish();
+        assert_eq!(state, [OPEN, WIN, LOSS, TIE]);
+        assert_eq!(rem, [NONE, LOW, LOW, LOW]);
+    }
 }
