@@ -88,7 +88,7 @@ pub fn solve_and_verify(g: &Graph) {
     }
 }
 
-/// Checks the documented CSR invariants of `g`: ids in range, predecessors sorted, and the
+/// Checks the documented CSR invariants of `g`: ids in range, successors sorted, and the
 /// reverse edges exactly the forward ones turned around, with the same turn flags.
 pub fn check_graph(g: &Graph) {
     let n = g.vertex_count();
@@ -100,6 +100,8 @@ pub fn check_graph(g: &Graph) {
     for u in 0..n as VertexId {
         let r = g.successor_range(u);
         assert_eq!(g.successors(u), &g.forward_targets()[r.clone()]);
+        let succ = g.successors(u);
+        assert!(succ.windows(2).all(|w| w[0] <= w[1]), "successors unsorted");
         assert_eq!(g.out_degree(u), r.len());
         degree_sum += r.len();
         for e in r {
@@ -108,7 +110,6 @@ pub fn check_graph(g: &Graph) {
             fwd.push((u, v, g.forward_keeps_turn(e, u, v)));
         }
         let preds = g.predecessors(u);
-        assert!(preds.windows(2).all(|w| w[0] <= w[1]), "predecessors unsorted");
         let r = g.predecessor_range(u);
         assert_eq!(preds, &g.reverse_sources()[r.clone()]);
         for e in r {

@@ -245,11 +245,14 @@ impl GraphBuilder {
         let (fwd_off, fwd, rev_off, rev, fwd_again, rev_again) = match again {
             None => {
                 let parts = part_count(m);
-                // One grouping buffer serves both directions (fresh pages cost time to fault).
+                // Reverse first (predecessors in file order), then forward from the reverse
+                // walked in target order: successor lists come out sorted, with no sort.
+                // One grouping buffer serves both (fresh pages cost time to fault).
                 let mut temp = Vec::new();
-                let (fwd_off, fwd) = group(n, m, chunk_parts(edges, m, parts), true, &mut temp);
-                let rev_parts = reversed_parts(&fwd_off, &fwd, parts);
-                let (rev_off, rev) = group(n, m, rev_parts, false, &mut temp);
+                let rev_parts = chunk_parts(edges, m, parts, true);
+                let (rev_off, rev) = group(n, m, rev_parts, &mut temp);
+                let fwd_parts = csr_parts(&rev_off, &rev, parts);
+                let (fwd_off, fwd) = group(n, m, fwd_parts, &mut temp);
                 (fwd_off, fwd, rev_off, rev, None, None)
             }
             Some(again) => {
@@ -300,7 +303,8 @@ impl GraphBuilder {
     }
 }
 
-/// The plain layout: two stable counting sorts, one pass each, sequential. It is the readable
+/// The plain layout: two stable counting sorts (reverse from the edges, forward from the
+/// reverse), sequential. It is the readable
 /// reference for [`group`] (tests check they agree) and handles go-again flags.
 #[allow(clippy::type_complexity)]
 #[allow(clippy::needless_range_loop)] // index loops mirror the CSR definitions
@@ -310,38 +314,9 @@ fn layout_simple(
     edges: Vec<Vec<(u32, u32)>>,
     again: &BitSet,
 ) -> (Vec<u64>, Vec<u32>, Vec<u64>, Vec<u32>, BitSet, BitSet) {
-    let mut fwd_off = vec![0u64; n + 1];
-    for &(u, _) in edges.iter().flatten() {
-        fwd_off[u as usize + 1] += 1;
-    }
-    for i in 0..n {
-        fwd_off[i + 1] += fwd_off[i];
-    }
-    let mut fwd = vec![0u32; m];
-    let mut fwd_again = BitSet::new(m);
-    let mut next: Vec<u64> = fwd_off[..n].to_vec();
-    for (i, &(u, v)) in edges.iter().flatten().enumerate() {
-        let slot = &mut next[u as usize];
-        fwd[*slot as usize] = v;
-        if i < again.len() && again.get(i) {
-            fwd_again.set(*slot as usize, true);
-        }
-        *slot += 1;
-    }
-    drop(edges);
-    // Successors sorted by id (a go-again edge after a plain one to the same target).
-    for u in 0..n {
-        let (a, b) = (fwd_off[u] as usize, fwd_off[u + 1] as usize);
-        let mut list: Vec<(u32, bool)> = (a..b).map(|e| (fwd[e], fwd_again.get(e))).collect();
-        list.sort_unstable();
-        for (i, (v, f)) in list.into_iter().enumerate() {
-            fwd[a + i] = v;
-            fwd_again.set(a + i, f);
-        }
-    }
-
+    // Reverse CSR: a stable counting sort on the target, so predecessors keep file order.
     let mut rev_off = vec![0u64; n + 1];
-    for &v in &fwd {
+    for &(_, v) in edges.iter().flatten() {
         rev_off[v as usize + 1] += 1;
     }
     for i in 0..n {
@@ -349,16 +324,37 @@ fn layout_simple(
     }
     let mut rev = vec![0u32; m];
     let mut rev_again = BitSet::new(m);
-    next.copy_from_slice(&rev_off[..n]);
-    for u in 0..n {
-        for e in fwd_off[u] as usize..fwd_off[u + 1] as usize {
-            let v = fwd[e] as usize;
-            let slot = next[v] as usize;
-            rev[slot] = u as u32;
-            if fwd_again.get(e) {
-                rev_again.set(slot, true);
+    let mut next: Vec<u64> = rev_off[..n].to_vec();
+    for (i, &(u, v)) in edges.iter().flatten().enumerate() {
+        let slot = &mut next[v as usize];
+        rev[*slot as usize] = u;
+        if i < again.len() && again.get(i) {
+            rev_again.set(*slot as usize, true);
+        }
+        *slot += 1;
+    }
+    drop(edges);
+
+    // Forward CSR from the reverse, walked by target: successors come out sorted.
+    let mut fwd_off = vec![0u64; n + 1];
+    for &u in &rev {
+        fwd_off[u as usize + 1] += 1;
+    }
+    for i in 0..n {
+        fwd_off[i + 1] += fwd_off[i];
+    }
+    let mut fwd = vec![0u32; m];
+    let mut fwd_again = BitSet::new(m);
+    next.copy_from_slice(&fwd_off[..n]);
+    for v in 0..n {
+        for e in rev_off[v] as usize..rev_off[v + 1] as usize {
+            let u = rev[e] as usize;
+            let slot = next[u] as usize;
+            fwd[slot] = v as u32;
+            if rev_again.get(e) {
+                fwd_again.set(slot, true);
             }
-            next[v] += 1;
+            next[u] += 1;
         }
     }
     (fwd_off, fwd, rev_off, rev, fwd_again, rev_again)
@@ -377,29 +373,42 @@ trait Part: Send + Sync {
     }
 }
 
-/// Some of the builder's edge chunks as (source, target). The last walk frees each chunk
-/// once placed, so the chunks and the grouped copy are never both whole in memory.
-struct Chunks(Vec<Vec<(u32, u32)>>);
+/// Some of the builder's edge chunks as (source, target), or as (target, source) when
+/// `flip` is set. The last walk frees each chunk once placed, so the chunks and the grouped
+/// copy are never both whole in memory.
+struct Chunks {
+    chunks: Vec<Vec<(u32, u32)>>,
+    flip: bool,
+}
 
 impl Part for Chunks {
     fn walk(&self, mut f: impl FnMut(u32, u32)) {
-        for chunk in &self.0 {
+        for chunk in &self.chunks {
             for &(u, v) in chunk {
-                f(u, v);
+                if self.flip {
+                    f(v, u)
+                } else {
+                    f(u, v)
+                }
             }
         }
     }
 
     fn walk_last(self, mut f: impl FnMut(u32, u32)) {
-        for chunk in self.0 {
+        for chunk in self.chunks {
             for &(u, v) in &chunk {
-                f(u, v);
+                if self.flip {
+                    f(v, u)
+                } else {
+                    f(u, v)
+                }
             }
         }
     }
 }
 
-/// The edges of sources `lo..hi` of a forward CSR, as (target, source), in source order.
+/// The entries of rows `lo..hi` of a CSR, as (entry, row), in row order: a reverse CSR's
+/// rows are targets and its entries sources, so this yields (source, target) by target.
 #[derive(Copy, Clone)]
 struct Reversed<'a> {
     off: &'a [u64],
@@ -428,23 +437,27 @@ fn part_count(m: usize) -> usize {
 }
 
 /// Cuts the chunk list into about `parts` runs of consecutive chunks with similar sizes.
-fn chunk_parts(chunks: Vec<Vec<(u32, u32)>>, m: usize, parts: usize) -> Vec<Chunks> {
+fn chunk_parts(chunks: Vec<Vec<(u32, u32)>>, m: usize, parts: usize, flip: bool) -> Vec<Chunks> {
     let target = m.div_ceil(parts.max(1)).max(1);
-    let mut out = vec![Chunks(Vec::new())];
+    let empty = || Chunks {
+        chunks: Vec::new(),
+        flip,
+    };
+    let mut out = vec![empty()];
     let mut size = 0;
     for c in chunks {
         if size >= target {
-            out.push(Chunks(Vec::new()));
+            out.push(empty());
             size = 0;
         }
         size += c.len();
-        out.last_mut().expect("one part exists").0.push(c);
+        out.last_mut().expect("one part exists").chunks.push(c);
     }
     out
 }
 
-/// Cuts a forward CSR's sources into about `parts` ranges with similar edge counts.
-fn reversed_parts<'a>(off: &'a [u64], targets: &'a [u32], parts: usize) -> Vec<Reversed<'a>> {
+/// Cuts a CSR's rows into about `parts` ranges with similar entry counts.
+fn csr_parts<'a>(off: &'a [u64], targets: &'a [u32], parts: usize) -> Vec<Reversed<'a>> {
     let n = off.len() - 1;
     let m = targets.len() as u64;
     let mut out = Vec::new();
@@ -472,7 +485,7 @@ fn reversed_parts<'a>(off: &'a [u64], targets: &'a [u32], parts: usize) -> Vec<R
 const MAX_BUCKETS: usize = 1024;
 
 /// Groups pairs by key into CSR (offsets with `n + 1` entries, values), keeping the given
-/// order within each key, or sorting each key's values when `sort` is set.
+/// order within each key.
 ///
 /// A radix grouping in three passes, each parallel: count pairs per bucket of keys (per part),
 /// scatter them bucket by bucket into a buffer (each part writes its own slice of each bucket,
@@ -484,7 +497,6 @@ fn group<P: Part>(
     n: usize,
     m: usize,
     parts: Vec<P>,
-    sort: bool,
     temp: &mut Vec<(u32, u32)>,
 ) -> (Vec<u64>, Vec<u32>) {
     let mut shift = 0;
@@ -575,13 +587,6 @@ fn group<P: Part>(
                 outs[*c as usize] = v;
                 *c += 1;
             }
-            if sort {
-                let mut from = 0;
-                for &to in at.iter() {
-                    outs[from..to as usize].sort_unstable();
-                    from = to as usize;
-                }
-            }
         });
     (off, out)
 }
@@ -631,8 +636,8 @@ mod tests {
             let chunks: Vec<Vec<(u32, u32)>> = edges.chunks(97).map(<[_]>::to_vec).collect();
             // Several parts, to exercise the parallel passes on small inputs too.
             let mut temp = Vec::new();
-            let (fo, f) = group(n, m, chunk_parts(chunks.clone(), m, 5), true, &mut temp);
-            let (ro, r) = group(n, m, reversed_parts(&fo, &f, 7), false, &mut temp);
+            let (ro, r) = group(n, m, chunk_parts(chunks.clone(), m, 5, true), &mut temp);
+            let (fo, f) = group(n, m, csr_parts(&ro, &r, 7), &mut temp);
             let (sfo, sf, sro, sr, _, _) = layout_simple(n, m, chunks, &BitSet::new(0));
             proptest::prop_assert_eq!((fo, f, ro, r), (sfo, sf, sro, sr));
         }

@@ -32,7 +32,7 @@
 //! assert_eq!(g.vertex_count(), 4);
 //! assert_eq!(g.edge_count(), 5);
 //! assert_eq!(g.successors(3), &[1, 2]);
-//! assert_eq!(g.predecessors(1), &[2, 3]);
+//! assert_eq!(g.predecessors(1), &[2, 3]); // in the order added
 //! ```
 #![warn(missing_docs)]
 
@@ -127,9 +127,8 @@ pub enum TurnRule {
 /// - `fwd_off` and `rev_off` have `n + 1` entries, are non-decreasing, start at 0 and end at
 ///   `m`, the number of edges; `fwd` and `rev` have `m` entries, each `< n`.
 /// - The successors of `u` are `fwd[fwd_off[u]..fwd_off[u+1]]` sorted by id; the
-///   predecessors of `v` are `rev[rev_off[v]..rev_off[v+1]]` sorted by id. Parallel edges
-///   appear once per edge (with go-again flags, a plain edge before a go-again one to the
-///   same vertex).
+///   predecessors of `v` are `rev[rev_off[v]..rev_off[v+1]]` in the order the edges were
+///   added. Parallel edges appear once per edge (to the same successor, in the order added).
 /// - The reverse edges are exactly the forward edges turned around, with the same go-again
 ///   flags.
 /// - `primitive`, `names`, and an arena's `owner` have one entry per vertex when present.
@@ -176,7 +175,7 @@ impl Graph {
         self.fwd_off[u] as usize..self.fwd_off[u + 1] as usize
     }
 
-    /// The positions with a move to `v`, one entry per edge, sorted by id.
+    /// The positions with a move to `v`, one entry per edge, in the order the edges were added.
     #[inline]
     pub fn predecessors(&self, v: VertexId) -> &[VertexId] {
         let v = v as usize;
