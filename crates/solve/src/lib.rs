@@ -28,7 +28,9 @@ mod solution;
 mod value;
 mod verify;
 
-pub use retro::{solve, solve_with_phases, terminal_value, Phases};
+pub use retro::{
+    solve, solve_with_options, solve_with_phases, terminal_value, Phases, SolveOptions,
+};
 pub use retrograde_graph::{Graph, Primitive};
 pub use solution::{Counts, Solution};
 pub use value::{Outcome, Value};

@@ -89,10 +89,36 @@ pub struct Phases {
 
 /// [`solve`], also reporting how long each phase took.
 pub fn solve_with_phases(g: &Graph, rules: &Rules) -> (Solution, Phases) {
-    solve_layout(g, rules, fits_packed(g))
+    solve_with_options(g, rules, &SolveOptions::default())
 }
 
-/// [`solve_with_phases`] with the cell layout chosen by the caller (tests compare both).
+/// What to compute beyond values.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SolveOptions {
+    /// Choose a best move for every vertex (default). Without them the solution has values
+    /// only ([`Solution::has_best_moves`] is false), which saves a pass over all edges when
+    /// only totals are wanted.
+    pub best_moves: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions { best_moves: true }
+    }
+}
+
+/// [`solve`] with options, also reporting how long each phase took.
+pub fn solve_with_options(g: &Graph, rules: &Rules, opts: &SolveOptions) -> (Solution, Phases) {
+    let (mut s, mut phases) = solve_layout(g, rules, fits_packed(g));
+    if opts.best_moves {
+        let clock = std::time::Instant::now();
+        s.best = best_moves(g, rules, &s);
+        phases.best_moves = clock.elapsed();
+    }
+    (s, phases)
+}
+
+/// The values (no best moves) with the cell layout chosen by the caller (tests compare both).
 pub(crate) fn solve_layout(g: &Graph, rules: &Rules, packed: bool) -> (Solution, Phases) {
     match g.turn_rule() {
         TurnRule::Alternate => solve_with(g, rules, |_, _, _| false, packed),
@@ -251,14 +277,11 @@ fn solve_with(
         let count: Vec<u32> = retrograde_graph::huge::zeroed(n);
         propagate(g, rules, &keeps, Split { state, count }, &mut phases)
     };
-    let clock = std::time::Instant::now();
-    let mut solution = Solution {
+    let solution = Solution {
         outcome: state,
         remoteness,
         best: Vec::new(),
     };
-    solution.best = best_moves(g, rules, &solution);
-    phases.best_moves = clock.elapsed();
     (solution, phases)
 }
 
@@ -437,7 +460,9 @@ mod tests {
             let g = b.build().unwrap();
             let rules = Rules { no_move: [Primitive::Loss, Primitive::Win, Primitive::Tie][rule] };
             prop_assert!(fits_packed(&g));
-            prop_assert_eq!(solve_layout(&g, &rules, true).0, solve_layout(&g, &rules, false).0);
+            let (packed, split) = (solve_layout(&g, &rules, true).0, solve_layout(&g, &rules, false).0);
+            prop_assert_eq!(&packed, &split);
+            prop_assert_eq!(best_moves(&g, &rules, &packed), best_moves(&g, &rules, &split));
         }
     }
 

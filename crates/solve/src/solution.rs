@@ -86,11 +86,16 @@ impl Solution {
         self.value(v).remoteness()
     }
 
-    /// A successor that realizes the value of `v`; `None` at a terminal.
+    /// A successor that realizes the value of `v`; `None` at a terminal (and everywhere when
+    /// best moves were not computed: see [`Solution::has_best_moves`]).
     #[inline]
     pub fn best_move(&self, v: VertexId) -> Option<VertexId> {
-        let b = self.best[v as usize];
-        (b != NONE).then_some(b)
+        self.best.get(v as usize).copied().filter(|&b| b != NONE)
+    }
+
+    /// False for a solution made with `SolveOptions { best_moves: false }` (values only).
+    pub fn has_best_moves(&self) -> bool {
+        self.best.len() == self.outcome.len()
     }
 
     /// In an arena, the player (0 or 1) who wins from `v`; `None` for a tie or draw. In a

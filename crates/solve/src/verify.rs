@@ -47,6 +47,9 @@ pub fn verify(g: &Graph, rules: &Rules, s: &Solution) -> Result<(), Violation> {
             ),
         );
     }
+    if !s.has_best_moves() && n > 0 {
+        return fail(0, "the solution has no best moves to check".into());
+    }
     let targets = g.forward_targets();
     for u in 0..n as u32 {
         let claimed = s.value(u);

@@ -297,3 +297,22 @@ fn a_path_of_ten_million_vertices() {
     assert_eq!(s.value(1), Value::Loss(n - 2));
     assert_eq!(s.counts().win, (n / 2) as u64);
 }
+
+#[test]
+fn values_only_solutions_say_so_and_fail_verification() {
+    use retrograde_solve::{solve_with_options, SolveOptions};
+    let mut b = GraphBuilder::new();
+    b.add_edge(0, 1);
+    b.add_edge(1, 2);
+    let g = b.build().unwrap();
+    let rules = Rules::default();
+    let (values, _) = solve_with_options(&g, &rules, &SolveOptions { best_moves: false });
+    let full = solve(&g, &rules);
+    assert!(!values.has_best_moves() && full.has_best_moves());
+    for v in 0..3 {
+        assert_eq!(values.value(v), full.value(v));
+        assert_eq!(values.best_move(v), None);
+    }
+    assert!(verify(&g, &rules, &values).is_err());
+    assert_eq!(verify(&g, &rules, &full), Ok(()));
+}

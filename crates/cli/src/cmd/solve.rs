@@ -4,7 +4,7 @@ use super::Status;
 use crate::cli::{OutputArg, SolveArgs};
 use crate::{input, mem, output};
 use anyhow::{bail, Result};
-use retrograde_solve::{solve_with_phases, verify};
+use retrograde_solve::{solve_with_options, verify, SolveOptions};
 use std::io::Write;
 use std::time::Instant;
 
@@ -30,7 +30,11 @@ pub fn run(
         .transpose()?;
 
     let t = Instant::now();
-    let (s, phases) = solve_with_phases(g, &rules);
+    // Totals need no best moves: skip that pass over every edge unless something shows them.
+    let opts = SolveOptions {
+        best_moves: !args.summary || args.verify,
+    };
+    let (s, phases) = solve_with_options(g, &rules, &opts);
     let solve_time = t.elapsed();
     if args.verify {
         let t = Instant::now();
