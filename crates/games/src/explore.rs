@@ -1,0 +1,299 @@
+//! Solving a [`Game`] exhaustively: discover the reachable positions, lay them out as a
+//! [`Graph`], and solve that with the engine.
+
+use crate::Game;
+use retrograde_graph::{BitSet, Graph, GraphBuilder, MAX_VERTICES};
+use retrograde_solve::{solve, Outcome, Rules, Solution, Value};
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// Why a game could not be solved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExploreError {
+    /// More reachable positions than vertex ids.
+    TooManyPositions,
+    /// `Game::index` returned an index at or past `Game::index_size`.
+    IndexOutOfRange {
+        /// The index.
+        index: u64,
+        /// The size.
+        size: u64,
+    },
+    /// The graph layout failed.
+    Build(String),
+}
+
+impl fmt::Display for ExploreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExploreError::TooManyPositions => {
+                write!(
+                    f,
+                    "the game has more than {MAX_VERTICES} reachable positions"
+                )
+            }
+            ExploreError::IndexOutOfRange { index, size } => write!(
+                f,
+                "the game's index gave {index}, past its index size {size} (a bug in the game)"
+            ),
+            ExploreError::Build(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::error::Error for ExploreError {}
+
+/// Totals of a solve, over the reachable positions only.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Reachable positions (terminal ones included).
+    pub positions: u64,
+    /// Moves between them.
+    pub moves: u64,
+    /// Positions won by the player to move.
+    pub win: u64,
+    /// Positions lost by the player to move.
+    pub loss: u64,
+    /// Positions that end level.
+    pub tie: u64,
+    /// Positions that never end.
+    pub draw: u64,
+    /// `histogram[r]` = (wins, losses, ties) at remoteness `r`.
+    pub histogram: Vec<(u64, u64, u64)>,
+    /// The longest win, in plies.
+    pub longest_win: Option<u32>,
+    /// The longest loss, in plies.
+    pub longest_loss: Option<u32>,
+    /// Time to discover the positions and lay out the graph.
+    pub explore: Duration,
+    /// Time to solve.
+    pub solve: Duration,
+}
+
+/// How positions map to vertex ids.
+enum Ids<P> {
+    /// No dense index: ids handed out in discovery order.
+    Map(HashMap<P, u32>),
+    /// The game's dense index is the vertex id; `reached` marks what was discovered.
+    Dense { reached: BitSet },
+}
+
+/// Every reachable position of a game, solved.
+pub struct GameSolution<'g, G: Game> {
+    game: &'g G,
+    ids: Ids<G::Position>,
+    graph: Graph,
+    solution: Solution,
+    stats: Stats,
+}
+
+impl<G: Game> GameSolution<'_, G> {
+    /// The vertex id of `p`, if it is reachable from the start.
+    pub fn id(&self, p: &G::Position) -> Option<u32> {
+        match &self.ids {
+            Ids::Map(m) => m.get(p).copied(),
+            Ids::Dense { reached } => {
+                let i = self.game.index(p);
+                (i < reached.len() as u64 && reached.get(i as usize)).then_some(i as u32)
+            }
+        }
+    }
+
+    /// The value of `p` for the player to move, if `p` is reachable from the start.
+    pub fn value(&self, p: &G::Position) -> Option<Value> {
+        self.id(p).map(|v| self.solution.value(v))
+    }
+
+    /// The value of the start position.
+    pub fn start_value(&self) -> Value {
+        self.value(&self.game.start())
+            .expect("the start is reachable")
+    }
+
+    /// The totals.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// The solved graph (vertex ids as given by [`GameSolution::id`]).
+    pub fn graph(&self) -> &Graph {
+        &self.graph
+    }
+
+    /// The engine's solution over [`GameSolution::graph`].
+    pub fn solution(&self) -> &Solution {
+        &self.solution
+    }
+
+    /// The moves from `p` with their values seen from `p` (the child's value through the
+    /// move), best first; ties between equal values keep the game's move order.
+    pub fn ranked_moves(&self, p: &G::Position) -> Vec<(G::Position, Value)> {
+        let mut out = Vec::new();
+        if self.game.primitive(p).is_some() {
+            return out;
+        }
+        let mut children = Vec::new();
+        self.game.moves(p, &mut children);
+        for c in children {
+            if let Some(v) = self.value(&c) {
+                let seen = v.through(self.game.keeps_turn(p, &c));
+                out.push((c, seen));
+            }
+        }
+        out.sort_by_key(|m| std::cmp::Reverse(m.1));
+        out
+    }
+}
+
+/// Discovers every position reachable from the start (breadth first), lays the moves out as
+/// a graph, and solves it with the engine's semantics.
+///
+/// Memory: with a dense index (`Game::index_size`), one bit per index to mark what was
+/// reached plus the frontier of positions being expanded, and no per-position hash map;
+/// without one, a hash map from position to id. The graph itself takes 8 bytes per move.
+///
+/// # Errors
+/// [`ExploreError`] when there are more positions than ids or the game's index is wrong.
+pub fn solve_game<'g, G: Game>(
+    game: &'g G,
+    rules: &Rules,
+) -> Result<GameSolution<'g, G>, ExploreError> {
+    let clock = Instant::now();
+    let mut builder = GraphBuilder::new();
+    let mut children = Vec::new();
+    let start = game.start();
+    let mut frontier: VecDeque<(G::Position, u32)> = VecDeque::new();
+
+    let mut ids = match game.index_size() {
+        Some(size) => {
+            if size > MAX_VERTICES {
+                return Err(ExploreError::TooManyPositions);
+            }
+            Ids::Dense {
+                reached: BitSet::new(size as usize),
+            }
+        }
+        None => Ids::Map(HashMap::new()),
+    };
+    // Returns (id, newly discovered).
+    let intern =
+        |ids: &mut Ids<G::Position>, p: &G::Position| -> Result<(u32, bool), ExploreError> {
+            match ids {
+                Ids::Map(m) => {
+                    if let Some(&id) = m.get(p) {
+                        return Ok((id, false));
+                    }
+                    let id = m.len() as u64;
+                    if id >= MAX_VERTICES {
+                        return Err(ExploreError::TooManyPositions);
+                    }
+                    m.insert(p.clone(), id as u32);
+                    Ok((id as u32, true))
+                }
+                Ids::Dense { reached } => {
+                    let i = game.index(p);
+                    if i >= reached.len() as u64 {
+                        return Err(ExploreError::IndexOutOfRange {
+                            index: i,
+                            size: reached.len() as u64,
+                        });
+                    }
+                    let new = !reached.get(i as usize);
+                    reached.set(i as usize, true);
+                    Ok((i as u32, new))
+                }
+            }
+        };
+
+    let (start_id, _) = intern(&mut ids, &start)?;
+    builder
+        .ensure_vertices(start_id as u64 + 1)
+        .map_err(|e| ExploreError::Build(e.to_string()))?;
+    frontier.push_back((start, start_id));
+    let mut positions = 1u64;
+    let mut moves = 0u64;
+    while let Some((p, id)) = frontier.pop_front() {
+        if let Some(value) = game.primitive(&p) {
+            builder.set_primitive(id, value);
+            continue;
+        }
+        children.clear();
+        game.moves(&p, &mut children);
+        for c in children.drain(..) {
+            let (cid, new) = intern(&mut ids, &c)?;
+            if game.keeps_turn(&p, &c) {
+                builder.add_edge_again(id, cid);
+            } else {
+                builder.add_edge(id, cid);
+            }
+            moves += 1;
+            if new {
+                positions += 1;
+                frontier.push_back((c, cid));
+            }
+        }
+    }
+    if let Ids::Dense { reached } = &ids {
+        builder
+            .ensure_vertices(reached.len() as u64)
+            .map_err(|e| ExploreError::Build(e.to_string()))?;
+    }
+    let graph = builder
+        .build()
+        .map_err(|e| ExploreError::Build(e.to_string()))?;
+    let explore = clock.elapsed();
+
+    let clock = Instant::now();
+    let solution = solve(&graph, rules);
+    let solve_time = clock.elapsed();
+
+    let mut stats = Stats {
+        positions,
+        moves,
+        explore,
+        solve: solve_time,
+        ..Stats::default()
+    };
+    let reached = |v: u32| match &ids {
+        Ids::Map(_) => true,
+        Ids::Dense { reached } => reached.get(v as usize),
+    };
+    for v in 0..graph.vertex_count() as u32 {
+        if !reached(v) {
+            continue;
+        }
+        let value = solution.value(v);
+        if let Some(r) = value.remoteness() {
+            let r = r as usize;
+            if stats.histogram.len() <= r {
+                stats.histogram.resize(r + 1, (0, 0, 0));
+            }
+            let slot = &mut stats.histogram[r];
+            match value.outcome() {
+                Outcome::Win => slot.0 += 1,
+                Outcome::Loss => slot.1 += 1,
+                _ => slot.2 += 1,
+            }
+        }
+        match value {
+            Value::Win(r) => {
+                stats.win += 1;
+                stats.longest_win = stats.longest_win.max(Some(r));
+            }
+            Value::Loss(r) => {
+                stats.loss += 1;
+                stats.longest_loss = stats.longest_loss.max(Some(r));
+            }
+            Value::Tie(_) => stats.tie += 1,
+            Value::Draw => stats.draw += 1,
+        }
+    }
+    Ok(GameSolution {
+        game,
+        ids,
+        graph,
+        solution,
+        stats,
+    })
+}

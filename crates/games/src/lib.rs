@@ -1,0 +1,16 @@
+//! Games given by rules: the [`Game`] trait, [`solve_game`] to solve every reachable
+//! position of one exactly, and the built-in games.
+//!
+//! The built-ins are the seed documents' games (the pebble game, the policeman and the thief,
+//! the Great Game, IOI 2001 Scores) with their own input formats.
+#![warn(missing_docs)]
+
+mod explore;
+mod game;
+pub mod great_game;
+pub mod pebbles;
+pub mod police;
+pub mod scores;
+
+pub use explore::{solve_game, ExploreError, GameSolution, Stats};
+pub use game::Game;
