@@ -52,6 +52,55 @@ pub enum Command {
     /// it, and every other vertex exactly the best value its moves give, with a best move that
     /// realizes it. Exit status 1 when the solution is wrong.
     Verify(VerifyArgs),
+    /// Solve a built-in game given by its rules (every reachable position).
+    ///
+    /// Prints the value of the start position for the player to move, then statistics.
+    Game(GameArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct GameArgs {
+    #[command(subcommand)]
+    pub game: GameCommand,
+    /// How to print the results.
+    #[arg(long, short, value_enum, default_value_t = GameOutput::Text, global = true)]
+    pub output: GameOutput,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GameOutput {
+    /// Readable lines.
+    Text,
+    /// One JSON object: start, positions, win, loss, tie, draw, seconds, ...
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GameCommand {
+    /// The pebble game (seed 004): take a number of pebbles from the take-set; who cannot move
+    /// loses (or wins, with --misere). Also prints the W/L pattern by count.
+    Pebbles {
+        /// Pebbles in the bag at the start.
+        #[arg(long, default_value_t = 10)]
+        count: u32,
+        /// The amounts a move may take, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "1,2")]
+        take: Vec<u32>,
+        /// Misère play: the player who cannot move wins.
+        #[arg(long)]
+        misere: bool,
+    },
+    /// The policeman and the thief (seed 000) on a map file: `n m`, then n rows; `*` wall,
+    /// `P` (or `C`) policeman, `T` thief, `E` exit. The first line printed is exactly one of
+    /// "Police catches the thief", "The thief escapes", "Draw".
+    ///
+    /// Memory and time grow with the square of the free cells (a 40x40 open map has about
+    /// 5 million positions).
+    PoliceThief {
+        /// The map file (`-` for standard input).
+        #[arg(value_name = "MAP")]
+        map: PathBuf,
+    },
 }
 
 /// How to read a graph and what a dead end means (shared by the subcommands).

@@ -1878,3 +1878,111 @@ rtest!(
         );
     }
 );
+
+// ---------------------------------------------------------------------------------------------
+// `retrograde game`
+
+rtest!(game_pebbles_text_and_json, |dir, cmd| {
+    let out = cmd.args(["game", "pebbles"]).stdout();
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("first player: win in 7"));
+    assert!(out.contains("LWWLWWLWWLW"), "{out}");
+    assert!(out.contains("positions 11, moves 19"), "{out}");
+    let j = json(
+        &dir.command()
+            .args([
+                "game", "pebbles", "--count", "9", "--take", "1,2", "--output", "json",
+            ])
+            .stdout(),
+    );
+    assert_eq!(j["start"]["outcome"], "loss");
+    assert_eq!(j["start"]["remoteness"], 6);
+    for key in ["positions", "win", "loss", "tie", "draw", "seconds"] {
+        assert!(j.get(key).is_some(), "missing {key}: {j}");
+    }
+    assert_eq!(
+        (j["positions"].as_u64(), j["loss"].as_u64()),
+        (Some(10), Some(4))
+    );
+    // Misère, take 1 or 2: lost exactly at counts 1, 4, 7, ...
+    let j = json(
+        &dir.command()
+            .args(["game", "-o", "json", "pebbles", "--count", "7", "--misere"])
+            .stdout(),
+    );
+    assert_eq!(j["pattern"], "WLWWLWWL");
+});
+
+rtest!(game_pebbles_errors, |_dir, cmd| {
+    let msg = cmd.args(["game", "pebbles", "--take", "0,1"]).message();
+    assert!(msg.contains("at least 1 pebble"), "{msg}");
+    let _dir2 = util::Dir::new();
+    let err = _dir2
+        .command()
+        .args(["game", "pebbles", "--take", "x"])
+        .error();
+    assert!(err.contains("--take"), "{err}");
+});
+
+rtest!(game_police_thief_verdicts_and_errors, |dir, cmd| {
+    dir.create("caught.txt", "2 3\nP..\n..T\n");
+    dir.create("escape.txt", "1 5\nP..TE\n");
+    dir.create("draw.txt", "1 3\nP*T\n");
+    let first = |out: String| out.lines().next().unwrap().to_string();
+    assert_eq!(
+        first(cmd.args(["game", "police-thief", "caught.txt"]).stdout()),
+        "Police catches the thief"
+    );
+    assert_eq!(
+        first(
+            dir.command()
+                .args(["game", "police-thief", "escape.txt"])
+                .stdout()
+        ),
+        "The thief escapes"
+    );
+    assert_eq!(
+        first(
+            dir.command()
+                .args(["game", "police-thief", "draw.txt"])
+                .stdout()
+        ),
+        "Draw"
+    );
+    let j = json(
+        &dir.command()
+            .args(["game", "police-thief", "draw.txt", "-o", "json"])
+            .stdout(),
+    );
+    assert_eq!(j["verdict"], "Draw");
+    assert_eq!(j["start"]["outcome"], "draw");
+    assert!(j["start"]["remoteness"].is_null());
+    // From standard input too.
+    let out = dir
+        .command()
+        .args(["game", "police-thief", "-"])
+        .stdin("1 3\nC.T\n")
+        .stdout();
+    assert!(out.starts_with("Police catches the thief\n"), "{out}");
+    // Errors name the file and line.
+    dir.create("short.txt", "2 3\nP.T\n..\n");
+    let msg = dir
+        .command()
+        .args(["game", "police-thief", "short.txt"])
+        .message();
+    assert_eq!(
+        msg,
+        "short.txt:3: expected a row of 3 cells, found 2 (\"..\")"
+    );
+    let msg = dir
+        .command()
+        .args(["game", "police-thief", "nosuch.txt"])
+        .message();
+    assert!(msg.starts_with("nosuch.txt: cannot open"), "{msg}");
+    dir.create("nothief.txt", "1 2\nP.\n");
+    let msg = dir
+        .command()
+        .args(["game", "police-thief", "nothief.txt"])
+        .message();
+    assert!(msg.contains("no thief"), "{msg}");
+});
