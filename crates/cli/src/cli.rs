@@ -101,6 +101,19 @@ pub enum GameCommand {
         #[arg(value_name = "MAP")]
         map: PathBuf,
     },
+    /// IOI 2001 "Score": N positions owned by player 1 or 2 with distinct values; the owner of
+    /// the token's position raises their score to its value, then moves along an arrow; the
+    /// game ends when the token returns to 1; the higher score wins. Input: N, an N x N 0/1
+    /// arrow matrix, N owners, N values. Prints the winner and player 1's winning strategy.
+    Scores {
+        /// The instance file (`-` for standard input).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Play as player 1 over standard input/output (IOI protocol): write each position
+        /// player 1 moves to on its own line, read each opponent move as a position number.
+        #[arg(long)]
+        play: bool,
+    },
 }
 
 /// How to read a graph and what a dead end means (shared by the subcommands).

@@ -73,7 +73,7 @@ pub fn rules(no_move: NoMove) -> Rules {
     }
 }
 
-fn located(name: &str, e: ParseError) -> anyhow::Error {
+pub(crate) fn located(name: &str, e: ParseError) -> anyhow::Error {
     match e.line {
         Some(l) => anyhow!("{name}:{l}: {}", e.message),
         None => anyhow!("{name}: {}", e.message),

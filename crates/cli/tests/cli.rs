@@ -1986,3 +1986,77 @@ rtest!(game_police_thief_verdicts_and_errors, |dir, cmd| {
         .message();
     assert!(msg.contains("no thief"), "{msg}");
 });
+
+/// A small Score instance: 1 (player 1, value 1) -> 3 (player 1, value 3) -> 2 or 4;
+/// 4 (player 2, value 4) -> 2; 2 (player 2, value 2) -> 1.
+const SCORES: &str = "4\n0 0 1 0\n1 0 0 0\n0 1 0 1\n0 1 0 0\n1 2 1 2\n1 2 3 4\n";
+
+rtest!(game_scores_winner_strategy_and_json, |dir, cmd| {
+    dir.create("s.txt", SCORES);
+    let out = cmd.args(["game", "scores", "s.txt"]).stdout();
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("player 1 wins"));
+    assert!(out.contains("at 1, scores 0/0 -> 3"), "{out}");
+    // At 3 player 1 must go to 2 (going to 4 lets player 2 pick 4 > 3).
+    assert!(out.contains("at 3, scores 1/0 -> 2"), "{out}");
+    let j = json(
+        &dir.command()
+            .args(["game", "scores", "s.txt", "-o", "json"])
+            .stdout(),
+    );
+    assert_eq!(j["winner"], 1);
+    assert_eq!(j["start"]["outcome"], "win");
+});
+
+rtest!(game_scores_play_protocol, |dir, cmd| {
+    dir.create("s.txt", SCORES);
+    // We move 3 then 2 (player 1 owns 3 too); the opponent at 2 can only go back to 1.
+    let out = cmd
+        .args(["game", "scores", "s.txt", "--play"])
+        .stdin("1\n")
+        .stdout();
+    assert_eq!(out, "3\n2\n");
+    let o = dir
+        .command()
+        .args(["game", "scores", "s.txt", "--play"])
+        .stdin("2\n")
+        .output();
+    assert_eq!(o.code, 2);
+    assert_eq!(
+        o.stdout, "3\n2\n",
+        "moves made before the bad reply stay printed"
+    );
+    assert!(o.stderr.contains("move 3: illegal move"), "{}", o.stderr);
+    let o = dir
+        .command()
+        .args(["game", "scores", "s.txt", "--play"])
+        .output();
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr.contains("ended before the game did"),
+        "{}",
+        o.stderr
+    );
+    let o = dir
+        .command()
+        .args(["game", "scores", "s.txt", "--play"])
+        .stdin("x\n")
+        .output();
+    assert!(
+        o.stderr
+            .contains("expected the position the opponent moves to, found \"x\""),
+        "{}",
+        o.stderr
+    );
+});
+
+rtest!(game_scores_bad_input, |dir, cmd| {
+    dir.create("bad.txt", "2\n0 1\n1 0\n1 2\n5 5\n");
+    let msg = cmd.args(["game", "scores", "bad.txt"]).message();
+    assert!(msg.starts_with("bad.txt:5: "), "{msg}");
+    let msg = dir
+        .command()
+        .args(["game", "scores", "missing.txt"])
+        .message();
+    assert!(msg.starts_with("missing.txt: cannot open"), "{msg}");
+});

@@ -2,13 +2,17 @@
 
 use super::Status;
 use crate::cli::{GameArgs, GameCommand, GameOutput};
-use crate::{input, mem};
+use crate::input::{self, located};
+use crate::mem;
 use anyhow::{anyhow, Result};
 use retrograde_games::pebbles::Pebbles;
 use retrograde_games::police::Map;
+use retrograde_games::scores::{Instance, ScoresSolution, State};
 use retrograde_games::Stats;
 use retrograde_solve::Value;
-use std::io::{Read, Write};
+use std::collections::{HashSet, VecDeque};
+use std::io::{BufRead, Read, Write};
+use std::path::Path;
 use std::time::Instant;
 
 /// Game-specific extras: (JSON field, JSON value, text line).
@@ -43,15 +47,8 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
             )
         }
         GameCommand::PoliceThief { map } => {
-            let name = input::display_name(Some(map));
-            let mut text = Vec::new();
-            input::open(Some(map))?
-                .read_to_end(&mut text)
-                .map_err(|e| anyhow!("{name}: cannot read: {e}"))?;
-            let map = Map::parse(&text).map_err(|e| match e.line {
-                Some(l) => anyhow!("{name}:{l}: {}", e.message),
-                None => anyhow!("{name}: {}", e.message),
-            })?;
+            let (name, text) = read_all(map)?;
+            let map = Map::parse(&text).map_err(|e| located(&name, e))?;
             let s = map.solve()?;
             let verdict = s.verdict().to_string();
             let extra = [("verdict", serde_json::to_string(&verdict)?, String::new())];
@@ -67,7 +64,121 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
                 out,
             )
         }
+        GameCommand::Scores { file, play } => {
+            let (name, text) = read_all(file)?;
+            let inst = Instance::parse(&text).map_err(|e| located(&name, e))?;
+            let s = inst.solve()?;
+            if *play {
+                return play_scores(&inst, &s, out);
+            }
+            let winner = s.winner();
+            let mut lines = vec![format!("player {winner} wins")];
+            if winner == 1 {
+                lines.push(
+                    "player 1's winning strategy (token at position, scores so far p1/p2 -> move to):"
+                        .into(),
+                );
+                lines.extend(strategy(&inst, &s).into_iter().map(|(st, to)| {
+                    format!(
+                        "  at {}, scores {}/{} -> {to}",
+                        st.position(),
+                        inst.score(&st, 1),
+                        inst.score(&st, 2)
+                    )
+                }));
+            } else {
+                lines.push(
+                    "player 1 has no winning strategy: player 2 wins against every play".into(),
+                );
+            }
+            let extra = [("winner", winner.to_string(), String::new())];
+            let first = lines.join("\n");
+            report(
+                "scores",
+                Some(&first),
+                s.start_value(),
+                s.stats(),
+                &extra,
+                args.output,
+                started,
+                out,
+            )
+        }
     }
+}
+
+/// Reads a whole (small) input file or standard input.
+fn read_all(path: &Path) -> Result<(String, Vec<u8>)> {
+    let name = input::display_name(Some(path));
+    let mut text = Vec::new();
+    input::open(Some(path))?
+        .read_to_end(&mut text)
+        .map_err(|e| anyhow!("{name}: cannot read: {e}"))?;
+    Ok((name, text))
+}
+
+/// Player 1's best move at every state reachable when player 1 follows it and player 2 plays
+/// anything, in order of (position, scores).
+fn strategy(inst: &Instance, s: &ScoresSolution<'_>) -> Vec<(State, usize)> {
+    let mut seen = HashSet::new();
+    let mut todo = VecDeque::from([inst.start()]);
+    let mut out = Vec::new();
+    while let Some(st) = todo.pop_front() {
+        if !seen.insert(st) || inst.is_over(&st) {
+            continue;
+        }
+        let next: Vec<usize> = if inst.to_move(&st) == Some(1) {
+            let m = s
+                .best_move(&st)
+                .expect("a position that is not over has a move");
+            out.push((st, m));
+            vec![m]
+        } else {
+            inst.legal_moves(&st)
+        };
+        for m in next {
+            todo.push_back(inst.apply(&st, m).expect("a legal move"));
+        }
+    }
+    out.sort_by_key(|(st, _)| (st.position(), inst.score(st, 1), inst.score(st, 2)));
+    out
+}
+
+/// Plays as player 1 in the IOI protocol: our moves on standard output (one position a
+/// line, flushed), the opponent's read from standard input.
+fn play_scores(inst: &Instance, s: &ScoresSolution<'_>, out: &mut impl Write) -> Result<Status> {
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut st = inst.start();
+    let mut move_no = 0;
+    while !inst.is_over(&st) {
+        move_no += 1;
+        if inst.to_move(&st) == Some(1) {
+            let m = s
+                .best_move(&st)
+                .expect("a position that is not over has a move");
+            writeln!(out, "{m}")?;
+            out.flush()?;
+            st = inst.apply(&st, m).expect("our own move is legal");
+        } else {
+            let line = match lines.next() {
+                Some(l) => l.map_err(|e| anyhow!("<stdin>: cannot read: {e}"))?,
+                None => anyhow::bail!(
+                    "<stdin>: the opponent's moves ended before the game did (move {move_no})"
+                ),
+            };
+            let to: usize = line.trim().parse().map_err(|_| {
+                anyhow!(
+                    "<stdin>: move {move_no}: expected the position the opponent moves to, found {:?}",
+                    line.trim()
+                )
+            })?;
+            st = inst
+                .apply(&st, to)
+                .map_err(|e| anyhow!("<stdin>: move {move_no}: illegal move: {e}"))?;
+        }
+    }
+    Ok(Status::Success)
 }
 
 /// Prints the start value (or a game's own first line) and the statistics.
