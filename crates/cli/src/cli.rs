@@ -68,6 +68,16 @@ pub struct GameArgs {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GreatMethod {
+    /// Retrograde analysis of the product game (explores every reachable position).
+    Product,
+    /// The seed's memoized search (iterative).
+    Memo,
+    /// The seed's O(n + m) method.
+    Minimax,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum GameOutput {
     /// Readable lines.
     Text,
@@ -100,6 +110,18 @@ pub enum GameCommand {
         /// The map file (`-` for standard input).
         #[arg(value_name = "MAP")]
         map: PathBuf,
+    },
+    /// The Great Game (seed 001, ETH Algolab): red and black meeples on a topologically sorted
+    /// DAG; input t cases of `n m`, `r b`, m edges `u v` (1-based, u < v). Prints one line
+    /// per case: 0 when Sherlock wins, 1 when Moriarty wins.
+    GreatGame {
+        /// The input file (`-` or nothing: standard input).
+        #[arg(value_name = "FILE")]
+        file: Option<PathBuf>,
+        /// product: retrograde on (red, black, player, parity); memo: the seed's memoized
+        /// search; minimax: the seed's O(n + m) min/max distances. All three agree.
+        #[arg(long, value_enum, default_value_t = GreatMethod::Minimax)]
+        method: GreatMethod,
     },
     /// IOI 2001 "Score": N positions owned by player 1 or 2 with distinct values; the owner of
     /// the token's position raises their score to its value, then moves along an arrow; the

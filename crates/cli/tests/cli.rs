@@ -2060,3 +2060,42 @@ rtest!(game_scores_bad_input, |dir, cmd| {
         .message();
     assert!(msg.starts_with("missing.txt: cannot open"), "{msg}");
 });
+
+rtest!(game_great_game_public_cases_and_errors, |dir, cmd| {
+    let data = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/great-game"
+    );
+    let read = |f: &str| {
+        std::fs::read_to_string(format!("{data}/{f}"))
+            .unwrap_or_else(|e| panic!("the public Great Game data must be at {data}: {e}"))
+    };
+    // The sample from standard input, every method.
+    for method in ["product", "memo", "minimax"] {
+        let out = dir
+            .command()
+            .args(["game", "great-game", "--method", method])
+            .stdin(read("sample.in"))
+            .stdout();
+        assert_eq!(out, read("sample.out"), "{method}");
+    }
+    // A whole public test file, by path.
+    let out = cmd
+        .args(["game", "great-game", &format!("{data}/test2.in")])
+        .stdout();
+    assert_eq!(out, read("test2.out"));
+    let j = json(
+        &dir.command()
+            .args(["game", "great-game", "-o", "json"])
+            .stdin(read("sample.in"))
+            .stdout(),
+    );
+    assert_eq!(j["cases"], 2);
+    // Errors name the line.
+    dir.create("bad.in", "1\n3 2\n1 2\n1 2\n2 1\n");
+    let msg = dir
+        .command()
+        .args(["game", "great-game", "bad.in"])
+        .message();
+    assert!(msg.starts_with("bad.in:5: "), "{msg}");
+});

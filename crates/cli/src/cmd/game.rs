@@ -1,10 +1,11 @@
 //! `retrograde game NAME`: solve a built-in game given by its rules.
 
 use super::Status;
-use crate::cli::{GameArgs, GameCommand, GameOutput};
+use crate::cli::{GameArgs, GameCommand, GameOutput, GreatMethod};
 use crate::input::{self, located};
 use crate::mem;
 use anyhow::{anyhow, Result};
+use retrograde_games::great_game;
 use retrograde_games::pebbles::Pebbles;
 use retrograde_games::police::Map;
 use retrograde_games::scores::{Instance, ScoresSolution, State};
@@ -63,6 +64,37 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
                 started,
                 out,
             )
+        }
+        GameCommand::GreatGame { file, method } => {
+            let path = file.as_deref().unwrap_or(Path::new("-"));
+            let (name, text) = read_all(path)?;
+            let cases = great_game::parse(&text).map_err(|e| located(&name, e))?;
+            let method = match method {
+                GreatMethod::Product => great_game::Method::Product,
+                GreatMethod::Memo => great_game::Method::Memo,
+                GreatMethod::Minimax => great_game::Method::Minimax,
+            };
+            let winners = cases
+                .iter()
+                .map(|c| great_game::try_solve(c, method))
+                .collect::<Result<Vec<_>, _>>()?;
+            match args.output {
+                GameOutput::Text => {
+                    out.write_all(great_game::format_output(&winners).as_bytes())?
+                }
+                GameOutput::Json => {
+                    let codes: Vec<u8> = winners.iter().map(|w| w.code()).collect();
+                    writeln!(
+                        out,
+                        "{{\"game\":\"great-game\",\"method\":\"{}\",\"cases\":{},\"winners\":{},\"seconds\":{:.6}}}",
+                        method.as_str(),
+                        winners.len(),
+                        serde_json::to_string(&codes)?,
+                        started.elapsed().as_secs_f64()
+                    )?;
+                }
+            }
+            Ok(Status::Success)
         }
         GameCommand::Scores { file, play } => {
             let (name, text) = read_all(file)?;
