@@ -393,7 +393,8 @@ fn prefetch<T>(data: &[T], i: usize) {
 }
 
 /// For every non-terminal vertex, the smallest successor whose value, seen through the move,
-/// equals the vertex's value (the first such, as successors are sorted). Runs in parallel; the result does not depend on the threads.
+/// equals the vertex's value (the first such, as successors are sorted). Runs in parallel;
+/// the result does not depend on the threads.
 pub(crate) fn best_moves(g: &Graph, rules: &Rules, s: &Solution) -> Vec<u32> {
     let mut best = vec![NONE; g.vertex_count()];
     retrograde_graph::huge::advise(&best);
