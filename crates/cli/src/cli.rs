@@ -111,6 +111,19 @@ pub enum GameCommand {
         #[arg(value_name = "MAP")]
         map: PathBuf,
     },
+    /// Tic-tac-toe and other m,n,k-games: X and O fill cells in turn, k in a row wins, a full
+    /// board is a tie. Positions counted are those reachable from the empty board.
+    Tictactoe {
+        /// Board rows.
+        #[arg(long, default_value_t = 3)]
+        rows: u32,
+        /// Board columns (rows x cols at most 32).
+        #[arg(long, default_value_t = 3)]
+        cols: u32,
+        /// How many in a row win.
+        #[arg(long, default_value_t = 3)]
+        k: u32,
+    },
     /// The Great Game (seed 001, ETH Algolab): red and black meeples on a topologically sorted
     /// DAG; input t cases of `n m`, `r b`, m edges `u v` (1-based, u < v). Prints one line
     /// per case: 0 when Sherlock wins, 1 when Moriarty wins.

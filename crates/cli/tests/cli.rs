@@ -2099,3 +2099,31 @@ rtest!(game_great_game_public_cases_and_errors, |dir, cmd| {
         .message();
     assert!(msg.starts_with("bad.in:5: "), "{msg}");
 });
+
+rtest!(game_tictactoe, |dir, cmd| {
+    let out = cmd.args(["game", "tictactoe"]).stdout();
+    assert!(out.starts_with("first player: tie in 9\n"), "{out}");
+    assert!(out.contains("positions 5478,"), "{out}");
+    let j = json(
+        &dir.command()
+            .args([
+                "game",
+                "tictactoe",
+                "--rows",
+                "2",
+                "--cols",
+                "2",
+                "--k",
+                "2",
+                "-o",
+                "json",
+            ])
+            .stdout(),
+    );
+    assert_eq!(j["start"]["outcome"], "win");
+    let msg = dir
+        .command()
+        .args(["game", "tictactoe", "--k", "4"])
+        .message();
+    assert!(msg.contains("cannot fit"), "{msg}");
+});

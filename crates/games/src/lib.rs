@@ -11,6 +11,7 @@ pub mod great_game;
 pub mod pebbles;
 pub mod police;
 pub mod scores;
+pub mod tictactoe;
 
 pub use explore::{solve_game, ExploreError, GameSolution, Stats};
 pub use game::Game;

@@ -9,6 +9,7 @@ use retrograde_games::great_game;
 use retrograde_games::pebbles::Pebbles;
 use retrograde_games::police::Map;
 use retrograde_games::scores::{Instance, ScoresSolution, State};
+use retrograde_games::tictactoe::TicTacToe;
 use retrograde_games::Stats;
 use retrograde_solve::Value;
 use std::collections::{HashSet, VecDeque};
@@ -60,6 +61,20 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
                 start,
                 s.game().stats(),
                 &extra,
+                args.output,
+                started,
+                out,
+            )
+        }
+        GameCommand::Tictactoe { rows, cols, k } => {
+            let game = TicTacToe::new(*rows, *cols, *k).map_err(|e| anyhow!("tictactoe: {e}"))?;
+            let s = game.solve()?;
+            report(
+                "tictactoe",
+                None,
+                s.start_value(),
+                s.stats(),
+                &[],
                 args.output,
                 started,
                 out,
