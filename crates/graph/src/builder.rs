@@ -249,7 +249,7 @@ impl GraphBuilder {
                 // walked in target order: successor lists come out sorted, with no sort.
                 // One grouping buffer serves both (fresh pages cost time to fault).
                 let mut temp = Vec::new();
-                let rev_parts = chunk_parts(edges, m, parts, true);
+                let rev_parts = chunk_parts(edges, m, parts);
                 let (rev_off, rev) = group(n, m, rev_parts, &mut temp);
                 let fwd_parts = csr_parts(&rev_off, &rev, parts);
                 let (fwd_off, fwd) = group(n, m, fwd_parts, &mut temp);
@@ -373,35 +373,22 @@ trait Part: Send + Sync {
     }
 }
 
-/// Some of the builder's edge chunks as (source, target), or as (target, source) when
-/// `flip` is set. The last walk frees each chunk once placed, so the chunks and the grouped
-/// copy are never both whole in memory.
-struct Chunks {
-    chunks: Vec<Vec<(u32, u32)>>,
-    flip: bool,
-}
+/// Some of the builder's edge chunks, walked as (target, source): the layout groups them by
+/// target into the reverse CSR. The last walk frees each chunk once placed, so the chunks and
+/// the grouped copy are never both whole in memory.
+struct Chunks(Vec<Vec<(u32, u32)>>);
 
 impl Part for Chunks {
     fn walk(&self, mut f: impl FnMut(u32, u32)) {
-        for chunk in &self.chunks {
-            for &(u, v) in chunk {
-                if self.flip {
-                    f(v, u)
-                } else {
-                    f(u, v)
-                }
-            }
+        for &(u, v) in self.0.iter().flatten() {
+            f(v, u);
         }
     }
 
     fn walk_last(self, mut f: impl FnMut(u32, u32)) {
-        for chunk in self.chunks {
+        for chunk in self.0 {
             for &(u, v) in &chunk {
-                if self.flip {
-                    f(v, u)
-                } else {
-                    f(u, v)
-                }
+                f(v, u);
             }
         }
     }
@@ -437,12 +424,9 @@ fn part_count(m: usize) -> usize {
 }
 
 /// Cuts the chunk list into about `parts` runs of consecutive chunks with similar sizes.
-fn chunk_parts(chunks: Vec<Vec<(u32, u32)>>, m: usize, parts: usize, flip: bool) -> Vec<Chunks> {
+fn chunk_parts(chunks: Vec<Vec<(u32, u32)>>, m: usize, parts: usize) -> Vec<Chunks> {
     let target = m.div_ceil(parts.max(1)).max(1);
-    let empty = || Chunks {
-        chunks: Vec::new(),
-        flip,
-    };
+    let empty = || Chunks(Vec::new());
     let mut out = vec![empty()];
     let mut size = 0;
     for c in chunks {
@@ -451,7 +435,7 @@ fn chunk_parts(chunks: Vec<Vec<(u32, u32)>>, m: usize, parts: usize, flip: bool)
             size = 0;
         }
         size += c.len();
-        out.last_mut().expect("one part exists").chunks.push(c);
+        out.last_mut().expect("one part exists").0.push(c);
     }
     out
 }
@@ -636,7 +620,7 @@ mod tests {
             let chunks: Vec<Vec<(u32, u32)>> = edges.chunks(97).map(<[_]>::to_vec).collect();
             // Several parts, to exercise the parallel passes on small inputs too.
             let mut temp = Vec::new();
-            let (ro, r) = group(n, m, chunk_parts(chunks.clone(), m, 5, true), &mut temp);
+            let (ro, r) = group(n, m, chunk_parts(chunks.clone(), m, 5), &mut temp);
             let (fo, f) = group(n, m, csr_parts(&ro, &r, 7), &mut temp);
             let (sfo, sf, sro, sr, _, _) = layout_simple(n, m, chunks, &BitSet::new(0));
             proptest::prop_assert_eq!((fo, f, ro, r), (sfo, sf, sro, sr));
