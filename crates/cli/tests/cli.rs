@@ -2127,3 +2127,97 @@ rtest!(game_tictactoe, |dir, cmd| {
         .message();
     assert!(msg.contains("cannot fit"), "{msg}");
 });
+
+rtest!(game_connect4, |dir, cmd| {
+    // 161029 positions for 4x4 is John Tromp's count; the tie is known too.
+    let out = cmd
+        .args(["game", "connect4", "--width", "4", "--height", "4"])
+        .stdout();
+    assert!(out.starts_with("first player: tie in 16\n"), "{out}");
+    assert!(out.contains("positions 161029,"), "{out}");
+    assert!(
+        out.contains("positions up to mirror symmetry 80541"),
+        "{out}"
+    );
+    let j = json(
+        &dir.command()
+            .args([
+                "game", "connect4", "--width", "4", "--height", "3", "-o", "json",
+            ])
+            .stdout(),
+    );
+    assert_eq!(j["game"], "connect4");
+    let total: u64 = j["tier_sizes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(j["positions"].as_u64(), Some(total));
+    let sum = ["win", "loss", "tie", "draw"]
+        .iter()
+        .map(|k| j[k].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(sum, total);
+});
+
+rtest!(game_connect4_db_resume_and_errors, |dir, cmd| {
+    let first = cmd
+        .args([
+            "game", "connect4", "--width", "4", "--height", "3", "--db", "db",
+        ])
+        .stdout();
+    assert!(dir.path().join("db/values-00.tier").exists());
+    assert!(first.contains("tiers written to db"), "{first}");
+    std::fs::remove_file(dir.path().join("db/values-03.tier")).unwrap();
+    let again = dir
+        .command()
+        .args(["game", "connect4", "--width", "4", "--height", "3"])
+        .args(["--db", "db", "--resume"])
+        .stdout();
+    let lines = |s: &str| s.lines().take(3).collect::<Vec<_>>().join("\n");
+    assert_eq!(lines(&first), lines(&again));
+    // A damaged tier is reported, not used.
+    let f = dir.path().join("db/values-02.tier");
+    let mut bytes = std::fs::read(&f).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&f, bytes).unwrap();
+    let msg = dir
+        .command()
+        .args(["game", "connect4", "--width", "4", "--height", "3"])
+        .args(["--db", "db", "--resume"])
+        .message();
+    assert!(
+        msg.contains("values-02.tier") && msg.contains("checksum"),
+        "{msg}"
+    );
+    // Another board's files are not taken for this one's.
+    let msg = dir
+        .command()
+        .args(["game", "connect4", "--width", "3", "--height", "4"])
+        .args(["--db", "db", "--resume"])
+        .message();
+    assert!(msg.contains("connect4 4x3"), "{msg}");
+    let msg = dir.command().args(["game", "connect4"]).message();
+    assert!(msg.contains("far too many"), "{msg}");
+    let msg = dir
+        .command()
+        .args(["game", "connect4", "--width", "9", "--height", "7"])
+        .message();
+    assert!(msg.contains("at most 64"), "{msg}");
+    let msg = dir
+        .command()
+        .args([
+            "game", "connect4", "--width", "5", "--height", "4", "--memory", "1M",
+        ])
+        .message();
+    assert!(msg.contains("memory limit"), "{msg}");
+    let msg = dir
+        .command()
+        .args(["game", "connect4", "--memory", "lots"])
+        .error();
+    assert!(msg.contains("20G"), "{msg}");
+    let msg = dir.command().args(["game", "connect4", "--resume"]).error();
+    assert!(msg.contains("--db"), "{msg}");
+});

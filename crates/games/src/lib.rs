@@ -5,6 +5,7 @@
 //! the Great Game, IOI 2001 Scores) with their own input formats.
 #![warn(missing_docs)]
 
+pub mod connect4;
 mod explore;
 mod game;
 pub mod great_game;
@@ -12,6 +13,7 @@ pub mod pebbles;
 pub mod police;
 pub mod scores;
 pub mod tictactoe;
+pub mod tierfile;
 
 pub use explore::{solve_game, ExploreError, GameSolution, Stats};
 pub use game::Game;

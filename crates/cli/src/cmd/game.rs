@@ -1,10 +1,11 @@
 //! `retrograde game NAME`: solve a built-in game given by its rules.
 
 use super::Status;
-use crate::cli::{GameArgs, GameCommand, GameOutput, GreatMethod};
+use crate::cli::{GameArgs, GameCommand, GameOutput, GreatMethod, TierArgs};
 use crate::input::{self, located};
 use crate::mem;
 use anyhow::{anyhow, Result};
+use retrograde_games::connect4::{self, Connect4};
 use retrograde_games::great_game;
 use retrograde_games::pebbles::Pebbles;
 use retrograde_games::police::Map;
@@ -80,6 +81,53 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
                 out,
             )
         }
+        GameCommand::Connect4 {
+            width,
+            height,
+            tiers,
+        } => {
+            let game = Connect4::new(*width, *height).map_err(|e| anyhow!("connect4: {e}"))?;
+            let (dir, _tmp) = tier_dir(tiers)?;
+            let opts = connect4::SolveOptions {
+                dir: Some(dir.clone()),
+                resume: tiers.resume,
+                progress: None,
+                memory_limit: tiers.memory.or_else(mem::available_bytes),
+            };
+            let s = game
+                .solve(&opts)
+                .map_err(|e| anyhow!("connect4 {width}x{height}: {e}"))?;
+            let reduced = s.symmetry_reduced_positions();
+            let mut extra = vec![
+                (
+                    "symmetry_reduced",
+                    reduced.to_string(),
+                    format!("positions up to mirror symmetry {reduced}"),
+                ),
+                (
+                    "tier_sizes",
+                    serde_json::to_string(s.tier_sizes())?,
+                    String::new(),
+                ),
+            ];
+            if tiers.db.is_some() {
+                extra.push((
+                    "db",
+                    serde_json::to_string(&dir.display().to_string())?,
+                    format!("tiers written to {}", dir.display()),
+                ));
+            }
+            report(
+                "connect4",
+                None,
+                s.start_value(),
+                s.stats(),
+                &extra,
+                args.output,
+                started,
+                out,
+            )
+        }
         GameCommand::GreatGame { file, method } => {
             let path = file.as_deref().unwrap_or(Path::new("-"));
             let (name, text) = read_all(path)?;
@@ -150,6 +198,21 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
                 started,
                 out,
             )
+        }
+    }
+}
+
+/// The directory for a tiered solve's files: `--db`, or a temporary one (removed when the
+/// returned guard drops).
+fn tier_dir(args: &TierArgs) -> Result<(std::path::PathBuf, Option<tempfile::TempDir>)> {
+    match &args.db {
+        Some(d) => Ok((d.clone(), None)),
+        None => {
+            let t = tempfile::Builder::new()
+                .prefix("retrograde-tiers-")
+                .tempdir()
+                .map_err(|e| anyhow!("cannot create a temporary directory for the tiers: {e}"))?;
+            Ok((t.path().to_path_buf(), Some(t)))
         }
     }
 }
