@@ -2221,3 +2221,36 @@ rtest!(game_connect4_db_resume_and_errors, |dir, cmd| {
     let msg = dir.command().args(["game", "connect4", "--resume"]).error();
     assert!(msg.contains("--db"), "{msg}");
 });
+
+rtest!(game_quixo, |dir, cmd| {
+    let out = cmd.args(["game", "quixo", "--size", "3"]).stdout();
+    assert!(out.starts_with("first player: win in 7\n"), "{out}");
+    assert!(out.contains("positions 32027,"), "{out}");
+    assert!(out.contains("up to rotation and reflection 4433"), "{out}");
+    let j = json(
+        &dir.command()
+            .args(["game", "quixo", "--size", "3", "-o", "json"])
+            .stdout(),
+    );
+    assert_eq!(j["start"]["outcome"], "win");
+    assert_eq!(j["start"]["remoteness"], 7);
+    assert_eq!(j["states"], 16021);
+    let msg = dir
+        .command()
+        .args(["game", "quixo", "--size", "5"])
+        .message();
+    assert!(
+        msg.starts_with("quixo 5x5: needs about") && msg.contains("TiB"),
+        "{msg}"
+    );
+    let msg = dir
+        .command()
+        .args(["game", "quixo", "--size", "4", "--memory", "10M"])
+        .message();
+    assert!(msg.contains("over the limit of 10.0 MiB"), "{msg}");
+    let msg = dir
+        .command()
+        .args(["game", "quixo", "--size", "6"])
+        .message();
+    assert!(msg.contains("3, 4 or 5"), "{msg}");
+});

@@ -11,6 +11,7 @@ mod game;
 pub mod great_game;
 pub mod pebbles;
 pub mod police;
+pub mod quixo;
 pub mod scores;
 pub mod tictactoe;
 pub mod tierfile;

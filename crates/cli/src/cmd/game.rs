@@ -9,6 +9,7 @@ use retrograde_games::connect4::{self, Connect4};
 use retrograde_games::great_game;
 use retrograde_games::pebbles::Pebbles;
 use retrograde_games::police::Map;
+use retrograde_games::quixo::Quixo;
 use retrograde_games::scores::{Instance, ScoresSolution, State};
 use retrograde_games::tictactoe::TicTacToe;
 use retrograde_games::Stats;
@@ -119,6 +120,39 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
             }
             report(
                 "connect4",
+                None,
+                s.start_value(),
+                s.stats(),
+                &extra,
+                args.output,
+                started,
+                out,
+            )
+        }
+        GameCommand::Quixo { size, memory } => {
+            let game = Quixo::new(*size).map_err(|e| anyhow!("quixo: {e}"))?;
+            let s = game
+                .solve_with_limit(memory.or_else(mem::available_bytes))
+                .map_err(|e| anyhow!("quixo {size}x{size}: {e}"))?;
+            let reduced = s.symmetry_reduced_positions();
+            let states = s.states_reached();
+            let extra = [
+                (
+                    "symmetry_reduced",
+                    reduced.to_string(),
+                    format!("positions up to rotation and reflection {reduced}"),
+                ),
+                (
+                    "states",
+                    states.to_string(),
+                    format!(
+                        "distinct boards seen by the player to move {states} (of {} solved)",
+                        game.states()
+                    ),
+                ),
+            ];
+            report(
+                "quixo",
                 None,
                 s.start_value(),
                 s.stats(),
