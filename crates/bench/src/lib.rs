@@ -44,6 +44,7 @@
 //! run at 10k vertices and skips the external programs.
 
 pub mod external;
+pub mod games;
 pub mod gen;
 pub mod table;
 

@@ -1,0 +1,303 @@
+//! The games benchmark: `cargo bench -p retrograde-bench --bench games` runs the built-in
+//! games' solvers through the CLI (`target/release/retrograde game … --output json`, built
+//! first with `cargo build --release -p retrograde-cli`) at 1 and 2 threads and prints a
+//! table: positions, seconds, positions per second, peak memory (the CLI's own `VmHWM`),
+//! bytes per reachable position, and the 1-thread / 2-thread time ratio.
+//!
+//! Each run is a separate process, so its peak memory is its own. The CLI's answers are
+//! checked against the known ones where the literature has them (John Tromp's Connect-4
+//! counts and values): a fast wrong answer fails the benchmark.
+//!
+//! Options:
+//! - games: arguments (`cargo bench -p retrograde-bench --bench games -- c4-5x5 quixo-4`) or
+//!   `RETRO_BENCH_GAMES`; names `c4-WxH`, `quixo-N`, `police-N` (an N x N map with walls,
+//!   generated with a fixed seed into `target/bench-data/`). Default: `c4-5x4, c4-6x4,
+//!   c4-5x5, quixo-4, police-40`. `c4-6x5` (2.8e9 positions, about 30 GB of tier files in
+//!   `target/bench-data/c4-6x5`) runs only when asked for.
+//! - `RETRO_BENCH_THREADS=1,2` (default): thread counts;
+//! - `RETRO_BENCH_CLI=PATH`: the CLI binary.
+//!
+//! Without `--bench` (as `cargo test --benches` runs it), a smoke run of `c4-4x4` and
+//! `quixo-3` at the default thread counts.
+
+use crate::table::{grouped, mib, ratio, Table};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde_json::Value as Json;
+use std::env;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// Entry point of the `games` bench target.
+pub fn main() {
+    if let Err(e) = run() {
+        eprintln!("retrograde-bench games: error: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// One game to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bench {
+    /// Connect-4, width × height.
+    Connect4(u32, u32),
+    /// Quixo n × n.
+    Quixo(u32),
+    /// The policeman and the thief on an n × n map.
+    Police(u32),
+}
+
+impl Bench {
+    /// Parses `c4-5x5`, `quixo-4`, `police-40`.
+    ///
+    /// # Errors
+    /// Any other name.
+    pub fn parse(s: &str) -> Result<Bench, String> {
+        let bad = || format!("unknown game {s:?} (c4-WxH, quixo-N, police-N)");
+        if let Some(rest) = s.strip_prefix("c4-") {
+            let (w, h) = rest.split_once('x').ok_or_else(bad)?;
+            Ok(Bench::Connect4(
+                w.parse().map_err(|_| bad())?,
+                h.parse().map_err(|_| bad())?,
+            ))
+        } else if let Some(n) = s.strip_prefix("quixo-") {
+            Ok(Bench::Quixo(n.parse().map_err(|_| bad())?))
+        } else if let Some(n) = s.strip_prefix("police-") {
+            Ok(Bench::Police(n.parse().map_err(|_| bad())?))
+        } else {
+            Err(bad())
+        }
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Bench::Connect4(w, h) => format!("connect4 {w}x{h}"),
+            Bench::Quixo(n) => format!("quixo {n}x{n}"),
+            Bench::Police(n) => format!("police-thief {n}x{n}"),
+        }
+    }
+
+    /// The CLI arguments (after `--threads N`).
+    fn args(&self, data: &Path) -> Result<Vec<String>, String> {
+        let mut a: Vec<String> = vec!["game".into()];
+        match self {
+            Bench::Connect4(w, h) => {
+                a.extend(
+                    [
+                        "connect4",
+                        "--width",
+                        &w.to_string(),
+                        "--height",
+                        &h.to_string(),
+                    ]
+                    .map(String::from),
+                );
+                if w * h >= 30 {
+                    let db = data.join(format!("c4-{w}x{h}"));
+                    a.extend(["--db".to_string(), db.display().to_string()]);
+                }
+            }
+            Bench::Quixo(n) => {
+                a.extend(["quixo", "--size", &n.to_string()].map(String::from));
+            }
+            Bench::Police(n) => {
+                let map = data.join(format!("police-{n}.map"));
+                if !map.exists() {
+                    fs::create_dir_all(data).map_err(|e| e.to_string())?;
+                    fs::write(&map, police_map(*n, 42)).map_err(|e| e.to_string())?;
+                }
+                a.extend(["police-thief".to_string(), map.display().to_string()]);
+            }
+        }
+        a.extend(["--output", "json"].map(String::from));
+        Ok(a)
+    }
+
+    /// The known answer: (start outcome, positions), when the literature has it.
+    fn known(&self) -> Option<(&'static str, u64)> {
+        // John Tromp, "John's Connect Four Playground": positions and values by board size.
+        match self {
+            Bench::Connect4(4, 4) => Some(("tie", 161_029)),
+            Bench::Connect4(5, 5) => Some(("tie", 69_763_700)),
+            Bench::Connect4(6, 4) => Some(("loss", 94_910_577)),
+            Bench::Connect4(6, 5) => Some(("tie", 2_818_972_642)),
+            _ => None,
+        }
+    }
+}
+
+/// An `n × n` map: a border of walls with gaps, about 15% walls inside, exits on two sides,
+/// the policeman near one corner and the thief near the middle.
+pub fn police_map(n: u32, seed: u64) -> String {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let n = n.max(4) as usize;
+    let mut g = vec![vec!['.'; n]; n];
+    for (r, row) in g.iter_mut().enumerate() {
+        for (c, cell) in row.iter_mut().enumerate() {
+            if rng.gen_range(0..100) < 15 {
+                *cell = '*';
+            }
+            if r == 0 || c == 0 {
+                *cell = if rng.gen_range(0..10) == 0 { 'E' } else { '*' };
+            }
+        }
+    }
+    g[1][1] = 'P';
+    g[n / 2][n / 2] = 'T';
+    let mut out = format!("{n} {n}\n");
+    for row in g {
+        out.extend(row);
+        out.push('\n');
+    }
+    out
+}
+
+fn run() -> Result<(), String> {
+    let bench_mode = env::args().any(|a| a == "--bench");
+    let mut names: Vec<String> = env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    if names.is_empty() {
+        names = match env::var("RETRO_BENCH_GAMES") {
+            Ok(v) => v.split(',').map(str::to_string).collect(),
+            Err(_) if bench_mode => ["c4-5x4", "c4-6x4", "c4-5x5", "quixo-4", "police-40"]
+                .map(String::from)
+                .to_vec(),
+            Err(_) => ["c4-4x4", "quixo-3"].map(String::from).to_vec(),
+        };
+    }
+    let games = names
+        .iter()
+        .map(|n| Bench::parse(n.trim()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let threads: Vec<usize> = env::var("RETRO_BENCH_THREADS")
+        .unwrap_or_else(|_| "1,2".into())
+        .split(',')
+        .map(|t| {
+            t.trim()
+                .parse()
+                .map_err(|_| format!("bad thread count {t:?}"))
+        })
+        .collect::<Result<_, _>>()?;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let cli = env::var_os("RETRO_BENCH_CLI")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target/release/retrograde"));
+    if !cli.exists() {
+        if bench_mode {
+            return Err(format!(
+                "{} not found: build it first with `cargo build --release -p retrograde-cli`",
+                cli.display()
+            ));
+        }
+        println!(
+            "games bench smoke run skipped: {} is not built",
+            cli.display()
+        );
+        return Ok(());
+    }
+    let data = root.join("target/bench-data");
+    let mut table = Table::new(&[
+        "game",
+        "threads",
+        "start",
+        "positions",
+        "seconds",
+        "Mpos/s",
+        "peak MiB",
+        "B/pos",
+        "1t/this",
+    ]);
+    let mut notes = String::new();
+    for game in &games {
+        let mut first_secs = None;
+        for &t in &threads {
+            let args = game.args(&data)?;
+            let started = Instant::now();
+            let out = Command::new(&cli)
+                .arg("--threads")
+                .arg(t.to_string())
+                .args(&args)
+                .output()
+                .map_err(|e| format!("{}: {e}", cli.display()))?;
+            let wall = started.elapsed().as_secs_f64();
+            if !out.status.success() {
+                return Err(format!(
+                    "{} failed: {}",
+                    game.name(),
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+            let j: Json = serde_json::from_slice(&out.stdout)
+                .map_err(|e| format!("{}: bad JSON: {e}", game.name()))?;
+            let positions = j["positions"].as_u64().unwrap_or(0);
+            let outcome = j["start"]["outcome"].as_str().unwrap_or("?").to_string();
+            let remoteness = j["start"]["remoteness"]
+                .as_u64()
+                .map_or(String::new(), |r| format!(" {r}"));
+            if let Some((want, count)) = game.known() {
+                if (want, count) != (outcome.as_str(), positions) {
+                    return Err(format!(
+                        "{}: got {outcome} with {positions} positions, the known answer is {want} with {count}",
+                        game.name()
+                    ));
+                }
+            }
+            let peak = j["peak_rss_bytes"].as_u64().unwrap_or(0);
+            let first = *first_secs.get_or_insert(wall);
+            table.row(vec![
+                game.name(),
+                t.to_string(),
+                format!("{outcome}{remoteness}"),
+                grouped(positions),
+                format!("{wall:.2}"),
+                format!("{:.2}", positions as f64 / wall / 1e6),
+                mib(peak),
+                format!("{:.2}", peak as f64 / positions.max(1) as f64),
+                ratio(first, wall),
+            ]);
+            if let (Some(r), true) = (j["symmetry_reduced"].as_u64(), t == threads[0]) {
+                let _ = writeln!(
+                    notes,
+                    "{}: {} positions up to symmetry",
+                    game.name(),
+                    grouped(r)
+                );
+            }
+        }
+    }
+    print!("{}", table.render());
+    if bench_mode {
+        print!("{notes}");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(Bench::parse("c4-6x5"), Ok(Bench::Connect4(6, 5)));
+        assert_eq!(Bench::parse("quixo-4"), Ok(Bench::Quixo(4)));
+        assert_eq!(Bench::parse("police-40"), Ok(Bench::Police(40)));
+        assert!(Bench::parse("chess").is_err());
+        assert!(Bench::parse("c4-6").is_err());
+    }
+
+    #[test]
+    fn maps_are_valid() {
+        let m = police_map(40, 42);
+        assert_eq!(m, police_map(40, 42));
+        let lines: Vec<&str> = m.lines().collect();
+        assert_eq!(lines[0], "40 40");
+        assert_eq!(lines.len(), 41);
+        assert_eq!(m.matches('P').count() + m.matches('T').count(), 2);
+        assert!(m.contains('E'));
+    }
+}
