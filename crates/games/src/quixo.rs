@@ -62,6 +62,9 @@ pub struct Quixo {
     colex: Vec<u32>,
     /// `pext8[mask << 8 | bits]`: the bits of `bits` at the set positions of `mask`, packed.
     pext8: Vec<u8>,
+    /// `pdep8[mask << 8 | bits]`: the low bits of `bits` spread over the set positions of
+    /// `mask`.
+    pdep8: Vec<u8>,
     /// `sym[g][chunk][byte]`: where symmetry `g` (of the 8 of the square) sends those cells.
     sym: Vec<u32>,
 }
@@ -200,6 +203,19 @@ impl Quixo {
                 pext8[mask << 8 | bits] = out;
             }
         }
+        let mut pdep8 = vec![0u8; 1 << 16];
+        for mask in 0..256usize {
+            for bits in 0..256usize {
+                let (mut out, mut k) = (0u8, 0);
+                for b in 0..8 {
+                    if mask >> b & 1 == 1 {
+                        out |= ((bits >> k & 1) as u8) << b;
+                        k += 1;
+                    }
+                }
+                pdep8[mask << 8 | bits] = out;
+            }
+        }
         let transform = |g: u32, r: u32, c: u32| -> (u32, u32) {
             let (r, c) = if g & 4 != 0 { (c, r) } else { (r, c) };
             let r = if g & 1 != 0 { n - 1 - r } else { r };
@@ -231,6 +247,7 @@ impl Quixo {
             binom,
             colex,
             pext8,
+            pdep8,
             sym,
         })
     }
@@ -365,13 +382,15 @@ impl Quixo {
     }
 
     /// The blank cells of the `c`-th subset of `b` cells in colex order.
+    #[inline]
     fn unrank_blanks(&self, mut c: u64, b: u32) -> u32 {
         let mut mask = 0u32;
+        // The largest p with C(p, k) <= c, for k = b down to 1; p only decreases.
+        let mut p = self.cells as usize;
         for k in (1..=b as usize).rev() {
-            // The largest p with C(p, k) <= c.
-            let mut p = k - 1;
-            while p + 1 < self.cells as usize && self.binom[p + 1][k] <= c {
-                p += 1;
+            p -= 1;
+            while self.binom[p][k] > c {
+                p -= 1;
             }
             c -= self.binom[p][k];
             mask |= 1 << p;
@@ -379,20 +398,25 @@ impl Quixo {
         mask
     }
 
+    /// Spreads the low bits of `bits` over the set positions of `mask`, in order.
+    #[inline]
+    fn pdep(&self, mut bits: u32, mask: u32) -> u32 {
+        let mut out = 0u32;
+        for chunk in 0..self.cells.div_ceil(8) {
+            let m = (mask >> (8 * chunk)) & 255;
+            out |= u32::from(self.pdep8[(m << 8 | (bits & 255)) as usize]) << (8 * chunk);
+            bits >>= m.count_ones();
+        }
+        out
+    }
+
     /// The state at `index` of tier `b`.
+    #[inline]
     pub fn unrank(&self, b: u32, index: u64) -> (u32, u32) {
         let f = self.cells - b;
         let blank = self.unrank_blanks(index >> f, b);
         let filled = self.full & !blank;
-        let pattern = index & ((1u64 << f) - 1);
-        // Deposit the pattern's bits at the filled cells.
-        let (mut x, mut k) = (0u32, 0);
-        for p in 0..self.cells {
-            if filled >> p & 1 == 1 {
-                x |= ((pattern >> k & 1) as u32) << p;
-                k += 1;
-            }
-        }
+        let x = self.pdep((index & ((1u64 << f) - 1)) as u32, filled);
         (x, filled & !x)
     }
 
