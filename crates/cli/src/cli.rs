@@ -26,6 +26,9 @@ pub struct Cli {
     /// Print phase timings and peak memory to stderr.
     #[arg(short, long, global = true)]
     pub verbose: bool,
+    /// No progress bars (they are drawn on standard error, and only when it is a terminal).
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]

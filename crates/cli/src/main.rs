@@ -5,6 +5,7 @@ mod cmd;
 mod input;
 mod mem;
 mod output;
+mod progress;
 
 use clap::Parser;
 use std::io::{self, Write};
@@ -14,6 +15,7 @@ use std::time::Instant;
 fn main() -> ExitCode {
     let started = Instant::now();
     let cli = cli::Cli::parse();
+    progress::set_quiet(cli.quiet);
     if let Some(n) = cli.threads {
         if n == 0 {
             eprintln!("retrograde: --threads must be at least 1");

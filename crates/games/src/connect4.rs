@@ -331,6 +331,8 @@ pub enum Progress {
         tiers: u32,
         /// Positions solved so far.
         positions: u64,
+        /// Positions in all.
+        total: u64,
     },
 }
 
@@ -939,6 +941,7 @@ impl Connect4 {
                 tier,
                 tiers,
                 positions: solved,
+                total: found,
             });
             if let (Some(limit), Some(_)) = (opts.memory_limit, &opts.dir) {
                 // This tier's keys and values, the next tier's keys and values.

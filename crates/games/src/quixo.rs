@@ -78,6 +78,35 @@ impl fmt::Debug for Quixo {
     }
 }
 
+/// A memory limit and a progress callback for [`Quixo::solve_with`].
+#[derive(Default)]
+pub struct SolveOptions<'a> {
+    /// Refuse to start when [`Quixo::memory_estimate`] is over this many bytes.
+    pub memory_limit: Option<u64>,
+    /// Called at the start of each tier of each phase.
+    pub progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+}
+
+/// Where a solve is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The phase.
+    pub phase: Phase,
+    /// States done in this phase.
+    pub done: u64,
+    /// States in all.
+    pub total: u64,
+}
+
+/// The phases of a solve.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Solving every state, tier by tier.
+    Solve,
+    /// Marking and counting the states reachable from the empty board.
+    Count,
+}
+
 /// Why a solve cannot run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SolveError {
@@ -578,17 +607,29 @@ impl Quixo {
     /// Solves every state, tier by tier, then counts what is reachable from the empty board.
     ///
     /// # Errors
-    /// [`SolveError::Memory`] when [`Quixo::memory_estimate`] passes `memory_limit`.
-    pub fn solve_with_limit(&self, memory_limit: Option<u64>) -> Result<Solution<'_>, SolveError> {
+    /// [`SolveError::Memory`] when [`Quixo::memory_estimate`] passes the memory limit.
+    pub fn solve_with(&self, opts: &SolveOptions<'_>) -> Result<Solution<'_>, SolveError> {
         let need = self.memory_estimate();
-        if let Some(limit) = memory_limit {
+        let report = |phase, done| {
+            if let Some(f) = opts.progress {
+                f(Progress {
+                    phase,
+                    done,
+                    total: self.states(),
+                })
+            }
+        };
+        if let Some(limit) = opts.memory_limit {
             if need > limit {
                 return Err(SolveError::Memory(need, limit));
             }
         }
         let started = Instant::now();
         let mut vals: Vec<Vec<u16>> = Vec::with_capacity(self.cells as usize + 1);
+        let mut done = 0;
         for b in 0..=self.cells {
+            report(Phase::Solve, done);
+            done += self.tier_size(b);
             let below = if b == 0 {
                 None
             } else {
@@ -606,18 +647,18 @@ impl Quixo {
             reduced: 0,
             states_reached: 0,
         };
-        self.count_reachable(&mut s);
+        self.count_reachable(&mut s, &|done| report(Phase::Count, done));
         s.stats.solve = solve;
         s.stats.explore = started.elapsed();
         Ok(s)
     }
 
-    /// [`Quixo::solve_with_limit`] without a limit.
+    /// [`Quixo::solve_with`] without a limit or progress reports.
     ///
     /// # Errors
     /// A remoteness past 16383 (not seen on any board).
     pub fn solve(&self) -> Result<Solution<'_>, SolveError> {
-        self.solve_with_limit(None)
+        self.solve_with(&SolveOptions::default())
     }
 
     /// The best exit (a move taking a blank, into tier `b - 1`) from `(x, o)` as seen from
@@ -807,7 +848,7 @@ impl Quixo {
 
     /// Marks the states reachable from the empty board with each player to move (2 bits a
     /// state: reached at an even ply, at an odd one, and 2 more for expanded), then totals them.
-    fn count_reachable(&self, s: &mut Solution<'_>) {
+    fn count_reachable(&self, s: &mut Solution<'_>, report: &dyn Fn(u64)) {
         // Per tier, 4 bits a state: reached at an even ply, at an odd one; expanded at an
         // even ply, at an odd one.
         let bits: Vec<Vec<AtomicU64>> = (0..=self.cells)
@@ -827,7 +868,10 @@ impl Quixo {
         mark(self.cells, 0, 1);
         // Tier by tier from the empty board down; inside a tier, sweep until nothing new is
         // reached (moves inside a tier can go anywhere in it).
+        let mut done = 0;
         for b in (0..=self.cells).rev() {
+            report(done);
+            done += self.tier_size(b);
             loop {
                 let changed = AtomicBool::new(false);
                 bits[b as usize]

@@ -4,12 +4,13 @@ use super::Status;
 use crate::cli::{GameArgs, GameCommand, GameOutput, GreatMethod, TierArgs};
 use crate::input::{self, located};
 use crate::mem;
+use crate::progress;
 use anyhow::{anyhow, Result};
 use retrograde_games::connect4::{self, Connect4};
 use retrograde_games::great_game;
 use retrograde_games::pebbles::Pebbles;
 use retrograde_games::police::Map;
-use retrograde_games::quixo::Quixo;
+use retrograde_games::quixo::{self, Quixo};
 use retrograde_games::scores::{Instance, ScoresSolution, State};
 use retrograde_games::tictactoe::TicTacToe;
 use retrograde_games::Stats;
@@ -89,15 +90,39 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
         } => {
             let game = Connect4::new(*width, *height).map_err(|e| anyhow!("connect4: {e}"))?;
             let (dir, _tmp) = tier_dir(tiers)?;
+            let discover = progress::bar(u64::from(game.cells() + 1), "discover");
+            let solve = std::sync::OnceLock::new();
+            let on_progress = |p: connect4::Progress| match p {
+                connect4::Progress::Discover {
+                    tier, positions, ..
+                } => {
+                    discover.set_position(u64::from(tier));
+                    discover.set_message(format!("tiers, {positions} positions"));
+                }
+                connect4::Progress::Solve {
+                    tier,
+                    positions,
+                    total,
+                    ..
+                } => {
+                    discover.finish_and_clear();
+                    let bar = solve.get_or_init(|| progress::bar(total, "solve"));
+                    bar.set_position(positions);
+                    bar.set_message(format!("positions, tier {tier}"));
+                }
+            };
             let opts = connect4::SolveOptions {
                 dir: Some(dir.clone()),
                 resume: tiers.resume,
-                progress: None,
+                progress: Some(&on_progress),
                 memory_limit: tiers.memory.or_else(mem::available_bytes),
             };
-            let s = game
-                .solve(&opts)
-                .map_err(|e| anyhow!("connect4 {width}x{height}: {e}"))?;
+            let s = game.solve(&opts);
+            discover.finish_and_clear();
+            if let Some(b) = solve.get() {
+                b.finish_and_clear();
+            }
+            let s = s.map_err(|e| anyhow!("connect4 {width}x{height}: {e}"))?;
             let reduced = s.symmetry_reduced_positions();
             let mut extra = vec![
                 (
@@ -131,9 +156,27 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
         }
         GameCommand::Quixo { size, memory } => {
             let game = Quixo::new(*size).map_err(|e| anyhow!("quixo: {e}"))?;
-            let s = game
-                .solve_with_limit(memory.or_else(mem::available_bytes))
-                .map_err(|e| anyhow!("quixo {size}x{size}: {e}"))?;
+            let bars = [
+                progress::bar(game.states(), "solve"),
+                progress::bar(game.states(), "count"),
+            ];
+            let on_progress = |p: quixo::Progress| {
+                let (bar, other) = match p.phase {
+                    quixo::Phase::Solve => (&bars[0], &bars[1]),
+                    quixo::Phase::Count => (&bars[1], &bars[0]),
+                };
+                other.finish_and_clear();
+                bar.set_position(p.done);
+                bar.set_message("states");
+            };
+            let s = game.solve_with(&quixo::SolveOptions {
+                memory_limit: memory.or_else(mem::available_bytes),
+                progress: Some(&on_progress),
+            });
+            for b in &bars {
+                b.finish_and_clear();
+            }
+            let s = s.map_err(|e| anyhow!("quixo {size}x{size}: {e}"))?;
             let reduced = s.symmetry_reduced_positions();
             let states = s.states_reached();
             let extra = [
@@ -325,6 +368,18 @@ fn play_scores(inst: &Instance, s: &ScoresSolution<'_>, out: &mut impl Write) ->
     Ok(Status::Success)
 }
 
+/// `12.3M`: a rate per second in readable units.
+fn rate(n: u64, seconds: f64) -> String {
+    let r = n as f64 / seconds.max(1e-9);
+    if r >= 1e6 {
+        format!("{:.1}M", r / 1e6)
+    } else if r >= 1e3 {
+        format!("{:.1}k", r / 1e3)
+    } else {
+        format!("{r:.0}")
+    }
+}
+
 /// Prints the start value (or a game's own first line) and the statistics.
 #[allow(clippy::too_many_arguments)]
 fn report(
@@ -366,9 +421,10 @@ fn report(
             )?;
             write!(
                 out,
-                "time {seconds:.3} s (explore {:.3} s, solve {:.3} s)",
+                "time {seconds:.3} s (explore {:.3} s, solve {:.3} s), {} positions/s",
                 st.explore.as_secs_f64(),
-                st.solve.as_secs_f64()
+                st.solve.as_secs_f64(),
+                rate(st.positions, seconds)
             )?;
             match peak {
                 Some(p) => writeln!(out, ", peak memory {}", mem::human(p))?,
