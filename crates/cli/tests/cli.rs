@@ -2104,6 +2104,10 @@ rtest!(game_tictactoe, |dir, cmd| {
     let out = cmd.args(["game", "tictactoe"]).stdout();
     assert!(out.starts_with("first player: tie in 9\n"), "{out}");
     assert!(out.contains("positions 5478,"), "{out}");
+    assert!(
+        out.contains("positions up to rotation and reflection 765"),
+        "{out}"
+    );
     let j = json(
         &dir.command()
             .args([

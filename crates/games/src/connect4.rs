@@ -237,6 +237,46 @@ impl Game for Connect4 {
     fn primitive(&self, p: &u64) -> Option<Primitive> {
         self.terminal(*p, self.stones(*p))
     }
+
+    /// The key itself, for boards whose keys take at most 24 bits (tests of the lean solver).
+    fn index_size(&self) -> Option<u64> {
+        (self.key_bits() <= 24).then(|| 1u64 << self.key_bits())
+    }
+
+    fn index(&self, p: &u64) -> u64 {
+        *p
+    }
+
+    fn position(&self, index: u64) -> Option<u64> {
+        self.is_valid(index).then_some(index)
+    }
+
+    fn unmoves(&self, p: &u64, out: &mut Vec<u64>) -> bool {
+        // Lift the top stone of a column if it is the colour of the player who just moved.
+        let stones = self.stones(*p);
+        if stones == 0 {
+            return true;
+        }
+        let last_first = u64::from(stones % 2 == 1);
+        for c in 0..self.width {
+            let h = self.column_height(*p, c);
+            if h == 0 {
+                continue;
+            }
+            let off = c * self.stride();
+            let top = (*p >> (off + h - 1)) & 1;
+            if top == last_first {
+                // Back to height h - 1: the sentinel moves down onto the lifted stone.
+                let cleared = *p & !(0b11 << (off + h - 1));
+                out.push(cleared | 1 << (off + h - 1));
+            }
+        }
+        true
+    }
+
+    fn canonical(&self, p: &u64) -> u64 {
+        (*p).min(self.mirror(*p))
+    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ pub mod connect4;
 mod explore;
 mod game;
 pub mod great_game;
+mod lean;
 pub mod pebbles;
 pub mod police;
 pub mod quixo;
@@ -18,3 +19,4 @@ pub mod tierfile;
 
 pub use explore::{solve_game, ExploreError, GameSolution, Stats};
 pub use game::Game;
+pub use lean::{solve_game_lean, LeanError, LeanSolution};

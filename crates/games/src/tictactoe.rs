@@ -89,6 +89,36 @@ impl TicTacToe {
         self.rows * self.cols
     }
 
+    /// The board's symmetries as cell permutations: 8 for a square board, 4 otherwise.
+    fn symmetries(&self) -> Vec<Vec<u32>> {
+        let (rows, cols) = (self.rows, self.cols);
+        let mut out = Vec::new();
+        for g in 0..8u32 {
+            let transpose = g & 4 != 0;
+            if transpose && rows != cols {
+                continue;
+            }
+            out.push(
+                (0..self.cells())
+                    .map(|cell| {
+                        let (mut r, mut c) = (cell / cols, cell % cols);
+                        if transpose {
+                            (r, c) = (c, r);
+                        }
+                        if g & 1 != 0 {
+                            r = rows - 1 - r;
+                        }
+                        if g & 2 != 0 {
+                            c = cols - 1 - c;
+                        }
+                        r * cols + c
+                    })
+                    .collect(),
+            );
+        }
+        out
+    }
+
     fn has_line(&self, bits: u32) -> bool {
         // A line is made when none of its cells is missing from `bits`.
         self.lines.iter().any(|&l| l & !bits == 0)
@@ -153,5 +183,60 @@ impl Game for TicTacToe {
         (0..self.cells()).rev().fold(0u64, |i, c| {
             i * 3 + ((b.x >> c) & 1) as u64 + 2 * ((b.o >> c) & 1) as u64
         })
+    }
+
+    fn position(&self, mut index: u64) -> Option<Board> {
+        if index >= self.index_size()? {
+            return None;
+        }
+        let mut b = Board { x: 0, o: 0 };
+        for c in 0..self.cells() {
+            match index % 3 {
+                1 => b.x |= 1 << c,
+                2 => b.o |= 1 << c,
+                _ => {}
+            }
+            index /= 3;
+        }
+        let (nx, no) = (b.x.count_ones(), b.o.count_ones());
+        (nx == no || nx == no + 1).then_some(b)
+    }
+
+    fn unmoves(&self, b: &Board, out: &mut Vec<Board>) -> bool {
+        // Take back a stone of the player who just moved.
+        let o_moved_last = b.x.count_ones() == b.o.count_ones();
+        let mut last = if o_moved_last { b.o } else { b.x };
+        while last != 0 {
+            let bit = last & last.wrapping_neg();
+            last ^= bit;
+            out.push(if o_moved_last {
+                Board {
+                    x: b.x,
+                    o: b.o ^ bit,
+                }
+            } else {
+                Board {
+                    x: b.x ^ bit,
+                    o: b.o,
+                }
+            });
+        }
+        true
+    }
+
+    fn canonical(&self, b: &Board) -> Board {
+        self.symmetries()
+            .iter()
+            .map(|perm| {
+                let map = |bits: u32| {
+                    (0..self.cells()).fold(0u32, |m, c| m | ((bits >> c) & 1) << perm[c as usize])
+                };
+                Board {
+                    x: map(b.x),
+                    o: map(b.o),
+                }
+            })
+            .min_by_key(|t| (t.x, t.o))
+            .expect("the identity is a symmetry")
     }
 }

@@ -13,8 +13,8 @@ use retrograde_games::police::Map;
 use retrograde_games::quixo::{self, Quixo};
 use retrograde_games::scores::{Instance, ScoresSolution, State};
 use retrograde_games::tictactoe::TicTacToe;
-use retrograde_games::Stats;
-use retrograde_solve::Value;
+use retrograde_games::{solve_game_lean, Game, Stats};
+use retrograde_solve::{Rules, Value};
 use std::collections::{HashSet, VecDeque};
 use std::io::{BufRead, Read, Write};
 use std::path::Path;
@@ -71,6 +71,26 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
         }
         GameCommand::Tictactoe { rows, cols, k } => {
             let game = TicTacToe::new(*rows, *cols, *k).map_err(|e| anyhow!("tictactoe: {e}"))?;
+            if game.index_size().is_some() {
+                // Small boards: no stored moves, and a count up to symmetry.
+                let s = solve_game_lean(&game, &Rules::default())?;
+                let reduced = s.symmetry_reduced_positions();
+                let extra = [(
+                    "symmetry_reduced",
+                    reduced.to_string(),
+                    format!("positions up to rotation and reflection {reduced}"),
+                )];
+                return report(
+                    "tictactoe",
+                    None,
+                    s.start_value(),
+                    s.stats(),
+                    &extra,
+                    args.output,
+                    started,
+                    out,
+                );
+            }
             let s = game.solve()?;
             report(
                 "tictactoe",
