@@ -138,6 +138,7 @@ pub enum GameCommand {
     #[command(after_help = "Examples:\n  \
         retrograde game connect4 --width 5 --height 4\n  \
         retrograde game connect4 --width 6 --height 5 --db c4-6x5 --resume\n  \
+        retrograde game connect4 --width 6 --height 5 --db c4-6x5 --query 3,4,4\n  \
         retrograde game connect4 --width 5 --height 5 --output json")]
     Connect4 {
         /// Columns.
@@ -148,6 +149,11 @@ pub enum GameCommand {
         height: u32,
         #[command(flatten)]
         tiers: TierArgs,
+        /// Instead of the totals, print the position after these moves (columns 1..width,
+        /// comma-separated; empty for the start), its value and every move ranked. With a
+        /// finished --db, answers from the tier files without solving.
+        #[arg(long, value_name = "COLUMNS", value_delimiter = ',', num_args = 0..)]
+        query: Option<Vec<u32>>,
     },
     /// Quixo (official rules): take a blank cube or one of your own from the border, turn it to
     /// your symbol, push it back in at an end of its row or column; a line of your symbol

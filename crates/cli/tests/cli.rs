@@ -2258,3 +2258,62 @@ rtest!(game_quixo, |dir, cmd| {
         .message();
     assert!(msg.contains("3, 4 or 5"), "{msg}");
 });
+
+rtest!(game_connect4_query, |dir, cmd| {
+    let out = cmd
+        .args(["game", "connect4", "--width", "4", "--height", "4"])
+        .args(["--query", "1,2,2"])
+        .stdout();
+    assert!(out.contains("second player to move: win in 13\n"), "{out}");
+    assert!(
+        out.contains("moves (column, value for the mover): 2 win in 13, 1 tie in 13"),
+        "{out}"
+    );
+    // A finished database answers without solving, the same way.
+    dir.command()
+        .args([
+            "game", "connect4", "--width", "4", "--height", "4", "--db", "db",
+        ])
+        .stdout();
+    let j = json(
+        &dir.command()
+            .args([
+                "game", "connect4", "--width", "4", "--height", "4", "--db", "db",
+            ])
+            .args(["--query", "1,2,2", "-o", "json"])
+            .stdout(),
+    );
+    assert_eq!(j["value"]["outcome"], "win");
+    assert_eq!(j["value"]["remoteness"], 13);
+    assert_eq!(j["ranked"][0]["column"], 2);
+    let msg = dir
+        .command()
+        .args([
+            "game", "connect4", "--width", "4", "--height", "4", "--db", "db",
+        ])
+        .args(["--query", "1,1,1,1,1"])
+        .message();
+    assert!(
+        msg.contains("move 5 (column 1): the column is full"),
+        "{msg}"
+    );
+    let msg = dir
+        .command()
+        .args([
+            "game", "connect4", "--width", "4", "--height", "4", "--db", "db",
+        ])
+        .args(["--query", "5"])
+        .message();
+    assert!(msg.contains("columns are 1 to 4"), "{msg}");
+    let msg = dir
+        .command()
+        .args([
+            "game", "connect4", "--width", "4", "--height", "4", "--db", "db",
+        ])
+        .args(["--query", "1,2,1,2,1,2,1,3"])
+        .message();
+    assert!(
+        msg.contains("move 8 (column 3): the game is already over"),
+        "{msg}"
+    );
+});

@@ -492,11 +492,7 @@ impl Solution {
                 let (keys, vals) = &tiers[tier as usize];
                 lookup(keys, vals, key)
             }
-            Store::Disk(dir) => {
-                let keys = load_keys::<u64>(dir, g, tier)?;
-                let vals = load_values(dir, g, tier)?;
-                lookup(&keys, &vals, key)
-            }
+            Store::Disk(dir) => disk_lookup(dir, g, tier, key)?,
         };
         Ok(found.map(decode_value))
     }
@@ -517,6 +513,47 @@ impl Solution {
         out.sort_by_key(|m| std::cmp::Reverse(m.1));
         out
     }
+}
+
+/// Binary search in a tier's key file (header checked, payload not read), then one read of
+/// the value file.
+fn disk_lookup(dir: &Path, g: &Connect4, tier: u32, key: u64) -> Result<Option<u8>, SolveError> {
+    let open = |kind| -> Result<(PathBuf, std::fs::File, u64), SolveError> {
+        let path = tier_path(dir, kind, tier);
+        let count = tierfile::check_header(&path, &header(g, kind, tier))?;
+        let file = std::fs::File::open(&path).map_err(|e| {
+            SolveError::File(TierFileError {
+                path: path.clone(),
+                message: format!("cannot open: {e}"),
+            })
+        })?;
+        Ok((path, file, count))
+    };
+    let (kpath, keys, n) = open(Kind::Keys)?;
+    let kb = key_bytes(g);
+    let (mut lo, mut hi) = (0u64, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let mut buf = [0u8; 8];
+        tierfile::read_at(&kpath, &keys, kb, mid, &mut buf)?;
+        let k = u64::from_le_bytes(buf);
+        match k.cmp(&key) {
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+            std::cmp::Ordering::Equal => {
+                let (vpath, vals, m) = open(Kind::Values)?;
+                if m != n {
+                    return Err(SolveError::File(TierFileError {
+                        path: vpath,
+                        message: format!("holds {m} values for {n} keys"),
+                    }));
+                }
+                tierfile::read_at(&vpath, &vals, 1, mid, &mut buf)?;
+                return Ok(Some(buf[0]));
+            }
+        }
+    }
+    Ok(None)
 }
 
 fn lookup<K: Key>(keys: &[K], vals: &[u8], key: u64) -> Option<u8> {
@@ -606,6 +643,113 @@ fn load_values(dir: &Path, g: &Connect4, tier: u32) -> Result<Vec<u8>, SolveErro
         |chunk| vals.extend_from_slice(chunk),
     )?;
     Ok(vals)
+}
+
+const META: &str = "meta.txt";
+const META_HEAD: &str = "retrograde tier database 1";
+
+/// Writes the totals of a finished solve next to its tiers (the mark that it is finished).
+fn save_meta(dir: &Path, s: &Solution) -> Result<(), SolveError> {
+    let st = &s.stats;
+    let list = |v: &mut dyn Iterator<Item = String>| v.collect::<Vec<_>>().join(",");
+    let text = format!(
+        "{META_HEAD}\ngame {}\nstart {}\npositions {}\nmoves {}\nwin {}\nloss {}\ntie {}\nsymmetric_classes {}\ntier_sizes {}\nhistogram {}\n",
+        s.game.tag(),
+        encode(s.start),
+        st.positions,
+        st.moves,
+        st.win,
+        st.loss,
+        st.tie,
+        s.symmetric_classes,
+        list(&mut s.tier_sizes.iter().map(u64::to_string)),
+        list(&mut st.histogram.iter().map(|h| format!("{}:{}:{}", h.0, h.1, h.2))),
+    );
+    let path = dir.join(META);
+    let tmp = dir.join("meta.tmp");
+    let fail = |p: &Path, e: std::io::Error| {
+        SolveError::File(TierFileError {
+            path: p.to_path_buf(),
+            message: format!("cannot write: {e}"),
+        })
+    };
+    std::fs::write(&tmp, text).map_err(|e| fail(&tmp, e))?;
+    std::fs::rename(&tmp, &path).map_err(|e| fail(&path, e))
+}
+
+/// Reads the totals of a finished solve; `Ok(None)` when there are none (not finished).
+fn load_meta(dir: &Path, g: &Connect4) -> Result<Option<Solution>, SolveError> {
+    let path = dir.join(META);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(None);
+    };
+    let bad = |what: &str| {
+        SolveError::File(TierFileError {
+            path: path.clone(),
+            message: format!("not a finished connect4 database: {what}"),
+        })
+    };
+    let mut lines = text.lines();
+    if lines.next() != Some(META_HEAD) {
+        return Err(bad("unknown first line"));
+    }
+    let mut fields = std::collections::HashMap::new();
+    for l in lines {
+        let (k, v) = l.split_once(' ').ok_or_else(|| bad(l))?;
+        fields.insert(k, v);
+    }
+    let field = |k: &str| fields.get(k).copied().ok_or_else(|| bad(k));
+    let num = |k: &str| -> Result<u64, SolveError> { field(k)?.parse().map_err(|_| bad(k)) };
+    if field("game")? != g.tag() {
+        return Err(bad(&format!(
+            "it holds {}, not {}",
+            field("game")?,
+            g.tag()
+        )));
+    }
+    let split = |k: &str| -> Result<Vec<&str>, SolveError> {
+        Ok(field(k)?.split(',').filter(|x| !x.is_empty()).collect())
+    };
+    let tier_sizes = split("tier_sizes")?
+        .iter()
+        .map(|x| x.parse().map_err(|_| bad("tier_sizes")))
+        .collect::<Result<Vec<u64>, _>>()?;
+    let histogram = split("histogram")?
+        .iter()
+        .map(|x| {
+            let v: Vec<u64> = x.split(':').filter_map(|n| n.parse().ok()).collect();
+            match v[..] {
+                [w, l, t] => Ok((w, l, t)),
+                _ => Err(bad("histogram")),
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let longest = |pick: fn(&(u64, u64, u64)) -> u64| {
+        histogram
+            .iter()
+            .rposition(|h| pick(h) > 0)
+            .map(|r| r as u32)
+    };
+    let start = u8::try_from(num("start")?).map_err(|_| bad("start"))?;
+    Ok(Some(Solution {
+        game: *g,
+        start: decode_value(start),
+        stats: Stats {
+            positions: num("positions")?,
+            moves: num("moves")?,
+            win: num("win")?,
+            loss: num("loss")?,
+            tie: num("tie")?,
+            draw: 0,
+            longest_win: longest(|h| h.0),
+            longest_loss: longest(|h| h.1),
+            histogram,
+            ..Stats::default()
+        },
+        symmetric_classes: num("symmetric_classes")?,
+        tier_sizes,
+        store: Store::Disk(dir.to_path_buf()),
+    }))
 }
 
 /// Per parent: bit `c` set when the position is not terminal and column `c` has room.
@@ -868,6 +1012,16 @@ fn tier_totals<K: Key>(g: &Connect4, keys: &[K], vals: &[u8], tier: u32) -> Tier
 }
 
 impl Connect4 {
+    /// Opens the database a finished solve with a directory wrote, without solving: values
+    /// are then looked up in the tier files (a binary search in a key file, one read of a
+    /// value file). `Ok(None)` when the directory holds no finished solve of this board.
+    ///
+    /// # Errors
+    /// A damaged `meta.txt`, or one for another board.
+    pub fn open(&self, dir: &Path) -> Result<Option<Solution>, SolveError> {
+        load_meta(dir, self)
+    }
+
     /// Solves every position reachable from the empty board, tier by tier (a tier = the
     /// positions with the same number of stones; every move leads to the next tier).
     ///
@@ -897,6 +1051,26 @@ impl Connect4 {
         };
         if let Some(dir) = &opts.dir {
             std::fs::create_dir_all(dir).map_err(|e| SolveError::Dir(dir.clone(), e))?;
+            if opts.resume {
+                if let Some(done) = load_meta(dir, &g)? {
+                    // Finished, if every tier file is still there: check them all, checksums
+                    // included (a damaged file is an error; a missing one is solved again).
+                    let files: Vec<(Kind, u32)> = (0..done.tier_sizes.len() as u32)
+                        .flat_map(|t| [(Kind::Keys, t), (Kind::Values, t)])
+                        .collect();
+                    if files.iter().all(|&(k, t)| tier_path(dir, k, t).exists()) {
+                        files.par_iter().try_for_each(|&(k, t)| {
+                            tierfile::read(&tier_path(dir, k, t), &header(&g, k, t), |_| {})
+                                .map(|_| ())
+                        })?;
+                        return Ok(done);
+                    }
+                    let _ = std::fs::remove_file(dir.join(META));
+                }
+            } else {
+                // A new solve: whatever finished database was here is no longer this one.
+                let _ = std::fs::remove_file(dir.join(META));
+            }
         }
         let bound = position_bound(g.width, g.height);
         if bound > 1e12 {
@@ -1051,14 +1225,18 @@ impl Connect4 {
             explore,
             solve: started.elapsed(),
         };
-        Ok(Solution {
+        let solution = Solution {
             game: g,
             start,
             symmetric_classes: (found + totals.symmetric) / 2,
             stats,
             tier_sizes: sizes,
             store,
-        })
+        };
+        if let Some(dir) = &opts.dir {
+            save_meta(dir, &solution)?;
+        }
+        Ok(solution)
     }
 }
 
@@ -1237,5 +1415,18 @@ mod tests {
             }
         }
         assert_eq!(resumed.value(g.empty() | 1 << 40), None);
+        // Finished: opening it needs no solve, and every value is found on disk.
+        let opened = g.open(dir.path()).unwrap().expect("a finished database");
+        assert_eq!(opened.stats().histogram, mem.stats().histogram);
+        assert_eq!(opened.stats().longest_win, mem.stats().longest_win);
+        assert_eq!(opened.start_value(), mem.start_value());
+        assert_eq!(opened.tier_sizes(), mem.tier_sizes());
+        for (keys, vals) in tiers {
+            for (&k, &v) in keys.iter().zip(vals) {
+                assert_eq!(opened.value(k), Some(decode_value(v)));
+            }
+        }
+        assert!(Connect4::new(3, 4).unwrap().open(dir.path()).is_err());
+        assert!(g.open(&dir.path().join("nothing")).unwrap().is_none());
     }
 }

@@ -157,25 +157,13 @@ impl TierWriter {
     }
 }
 
-/// Reads a whole tier file, checking that its header is `expect` and its checksum holds, and
-/// hands the payload to `chunk` in pieces of whole elements. Returns the element count.
-///
-/// # Errors
-/// A missing or short file, a different game, tier, kind or version, or a bad checksum.
-pub fn read(
+/// Checks a header against `expect` and the file length; returns (count, stored CRC).
+fn parse_header(
     path: &Path,
+    h: &[u8; HEADER],
+    len: u64,
     expect: &Header,
-    mut chunk: impl FnMut(&[u8]),
-) -> Result<u64, TierFileError> {
-    let file = File::open(path).map_err(|e| err(path, format!("cannot open: {e}")))?;
-    let len = file
-        .metadata()
-        .map_err(|e| err(path, format!("cannot read: {e}")))?
-        .len();
-    let mut r = BufReader::with_capacity(1 << 20, file);
-    let mut h = [0u8; HEADER];
-    r.read_exact(&mut h)
-        .map_err(|_| err(path, "too short for a tier file header"))?;
+) -> Result<(u64, u32), TierFileError> {
     if &h[..8] != MAGIC {
         return Err(err(path, "not a retrograde tier file (bad magic)"));
     }
@@ -206,7 +194,6 @@ pub fn read(
         ));
     }
     let count = u64::from_le_bytes(h[24..32].try_into().expect("8 bytes"));
-    let want = u32_at(32);
     let payload = count.checked_mul(u64::from(elem.max(1)));
     if payload != Some(len - HEADER as u64) {
         return Err(err(
@@ -216,6 +203,30 @@ pub fn read(
             ),
         ));
     }
+    Ok((count, u32_at(32)))
+}
+
+/// Reads a whole tier file, checking that its header is `expect` and its checksum holds, and
+/// hands the payload to `chunk` in pieces of whole elements. Returns the element count.
+///
+/// # Errors
+/// A missing or short file, a different game, tier, kind or version, or a bad checksum.
+pub fn read(
+    path: &Path,
+    expect: &Header,
+    mut chunk: impl FnMut(&[u8]),
+) -> Result<u64, TierFileError> {
+    let file = File::open(path).map_err(|e| err(path, format!("cannot open: {e}")))?;
+    let len = file
+        .metadata()
+        .map_err(|e| err(path, format!("cannot read: {e}")))?
+        .len();
+    let mut r = BufReader::with_capacity(1 << 20, file);
+    let mut h = [0u8; HEADER];
+    r.read_exact(&mut h)
+        .map_err(|_| err(path, "too short for a tier file header"))?;
+    let (count, want) = parse_header(path, &h, len, expect)?;
+    let elem = expect.elem;
     let mut crc = crc32fast::Hasher::new();
     let step = (1 << 20) / elem.max(1) as usize * elem.max(1) as usize;
     let mut buf = vec![0u8; step];
@@ -238,6 +249,43 @@ pub fn read(
         ));
     }
     Ok(count)
+}
+
+/// Checks a tier file's header and length against `expect` without reading the payload (so
+/// without the checksum: for lookups in a finished database), and returns the element count.
+///
+/// # Errors
+/// As [`read`], except a damaged payload goes unnoticed.
+pub fn check_header(path: &Path, expect: &Header) -> Result<u64, TierFileError> {
+    let mut file = File::open(path).map_err(|e| err(path, format!("cannot open: {e}")))?;
+    let len = file
+        .metadata()
+        .map_err(|e| err(path, format!("cannot read: {e}")))?
+        .len();
+    let mut h = [0u8; HEADER];
+    file.read_exact(&mut h)
+        .map_err(|_| err(path, "too short for a tier file header"))?;
+    let (count, _) = parse_header(path, &h, len, expect)?;
+    Ok(count)
+}
+
+/// Reads element `i` (of `expect.elem` bytes) of a tier file whose header was checked.
+///
+/// # Errors
+/// A read that fails.
+pub fn read_at(
+    path: &Path,
+    file: &File,
+    elem: u32,
+    i: u64,
+    buf: &mut [u8],
+) -> Result<(), TierFileError> {
+    use std::os::unix::fs::FileExt;
+    file.read_exact_at(
+        &mut buf[..elem as usize],
+        HEADER as u64 + i * u64::from(elem),
+    )
+    .map_err(|e| err(path, format!("cannot read: {e}")))
 }
 
 #[cfg(test)]

@@ -107,9 +107,18 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
             width,
             height,
             tiers,
+            query,
         } => {
             let game = Connect4::new(*width, *height).map_err(|e| anyhow!("connect4: {e}"))?;
             let (dir, _tmp) = tier_dir(tiers)?;
+            if let (Some(q), Some(db)) = (query, &tiers.db) {
+                let opened = game
+                    .open(db)
+                    .map_err(|e| anyhow!("connect4 {width}x{height}: {e}"))?;
+                if let Some(s) = opened {
+                    return connect4_query(&game, &s, q, args.output, out);
+                }
+            }
             let discover = progress::bar(u64::from(game.cells() + 1), "discover");
             let solve = std::sync::OnceLock::new();
             let on_progress = |p: connect4::Progress| match p {
@@ -143,6 +152,9 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
                 b.finish_and_clear();
             }
             let s = s.map_err(|e| anyhow!("connect4 {width}x{height}: {e}"))?;
+            if let Some(q) = query {
+                return connect4_query(&game, &s, q, args.output, out);
+            }
             let reduced = s.symmetry_reduced_positions();
             let mut extra = vec![
                 (
@@ -297,6 +309,75 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
             )
         }
     }
+}
+
+/// `connect4 --query`: the position after `moves` (1-based columns), its value, its moves.
+fn connect4_query(
+    game: &Connect4,
+    s: &connect4::Solution,
+    moves: &[u32],
+    output: GameOutput,
+    out: &mut impl Write,
+) -> Result<Status> {
+    let mut key = game.empty();
+    for (i, &c) in moves.iter().enumerate() {
+        let at = format!("--query: move {} (column {c})", i + 1);
+        if game.terminal(key, game.stones(key)).is_some() {
+            anyhow::bail!("{at}: the game is already over");
+        }
+        if c == 0 || c > game.width() {
+            anyhow::bail!("{at}: columns are 1 to {}", game.width());
+        }
+        key = game
+            .play(key, c - 1)
+            .ok_or_else(|| anyhow!("{at}: the column is full"))?;
+    }
+    let value = s
+        .try_value(key)
+        .map_err(|e| anyhow!("{e}"))?
+        .ok_or_else(|| anyhow!("--query: the position is not in the database"))?;
+    let ranked = s.ranked_moves(key);
+    let side = if game.stones(key) % 2 == 0 {
+        "first"
+    } else {
+        "second"
+    };
+    match output {
+        GameOutput::Text => {
+            write!(out, "{}", game.render(key))?;
+            writeln!(out, "{side} player to move: {value}")?;
+            let list: Vec<String> = ranked
+                .iter()
+                .map(|(c, v)| format!("{} {v}", c + 1))
+                .collect();
+            if list.is_empty() {
+                writeln!(out, "no moves: the game is over")?;
+            } else {
+                writeln!(
+                    out,
+                    "moves (column, value for the mover): {}",
+                    list.join(", ")
+                )?;
+            }
+        }
+        GameOutput::Json => {
+            let ranked: Vec<serde_json::Value> = ranked
+                .iter()
+                .map(|(c, v)| {
+                    serde_json::json!({"column": c + 1, "outcome": v.outcome().to_string(), "remoteness": v.remoteness()})
+                })
+                .collect();
+            let j = serde_json::json!({
+                "game": "connect4",
+                "moves": moves,
+                "to_move": side,
+                "value": {"outcome": value.outcome().to_string(), "remoteness": value.remoteness()},
+                "ranked": ranked,
+            });
+            writeln!(out, "{j}")?;
+        }
+    }
+    Ok(Status::Success)
 }
 
 /// The directory for a tiered solve's files: `--db`, or a temporary one (removed when the
