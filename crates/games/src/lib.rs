@@ -9,6 +9,7 @@ mod explore;
 mod game;
 pub mod great_game;
 pub mod pebbles;
+pub mod play;
 pub mod police;
 pub mod scores;
 pub mod tictactoe;
