@@ -138,7 +138,8 @@ pub trait Playable {
         0
     }
 
-    /// One line that names the game and its rules, shown when play starts.
+    /// A few lines (without a final newline) that name the game and its rules, shown when
+    /// play starts.
     fn title(&self) -> String {
         String::new()
     }
@@ -525,7 +526,7 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
                     None if value == Value::Draw => writeln!(text, "Game over: a draw."),
                     None => writeln!(text, "Game over: a tie."),
                 };
-                text.push_str("Type undo to take back your last move, or quit.\n");
+                self.after_end(text);
             }
             Some(End::EngineLoop) => {
                 let _ = writeln!(
@@ -533,7 +534,7 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
                     "Game over: a draw. {} (engine) would move forever without your turn coming (this position repeated).",
                     cap(mover)
                 );
-                text.push_str("Type undo to take back your last move, or quit.\n");
+                self.after_end(text);
             }
             None => {
                 let who = if now.side == self.human {
@@ -545,6 +546,22 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
                 self.list_moves(text);
             }
         }
+    }
+
+    /// What the human can do once the game is over.
+    fn after_end(&self, text: &mut String) {
+        text.push_str(match self.undo_target() {
+            Some(_) => "Type undo to take back your last move, or quit.\n",
+            None => "Type quit to leave.\n",
+        });
+    }
+
+    /// The index in the history of the human's previous turn, if there is one.
+    fn undo_target(&self) -> Option<usize> {
+        let last = self.history.len() - 1;
+        (0..last)
+            .rev()
+            .find(|&i| self.history[i].side == self.human)
     }
 
     /// The ranked moves of the current position, one a line.
@@ -575,10 +592,7 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
     /// Goes back to the human's previous turn.
     fn undo(&mut self, text: &mut String) {
         let last = self.history.len() - 1;
-        let back = (0..last)
-            .rev()
-            .find(|&i| self.history[i].side == self.human);
-        match back {
+        match self.undo_target() {
             None => text.push_str("Nothing to undo: you have not moved yet.\n"),
             Some(i) => {
                 let _ = writeln!(

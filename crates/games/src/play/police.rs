@@ -83,7 +83,11 @@ impl Playable for GameSolution<'_, Map> {
     fn title(&self) -> String {
         let (rows, cols) = self.game().size();
         format!(
-            "The policeman and the thief on a {rows}x{cols} map (* wall, E exit): the policeman (P) moves first, to one of the 8 neighbouring cells or stays; the thief (T) to one of the 4 orthogonal ones or stays. The policeman wins on the thief's cell, the thief on an exit. Moves: n ne e se s sw w nw (north is up) or stay."
+            "The policeman and the thief on a {rows}x{cols} map (* wall, E exit).\n\
+             The policeman (P) moves first, to one of the 8 neighbouring cells or stays;\n\
+             the thief (T) to one of the 4 orthogonal ones or stays. The policeman wins on\n\
+             the thief's cell, the thief on an exit. Moves: n ne e se s sw w nw (north is up)\n\
+             or stay."
         )
     }
 }

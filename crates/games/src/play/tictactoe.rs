@@ -96,7 +96,9 @@ impl Playable for GameSolution<'_, TicTacToe> {
             format!("The {rows},{cols},{k}-game")
         };
         format!(
-            "{name}: X and O take turns to fill a cell of the {rows}x{cols} board, X first; {k} in a row (across, down or diagonally) wins, a full board is a tie. Cells are named column letter then row number (a1 is top left)."
+            "{name}: X and O take turns to fill a cell of the {rows}x{cols} board, X first;\n\
+             {k} in a row (across, down or diagonally) wins; a full board is a tie.\n\
+             Cells are named column letter then row number: a1 is top left."
         )
     }
 }
