@@ -617,3 +617,17 @@ rtest!(end_of_input_mid_game_and_at_the_start, |dir, cmd| {
     let out = dir.command().args(["play", "tictactoe"]).stdout();
     assert!(out.ends_with("your move> \nEnd of input. Bye.\n"), "{out}");
 });
+
+rtest!(readme_session_is_what_the_program_prints, |_dir, cmd| {
+    // The README pastes a real session; keep it true.
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .expect("README.md");
+    let intro = "A session (`printf '1\\nundo\\nhint\\ntake 2\\n2\\n' | retrograde play pebbles --count 5`):\n\n```\n";
+    let at = readme.find(intro).expect("the session in README.md") + intro.len();
+    let pasted = &readme[at..at + readme[at..].find("```\n").expect("the end of the session")];
+    let out = cmd
+        .args(["play", "pebbles", "--count", "5"])
+        .stdin("1\nundo\nhint\ntake 2\n2\n")
+        .stdout();
+    assert_eq!(pasted, out);
+});
