@@ -337,7 +337,10 @@ rtest!(
             out.contains("is not a legal move here. Legal moves: take 2, take 1."),
             "{out}"
         );
-        assert!(out.contains("your move> help\nCommands"), "{out}");
+        assert!(
+            out.contains("your move> help\nType a move as it is listed"),
+            "{out}"
+        );
         // The last line has no newline: it is still read, then the input ends.
         assert!(
             out.ends_with(

@@ -237,7 +237,7 @@ enum End {
 }
 
 const HELP: &str = "\
-Commands (a move is typed as it is listed, e.g. b2; letter case does not matter):
+Type a move as it is listed (b2, take 2, 7, ne, ...; letter case does not matter), or:
   moves   list the legal moves, best first, with their values
   show    show the position again
   hint    the engine's best move for you
