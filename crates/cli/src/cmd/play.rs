@@ -96,8 +96,10 @@ pub enum PlayGame {
     },
     /// Tic-tac-toe and other m,n,k-games.
     ///
-    /// X (first) and O fill cells in turn, k in a row wins, a full board is a tie. Cells are named column letter then row number, a1 top left (b2 is the centre of
-    /// 3x3). Every reachable position is solved first: 3x3 is instant; 4x4 takes minutes.
+    /// X (first) and O fill cells in turn, k in a row wins, a full board is a tie. Cells
+    /// are named column letter then row number, a1 top left (b2 is the centre of 3x3).
+    /// Every reachable position is solved before play starts: instant for 3x3, but time and
+    /// memory grow very fast with the board (boards over 12 cells use a hash map).
     #[command(after_help = "Examples:\n  \
         retrograde play tictactoe --side O\n  \
         retrograde play tictactoe --rows 3 --cols 4 --k 3")]
