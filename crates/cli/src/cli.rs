@@ -15,7 +15,8 @@ use std::path::PathBuf;
     retrograde solve graph.txt --output csv > values.csv\n  \
     retrograde solve graph.txt --summary --output json\n  \
     retrograde solve graph.txt --line 0\n  \
-    retrograde verify graph.txt values.csv\n\n\
+    retrograde verify graph.txt values.csv\n  \
+    retrograde play tictactoe\n\n\
     Exit status: 0 success, 1 a negative answer (verify found a wrong value), 2 an error.")]
 pub struct Cli {
     #[command(subcommand)]
@@ -59,6 +60,12 @@ pub enum Command {
     ///
     /// Prints the value of the start position for the player to move, then statistics.
     Game(GameArgs),
+    /// Play a game or a graph file against perfect play, reading moves from standard input.
+    ///
+    /// Shows each position with its value and every move ranked by value; you pick a side,
+    /// the engine plays the other perfectly. Commands: a move, moves, show, hint, undo,
+    /// help, quit. Works without a terminal, so scripts can play.
+    Play(crate::cmd::play::PlayArgs),
 }
 
 #[derive(Debug, Args)]

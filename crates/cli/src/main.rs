@@ -35,6 +35,7 @@ fn main() -> ExitCode {
         cli::Command::Solve(a) => cmd::solve::run(a, cli.verbose, started, &mut out),
         cli::Command::Verify(a) => cmd::verify::run(a, &mut out),
         cli::Command::Game(a) => cmd::game::run(a, started, &mut out),
+        cli::Command::Play(a) => cmd::play::run(a, &mut out),
     };
     let result = result.and_then(|status| {
         out.flush()?;

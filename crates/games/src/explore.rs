@@ -82,13 +82,14 @@ enum Ids<P> {
 /// Every reachable position of a game, solved.
 pub struct GameSolution<'g, G: Game> {
     game: &'g G,
+    rules: Rules,
     ids: Ids<G::Position>,
     graph: Graph,
     solution: Solution,
     stats: Stats,
 }
 
-impl<G: Game> GameSolution<'_, G> {
+impl<'g, G: Game> GameSolution<'g, G> {
     /// The vertex id of `p`, if it is reachable from the start.
     pub fn id(&self, p: &G::Position) -> Option<u32> {
         match &self.ids {
@@ -109,6 +110,16 @@ impl<G: Game> GameSolution<'_, G> {
     pub fn start_value(&self) -> Value {
         self.value(&self.game.start())
             .expect("the start is reachable")
+    }
+
+    /// The game that was solved.
+    pub fn game(&self) -> &'g G {
+        self.game
+    }
+
+    /// The rules it was solved under (what a position without moves is worth).
+    pub fn rules(&self) -> &Rules {
+        &self.rules
     }
 
     /// The totals.
@@ -291,6 +302,7 @@ pub fn solve_game<'g, G: Game>(
     }
     Ok(GameSolution {
         game,
+        rules: *rules,
         ids,
         graph,
         solution,

@@ -11,6 +11,7 @@ mod game;
 pub mod great_game;
 mod lean;
 pub mod pebbles;
+pub mod play;
 pub mod police;
 pub mod quixo;
 pub mod scores;

@@ -182,6 +182,15 @@ impl Map {
         (self.rows, self.cols)
     }
 
+    /// The ground at cell `at` (row-major): `b'*'` a wall, `b'E'` an exit, `b'.'` free
+    /// (the players' start cells are free).
+    ///
+    /// # Panics
+    /// When `at` is past the last cell.
+    pub fn tile(&self, at: usize) -> u8 {
+        self.cells[at]
+    }
+
     /// Solves every position reachable from the start.
     ///
     /// # Errors

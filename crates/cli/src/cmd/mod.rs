@@ -1,6 +1,7 @@
 //! One module per subcommand; each `run` returns the exit status.
 
 pub mod game;
+pub mod play;
 pub mod solve;
 pub mod verify;
 
