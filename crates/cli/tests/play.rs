@@ -634,3 +634,61 @@ rtest!(readme_session_is_what_the_program_prints, |_dir, cmd| {
         .stdout();
     assert_eq!(pasted, out);
 });
+
+rtest!(connect4_engine_never_loses, |dir, cmd| {
+    // The engine playing X against someone cycling through the columns must not lose, and
+    // the game must end (illegal moves into a full column are refused, play goes on).
+    let script = "1\n2\n3\n4\n".repeat(6);
+    let out = cmd
+        .args([
+            "play", "--side", "O", "connect4", "--width", "4", "--height", "3",
+        ])
+        .stdin(script)
+        .stdout();
+    assert!(out.contains("You are O; the engine is X"), "{out}");
+    assert!(out.contains("Game over: "), "{out}");
+    assert!(!out.contains("You win"), "{out}");
+    // From a finished database, without solving again.
+    dir.command()
+        .args([
+            "game", "connect4", "--width", "4", "--height", "3", "--db", "db",
+        ])
+        .stdout();
+    let out = dir
+        .command()
+        .args([
+            "play", "connect4", "--width", "4", "--height", "3", "--db", "db",
+        ])
+        .stdin("hint\nquit\n")
+        .stdout();
+    assert!(out.contains("Hint: play "), "{out}");
+    let msg = dir
+        .command()
+        .args(["play", "connect4", "--width", "9", "--height", "9"])
+        .message();
+    assert!(msg.contains("at most 64"), "{msg}");
+});
+
+rtest!(quixo_engine_wins_as_x, |_dir, cmd| {
+    let tries = [
+        "b1 b3", "a2 c2", "c2 a2", "b3 b1", "a1 c1", "c1 a1", "a3 c3", "c3 a3",
+    ];
+    let script: String = tries
+        .iter()
+        .cycle()
+        .take(64)
+        .map(|m| format!("{m}\n"))
+        .collect();
+    let out = cmd
+        .args(["play", "quixo", "--side", "O"])
+        .stdin(script)
+        .stdout();
+    assert!(out.contains("X (engine) plays a3 c3: win in 7."), "{out}");
+    assert!(out.contains("Game over: X wins. You lose."), "{out}");
+    assert!(out.contains("Game over: X wins"), "{out}");
+    let msg = _dir
+        .command()
+        .args(["play", "quixo", "--size", "7"])
+        .message();
+    assert!(msg.contains("3, 4 or 5"), "{msg}");
+});

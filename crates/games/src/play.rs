@@ -31,12 +31,15 @@
 //! assert!(!reply.done && session.command("quit").done);
 //! ```
 
+mod connect4;
 mod graph;
 mod pebbles;
 mod police;
+mod quixo;
 mod tictactoe;
 
 pub use graph::PlayGraph;
+pub use quixo::QuixoPosition;
 
 use retrograde_solve::Value;
 use std::collections::HashSet;

@@ -584,6 +584,11 @@ impl Solution<'_> {
         out
     }
 
+    /// The game.
+    pub fn game(&self) -> &Quixo {
+        self.game
+    }
+
     /// The totals over the positions reachable from the empty board (a position = a board
     /// and the player to move; the same state reached with either player to move counts
     /// twice).

@@ -10,9 +10,11 @@ use crate::cli::GraphArgs;
 use crate::input::{self, located};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Subcommand};
+use retrograde_games::connect4::{self, Connect4};
 use retrograde_games::pebbles::Pebbles;
 use retrograde_games::play::{parse_side, PlayGraph, Playable, Session};
 use retrograde_games::police::Map;
+use retrograde_games::quixo::{self, Quixo};
 use retrograde_games::tictactoe::TicTacToe;
 use retrograde_solve::solve;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
@@ -114,6 +116,38 @@ pub enum PlayGame {
         #[arg(long, default_value_t = 3)]
         k: u32,
     },
+    /// Connect-4: drop stones into columns; four in a row wins, a full board ties.
+    ///
+    /// Type a column number (1 = left). Every position is solved before play starts (5x4:
+    /// under a second; 5x5, 6x4: seconds); with --db, a finished database (from
+    /// `retrograde game connect4 --db DIR`) is used without solving, even 6x5.
+    #[command(after_help = "Examples:\n  \
+        retrograde play connect4                             # 5x4\n  \
+        retrograde play connect4 --width 6 --height 5 --db c4-6x5 --side O")]
+    Connect4 {
+        /// Columns.
+        #[arg(long, default_value_t = 5)]
+        width: u32,
+        /// Rows.
+        #[arg(long, default_value_t = 4)]
+        height: u32,
+        /// A finished database of this board to play from (else a temporary one is made).
+        #[arg(long, value_name = "DIR")]
+        db: Option<PathBuf>,
+    },
+    /// Quixo: take a blank cube or one of yours from the border, push it back in at an end
+    /// of its row or column; a line of yours wins, making one of the opponent's loses.
+    ///
+    /// Type the cube taken and where it goes back in: `a1 a3` (columns a.. left to right,
+    /// rows 1.. bottom to top). 3x3 solves at once; 4x4 takes about a minute and 150 MB.
+    #[command(after_help = "Examples:\n  \
+        retrograde play quixo\n  \
+        retrograde play quixo --size 4 --side O")]
+    Quixo {
+        /// The side of the board: 3 or 4.
+        #[arg(long, default_value_t = 3)]
+        size: u32,
+    },
     /// The policeman and the thief on a map file.
     ///
     /// The map is as for `retrograde game police-thief`: `n m`, then n rows; `*` wall, `P` policeman, `T` thief, `E` exit. The policeman moves
@@ -161,6 +195,39 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
         PlayGame::Tictactoe { rows, cols, k } => {
             let game = TicTacToe::new(*rows, *cols, *k).map_err(|e| anyhow!("tictactoe: {e}"))?;
             play(&game.solve()?, &args.side, out)
+        }
+        PlayGame::Connect4 { width, height, db } => {
+            let game = Connect4::new(*width, *height).map_err(|e| anyhow!("connect4: {e}"))?;
+            let fail = |e: connect4::SolveError| anyhow!("connect4 {width}x{height}: {e}");
+            if let Some(dir) = db {
+                if let Some(s) = game.open(dir).map_err(fail)? {
+                    return play(&s, &args.side, out);
+                }
+            }
+            let tmp = tempfile::Builder::new()
+                .prefix("retrograde-tiers-")
+                .tempdir()
+                .map_err(|e| anyhow!("cannot create a temporary directory for the tiers: {e}"))?;
+            let dir = db.clone().unwrap_or_else(|| tmp.path().to_path_buf());
+            let s = game
+                .solve(&connect4::SolveOptions {
+                    dir: Some(dir),
+                    resume: db.is_some(),
+                    memory_limit: crate::mem::available_bytes(),
+                    progress: None,
+                })
+                .map_err(fail)?;
+            play(&s, &args.side, out)
+        }
+        PlayGame::Quixo { size } => {
+            let game = Quixo::new(*size).map_err(|e| anyhow!("quixo: {e}"))?;
+            let s = game
+                .solve_with(&quixo::SolveOptions {
+                    memory_limit: crate::mem::available_bytes(),
+                    progress: None,
+                })
+                .map_err(|e| anyhow!("quixo {size}x{size}: {e}"))?;
+            play(&s, &args.side, out)
         }
         PlayGame::PoliceThief { map } => {
             not_stdin(map)?;
