@@ -157,7 +157,7 @@ pub enum GameCommand {
         #[command(flatten)]
         tiers: TierArgs,
         /// Instead of the totals, print the position after these moves (columns 1..width,
-        /// comma-separated; empty for the start), its value and every move ranked. With a
+        /// comma-separated; `--query` alone asks about the start), its value and every move ranked. With a
         /// finished --db, answers from the tier files without solving.
         #[arg(long, value_name = "COLUMNS", value_delimiter = ',', num_args = 0..)]
         query: Option<Vec<u32>>,
