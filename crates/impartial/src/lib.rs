@@ -13,7 +13,10 @@
 //!   Yesha (1986), computed by their staged algorithm with counters that make a winner's
 //!   progress provable ([`grundy()`], [`Sg`]);
 //! - a sum with exactly one infinite component `∞(K)` is a win for the player to move iff the
-//!   XOR of the other components lies in `K`; with two or more it is a draw ([`sum`]).
+//!   XOR of the other components lies in `K`; with two or more it is a draw ([`sum`]);
+//! - heap games (octal games such as Kayles, subtraction games, Grundy's game, nim) have
+//!   nim-sequences computed from the XOR of smaller heaps' values, with periodicity proved by
+//!   the Guy-Smith theorem ([`HeapGame`]).
 //!
 //! Misère play (who cannot move wins) is not covered: misère sums do not follow the XOR rule.
 //! The engine (`retrograde_solve::solve` with `Rules { no_move: Primitive::Win }`) solves a
@@ -38,10 +41,12 @@
 
 mod game;
 mod grundy;
+mod heap;
 mod value;
 mod verify;
 
 pub use game::{grundy_game, GameGrundy};
 pub use grundy::{grundy, grundy_with, Counts, Grundy, GrundyError, Method};
+pub use heap::{HeapGame, HeapMove, Leaves, Period, MAX_OCTAL_DIGITS};
 pub use value::{mex, sum, Sg, SgBuf};
 pub use verify::{verify, Violation};
