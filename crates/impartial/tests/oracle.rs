@@ -14,7 +14,7 @@
 
 use proptest::prelude::*;
 use retrograde_graph::{Graph, GraphBuilder};
-use retrograde_impartial::{grundy, grundy_with, sum, verify, Method, Sg};
+use retrograde_impartial::{grundy, grundy_with, play_sum, sum, verify, Method, Opt, Play, Sg};
 use retrograde_solve::{solve, Outcome, Rules, Value};
 
 /// A random graph: `n` vertices, edges drawn from `0..n` squared.
@@ -217,6 +217,48 @@ proptest! {
                 predicted
             );
 
+            // The move play_sum picks leads where it says: to a loss for the opponent when
+            // winning, to a draw when drawing.
+            let mut coords = Vec::new();
+            let mut rest = t;
+            for g in &graphs {
+                let size = g.vertex_count() as u32;
+                coords.push(rest % size);
+                rest /= size;
+            }
+            let options: Vec<Vec<Opt>> = graphs
+                .iter()
+                .zip(&values)
+                .zip(&coords)
+                .map(|((g, s), &v)| {
+                    g.successors(v)
+                        .iter()
+                        .map(|&w| Opt { value: s.value(w), counter: s.counter(w) })
+                        .collect()
+                })
+                .collect();
+            let (value, play) = play_sum(&parts, &options);
+            prop_assert_eq!(&value, &predicted);
+            let after = |component: usize, option: usize| {
+                let mut to = coords.clone();
+                to[component] = graphs[component].successors(coords[component])[option];
+                let mut id = 0u32;
+                for (g, &c) in graphs.iter().zip(&to).rev() {
+                    id = id * g.vertex_count() as u32 + c;
+                }
+                e.outcome(id)
+            };
+            match play {
+                Play::Win { component, option } => {
+                    prop_assert_eq!(e.outcome(t), Outcome::Win);
+                    prop_assert_eq!(after(component, option), Outcome::Loss);
+                }
+                Play::Draw { component, option } => {
+                    prop_assert_eq!(e.outcome(t), Outcome::Draw);
+                    prop_assert_eq!(after(component, option), Outcome::Draw);
+                }
+                Play::Loss => prop_assert_eq!(e.outcome(t), Outcome::Loss),
+            }
         }
     }
 }
