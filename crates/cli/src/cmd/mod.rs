@@ -1,7 +1,10 @@
 //! One module per subcommand; each `run` returns the exit status.
 
 pub mod game;
+pub mod grundy;
+pub mod impartial_games;
 pub mod solve;
+pub mod sum;
 pub mod verify;
 
 /// What a command says about its answer.
