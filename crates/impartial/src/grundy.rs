@@ -295,7 +295,9 @@ pub fn grundy_with(g: &Graph, method: Method) -> Result<Grundy, GrundyError> {
         }
     }
     let (labels, counters) = staged(g)?;
-    let acyclic = labels.iter().all(|&x| x & INF_BIT == 0) && is_acyclic(g);
+    // Auto came here because of a cycle; a forced staged run may have been given a DAG.
+    let acyclic =
+        method == Method::Staged && labels.iter().all(|&x| x & INF_BIT == 0) && is_acyclic(g);
     Ok(with_sets(g, labels, counters, acyclic))
 }
 
@@ -380,10 +382,10 @@ fn acyclic(g: &Graph) -> Result<Option<(Vec<u32>, Vec<u32>)>, GrundyError> {
         head += 1;
         let succ = g.successors(u);
         if seen.len() <= succ.len() {
-            seen.resize(succ.len() + 1, u32::MAX);
+            seen.resize(succ.len() + 1, 0);
             best.resize(succ.len() + 1, 0);
         }
-        let mark = u.wrapping_add(1);
+        let mark = u + 1; // ids stop below u32::MAX, so marks are never 0
         for &w in succ {
             let x = values[w as usize] as usize;
             // The mex of d values is at most d: larger values cannot matter.

@@ -44,6 +44,17 @@ pub enum Leaves {
     Two(u32, u32),
 }
 
+impl Leaves {
+    /// The sizes of the heaps left, smaller first (none, one or two).
+    pub fn heaps(self) -> Vec<u32> {
+        match self {
+            Leaves::Nothing => vec![],
+            Leaves::One(a) => vec![a],
+            Leaves::Two(a, b) => vec![a, b],
+        }
+    }
+}
+
 /// A move on one heap: take `take` tokens, leaving `leaves`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct HeapMove {

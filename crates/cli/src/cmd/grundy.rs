@@ -2,7 +2,7 @@
 
 use super::Status;
 use crate::cli::{GraphArgs, GrundyArgs, GrundyOutput, NoMove};
-use crate::{input, mem};
+use crate::{input, mem, output};
 use anyhow::{anyhow, bail, Result};
 use retrograde_graph::Graph;
 use retrograde_impartial::{grundy, verify, Grundy, Sg};
@@ -122,14 +122,6 @@ pub fn run(
     Ok(Status::Success)
 }
 
-/// `3 (name)` or `3`.
-fn label(g: &Graph, v: u32) -> String {
-    match g.name(v) {
-        Some(n) => format!("{v} ({n})"),
-        None => v.to_string(),
-    }
-}
-
 /// `5 (name): 2 (win, counter 4)`, `6: inf{1} (draw)`, plus `; misère: loss in 3`.
 fn text_row(
     g: &Graph,
@@ -138,7 +130,13 @@ fn text_row(
     v: u32,
     out: &mut impl Write,
 ) -> std::io::Result<()> {
-    write!(out, "{}: {} ({}", label(g, v), s.value(v), s.outcome(v))?;
+    write!(
+        out,
+        "{}: {} ({}",
+        output::label(g, v),
+        s.value(v),
+        s.outcome(v)
+    )?;
     if let Some(c) = s.counter(v) {
         write!(out, ", counter {c}")?;
     }

@@ -2,10 +2,11 @@
 
 use super::Status;
 use crate::cli::{FormatArg, GraphArgs, NoMove, SumArgs, SumOutput};
-use crate::input;
+use crate::{input, output};
 use anyhow::{anyhow, bail, Result};
 use retrograde_graph::Graph;
 use retrograde_impartial::{grundy, play_sum, sum, Grundy, HeapGame, HeapMove, Opt, Play, Sg};
+use retrograde_solve::Outcome;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
@@ -75,7 +76,7 @@ impl Component {
     fn what(&self) -> String {
         match self {
             Component::Graph { file, graph, start } => {
-                format!("{file}, vertex {}", label(&graph.0, *start))
+                format!("{file}, vertex {}", output::label(&graph.0, *start))
             }
             Component::Heap { game, heap, .. } => format!("{}, heap of {heap}", game.name()),
         }
@@ -97,8 +98,8 @@ fn chosen(c: &Component, option: usize) -> Chosen {
                 to,
                 text: format!(
                     "move from vertex {} to vertex {}",
-                    label(&graph.0, *start),
-                    label(&graph.0, to)
+                    output::label(&graph.0, *start),
+                    output::label(&graph.0, to)
                 ),
             }
         }
@@ -107,13 +108,6 @@ fn chosen(c: &Component, option: usize) -> Chosen {
                 .nth(option)
                 .expect("the option exists: play_sum chose it"),
         ),
-    }
-}
-
-fn label(g: &Graph, v: u32) -> String {
-    match g.name(v) {
-        Some(n) => format!("{v} ({n})"),
-        None => v.to_string(),
     }
 }
 
@@ -138,6 +132,12 @@ pub fn run(args: &SumArgs, started: Instant, out: &mut impl Write) -> Result<Sta
             }
         }))
     };
+    // (a winning move?, component, option)
+    let chosen_move = match play {
+        Play::Win { component, option } => Some((true, component, option)),
+        Play::Draw { component, option } => Some((false, component, option)),
+        Play::Loss => None,
+    };
     let seconds = started.elapsed().as_secs_f64();
     match args.output {
         SumOutput::Text => {
@@ -152,45 +152,37 @@ pub fn run(args: &SumArgs, started: Instant, out: &mut impl Write) -> Result<Sta
                 )?;
             }
             let meaning = match outcome {
-                retrograde_solve::Outcome::Win => "a win for the player to move",
-                retrograde_solve::Outcome::Loss => "a loss for the player to move",
+                Outcome::Win => "a win for the player to move",
+                Outcome::Loss => "a loss for the player to move",
                 _ => "a draw: neither player can force a win",
             };
             writeln!(out, "sum: {total}, {meaning}")?;
-            match play {
-                Play::Win { component, option } | Play::Draw { component, option } => {
-                    let kind = if matches!(play, Play::Win { .. }) {
-                        "winning move"
-                    } else {
-                        "drawing move"
-                    };
+            match chosen_move {
+                Some((wins, component, option)) => {
                     let text = match chosen(&components[component], option) {
                         Chosen::Vertex { text, .. } => text,
                         Chosen::Heap(m) => m.to_string(),
                     };
-                    let left = after(component, option);
-                    let left_meaning = if matches!(play, Play::Win { .. }) {
-                        "a loss for the opponent"
+                    let (kind, left_meaning) = if wins {
+                        ("winning move", "a loss for the opponent")
                     } else {
-                        "still a draw"
+                        ("drawing move", "still a draw")
                     };
                     writeln!(
                         out,
-                        "{kind}: in component {} ({}), {text}; the sum becomes {left}, {left_meaning}",
+                        "{kind}: in component {} ({}), {text}; the sum becomes {}, {left_meaning}",
                         component + 1,
-                        args.components[component]
+                        args.components[component],
+                        after(component, option)
                     )?;
                 }
-                Play::Loss => {
-                    if options.iter().all(Vec::is_empty) {
-                        writeln!(out, "no move: the player to move has lost")?;
-                    } else {
-                        writeln!(
-                            out,
-                            "every move loses: each one leaves the opponent a sum they win"
-                        )?;
-                    }
+                None if options.iter().all(Vec::is_empty) => {
+                    writeln!(out, "no move: the player to move has lost")?
                 }
+                None => writeln!(
+                    out,
+                    "every move loses: each one leaves the opponent a sum they win"
+                )?,
             }
             writeln!(out, "time {seconds:.3} s")?;
         }
@@ -212,16 +204,12 @@ pub fn run(args: &SumArgs, started: Instant, out: &mut impl Write) -> Result<Sta
                 out,
                 "],\"value\":\"{total}\",\"outcome\":\"{outcome}\",\"move\":"
             )?;
-            match play {
-                Play::Win { component, option } | Play::Draw { component, option } => {
+            match chosen_move {
+                Some((wins, component, option)) => {
                     write!(
                         out,
                         "{{\"kind\":\"{}\",\"component\":{}",
-                        if matches!(play, Play::Win { .. }) {
-                            "win"
-                        } else {
-                            "draw"
-                        },
+                        if wins { "win" } else { "draw" },
                         component + 1
                     )?;
                     match chosen(&components[component], option) {
@@ -230,24 +218,17 @@ pub fn run(args: &SumArgs, started: Instant, out: &mut impl Write) -> Result<Sta
                             ",\"from\":{from},\"to\":{to},\"description\":{}",
                             serde_json::to_string(&text)?
                         )?,
-                        Chosen::Heap(m) => {
-                            let leaves: Vec<u32> = match m.leaves {
-                                retrograde_impartial::Leaves::Nothing => vec![],
-                                retrograde_impartial::Leaves::One(a) => vec![a],
-                                retrograde_impartial::Leaves::Two(a, b) => vec![a, b],
-                            };
-                            write!(
-                                out,
-                                ",\"take\":{},\"leaves\":{},\"description\":{}",
-                                m.take,
-                                serde_json::to_string(&leaves)?,
-                                serde_json::to_string(&m.to_string())?
-                            )?
-                        }
+                        Chosen::Heap(m) => write!(
+                            out,
+                            ",\"take\":{},\"leaves\":{},\"description\":{}",
+                            m.take,
+                            serde_json::to_string(&m.leaves.heaps())?,
+                            serde_json::to_string(&m.to_string())?
+                        )?,
                     }
                     write!(out, ",\"value_after\":\"{}\"}}", after(component, option))?;
                 }
-                Play::Loss => out.write_all(b"null")?,
+                None => out.write_all(b"null")?,
             }
             writeln!(out, ",\"seconds\":{seconds:.6}}}")?;
         }
