@@ -328,7 +328,8 @@ pub struct GrundyArgs {
     /// How to print the results.
     #[arg(long, short, value_enum, default_value_t = GrundyOutput::Text)]
     pub output: GrundyOutput,
-    /// Print only the totals.
+    /// Print only the totals (in CSV: vertices,edges,acyclic,win,loss,draw,infinite,
+    /// max_value,seconds).
     #[arg(long, conflicts_with = "vertex")]
     pub summary: bool,
     /// Print only these vertices (an id, or a name from the file); repeatable.

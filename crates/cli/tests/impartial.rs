@@ -139,6 +139,22 @@ rtest!(grundy_json_summary_and_vertices, |dir, cmd| {
     assert_eq!(j["draw"], 3);
     assert_eq!(j["max_value"], 1);
     assert!(j.get("positions").is_none());
+    let csv = dir
+        .command()
+        .args([
+            "grundy",
+            &example("loopy-impartial.rg"),
+            "--summary",
+            "-o",
+            "csv",
+        ])
+        .stdout();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("vertices,edges,acyclic,win,loss,draw,infinite,max_value,seconds")
+    );
+    assert!(lines.next().unwrap().starts_with("9,14,false,4,2,3,4,1,"));
     let out = dir
         .command()
         .args([

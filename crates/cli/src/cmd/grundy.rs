@@ -86,6 +86,26 @@ pub fn run(
                 text_summary(g, &s, started, out)?;
             }
         }
+        GrundyOutput::Csv if args.summary => {
+            let c = s.counts();
+            writeln!(
+                out,
+                "vertices,edges,acyclic,win,loss,draw,infinite,max_value,seconds"
+            )?;
+            writeln!(
+                out,
+                "{},{},{},{},{},{},{},{},{:.6}",
+                g.vertex_count(),
+                g.edge_count(),
+                s.is_acyclic(),
+                c.win(),
+                c.loss(),
+                c.draw(),
+                c.infinite(),
+                s.max_finite().map_or(String::new(), |m| m.to_string()),
+                started.elapsed().as_secs_f64()
+            )?;
+        }
         GrundyOutput::Csv => {
             out.write_all(b"vertex,grundy")?;
             if args.counters {
@@ -95,10 +115,8 @@ pub fn run(
                 out.write_all(b",misere_outcome,misere_remoteness")?;
             }
             out.write_all(b"\n")?;
-            if !args.summary {
-                for v in all {
-                    csv_row(&s, misere, args.counters, v, out)?;
-                }
+            for v in all {
+                csv_row(&s, misere, args.counters, v, out)?;
             }
         }
         GrundyOutput::Json => {
