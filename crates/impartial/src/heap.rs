@@ -25,7 +25,7 @@
 //! [`HeapGame::period`] looks for the least period `p` and pre-period `e` that the computed
 //! terms *prove*. For a game with finitely many digits, the last non-zero one at `t`, the
 //! Guy-Smith periodicity theorem says: if `G(n + p) = G(n)` for all `n` with `e ≤ n < B`,
-//! then for all `n ≥ e`. Here, with our own proof (in the source) of the bound, `B` is
+//! then for all `n ≥ e`. Here (the proof is written out in the source of `period`) `B` is
 //! `max(t + 1, e + t)` for games without splitting digits and
 //! `max(t + 1, e + t, 2·max(e, 1) + p + t)` with them (the classical `2e + p + t`, made safe
 //! for `e = 0`). Grundy's game is not covered by the theorem (its values are believed never to
@@ -397,6 +397,18 @@ impl HeapGame {
         let t = self.max_take().unwrap_or(0) as usize;
         let splits = self.splits();
         let n = g.len();
+        // Why `bound` suffices. Suppose G(m + p) = G(m) for e <= m < B; take m >= B and
+        // assume it for every m' in [e, m). Compare the moves from m + p with those from m,
+        // removal k <= t by removal k:
+        // - "leave nothing" needs a heap of exactly k: neither m nor m + p is one (B > t);
+        // - "leave one heap" gives m - k and m + p - k: m - k >= B - t >= e, so they have
+        //   equal values by the hypothesis;
+        // - a split a + b = m - k (a <= b) maps to a + (b + p), a split of m + p - k, with
+        //   b >= (B - t) / 2 >= e; a split a + b = m + p - k (a <= b) maps back to
+        //   a + (b - p), with b - p >= (B + p - t) / 2 - p >= max(e, 1): both heaps
+        //   non-empty and G(b - p) = G(b).
+        // So both heaps reach the same set of values and G(m + p) = G(m). (Unequal splits,
+        // as in Grundy's game, break the last step: a and b - p may be equal.)
         // The terms must reach `bound(e, p) + p - 1`, with `bound` growing with e and p.
         let bound = |e: usize, p: usize| -> usize {
             let mut b = (t + 1).max(e + t);
