@@ -8,24 +8,8 @@
 use crate::grundy::{normal_play, Grundy};
 use crate::value::{mex, Sg};
 use retrograde_graph::Graph;
-use std::fmt;
-
-/// The first inconsistency found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Violation {
-    /// The vertex.
-    pub vertex: u32,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "vertex {}: {}", self.vertex, self.message)
-    }
-}
-
-impl std::error::Error for Violation {}
+/// The first inconsistency found (the engine's verifier's type: a vertex and a message).
+pub use retrograde_solve::Violation;
 
 /// Checks `s` against `g`.
 ///
