@@ -12,6 +12,8 @@ use std::path::PathBuf;
 #[command(name = "retrograde", version, propagate_version = true)]
 #[command(after_help = "Examples:\n  \
     retrograde solve examples/pebbles.rg\n  \
+    retrograde grundy examples/pebbles.rg             (Sprague-Grundy values)\n  \
+    retrograde sum octal:0.77:10 nim:7                (several games at once)\n  \
     retrograde solve graph.txt --output csv > values.csv\n  \
     retrograde solve graph.txt --summary --output json\n  \
     retrograde solve graph.txt --line 0\n  \
@@ -56,6 +58,61 @@ pub enum Command {
     /// it, and every other vertex exactly the best value its moves give, with a best move that
     /// realizes it. Exit status 1 when the solution is wrong.
     Verify(VerifyArgs),
+    /// Sprague-Grundy values of an impartial game graph, loopy graphs included.
+    ///
+    /// In an impartial game both players have the same moves (every plain graph is one). A
+    /// position's Grundy value says how it behaves beside other games, when each turn the
+    /// player to move moves in exactly one of them: a position of value n plays like a nim heap
+    /// of n tokens, and several games together are worth the XOR of their values (0: the
+    /// player to move loses). On an acyclic graph the value is the mex (least non-negative
+    /// integer not among) of the moves' values. With cycles, some positions have an infinite
+    /// value inf{K}, K the finite values among their moves (Smith 1966; Fraenkel and Yesha
+    /// 1986). Time: linear without cycles; with cycles, one linear pass per distinct finite
+    /// value. Normal play only: a position without moves loses.
+    #[command(after_help = "What the values mean, for the player to move:\n  \
+        0                   a loss\n  \
+        1, 2, 3, ...        a win (move to a position of value 0)\n  \
+        inf{K}, 0 in K      a win\n  \
+        inf{K}, 0 not in K  a draw: nobody can force a win, play goes on forever\n\n\
+        In a sum of games (a move in exactly one component per turn): finite values add by\n\
+        XOR; with exactly one infinite component inf{K}, the player to move wins iff the XOR\n\
+        of the others lies in K, else it is a draw; two or more infinite components: a draw.\n\
+        Each finite value has a counter: when the opponent moves a component from value n to\n\
+        a larger or infinite value, answer back to value n at a smaller counter, and the play\n\
+        cannot cycle forever (for value 0 the counter is the engine's loss remoteness).\n\n\
+        Misère play (--misere shows it) follows no XOR rule: misère values do not add.\n\n\
+        Examples:\n  \
+        retrograde grundy examples/pebbles.rg\n  \
+        retrograde grundy examples/loopy-impartial.rg --output csv\n  \
+        retrograde grundy graph.txt --vertex 0 --misere\n  \
+        retrograde sum examples/loopy-impartial.rg:2 nim:3   (play several games at once)")]
+    Grundy(GrundyArgs),
+    /// The outcome of several impartial games played together, and a winning move.
+    ///
+    /// Each turn the player to move moves in exactly one component (a disjunctive sum); who
+    /// cannot move loses. The sum's value comes from the components' Grundy values: finite
+    /// values add by XOR (0 loses); one infinite component inf{K} wins iff the XOR of the
+    /// others lies in K (else a draw); two or more infinite components draw. Prints each
+    /// component's value, the sum's value and outcome, and a move: a winning one (to a sum of
+    /// value 0), or one that keeps a draw. Heap games take time quadratic in the heap for
+    /// games that split heaps (Kayles: about 1.5 s for a heap of 100000).
+    #[command(after_help = "Components:\n  \
+        FILE:V           a graph file (any format `solve` reads), the game starting at vertex V\n                   \
+        (an id or a name from the file)\n  \
+        FILE             a graph file with a `start V` line\n  \
+        nim:N            a nim heap of N tokens (take any number)\n  \
+        take:S:N         a subtraction game: take t tokens for some t in the set S (comma-\n                   \
+        separated), from a heap of N; take:1,2:10 is the pebble game of seed 004\n  \
+        octal:CODE:N     the octal game CODE on a heap of N (0.77 Kayles, 0.07 Dawson's\n                   \
+        Kayles, 0.137 Dawson's chess; see `retrograde game octal --help`)\n  \
+        grundy-game:N    Grundy's game: split a heap of N into two unequal heaps\n\n\
+        A file whose name starts like a built-in needs a path: ./nim:7.\n\n\
+        Normal play only: misère sums do not follow the XOR rule.\n\n\
+        Examples:\n  \
+        retrograde sum nim:3 nim:5 nim:6                   (3 xor 5 xor 6 = 0: a loss)\n  \
+        retrograde sum octal:0.77:10 take:1,3,4:17 nim:7\n  \
+        retrograde sum examples/loopy-impartial.rg:2 nim:3 --output json")]
+    Sum(SumArgs),
     /// Solve a built-in game given by its rules (every reachable position).
     ///
     /// Prints the value of the start position for the player to move, then statistics.
@@ -109,6 +166,61 @@ pub enum GameCommand {
         /// Misère play: the player who cannot move wins.
         #[arg(long)]
         misere: bool,
+    },
+    /// An octal game on one heap (Kayles is 0.77): print its nim-sequence, the Grundy values
+    /// of heaps 0 to N-1.
+    ///
+    /// A move takes k tokens from a heap; the code's k-th digit after the point says what may
+    /// remain, as a sum of bits: 1 nothing (the heap had exactly k), 2 one heap, 4 two
+    /// non-empty heaps (the rest split in two). The digit before the point is 0, or 4 for
+    /// splitting without taking. A row of heaps is worth the XOR of their values, so the
+    /// sequence decides every position. Time: quadratic in N when heaps split (Kayles, 100000
+    /// terms: about 1.5 s), else linear. --period reports the least pre-period and period that
+    /// the computed terms prove by the Guy-Smith periodicity theorem.
+    #[command(after_help = "Examples:\n  \
+        retrograde game octal 0.77 --count 300 --period    Kayles: period 12 from heap 71\n  \
+        retrograde game octal 0.07 --count 300 --period    Dawson's Kayles\n  \
+        retrograde game octal 0.137 --count 100            Dawson's chess\n  \
+        retrograde game octal 4.7 --count 50 --output json")]
+    Octal {
+        /// The octal code, like 0.77 (digits 0-7; up to 1000 of them).
+        #[arg(value_name = "CODE")]
+        code: String,
+        /// Compute heaps 0 to N-1.
+        #[arg(long, default_value_t = 100, value_name = "N")]
+        count: u64,
+        /// Report the pre-period and period, if the computed terms prove them.
+        #[arg(long)]
+        period: bool,
+    },
+    /// A subtraction game on one heap: take t tokens for some t in the take-set. Prints its
+    /// nim-sequence (the Grundy values of heaps 0 to N-1); --period as for `game octal`.
+    #[command(after_help = "Examples:\n  \
+        retrograde game subtraction --take 1,2 --count 12      the pebble game: n mod 3\n  \
+        retrograde game subtraction --take 1,3,4 --count 50 --period")]
+    Subtraction {
+        /// The amounts a move may take, comma-separated.
+        #[arg(long, value_delimiter = ',', required = true, value_name = "SET")]
+        take: Vec<u32>,
+        /// Compute heaps 0 to N-1.
+        #[arg(long, default_value_t = 100, value_name = "N")]
+        count: u64,
+        /// Report the pre-period and period, if the computed terms prove them.
+        #[arg(long)]
+        period: bool,
+    },
+    /// Grundy's game: split one heap into two non-empty heaps of different sizes; who cannot
+    /// move loses. Prints its nim-sequence (heaps 0 to N-1). Time: quadratic in N (100000
+    /// terms: about 3 s). No periodicity theorem covers it (it is believed never to become
+    /// periodic), so --period proves nothing.
+    #[command(after_help = "Example:\n  retrograde game grundy-game --count 100")]
+    GrundyGame {
+        /// Compute heaps 0 to N-1.
+        #[arg(long, default_value_t = 100, value_name = "N")]
+        count: u64,
+        /// Look for a proved period (there is none to prove for Grundy's game).
+        #[arg(long)]
+        period: bool,
     },
     /// The policeman and the thief (seed 000) on a map file: `n m`, then n rows; `*` wall,
     /// `P` (or `C`) policeman, `T` thief, `E` exit. The first line printed is exactly one of
@@ -305,6 +417,70 @@ pub struct VerifyArgs {
     /// standard input).
     #[arg(value_name = "SOLUTION")]
     pub solution: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct GrundyArgs {
+    /// The graph file; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// The file format (as for `solve`).
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+    /// At least this many vertices (ids 0..N-1), even if fewer appear in the file.
+    #[arg(long, value_name = "N")]
+    pub vertices: Option<u64>,
+    /// How to print the results.
+    #[arg(long, short, value_enum, default_value_t = GrundyOutput::Text)]
+    pub output: GrundyOutput,
+    /// Print only the totals (in CSV: vertices,edges,acyclic,win,loss,draw,infinite,
+    /// max_value,seconds).
+    #[arg(long, conflicts_with = "vertex")]
+    pub summary: bool,
+    /// Print only these vertices (an id, or a name from the file); repeatable.
+    #[arg(long, value_name = "V")]
+    pub vertex: Vec<String>,
+    /// Add each finite value's counter (a `counter` column in CSV; always shown in text and
+    /// JSON).
+    #[arg(long)]
+    pub counters: bool,
+    /// Also show the misère outcome of each vertex played alone (who cannot move wins), from
+    /// the win/loss/draw engine (`solve --no-move win`). Misère values do not add by XOR.
+    #[arg(long)]
+    pub misere: bool,
+    /// Check the values with the independent checker before printing.
+    #[arg(long)]
+    pub verify: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SumArgs {
+    /// The games played together (see the list below), at least one.
+    #[arg(value_name = "COMPONENT", required = true)]
+    pub components: Vec<String>,
+    /// How to print the results.
+    #[arg(long, short, value_enum, default_value_t = SumOutput::Text)]
+    pub output: SumOutput,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GrundyOutput {
+    /// One line per vertex (value, outcome, counter), then totals.
+    Text,
+    /// vertex,grundy (plus counter with --counters; misere_outcome,misere_remoteness with
+    /// --misere); an infinite value with a comma is quoted: "inf{0,2}".
+    Csv,
+    /// One JSON object: totals, then positions (grundy is a number, or a string "inf{...}"
+    /// with the set in k).
+    Json,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SumOutput {
+    /// One line per component, the sum's value and outcome, and the move.
+    Text,
+    /// One JSON object: components, value, outcome, move (null when every move loses).
+    Json,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

@@ -34,6 +34,8 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         cli::Command::Solve(a) => cmd::solve::run(a, cli.verbose, started, &mut out),
         cli::Command::Verify(a) => cmd::verify::run(a, &mut out),
+        cli::Command::Grundy(a) => cmd::grundy::run(a, cli.verbose, started, &mut out),
+        cli::Command::Sum(a) => cmd::sum::run(a, started, &mut out),
         cli::Command::Game(a) => cmd::game::run(a, started, &mut out),
         cli::Command::Play(a) => cmd::play::run(a, &mut out),
     };

@@ -14,7 +14,7 @@ fn json_str(s: &str) -> String {
 }
 
 /// `3 (name)` or `3`.
-fn label(g: &Graph, v: u32) -> String {
+pub fn label(g: &Graph, v: u32) -> String {
     match g.name(v) {
         Some(n) => format!("{v} ({n})"),
         None => v.to_string(),

@@ -25,6 +25,11 @@ type Extra = (&'static str, String, String);
 
 pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<Status> {
     match &args.game {
+        GameCommand::Octal { .. }
+        | GameCommand::Subtraction { .. }
+        | GameCommand::GrundyGame { .. } => {
+            super::impartial_games::run(&args.game, args.output, started, out)
+        }
         GameCommand::Pebbles {
             count,
             take,

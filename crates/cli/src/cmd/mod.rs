@@ -1,8 +1,11 @@
 //! One module per subcommand; each `run` returns the exit status.
 
 pub mod game;
+pub mod grundy;
+pub mod impartial_games;
 pub mod play;
 pub mod solve;
+pub mod sum;
 pub mod verify;
 
 /// What a command says about its answer.
