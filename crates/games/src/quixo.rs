@@ -863,12 +863,13 @@ impl Quixo {
                     .collect()
             })
             .collect();
+        // Sets the given reached bits of a state; whether any was new.
         let mark = |b: u32, i: u64, bit: u64| -> bool {
             let w = &bits[b as usize][(i / 16) as usize];
             let m = bit << (4 * (i % 16));
             // Most states are reached many times: a plain load first spares the locked
             // read-modify-write.
-            w.load(Ordering::Relaxed) & m == 0 && w.fetch_or(m, Ordering::Relaxed) & m == 0
+            w.load(Ordering::Relaxed) & m != m && w.fetch_or(m, Ordering::Relaxed) & m != m
         };
         mark(self.cells, 0, 1);
         // Tier by tier from the empty board down; inside a tier, sweep until nothing new is
@@ -889,24 +890,29 @@ impl Quixo {
                             return;
                         }
                         for k in 0..16 {
-                            for parity in 0..2u64 {
-                                if todo >> (4 * k + parity) & 1 == 0 {
-                                    continue;
-                                }
-                                let i = w as u64 * 16 + k;
-                                if !mark(b, i, 4 << parity) {
-                                    continue;
-                                }
-                                let (x, o) = self.unrank(b, i);
-                                if self.terminal(x, o).is_some() {
-                                    continue;
-                                }
-                                for m in &self.moves {
-                                    if let Some((cx, co)) = self.apply(x, o, m) {
-                                        let (cb, ci) = self.rank(cx, co);
-                                        if mark(cb, ci, 1 << (1 - parity)) && cb == b {
-                                            changed.store(true, Ordering::Relaxed);
-                                        }
+                            // Both parities at once: the moves are the same.
+                            let pending = (todo >> (4 * k)) & 3;
+                            if pending == 0 {
+                                continue;
+                            }
+                            let i = w as u64 * 16 + k;
+                            let m = pending << (4 * k + 2);
+                            let before = word.fetch_or(m, Ordering::Relaxed);
+                            let fresh = (m & !before) >> (4 * k + 2);
+                            if fresh == 0 {
+                                continue;
+                            }
+                            let (x, o) = self.unrank(b, i);
+                            if self.terminal(x, o).is_some() {
+                                continue;
+                            }
+                            // A child is reached at the other parity.
+                            let flipped = ((fresh & 1) << 1) | (fresh >> 1);
+                            for m in &self.moves {
+                                if let Some((cx, co)) = self.apply(x, o, m) {
+                                    let (cb, ci) = self.rank(cx, co);
+                                    if mark(cb, ci, flipped) && cb == b {
+                                        changed.store(true, Ordering::Relaxed);
                                     }
                                 }
                             }
