@@ -33,6 +33,7 @@ pub fn run(
     // Totals need no best moves: skip that pass over every edge unless something shows them.
     let opts = SolveOptions {
         best_moves: !args.summary || args.verify,
+        ..SolveOptions::default()
     };
     let (s, phases) = solve_with_options(g, &rules, &opts);
     let solve_time = t.elapsed();
