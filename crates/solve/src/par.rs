@@ -49,7 +49,6 @@ use crate::retro::{
     WIN,
 };
 use crate::solution::{Solution, NONE};
-use crate::value::Outcome;
 use crate::{Engine, Phases, Rules};
 use rayon::prelude::*;
 use retrograde_graph::{Graph, TurnRule};
@@ -251,39 +250,36 @@ where
 }
 
 /// Step 1: the cells (terminals decided, others open with their out-degree), the win and loss
-/// terminals (frontier 0) and the tie terminals, both in id order.
+/// terminals (frontier 0) and the tie terminals, both in id order. One parallel pass.
 fn seed(g: &Graph, rules: &Rules) -> (Vec<AtomicU32>, Vec<u32>, Vec<u32>) {
-    let n = g.vertex_count();
-    let mut cells: Vec<AtomicU32> = Vec::with_capacity(n);
-    retrograde_graph::huge::advise(cells.spare_capacity_mut());
-    (0..n as u32)
-        .into_par_iter()
-        .with_min_len(1 << 14)
-        .map(|v| {
-            AtomicU32::new(match terminal_value(g, rules, v) {
-                Some(val) => packed_decided(val.outcome() as u8, 0),
-                // `fits_packed`: out-degrees are below 2^30.
-                None => g.out_degree(v) as u32,
-            })
-        })
-        .collect_into_vec(&mut cells);
+    const PART: usize = 1 << 16;
+    // Zeroed memory straight from the allocator (huge pages advised, not yet touched), seen as
+    // atomics in place: the pass below is the first to write it, on every thread.
+    let mut cells: Vec<AtomicU32> = retrograde_graph::huge::zeroed::<u32>(g.vertex_count())
+        .into_iter()
+        .map(AtomicU32::new)
+        .collect();
     let parts: Vec<(Vec<u32>, Vec<u32>)> = cells
-        .par_chunks(1 << 16)
+        .par_chunks_mut(PART)
         .enumerate()
         .map(|(i, part)| {
-            let base = (i << 16) as u32;
+            let base = i * PART;
             let (mut wl, mut ties) = (Vec::new(), Vec::new());
-            for (j, c) in part.iter().enumerate() {
-                let c = c.load(Relaxed);
-                if packed_is_open(c) {
-                    continue;
-                }
-                let v = base + j as u32;
-                if packed_state(c) == TIE {
-                    ties.push(v);
-                } else {
-                    wl.push(v);
-                }
+            for (j, cell) in part.iter_mut().enumerate() {
+                let v = (base + j) as u32;
+                *cell.get_mut() = match terminal_value(g, rules, v) {
+                    Some(val) => {
+                        let state = val.outcome() as u8;
+                        if state == TIE {
+                            ties.push(v);
+                        } else {
+                            wl.push(v);
+                        }
+                        packed_decided(state, 0)
+                    }
+                    // `fits_packed`: out-degrees are below 2^30.
+                    None => g.out_degree(v) as u32,
+                };
             }
             (wl, ties)
         })
@@ -309,7 +305,6 @@ fn finish(mut cells: Vec<AtomicU32>) -> (Vec<u8>, Vec<u32>) {
             *s = packed_state(*c);
             *c = if *s == OPEN { NONE } else { *c & LOW };
         });
-    debug_assert!(OPEN == Outcome::Draw as u8);
     // Reuses the allocation (a `Vec` collected from its own `into_iter` with a map between
     // types of one layout is built in place).
     let remoteness: Vec<u32> = cells.into_iter().map(AtomicU32::into_inner).collect();
