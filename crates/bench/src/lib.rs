@@ -17,10 +17,17 @@
 //!   [`GraphBuilder::build`](retrograde_graph::GraphBuilder::build) (the CSR layout).
 //! - **solve**: [`solve`](retrograde_solve::solve) with the default rules (values, remoteness
 //!   and best moves). Counting the outcomes afterwards is not timed.
-//! - **propagation**: the win/loss propagation inside `solve`, which runs on one core, as
-//!   reported by [`solve_with_phases`]: time, reverse edges scanned, and both rates. On the
-//!   uniform graphs most vertices are draws and few edges are scanned; the `-dag` sizes
-//!   (`10m-dag`: edges `u -> v` with `v < u`, so every vertex is decided) scan every edge.
+//! - **propagation**: the win/loss propagation inside `solve` on one core (the sequential
+//!   engine in a one-thread pool), as reported by [`solve_with_phases`]: time, reverse edges
+//!   scanned, and both rates. On the uniform graphs most vertices are draws and few edges
+//!   are scanned; the `-dag` sizes (`10m-dag`: edges `u -> v` with `v < u`, so every vertex
+//!   is decided) scan every edge.
+//! - **threads**: the same `solve` inside rayon pools of 1 and 2 threads (`Engine::Auto`:
+//!   the sequential engine on 1 thread, the parallel one on more), and the parallel engine
+//!   forced on 1 thread (its overhead); each run solves once per pool, in turn, on the graph
+//!   already built, and every solution must equal the first one bit for bit. With the phases
+//!   of each (propagation, ties, best moves) and the speed-up: 1-thread time / N-thread time.
+//!   The CLI end to end also runs with `--threads 1` and `--threads 2`.
 //! - **end to end**: wall time, spawn to exit, of `target/release/retrograde solve FILE
 //!   --summary --output json` (the CLI must be built first: `cargo build --release -p
 //!   retrograde-cli`; skipped with a note when absent). Its self-reported `peak_rss_bytes` is
@@ -38,6 +45,8 @@
 //! - sizes: arguments (`cargo bench -p retrograde-bench -- 1m`) or `RETRO_BENCH_SIZES=1m,10m`
 //!   (default `1m,10m,10m-dag`);
 //! - `RETRO_BENCH_RUNS=N`: runs per measurement (default 3);
+//! - `RETRO_BENCH_THREADS=1,2`: the thread counts compared (default `1,2`; 1 is always
+//!   included, as the base of the speed-ups);
 //! - `RETRO_BENCH_CLI=PATH`: the CLI binary (default `target/release/retrograde`).
 //!
 //! Run without `--bench` (as `cargo test --benches` does), the harness makes one quick smoke
@@ -51,7 +60,9 @@ pub mod table;
 use external::{CliSummary, CppCounts, ProcRun, Runner};
 use gen::Size;
 use retrograde_graph::format::{Format, ParseOptions, TextParser};
-use retrograde_solve::{solve_with_phases, Counts, Rules};
+use retrograde_solve::{
+    solve_with_options, solve_with_phases, Counts, Engine, Phases, Rules, Solution, SolveOptions,
+};
 use std::env;
 use std::ffi::OsStr;
 use std::fs::{self, File};
@@ -82,6 +93,8 @@ struct Config {
     external: bool,
     /// Started without `--bench`: a quick smoke run.
     smoke: bool,
+    /// The thread counts compared, starting with 1.
+    threads: Vec<usize>,
 }
 
 impl Config {
@@ -93,6 +106,7 @@ impl Config {
                 runs: 1,
                 external: false,
                 smoke: true,
+                threads: vec![1, 2],
             });
         }
         let positional: Vec<&str> = args
@@ -120,13 +134,81 @@ impl Config {
                 .ok_or_else(|| format!("bad RETRO_BENCH_RUNS {s:?}"))?,
             Err(_) => 3,
         };
+        let threads = thread_counts(env::var("RETRO_BENCH_THREADS").ok().as_deref())?;
         Ok(Config {
             sizes,
             runs,
             external: true,
             smoke: false,
+            threads,
         })
     }
+}
+
+/// The thread counts to compare, from `RETRO_BENCH_THREADS` (default `1,2`): sorted, without
+/// repeats, 1 always first (the base of the speed-ups).
+fn thread_counts(spec: Option<&str>) -> Result<Vec<usize>, String> {
+    let mut threads = vec![1];
+    for t in spec
+        .unwrap_or("1,2")
+        .split([',', ' '])
+        .filter(|t| !t.is_empty())
+    {
+        let n = t
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("bad RETRO_BENCH_THREADS entry {t:?}"))?;
+        threads.push(n);
+    }
+    threads.sort_unstable();
+    threads.dedup();
+    Ok(threads)
+}
+
+/// One way of solving that the thread comparison times: an engine in a pool of some threads.
+struct Mode {
+    threads: usize,
+    engine: Engine,
+    pool: rayon::ThreadPool,
+}
+
+impl Mode {
+    fn label(&self) -> String {
+        let engine = match (self.engine, self.threads) {
+            (Engine::Auto, 1) | (Engine::Sequential, _) => "sequential engine",
+            (Engine::Auto, _) => "parallel engine",
+            (Engine::Parallel, _) => "parallel engine forced",
+        };
+        let s = if self.threads == 1 { "" } else { "s" };
+        format!("{} thread{s} ({engine})", self.threads)
+    }
+}
+
+/// The modes compared: `Engine::Auto` at every thread count, and the parallel engine forced
+/// on one thread.
+fn modes(threads: &[usize]) -> Result<Vec<Mode>, String> {
+    let mut modes = Vec::new();
+    let mut add = |threads: usize, engine: Engine| -> Result<(), String> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| format!("cannot start a pool of {threads} threads: {e}"))?;
+        modes.push(Mode {
+            threads,
+            engine,
+            pool,
+        });
+        Ok(())
+    };
+    for &t in threads {
+        add(t, Engine::Auto)?;
+        if t == 1 {
+            add(1, Engine::Parallel)?;
+        }
+    }
+    Ok(modes)
 }
 
 /// Where things are: the cargo target directory, found from this executable's path
@@ -156,6 +238,7 @@ fn run() -> Result<(), String> {
     fs::create_dir_all(&data).map_err(|e| format!("creating {}: {e}", data.display()))?;
 
     print_header(&cfg, &data);
+    let modes = modes(&cfg.threads)?;
     let programs = Programs {
         runner: Runner::new(data.join("time-report.txt")),
         cli: if cfg.external {
@@ -173,7 +256,7 @@ fn run() -> Result<(), String> {
         println!("note: /usr/bin/time is not GNU time; external peak RSS (time %M) not measured");
     }
     for size in &cfg.sizes {
-        bench_size(&cfg, &programs, &data, size)?;
+        bench_size(&cfg, &programs, &modes, &data, size)?;
     }
     Ok(())
 }
@@ -205,6 +288,19 @@ fn print_header(cfg: &Config, data: &Path) {
          end to end = process wall time, spawn to exit",
         cfg.runs
     );
+    println!(
+        "threads compared: {:?} (rayon pools; the other rows use the default pool); load average at start: {}",
+        cfg.threads,
+        load_average()
+    );
+}
+
+/// The first three fields of `/proc/loadavg` (other work on the machine skews the timings).
+fn load_average() -> String {
+    fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "unknown".to_string())
 }
 
 /// The `date` command's output, or seconds since the epoch without it.
@@ -269,13 +365,22 @@ struct LibRun {
     parse: Duration,
     build: Duration,
     solve: Duration,
-    /// The win/loss propagation inside `solve` (sequential: one core).
+    /// The win/loss propagation of the sequential engine on one core.
     propagate: Duration,
     /// Reverse edges the propagation looked at.
     scanned: u64,
     vertices: u64,
     edges: u64,
     counts: Counts,
+    /// One solve per [`Mode`], in order.
+    modes: Vec<ModeRun>,
+}
+
+/// One timed solve in one [`Mode`].
+#[derive(Debug)]
+struct ModeRun {
+    solve: Duration,
+    phases: Phases,
 }
 
 impl LibRun {
@@ -284,8 +389,9 @@ impl LibRun {
     }
 }
 
-/// Parses, builds and solves the graph in `path`, timing each phase.
-fn run_library(path: &Path) -> Result<LibRun, String> {
+/// Parses, builds and solves the graph in `path`, timing each phase; then solves it again in
+/// each mode, checking that every solution equals the first.
+fn run_library(path: &Path, modes: &[Mode]) -> Result<LibRun, String> {
     let start = std::time::Instant::now();
     let mut file = File::open(path).map_err(|e| format!("opening {}: {e}", path.display()))?;
     let mut buf = vec![0u8; BLOCK];
@@ -316,15 +422,48 @@ fn run_library(path: &Path) -> Result<LibRun, String> {
     let (solution, phases) = solve_with_phases(&graph, &Rules::default());
     let solve = start.elapsed();
 
+    let mut runs = Vec::with_capacity(modes.len());
+    for mode in modes {
+        let (s, d, phases) = solve_in(&graph, mode);
+        if s != solution {
+            return Err(format!(
+                "{}: the solution with {} differs from the default pool's",
+                path.display(),
+                mode.label()
+            ));
+        }
+        drop(s);
+        runs.push(ModeRun { solve: d, phases });
+    }
+    let sequential = modes
+        .iter()
+        .zip(&runs)
+        .find(|(m, _)| m.threads == 1 && m.engine == Engine::Auto)
+        .map_or(phases, |(_, r)| r.phases);
+
     Ok(LibRun {
         parse,
         build,
         solve,
-        propagate: phases.propagate,
+        propagate: sequential.propagate,
         scanned: phases.edges_scanned,
         vertices: graph.vertex_count() as u64,
         edges: graph.edge_count() as u64,
         counts: solution.counts(),
+        modes: runs,
+    })
+}
+
+/// Solves `graph` (values and best moves, default rules) in `mode`'s pool with its engine.
+fn solve_in(graph: &retrograde_graph::Graph, mode: &Mode) -> (Solution, Duration, Phases) {
+    let opts = SolveOptions {
+        engine: mode.engine,
+        ..SolveOptions::default()
+    };
+    mode.pool.install(|| {
+        let start = std::time::Instant::now();
+        let (s, phases) = solve_with_options(graph, &Rules::default(), &opts);
+        (s, start.elapsed(), phases)
     })
 }
 
@@ -353,7 +492,13 @@ struct CppResult {
     peak_time: Option<u64>,
 }
 
-fn bench_size(cfg: &Config, programs: &Programs, data: &Path, size: &Size) -> Result<(), String> {
+fn bench_size(
+    cfg: &Config,
+    programs: &Programs,
+    modes: &[Mode],
+    data: &Path,
+    size: &Size,
+) -> Result<(), String> {
     eprintln!("[{}] preparing the input", size.label);
     let (path, written) = gen::ensure_graph(data, size)?;
     let file_bytes = fs::metadata(&path).map_or(0, |m| m.len());
@@ -361,7 +506,7 @@ fn bench_size(cfg: &Config, programs: &Programs, data: &Path, size: &Size) -> Re
     let mut lib = Vec::with_capacity(cfg.runs);
     for i in 0..cfg.runs {
         eprintln!("[{}] library run {}/{}", size.label, i + 1, cfg.runs);
-        let r = run_library(&path)?;
+        let r = run_library(&path, modes)?;
         if let Some(first) = lib.first() {
             let first: &LibRun = first;
             if (r.vertices, r.edges, r.counts) != (first.vertices, first.edges, first.counts) {
@@ -409,6 +554,33 @@ fn bench_size(cfg: &Config, programs: &Programs, data: &Path, size: &Size) -> Re
             })
         }
     };
+    // The CLI end to end at each thread count, in turn within each round.
+    let mut cli_threads: Vec<Vec<Duration>> = vec![Vec::new(); cfg.threads.len()];
+    if let Some(exe) = &programs.cli {
+        for i in 0..cfg.runs {
+            for (t, walls) in cfg.threads.iter().zip(&mut cli_threads) {
+                eprintln!(
+                    "[{}] retrograde --threads {t} run {}/{}",
+                    size.label,
+                    i + 1,
+                    cfg.runs
+                );
+                let t = t.to_string();
+                let args = [
+                    OsStr::new("--threads"),
+                    t.as_ref(),
+                    "solve".as_ref(),
+                    file,
+                    "--summary".as_ref(),
+                    "--output".as_ref(),
+                    "json".as_ref(),
+                ];
+                let r = programs.runner.run(exe, &args)?;
+                check_cli(&external::parse_cli_summary(&r.stdout)?, n, m, &counts)?;
+                walls.push(r.wall);
+            }
+        }
+    }
     let cpp = match &programs.cpp {
         None => None,
         Some(exe) => {
@@ -518,6 +690,7 @@ fn bench_size(cfg: &Config, programs: &Programs, data: &Path, size: &Size) -> Re
         m as f64 / p / 1e6
     );
     println!();
+    print_threads(cfg, modes, &lib, &cli_threads);
 
     let budget = 16 * m + 32 * n;
     let mut t = Table::new(&[
@@ -563,6 +736,57 @@ fn bench_size(cfg: &Config, programs: &Programs, data: &Path, size: &Size) -> Re
     println!("memory budget 16 m + 32 n = {} bytes", grouped(budget));
     print!("{}", t.render());
     Ok(())
+}
+
+/// The thread comparison: per mode, the medians of solve and its phases, the CLI end to end
+/// at that thread count, and the speed-ups over one thread.
+fn print_threads(cfg: &Config, modes: &[Mode], lib: &[LibRun], cli: &[Vec<Duration>]) {
+    let med = |i: usize, f: &dyn Fn(&ModeRun) -> Duration| {
+        median(lib.iter().map(|r| f(&r.modes[i])).collect())
+    };
+    let solve: Vec<Duration> = (0..modes.len()).map(|i| med(i, &|r| r.solve)).collect();
+    let e2e = |threads: usize| {
+        let i = cfg.threads.iter().position(|&t| t == threads)?;
+        (!cli[i].is_empty()).then(|| median(cli[i].clone()))
+    };
+    let base = solve[0].as_secs_f64();
+    let base_e2e = e2e(1).map(|d| d.as_secs_f64());
+    let mut t = Table::new(&[
+        "solve (values + best moves)",
+        "solve s",
+        "propagate",
+        "ties",
+        "best moves",
+        "speed-up",
+        "end to end s",
+        "speed-up",
+    ]);
+    for (i, mode) in modes.iter().enumerate() {
+        let dash = || "-".to_string();
+        let wall = (mode.engine == Engine::Auto)
+            .then(|| e2e(mode.threads))
+            .flatten();
+        t.row(vec![
+            mode.label(),
+            secs(solve[i]),
+            secs(med(i, &|r| r.phases.propagate)),
+            secs(med(i, &|r| r.phases.ties)),
+            secs(med(i, &|r| r.phases.best_moves)),
+            ratio(base, solve[i].as_secs_f64()),
+            wall.map_or_else(dash, secs),
+            match (base_e2e, wall) {
+                (Some(b), Some(w)) => ratio(b, w.as_secs_f64()),
+                _ => dash(),
+            },
+        ]);
+    }
+    println!(
+        "threads: solve in rayon pools of each size (median of {} run(s)); end to end = the CLI \
+         with --threads N --summary (values only); speed-up = 1-thread time / this time",
+        lib.len()
+    );
+    print!("{}", t.render());
+    println!();
 }
 
 /// A row of the time table: Rust time and rate, C++ time, and the ratio.
@@ -698,6 +922,14 @@ mod tests {
         )
         .is_err());
         assert!(check_cli(&ok, 10, 41, &c).is_err());
+    }
+
+    #[test]
+    fn thread_counts_start_at_one() {
+        assert_eq!(thread_counts(None).unwrap(), [1, 2]);
+        assert_eq!(thread_counts(Some("4,2,2")).unwrap(), [1, 2, 4]);
+        assert!(thread_counts(Some("0")).is_err());
+        assert!(thread_counts(Some("two")).is_err());
     }
 
     #[test]

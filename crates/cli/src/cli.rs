@@ -23,7 +23,8 @@ use std::path::PathBuf;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
-    /// Worker threads for parsing and best moves (default: all cores).
+    /// Worker threads for parsing, building, solving and best moves (default: all cores).
+    /// The answer is the same for every N.
     #[arg(long, global = true, value_name = "N")]
     pub threads: Option<usize>,
     /// Print phase timings and peak memory to stderr.

@@ -959,6 +959,7 @@ rtest!(threads_do_not_change_the_answer, |dir, _cmd| {
     let two = run("2");
     assert_eq!(one.lines().count(), 12_001);
     assert!(one == two, "--threads 1 and --threads 2 differ");
+    assert!(run("3") == one, "--threads 1 and --threads 3 differ");
     let rows = parse_csv(&one);
     let outcomes: BTreeSet<&str> = rows.iter().map(|r| r.outcome.as_str()).collect();
     assert!(outcomes.len() >= 3, "a varied graph: {outcomes:?}");

@@ -23,13 +23,14 @@
 //! ```
 #![warn(missing_docs)]
 
+mod par;
 mod retro;
 mod solution;
 mod value;
 mod verify;
 
 pub use retro::{
-    solve, solve_with_options, solve_with_phases, terminal_value, Phases, SolveOptions,
+    solve, solve_with_options, solve_with_phases, terminal_value, Engine, Phases, SolveOptions,
 };
 pub use retrograde_graph::{Graph, Primitive};
 pub use solution::{Counts, Solution};

@@ -16,6 +16,10 @@
 //!    successor id whose value realizes the vertex's value. The choice depends only on the
 //!    values, never on the order of the queue or the number of threads.
 //!
+//! This file is the sequential solver, the readable reference. [`crate::par`] computes the
+//! same values level by level on many threads; [`solve_with_options`] picks one of the two
+//! ([`Engine`]) and both share the best-move pass.
+//!
 //! # Memory
 //! Beside the graph, while solving: 4 bytes per vertex of cells (the counter of moves not yet
 //! known to lose while open; outcome and remoteness, packed in the same `u32`, once decided)
@@ -30,11 +34,11 @@ use crate::Rules;
 use rayon::prelude::*;
 use retrograde_graph::{Graph, Primitive, TurnRule};
 
-const WIN: u8 = Outcome::Win as u8;
-const LOSS: u8 = Outcome::Loss as u8;
-const TIE: u8 = Outcome::Tie as u8;
+pub(crate) const WIN: u8 = Outcome::Win as u8;
+pub(crate) const LOSS: u8 = Outcome::Loss as u8;
+pub(crate) const TIE: u8 = Outcome::Tie as u8;
 /// Undecided while solving; whatever is still undecided at the end is a draw.
-const OPEN: u8 = Outcome::Draw as u8;
+pub(crate) const OPEN: u8 = Outcome::Draw as u8;
 
 /// The value the rules fix at `v` (a primitive label, or the no-move rule at a dead end), if
 /// any. Such a vertex is terminal: it has no best move.
@@ -79,12 +83,17 @@ pub fn solve(g: &Graph, rules: &Rules) -> Solution {
 pub struct Phases {
     /// Seeding the terminals and spreading wins and losses.
     pub propagate: std::time::Duration,
-    /// Spreading ties.
+    /// Spreading ties (and turning the solver's cells into the solution's arrays).
     pub ties: std::time::Duration,
     /// Choosing best moves.
     pub best_moves: std::time::Duration,
-    /// Reverse edges looked at while spreading wins and losses.
+    /// Reverse edges looked at while spreading wins and losses (the same for both engines).
     pub edges_scanned: u64,
+    /// The engine that computed the values: `Sequential` or `Parallel` (never `Auto`).
+    pub engine: Engine,
+    /// Threads the values were computed with: 1 for the sequential engine, else the size of
+    /// the rayon pool the parallel engine ran in.
+    pub threads: usize,
 }
 
 /// [`solve`], also reporting how long each phase took.
@@ -92,24 +101,57 @@ pub fn solve_with_phases(g: &Graph, rules: &Rules) -> (Solution, Phases) {
     solve_with_options(g, rules, &SolveOptions::default())
 }
 
-/// What to compute beyond values.
+/// What to compute beyond values, and how.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct SolveOptions {
     /// Choose a best move for every vertex (default). Without them the solution has values
     /// only ([`Solution::has_best_moves`] is false), which saves a pass over all edges when
     /// only totals are wanted.
     pub best_moves: bool,
+    /// Which solver computes the values. Every engine gives the same solution, bit for bit.
+    pub engine: Engine,
 }
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { best_moves: true }
+        SolveOptions {
+            best_moves: true,
+            engine: Engine::Auto,
+        }
     }
+}
+
+/// Which solver computes the values. The choice changes the time taken, never the solution
+/// (outcomes, remoteness and best moves are the same for every engine and thread count).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// The parallel engine when the current rayon pool has more than one thread, else the
+    /// sequential one (default).
+    #[default]
+    Auto,
+    /// The sequential FIFO solver: the readable reference.
+    Sequential,
+    /// The level-synchronous parallel solver, on the threads of the current rayon pool
+    /// (`rayon::ThreadPool::install` chooses the pool). Graphs too big for its packed cells
+    /// (more than 2^30 vertices, or a vertex with 2^30 moves or more) are solved by the
+    /// sequential engine instead.
+    Parallel,
 }
 
 /// [`solve`] with options, also reporting how long each phase took.
 pub fn solve_with_options(g: &Graph, rules: &Rules, opts: &SolveOptions) -> (Solution, Phases) {
-    let (mut s, mut phases) = solve_layout(g, rules, fits_packed(g));
+    let packed = fits_packed(g);
+    let parallel = packed
+        && match opts.engine {
+            Engine::Auto => rayon::current_num_threads() > 1,
+            Engine::Sequential => false,
+            Engine::Parallel => true,
+        };
+    let (mut s, mut phases) = if parallel {
+        crate::par::solve_values(g, rules)
+    } else {
+        solve_layout(g, rules, packed)
+    };
     if opts.best_moves {
         let clock = std::time::Instant::now();
         s.best = best_moves(g, rules, &s);
@@ -118,7 +160,8 @@ pub fn solve_with_options(g: &Graph, rules: &Rules, opts: &SolveOptions) -> (Sol
     (s, phases)
 }
 
-/// The values (no best moves) with the cell layout chosen by the caller (tests compare both).
+/// The values (no best moves) from the sequential engine, with the cell layout chosen by the
+/// caller (tests compare both).
 pub(crate) fn solve_layout(g: &Graph, rules: &Rules, packed: bool) -> (Solution, Phases) {
     match g.turn_rule() {
         TurnRule::Alternate => solve_with(g, rules, |_, _, _| false, packed),
@@ -153,19 +196,40 @@ trait Cells {
 /// One `u32` per vertex: the top two bits are 0 while open (the rest is the counter), else
 /// 1 + the outcome code (the rest is the remoteness). One cache line holds everything the
 /// propagation reads about a vertex. Valid when counters and remoteness stay below 2^30.
+/// The parallel engine uses the same layout in atomic cells (`crate::par`).
 struct Packed(Vec<u32>);
 
-const TAG: u32 = 30;
-const LOW: u32 = (1 << TAG) - 1;
+/// The packed layout's tag position, and the mask of its counter or remoteness.
+pub(crate) const TAG: u32 = 30;
+pub(crate) const LOW: u32 = (1 << TAG) - 1;
+
+/// A packed cell: is it open (its value is the counter)?
+#[inline(always)]
+pub(crate) fn packed_is_open(cell: u32) -> bool {
+    cell >> TAG == 0
+}
+
+/// A packed cell's outcome code (`OPEN` for an open cell).
+#[inline(always)]
+pub(crate) fn packed_state(cell: u32) -> u8 {
+    ((cell >> TAG) as u8 + 3) & 3
+}
+
+/// The packed cell of a decided vertex.
+#[inline(always)]
+pub(crate) fn packed_decided(state: u8, remoteness: u32) -> u32 {
+    debug_assert!(remoteness <= LOW);
+    ((state as u32 + 1) & 3) << TAG | remoteness
+}
 
 impl Cells for Packed {
     #[inline(always)]
     fn is_open(&self, v: usize) -> bool {
-        self.0[v] >> TAG == 0
+        packed_is_open(self.0[v])
     }
     #[inline(always)]
     fn state(&self, v: usize) -> u8 {
-        ((self.0[v] >> TAG) as u8 + 3) & 3
+        packed_state(self.0[v])
     }
     #[inline(always)]
     fn level(&self, v: usize) -> u32 {
@@ -173,8 +237,7 @@ impl Cells for Packed {
     }
     #[inline(always)]
     fn decide(&mut self, v: usize, state: u8, remoteness: u32) {
-        debug_assert!(remoteness <= LOW);
-        self.0[v] = ((state as u32 + 1) & 3) << TAG | remoteness;
+        self.0[v] = packed_decided(state, remoteness);
     }
     #[inline(always)]
     fn set_counter(&mut self, v: usize, count: u32) {
@@ -251,7 +314,7 @@ impl Cells for Split {
 
 /// Whether the packed layout can hold this graph: remoteness is below `n` (every level of
 /// the queue decides at least one new vertex) and counters are out-degrees.
-fn fits_packed(g: &Graph) -> bool {
+pub(crate) fn fits_packed(g: &Graph) -> bool {
     let n = g.vertex_count();
     let off = g.forward_offsets();
     n <= LOW as usize
@@ -267,7 +330,11 @@ fn solve_with(
     packed: bool,
 ) -> (Solution, Phases) {
     let n = g.vertex_count();
-    let mut phases = Phases::default();
+    let mut phases = Phases {
+        engine: Engine::Sequential,
+        threads: 1,
+        ..Phases::default()
+    };
     let (state, remoteness) = if packed {
         let cells: Vec<u32> = retrograde_graph::huge::zeroed(n);
         propagate(g, rules, &keeps, Packed(cells), &mut phases)
@@ -378,7 +445,7 @@ fn propagate<C: Cells>(
 
 /// A hint to bring `data[i]` into cache; no effect on results (and none off x86-64).
 #[inline(always)]
-fn prefetch<T>(data: &[T], i: usize) {
+pub(crate) fn prefetch<T>(data: &[T], i: usize) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};

@@ -8,7 +8,9 @@
 
 use proptest::prelude::*;
 use retrograde_graph::{Graph, GraphBuilder, Primitive};
-use retrograde_solve::{solve, verify, Outcome, Rules, Value};
+use retrograde_solve::{
+    solve, solve_with_options, verify, Engine, Outcome, Rules, Solution, SolveOptions, Value,
+};
 
 #[derive(Clone, Debug)]
 struct Spec {
@@ -149,6 +151,14 @@ fn oracle(s: &Spec) -> Vec<Value> {
         .collect()
 }
 
+fn solve_with(g: &Graph, rules: &Rules, engine: Engine) -> Solution {
+    let opts = SolveOptions {
+        engine,
+        ..SolveOptions::default()
+    };
+    solve_with_options(g, rules, &opts).0
+}
+
 fn round_is_stable(a: &[Option<(bool, u32)>], b: &[Option<(bool, u32)>]) -> bool {
     a == b
 }
@@ -156,17 +166,20 @@ fn round_is_stable(a: &[Option<(bool, u32)>], b: &[Option<(bool, u32)>]) -> bool
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
 
+    /// Both engines (the parallel one on the default pool's threads).
     #[test]
     fn solver_matches_value_iteration(s in spec()) {
         let g = build(&s);
         let rules = Rules { no_move: primitive(s.no_move) };
-        let sol = solve(&g, &rules);
         let want = oracle(&s);
-        for v in 0..s.n {
-            prop_assert_eq!(sol.value(v), want[v as usize], "vertex {}", v);
+        for engine in [Engine::Sequential, Engine::Parallel] {
+            let sol = solve_with(&g, &rules, engine);
+            for v in 0..s.n {
+                prop_assert_eq!(sol.value(v), want[v as usize], "{:?}, vertex {}", engine, v);
+            }
+            // Best moves: present exactly at non-terminals, and they realize the value.
+            prop_assert_eq!(verify(&g, &rules, &sol), Ok(()));
         }
-        // Best moves: present exactly at non-terminals, and they realize the value.
-        prop_assert_eq!(verify(&g, &rules, &sol), Ok(()));
     }
 
     #[test]
@@ -289,7 +302,19 @@ fn a_path_of_ten_million_vertices() {
         b.add_edge(v, v + 1);
     }
     let g = b.build().unwrap();
-    let s = solve(&g, &Rules::default());
+    // Both engines, side by side (debug builds are slow); the parallel one runs one level per
+    // vertex here, 10 million levels, in a pool of two threads.
+    let two = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let (sequential, parallel) = std::thread::scope(|scope| {
+        let sequential = scope.spawn(|| solve_with(&g, &Rules::default(), Engine::Sequential));
+        let parallel = two.install(|| solve_with(&g, &Rules::default(), Engine::Parallel));
+        (sequential.join().unwrap(), parallel)
+    });
+    assert_eq!(sequential, parallel);
+    let s = parallel;
     // The last vertex has no move: lost; then alternating back to 0 (n - 1 is odd).
     assert_eq!(s.value(n - 1), Value::Loss(0));
     assert_eq!(s.value(n - 2), Value::Win(1));
@@ -300,13 +325,19 @@ fn a_path_of_ten_million_vertices() {
 
 #[test]
 fn values_only_solutions_say_so_and_fail_verification() {
-    use retrograde_solve::{solve_with_options, SolveOptions};
     let mut b = GraphBuilder::new();
     b.add_edge(0, 1);
     b.add_edge(1, 2);
     let g = b.build().unwrap();
     let rules = Rules::default();
-    let (values, _) = solve_with_options(&g, &rules, &SolveOptions { best_moves: false });
+    let (values, _) = solve_with_options(
+        &g,
+        &rules,
+        &SolveOptions {
+            best_moves: false,
+            ..SolveOptions::default()
+        },
+    );
     let full = solve(&g, &rules);
     assert!(!values.has_best_moves() && full.has_best_moves());
     for v in 0..3 {

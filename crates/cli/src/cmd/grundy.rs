@@ -48,7 +48,10 @@ pub fn run(
         solve_with_options(
             g,
             &input::rules(NoMove::Win),
-            &SolveOptions { best_moves: false },
+            &SolveOptions {
+                best_moves: false,
+                ..SolveOptions::default()
+            },
         )
         .0
     });

@@ -4,7 +4,7 @@ use super::Status;
 use crate::cli::{OutputArg, SolveArgs};
 use crate::{input, mem, output};
 use anyhow::{bail, Result};
-use retrograde_solve::{solve_with_options, verify, SolveOptions};
+use retrograde_solve::{solve_with_options, verify, Engine, SolveOptions};
 use std::io::Write;
 use std::time::Instant;
 
@@ -33,6 +33,7 @@ pub fn run(
     // Totals need no best moves: skip that pass over every edge unless something shows them.
     let opts = SolveOptions {
         best_moves: !args.summary || args.verify,
+        ..SolveOptions::default()
     };
     let (s, phases) = solve_with_options(g, &rules, &opts);
     let solve_time = t.elapsed();
@@ -63,11 +64,18 @@ pub fn run(
             );
         }
         eprintln!(
-            "  propagate {:.3} s ({} reverse edges scanned), ties {:.3} s, best moves {:.3} s",
+            "  propagate {:.3} s ({} reverse edges scanned), ties {:.3} s, best moves {:.3} s; {} engine, {} thread{}",
             phases.propagate.as_secs_f64(),
             phases.edges_scanned,
             phases.ties.as_secs_f64(),
-            phases.best_moves.as_secs_f64()
+            phases.best_moves.as_secs_f64(),
+            if phases.engine == Engine::Parallel {
+                "parallel"
+            } else {
+                "sequential"
+            },
+            phases.threads,
+            if phases.threads == 1 { "" } else { "s" },
         );
         if let Some(p) = mem::peak_rss_bytes() {
             eprintln!("peak memory {:.1} MiB", p as f64 / (1 << 20) as f64);
