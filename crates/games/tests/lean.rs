@@ -119,3 +119,41 @@ fn unsupported_games_are_refused() {
         .unwrap();
     assert!(e.to_string().contains("unmoves"), "{e}");
 }
+
+/// The tier solvers give the same values whatever the number of threads (the merge ranges
+/// and chunks split differently).
+#[test]
+fn tier_solvers_do_not_depend_on_threads() {
+    let pool = |n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap()
+    };
+    let g = Connect4::new(4, 4).unwrap();
+    let solve = |n: usize| {
+        pool(n).install(|| {
+            g.solve(&retrograde_games::connect4::SolveOptions::default())
+                .unwrap()
+        })
+    };
+    let (one, three) = (solve(1), solve(3));
+    assert_eq!(one.stats().histogram, three.stats().histogram);
+    assert_eq!(one.tier_sizes(), three.tier_sizes());
+    for key in 0..1u64 << g.key_bits() {
+        if g.is_valid(key) {
+            assert_eq!(one.value(key), three.value(key));
+        }
+    }
+    let q = retrograde_games::quixo::Quixo::new(3).unwrap();
+    let a = pool(1).install(|| q.solve().unwrap());
+    let b = pool(3).install(|| q.solve().unwrap());
+    for x in 0u32..512 {
+        for o in 0u32..512 {
+            if x & o == 0 {
+                assert_eq!(a.value(x, o), b.value(x, o));
+            }
+        }
+    }
+    assert_eq!(a.stats().histogram, b.stats().histogram);
+}
