@@ -285,15 +285,14 @@ pub enum GameCommand {
     /// 5x5 has 8.5e11 states: refused with the estimate.
     #[command(after_help = "Examples:\n  \
         retrograde game quixo --size 3\n  \
-        retrograde game quixo --size 4 --output json")]
+        retrograde game quixo --size 4 --output json\n  \
+        retrograde game quixo --size 4 --db q4 --resume     # tiers kept, resumable")]
     Quixo {
         /// The side of the board: 3, 4 or 5.
         #[arg(long, default_value_t = 4)]
         size: u32,
-        /// Stop with an error rather than use more than this much memory, e.g. `20G`
-        /// (default: the memory the system reports available).
-        #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-        memory: Option<u64>,
+        #[command(flatten)]
+        tiers: TierArgs,
     },
     /// The Great Game (seed 001, ETH Algolab): red and black meeples on a topologically sorted
     /// DAG; input t cases of `n m`, `r b`, m edges `u v` (1-based, u < v). Prints one line

@@ -2318,3 +2318,37 @@ rtest!(game_connect4_query, |dir, cmd| {
         "{msg}"
     );
 });
+
+rtest!(game_quixo_db_resume, |dir, cmd| {
+    let first = cmd
+        .args(["game", "quixo", "--size", "3", "--db", "q3", "-o", "json"])
+        .stdout();
+    assert!(dir.path().join("q3/values-09.tier").exists());
+    std::fs::remove_file(dir.path().join("q3/values-07.tier")).unwrap();
+    let again = dir
+        .command()
+        .args([
+            "game", "quixo", "--size", "3", "--db", "q3", "--resume", "-o", "json",
+        ])
+        .stdout();
+    let (a, b) = (json(&first), json(&again));
+    for k in [
+        "start",
+        "positions",
+        "win",
+        "loss",
+        "draw",
+        "histogram",
+        "symmetry_reduced",
+    ] {
+        assert_eq!(a[k], b[k], "{k}");
+    }
+    let msg = dir
+        .command()
+        .args(["game", "quixo", "--size", "4", "--db", "q3", "--resume"])
+        .message();
+    assert!(
+        msg.contains("values-00.tier") && msg.contains("quixo 3x3"),
+        "{msg}"
+    );
+});

@@ -28,10 +28,12 @@
 //! assert_eq!(s.value(0, 0), Some(s.start_value()));
 //! ```
 
+use crate::tierfile::{self, Header, Kind, TierFileError, TierWriter};
 use crate::Stats;
 use rayon::prelude::*;
 use retrograde_solve::{Outcome, Value};
 use std::fmt;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -85,6 +87,11 @@ pub struct SolveOptions<'a> {
     pub memory_limit: Option<u64>,
     /// Called at the start of each tier of each phase.
     pub progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+    /// Write each solved tier's values here (`values-BB.tier`, checksummed, see
+    /// [`crate::tierfile`]).
+    pub dir: Option<PathBuf>,
+    /// Read the tiers already in `dir` instead of solving them again (checksums checked).
+    pub resume: bool,
 }
 
 /// Where a solve is.
@@ -114,6 +121,8 @@ pub enum SolveError {
     Memory(u64, u64),
     /// A remoteness too big for the 14 bits a value keeps.
     Remoteness,
+    /// A tier file that cannot be written or read.
+    File(String),
 }
 
 impl fmt::Display for SolveError {
@@ -126,6 +135,7 @@ impl fmt::Display for SolveError {
                 human(*limit)
             ),
             SolveError::Remoteness => f.write_str("a remoteness past 16383 plies"),
+            SolveError::File(e) => f.write_str(e),
         }
     }
 }
@@ -629,6 +639,11 @@ impl Quixo {
                 return Err(SolveError::Memory(need, limit));
             }
         }
+        if let Some(d) = &opts.dir {
+            std::fs::create_dir_all(d).map_err(|e| {
+                SolveError::File(format!("{}: cannot create directory: {e}", d.display()))
+            })?;
+        }
         let started = Instant::now();
         let mut vals: Vec<Vec<u16>> = Vec::with_capacity(self.cells as usize + 1);
         let mut done = 0;
@@ -640,7 +655,48 @@ impl Quixo {
             } else {
                 Some(&vals[b as usize - 1][..])
             };
-            let tier = self.solve_tier(b, below)?;
+            let path = opts
+                .dir
+                .as_ref()
+                .map(|d| d.join(format!("values-{b:02}.tier")));
+            let header = Header {
+                tag: format!("quixo {}x{}", self.n, self.n),
+                kind: Kind::Values,
+                tier: b,
+                elem: 2,
+            };
+            let file_err = |e: TierFileError| SolveError::File(e.to_string());
+            let tier = match &path {
+                Some(p) if opts.resume && p.exists() => {
+                    let mut tier = Vec::with_capacity(self.tier_size(b) as usize);
+                    tierfile::read(p, &header, |c| {
+                        tier.extend(c.chunks_exact(2).map(|v| u16::from_le_bytes([v[0], v[1]])))
+                    })
+                    .map_err(file_err)?;
+                    if tier.len() as u64 != self.tier_size(b) {
+                        return Err(SolveError::File(format!(
+                            "{}: holds {} values, tier {b} has {}",
+                            p.display(),
+                            tier.len(),
+                            self.tier_size(b)
+                        )));
+                    }
+                    tier
+                }
+                _ => {
+                    let tier = self.solve_tier(b, below)?;
+                    if let Some(p) = &path {
+                        let mut w = TierWriter::create(p, header).map_err(file_err)?;
+                        for chunk in tier.chunks(1 << 16) {
+                            let bytes: Vec<u8> =
+                                chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
+                            w.write(&bytes).map_err(file_err)?;
+                        }
+                        w.finish().map_err(file_err)?;
+                    }
+                    tier
+                }
+            };
             vals.push(tier);
         }
         let solve = started.elapsed();
@@ -1032,6 +1088,34 @@ impl Quixo {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tiers_on_disk_resume() {
+        let q = Quixo::new(3).unwrap();
+        let mem = q.solve().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let opts = |resume| SolveOptions {
+            dir: Some(dir.path().to_path_buf()),
+            resume,
+            ..SolveOptions::default()
+        };
+        q.solve_with(&opts(false)).unwrap();
+        // Interrupted after tier 4: the later tiers are missing.
+        for b in 5..=9 {
+            std::fs::remove_file(dir.path().join(format!("values-{b:02}.tier"))).unwrap();
+        }
+        let resumed = q.solve_with(&opts(true)).unwrap();
+        assert_eq!(resumed.vals, mem.vals);
+        assert_eq!(resumed.stats().histogram, mem.stats().histogram);
+        // A damaged tier is an error, not a wrong answer.
+        let f = dir.path().join("values-02.tier");
+        let mut bytes = std::fs::read(&f).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&f, bytes).unwrap();
+        let e = q.solve_with(&opts(true)).err().unwrap();
+        assert!(e.to_string().contains("checksum"), "{e}");
+    }
 
     #[test]
     fn rank_round_trips() {

@@ -191,7 +191,7 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
                 out,
             )
         }
-        GameCommand::Quixo { size, memory } => {
+        GameCommand::Quixo { size, tiers } => {
             let game = Quixo::new(*size).map_err(|e| anyhow!("quixo: {e}"))?;
             let bars = [
                 progress::bar(game.states(), "solve"),
@@ -207,8 +207,10 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
                 bar.set_message("states");
             };
             let s = game.solve_with(&quixo::SolveOptions {
-                memory_limit: memory.or_else(mem::available_bytes),
+                memory_limit: tiers.memory.or_else(mem::available_bytes),
                 progress: Some(&on_progress),
+                dir: tiers.db.clone(),
+                resume: tiers.resume,
             });
             for b in &bars {
                 b.finish_and_clear();

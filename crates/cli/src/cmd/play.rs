@@ -224,7 +224,7 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             let s = game
                 .solve_with(&quixo::SolveOptions {
                     memory_limit: crate::mem::available_bytes(),
-                    progress: None,
+                    ..quixo::SolveOptions::default()
                 })
                 .map_err(|e| anyhow!("quixo {size}x{size}: {e}"))?;
             play(&s, &args.side, out)
