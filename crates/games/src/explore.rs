@@ -71,6 +71,36 @@ pub struct Stats {
     pub solve: Duration,
 }
 
+impl Stats {
+    /// Counts one more position of value `value` (outcome totals, histogram, longest lines).
+    pub(crate) fn count(&mut self, value: Value) {
+        if let Some(r) = value.remoteness() {
+            let r = r as usize;
+            if self.histogram.len() <= r {
+                self.histogram.resize(r + 1, (0, 0, 0));
+            }
+            let slot = &mut self.histogram[r];
+            match value.outcome() {
+                Outcome::Win => slot.0 += 1,
+                Outcome::Loss => slot.1 += 1,
+                _ => slot.2 += 1,
+            }
+        }
+        match value {
+            Value::Win(r) => {
+                self.win += 1;
+                self.longest_win = self.longest_win.max(Some(r));
+            }
+            Value::Loss(r) => {
+                self.loss += 1;
+                self.longest_loss = self.longest_loss.max(Some(r));
+            }
+            Value::Tie(_) => self.tie += 1,
+            Value::Draw => self.draw += 1,
+        }
+    }
+}
+
 /// How positions map to vertex ids.
 enum Ids<P> {
     /// No dense index: ids handed out in discovery order.
@@ -274,31 +304,7 @@ pub fn solve_game<'g, G: Game>(
         if !reached(v) {
             continue;
         }
-        let value = solution.value(v);
-        if let Some(r) = value.remoteness() {
-            let r = r as usize;
-            if stats.histogram.len() <= r {
-                stats.histogram.resize(r + 1, (0, 0, 0));
-            }
-            let slot = &mut stats.histogram[r];
-            match value.outcome() {
-                Outcome::Win => slot.0 += 1,
-                Outcome::Loss => slot.1 += 1,
-                _ => slot.2 += 1,
-            }
-        }
-        match value {
-            Value::Win(r) => {
-                stats.win += 1;
-                stats.longest_win = stats.longest_win.max(Some(r));
-            }
-            Value::Loss(r) => {
-                stats.loss += 1;
-                stats.longest_loss = stats.longest_loss.max(Some(r));
-            }
-            Value::Tie(_) => stats.tie += 1,
-            Value::Draw => stats.draw += 1,
-        }
+        stats.count(solution.value(v));
     }
     Ok(GameSolution {
         game,

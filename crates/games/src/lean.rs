@@ -9,7 +9,7 @@
 
 use crate::{ExploreError, Game, Stats};
 use retrograde_graph::Primitive;
-use retrograde_solve::{Outcome, Rules, Value};
+use retrograde_solve::{Rules, Value};
 use std::collections::VecDeque;
 use std::fmt;
 use std::time::Instant;
@@ -256,30 +256,7 @@ pub fn solve_game_lean<'g, G: Game>(
             DRAW => Value::Draw,
             _ => continue,
         };
-        if let Some(r) = value.remoteness() {
-            let r = r as usize;
-            if stats.histogram.len() <= r {
-                stats.histogram.resize(r + 1, (0, 0, 0));
-            }
-            let slot = &mut stats.histogram[r];
-            match value.outcome() {
-                Outcome::Win => slot.0 += 1,
-                Outcome::Loss => slot.1 += 1,
-                _ => slot.2 += 1,
-            }
-        }
-        match value {
-            Value::Win(r) => {
-                stats.win += 1;
-                stats.longest_win = stats.longest_win.max(Some(r));
-            }
-            Value::Loss(r) => {
-                stats.loss += 1;
-                stats.longest_loss = stats.longest_loss.max(Some(r));
-            }
-            Value::Tie(_) => stats.tie += 1,
-            Value::Draw => stats.draw += 1,
-        }
+        stats.count(value);
     }
     Ok(LeanSolution { stats, ..sol })
 }
