@@ -1,0 +1,243 @@
+//! The one encoding of a value in memory and on disk: a cell of one or two bytes.
+//!
+//! The top two bits are a tag, the rest the remoteness:
+//!
+//! | tag | meaning |
+//! |-----|---------|
+//! | 0   | special: 0 = undecided (while solving) or nothing stored, 1 = draw, 2 = hole |
+//! | 1   | loss in `r` |
+//! | 2   | win in `r` |
+//! | 3   | tie in `r` |
+//!
+//! A `u8` cell keeps remoteness up to 63, a `u16` one up to 16383. Holes mark the numbers
+//! of a dense index that are not solved (not positions, or not canonical) while a tier is
+//! being solved; in a finished tier they are 0, like any number without a value.
+
+use retrograde_solve::Value;
+use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
+
+/// A value cell: `u8` or `u16`.
+pub trait Cell: Copy + Eq + Ord + Default + Send + Sync + std::fmt::Debug + 'static {
+    /// The atomic twin used by the parallel engine.
+    type Atomic: Send + Sync;
+    /// Bytes a cell takes.
+    const BYTES: usize;
+    /// The largest remoteness a cell holds.
+    const MAX_REMOTENESS: u32;
+    /// Undecided, or no value stored.
+    const UNDECIDED: Self;
+    /// A draw.
+    const DRAW: Self;
+    /// Not solved here (a hole of the index, or a position that is not canonical).
+    const HOLE: Self;
+
+    /// The cell of `v`; `None` when its remoteness does not fit.
+    fn encode(v: Value) -> Option<Self>;
+    /// The value in the cell; `None` when undecided or a hole.
+    fn decode(self) -> Option<Value>;
+    /// Whether the cell holds a loss.
+    fn is_loss(self) -> bool;
+    /// The cell as a `u16` (for the on-disk format and tests).
+    fn to_u16(self) -> u16;
+    /// The cell from its `u16` form (the low bits, for `u8` cells).
+    fn from_u16(v: u16) -> Self;
+    /// A new atomic cell.
+    fn atomic(self) -> Self::Atomic;
+    /// Relaxed load.
+    fn load(a: &Self::Atomic) -> Self;
+    /// Relaxed store.
+    fn store(a: &Self::Atomic, v: Self);
+    /// Relaxed compare-exchange; whether it took place.
+    fn exchange(a: &Self::Atomic, current: Self, new: Self) -> bool;
+    /// The plain value of an atomic cell.
+    fn into_inner(a: Self::Atomic) -> Self;
+}
+
+macro_rules! cell {
+    ($t:ty, $atomic:ty, $bits:expr) => {
+        impl Cell for $t {
+            type Atomic = $atomic;
+            const BYTES: usize = std::mem::size_of::<$t>();
+            const MAX_REMOTENESS: u32 = (1 << ($bits - 2)) - 1;
+            const UNDECIDED: $t = 0;
+            const DRAW: $t = 1;
+            const HOLE: $t = 2;
+
+            #[inline]
+            fn encode(v: Value) -> Option<$t> {
+                let (tag, r): ($t, u32) = match v {
+                    Value::Draw => return Some(1),
+                    Value::Loss(r) => (1, r),
+                    Value::Win(r) => (2, r),
+                    Value::Tie(r) => (3, r),
+                };
+                (r <= Self::MAX_REMOTENESS).then(|| tag << ($bits - 2) | r as $t)
+            }
+
+            #[inline]
+            fn decode(self) -> Option<Value> {
+                let r = u32::from(self & ((1 << ($bits - 2)) - 1));
+                match self >> ($bits - 2) {
+                    1 => Some(Value::Loss(r)),
+                    2 => Some(Value::Win(r)),
+                    3 => Some(Value::Tie(r)),
+                    _ => (self == 1).then_some(Value::Draw),
+                }
+            }
+
+            #[inline]
+            fn is_loss(self) -> bool {
+                self >> ($bits - 2) == 1
+            }
+
+            #[inline]
+            fn to_u16(self) -> u16 {
+                u16::from(self)
+            }
+
+            #[inline]
+            fn from_u16(v: u16) -> $t {
+                v as $t
+            }
+
+            #[inline]
+            fn atomic(self) -> $atomic {
+                <$atomic>::new(self)
+            }
+
+            #[inline]
+            fn load(a: &$atomic) -> $t {
+                a.load(Relaxed)
+            }
+
+            #[inline]
+            fn store(a: &$atomic, v: $t) {
+                a.store(v, Relaxed)
+            }
+
+            #[inline]
+            fn exchange(a: &$atomic, current: $t, new: $t) -> bool {
+                a.compare_exchange(current, new, Relaxed, Relaxed).is_ok()
+            }
+
+            #[inline]
+            fn into_inner(a: $atomic) -> $t {
+                a.into_inner()
+            }
+        }
+    };
+}
+
+cell!(u8, AtomicU8, 8);
+cell!(u16, AtomicU16, 16);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips() {
+        for v in [
+            Value::Win(0),
+            Value::Win(63),
+            Value::Loss(5),
+            Value::Tie(0),
+            Value::Tie(63),
+            Value::Draw,
+        ] {
+            assert_eq!(u8::encode(v).and_then(Cell::decode), Some(v));
+            assert_eq!(u16::encode(v).and_then(Cell::decode), Some(v));
+        }
+        assert_eq!(u8::encode(Value::Win(64)), None);
+        assert_eq!(
+            u16::encode(Value::Loss(16383)).and_then(Cell::decode),
+            Some(Value::Loss(16383))
+        );
+        assert_eq!(u16::encode(Value::Loss(16384)), None);
+        for c in [u16::UNDECIDED, u16::HOLE] {
+            assert_eq!(c.decode(), None);
+        }
+        assert!(u16::encode(Value::Loss(3)).unwrap().is_loss());
+        assert!(!u16::encode(Value::Win(3)).unwrap().is_loss());
+        // A u8 cell widens to the same u16 code for small remoteness? No: the tag moves.
+        assert_eq!(u8::from_u16(u16::from(u8::DRAW)), u8::DRAW);
+    }
+}
+
+/// Cells of either width, for code that does not know the width at compile time.
+#[derive(Clone, Debug)]
+pub enum AnyCells {
+    /// One-byte cells.
+    U8(std::sync::Arc<Vec<u8>>),
+    /// Two-byte cells.
+    U16(std::sync::Arc<Vec<u16>>),
+}
+
+impl AnyCells {
+    /// The value in cell `i`, if it holds one (`None` past the end too).
+    #[inline]
+    pub fn value(&self, i: u64) -> Option<Value> {
+        let i = usize::try_from(i).ok()?;
+        match self {
+            AnyCells::U8(v) => v.get(i)?.decode(),
+            AnyCells::U16(v) => v.get(i)?.decode(),
+        }
+    }
+
+    /// Cells in all.
+    pub fn len(&self) -> usize {
+        match self {
+            AnyCells::U8(v) => v.len(),
+            AnyCells::U16(v) => v.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes of memory.
+    pub fn bytes(&self) -> u64 {
+        match self {
+            AnyCells::U8(v) => v.len() as u64,
+            AnyCells::U16(v) => 2 * v.len() as u64,
+        }
+    }
+}
+
+/// Conversions between a width and [`AnyCells`], and to and from little-endian bytes.
+pub trait CellArray: Cell {
+    /// Wraps cells of this width.
+    fn wrap(v: std::sync::Arc<Vec<Self>>) -> AnyCells;
+    /// The cells as little-endian bytes.
+    fn to_bytes(v: &[Self]) -> std::borrow::Cow<'_, [u8]>;
+    /// Cells from little-endian bytes (a whole number of cells).
+    fn from_bytes(b: &[u8]) -> Vec<Self>;
+}
+
+impl CellArray for u8 {
+    fn wrap(v: std::sync::Arc<Vec<u8>>) -> AnyCells {
+        AnyCells::U8(v)
+    }
+    fn to_bytes(v: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+        std::borrow::Cow::Borrowed(v)
+    }
+    fn from_bytes(b: &[u8]) -> Vec<u8> {
+        b.to_vec()
+    }
+}
+
+impl CellArray for u16 {
+    fn wrap(v: std::sync::Arc<Vec<u16>>) -> AnyCells {
+        AnyCells::U16(v)
+    }
+    fn to_bytes(v: &[u16]) -> std::borrow::Cow<'_, [u8]> {
+        std::borrow::Cow::Owned(v.iter().flat_map(|c| c.to_le_bytes()).collect())
+    }
+    fn from_bytes(b: &[u8]) -> Vec<u16> {
+        b.chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect()
+    }
+}

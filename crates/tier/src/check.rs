@@ -1,0 +1,233 @@
+//! A conformance test any game can call: does it keep the promises of the API?
+//!
+//! [`check_game`] samples positions of every tier and checks that rank and unrank are
+//! inverse, that moves stay in the tier or go to a child tier, that un-moves give exactly
+//! the parents in the tier, that symmetries keep tiers, primitive values and moves and that
+//! canonical forms are stable, that the turn rule is symmetric, and, with sorted keys, that
+//! keys round-trip and slots are ordered. The engine relies on all of it; a game that
+//! breaks one gives wrong values, so run this in the game's tests.
+
+use crate::game::{canonical, keeps, Layout, LayoutKind, Parents, Symmetry, TierGame};
+use std::collections::HashSet;
+
+/// A failed promise: what and where.
+pub type Violation = String;
+
+/// Checks up to `samples` positions of every tier (all of them in a tier that small).
+///
+/// # Errors
+/// The first promise found broken.
+pub fn check_game<G: TierGame>(game: &G, samples: u64) -> Result<(), Violation> {
+    let dag = crate::engine::Dag::build(game).map_err(|e| e.to_string())?;
+    let positions = sample_positions(game, &dag, samples)?;
+    let mut moves = Vec::new();
+    let mut other = Vec::new();
+    let mut parents = Vec::new();
+    for &p in &positions {
+        let t = game.tier(&p);
+        let k = dag
+            .tiers
+            .iter()
+            .position(|&x| x == t)
+            .ok_or_else(|| format!("{p:?}: its tier {t:?} is not below the roots"))?;
+        if <G::Layout as Layout<G>>::KIND == LayoutKind::Dense {
+            let i = <G::Layout as Layout<G>>::rank(game, &p);
+            if <G::Layout as Layout<G>>::unrank(game, t, i) != Some(p) {
+                return Err(format!(
+                    "{p:?}: rank {i}, but unrank({t:?}, {i}) is another"
+                ));
+            }
+            if i >= <G::Layout as Layout<G>>::tier_size(game, t) {
+                return Err(format!("{p:?}: rank {i} past the tier size"));
+            }
+        } else {
+            let key = <G::Layout as Layout<G>>::key(game, &p);
+            if <G::Layout as Layout<G>>::key_position(game, t, key) != p {
+                return Err(format!("{p:?}: key {key} does not give it back"));
+            }
+            let bits = <G::Layout as Layout<G>>::key_bits(game, t);
+            if bits < 64 && key >> bits != 0 {
+                return Err(format!("{p:?}: key {key} has more than {bits} bits"));
+            }
+        }
+        if game.primitive(&p).is_some() {
+            continue;
+        }
+        moves.clear();
+        game.moves(&p, &mut moves);
+        if <G::Layout as Layout<G>>::KIND == LayoutKind::SortedKeys {
+            let slots: Vec<G::Position> = (0..<G::Layout as Layout<G>>::slots(game))
+                .filter_map(|s| <G::Layout as Layout<G>>::slot_child(game, &p, s))
+                .collect();
+            if slots != moves {
+                return Err(format!(
+                    "{p:?}: the slot children are not the moves, in order"
+                ));
+            }
+        }
+        for c in &moves {
+            let tc = game.tier(c);
+            if tc != t && !dag.children[k].iter().any(|&x| dag.tiers[x] == tc) {
+                return Err(format!(
+                    "{p:?} -> {c:?}: tier {tc:?} is neither {t:?} nor one of its child tiers"
+                ));
+            }
+            if tc == t && <G::Parents as Parents<G>>::UNMOVES {
+                parents.clear();
+                <G::Parents as Parents<G>>::unmoves(game, c, &mut parents);
+                if !parents.contains(&p) {
+                    return Err(format!(
+                        "{p:?} -> {c:?}: {p:?} is not among the un-moves of {c:?}"
+                    ));
+                }
+            }
+        }
+        if <G::Parents as Parents<G>>::UNMOVES {
+            parents.clear();
+            <G::Parents as Parents<G>>::unmoves(game, &p, &mut parents);
+            for q in &parents {
+                if game.tier(q) != t {
+                    return Err(format!("un-move {q:?} of {p:?} is outside the tier {t:?}"));
+                }
+                let real = <G::Layout as Layout<G>>::KIND == LayoutKind::Dense
+                    && <G::Layout as Layout<G>>::unrank(
+                        game,
+                        t,
+                        <G::Layout as Layout<G>>::rank(game, q),
+                    ) == Some(*q);
+                if !real || game.primitive(q).is_some() {
+                    continue;
+                }
+                other.clear();
+                game.moves(q, &mut other);
+                if !other.contains(&p) {
+                    return Err(format!("un-move {q:?} of {p:?} has no move to it"));
+                }
+            }
+        }
+        if <G::Symmetry as Symmetry<G>>::SYMMETRIC {
+            let cp = canonical(game, &p);
+            if canonical(game, &cp) != cp {
+                return Err(format!(
+                    "{p:?}: canonical {cp:?} is not its own canonical form"
+                ));
+            }
+            if game.tier(&cp) != t {
+                return Err(format!("{p:?}: canonical {cp:?} is in another tier"));
+            }
+            if game.primitive(&cp) != game.primitive(&p) {
+                return Err(format!(
+                    "{p:?} and its canonical {cp:?} differ in primitive value"
+                ));
+            }
+            other.clear();
+            game.moves(&cp, &mut other);
+            let a: HashSet<(G::Position, bool)> = moves
+                .iter()
+                .map(|c| (canonical(game, c), keeps(game, &p, c)))
+                .collect();
+            let b: HashSet<(G::Position, bool)> = other
+                .iter()
+                .map(|c| (canonical(game, c), keeps(game, &cp, c)))
+                .collect();
+            if a != b {
+                return Err(format!(
+                    "{p:?} and its canonical {cp:?} have moves to different classes"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn sample_positions<G: TierGame>(
+    game: &G,
+    dag: &crate::engine::Dag<G::Tier>,
+    samples: u64,
+) -> Result<Vec<G::Position>, Violation> {
+    let mut out = Vec::new();
+    match <G::Layout as Layout<G>>::KIND {
+        LayoutKind::Dense => {
+            let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+            for &t in &dag.tiers {
+                let size = <G::Layout as Layout<G>>::tier_size(game, t);
+                let mut add = |i: u64| {
+                    if let Some(p) = <G::Layout as Layout<G>>::unrank(game, t, i) {
+                        out.push(p);
+                    }
+                };
+                if size <= samples {
+                    (0..size).for_each(&mut add);
+                } else {
+                    for _ in 0..samples {
+                        rng ^= rng << 13;
+                        rng ^= rng >> 7;
+                        rng ^= rng << 17;
+                        add(rng % size);
+                    }
+                }
+            }
+            // Symmetric images too, so that non-canonical positions are checked.
+            if <G::Symmetry as Symmetry<G>>::SYMMETRIC {
+                let more: Vec<G::Position> = out.iter().map(|p| canonical(game, p)).collect();
+                out.extend(more);
+            }
+        }
+        LayoutKind::SortedKeys => {
+            // Breadth first from the start, up to `samples` per tier.
+            let start = game.start().ok_or("the sorted-keys layout needs a start")?;
+            let mut seen = HashSet::from([start]);
+            let mut todo = std::collections::VecDeque::from([start]);
+            let mut per_tier: std::collections::HashMap<G::Tier, u64> = Default::default();
+            let mut moves = Vec::new();
+            while let Some(p) = todo.pop_front() {
+                let n = per_tier.entry(game.tier(&p)).or_default();
+                if *n >= samples {
+                    continue;
+                }
+                *n += 1;
+                out.push(p);
+                if game.primitive(&p).is_some() {
+                    continue;
+                }
+                moves.clear();
+                game.moves(&p, &mut moves);
+                for &c in &moves {
+                    if seen.insert(c) {
+                        todo.push_back(c);
+                    }
+                }
+            }
+            // Slots are increasing in the key over each tier's sample.
+            let mut by_tier: std::collections::HashMap<G::Tier, Vec<u64>> = Default::default();
+            for p in &out {
+                by_tier
+                    .entry(game.tier(p))
+                    .or_default()
+                    .push(<G::Layout as Layout<G>>::key(game, p));
+            }
+            for (t, mut keys) in by_tier {
+                keys.sort_unstable();
+                for s in 0..<G::Layout as Layout<G>>::slots(game) {
+                    let mut last: Option<u64> = None;
+                    for &k in &keys {
+                        let p = <G::Layout as Layout<G>>::key_position(game, t, k);
+                        if game.primitive(&p).is_some() {
+                            continue;
+                        }
+                        if let Some(c) = <G::Layout as Layout<G>>::slot_child(game, &p, s) {
+                            let ck = <G::Layout as Layout<G>>::key(game, &c);
+                            if last.is_some_and(|l| l >= ck) {
+                                return Err(format!(
+                                    "slot {s} is not increasing in the key at {p:?} (tier {t:?})"
+                                ));
+                            }
+                            last = Some(ck);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}

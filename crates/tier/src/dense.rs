@@ -1,0 +1,648 @@
+//! Solving one tier of a dense-layout game, in parallel.
+//!
+//! # Algorithm
+//! The tier's child tiers are solved; their values are looked up through canonical
+//! positions and ranks ([`Below`]). One numbered slot of the tier's index is one position
+//! (or a hole: a number that is no position, or a position that is not canonical under the
+//! game's symmetries; holes are never solved and never read).
+//!
+//! 1. **Init**, in parallel over runs of slots. A primitive position, or one without moves,
+//!    is decided at remoteness 0. Otherwise its moves are split: moves *inside* the tier are
+//!    collected as (canonical child's slot, keeps-turn) pairs, **deduplicated**, and counted
+//!    (the counter); moves to child tiers (*exits*) are looked up, and only the best exit
+//!    value (seen through the move, by the mover's preference) is kept:
+//!    - a win in `r` through an exit: the position is *seeded* to be won at level `r` unless
+//!      something inside the tier wins sooner, and its counter gets one more (a move that is
+//!      never counted down, so the position can never also be lost);
+//!    - a tie or a draw through an exit: one more on the counter for good (it cannot lose);
+//!      a tie in `r` is also seeded for the tie phase;
+//!    - only losing exits, the slowest in `r`: one more on the counter, taken off at level
+//!      `r - 1` (a *phantom* move decided then), so that the position is lost at level
+//!      `max(r, 1 + its slowest move inside)`, exactly as if the exits were in the tier.
+//!
+//!    A position with no move inside the tier is decided at once by its best exit.
+//!    Without un-moves, the init also records the tier's reverse edges (child slot -> parent
+//!    slot and keeps-turn bit), laid out as CSR afterwards.
+//! 2. **Wins and losses**, level by level, as in the graph engine's parallel solver: the
+//!    frontier of level `r` is every position decided with remoteness `r` (plus the seeds of
+//!    `r` still open, won now; plus the phantoms of `r` counted down). For every parent
+//!    (un-moves, canonicalized, ranked and deduplicated; or the reverse edges) the child's
+//!    value seen through the move either wins the parent (compare-exchange from undecided)
+//!    or counts it down; the thread that takes the counter from 1 to 0 decides the loss.
+//! 3. **Ties**: the same levels through the still undecided positions, from the tie
+//!    terminals and the tie seeds.
+//! 4. What is left undecided is a draw.
+//!
+//! # Why this is the graph engine's answer, bit for bit
+//! On the game's explicit graph the FIFO solver decides every vertex at the level of its
+//! first winning child or its last losing one. Here exits are vertices of already solved
+//! tiers, whose levels are known: a winning exit of remoteness `r` acts at level `r` (the
+//! seed), a losing one counts down at level `r - 1` (the phantom; with several losing exits,
+//! only the slowest can be the last, so one phantom stands for all). Deduplication makes a
+//! parent's counter and its children's un-moves count the same edges: with symmetries, the
+//! counter counts distinct canonical children, and each canonical child, once decided,
+//! counts down each distinct canonical parent once. Parallel edges and symmetric twins do not
+//! change any value, so the values are those of the full graph. A position is never both won
+//! and lost (a winning move is never counted down), so racing threads only race over *who*
+//! writes a value, never over *which*; the level is fixed by the sets of positions of the
+//! earlier levels. So the result does not depend on the number of threads.
+//!
+//! # Memory
+//! Per slot of the tier: one value cell (1 or 2 bytes) and a 1-byte counter; the level
+//! lists (4 bytes per entry: in all, at most about one entry per position for the decided
+//! lists, plus seeds and phantoms); without un-moves, 8 bytes per move inside the tier
+//! while the reverse edges are built, 4 (plus offsets, 8 per slot) once they are.
+
+use crate::cell::Cell;
+use crate::error::Error;
+use crate::game::{canonical, keeps, Layout, Parents, Symmetry, TierGame};
+use rayon::prelude::*;
+use retrograde_graph::Primitive;
+use retrograde_solve::Value;
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
+
+/// Slots per init task.
+const INIT_CHUNK: u64 = 1 << 12;
+/// Frontier positions per task; smaller frontiers are processed inline.
+const CHUNK: usize = 1 << 11;
+
+/// The solved tiers a tier's moves reach: (tier, its cells by slot).
+pub(crate) struct Below<'a, G: TierGame, C> {
+    pub tiers: Vec<(G::Tier, &'a [C])>,
+}
+
+impl<G: TierGame, C: Cell> Below<'_, G, C> {
+    /// The value of `c` (a position of a child tier) for the player to move there.
+    #[inline]
+    pub fn value(&self, game: &G, from: G::Tier, c: &G::Position) -> Result<Value, Error> {
+        let tc = game.tier(c);
+        let Some((_, cells)) = self.tiers.iter().find(|(t, _)| *t == tc) else {
+            return Err(Error::Game(format!(
+                "a move from tier {from:?} reaches tier {tc:?}, which is not one of its child tiers"
+            )));
+        };
+        let i = <G::Layout as Layout<G>>::rank(game, &canonical(game, c));
+        cells
+            .get(i as usize)
+            .and_then(|c| c.decode())
+            .ok_or_else(|| {
+                Error::Game(format!(
+                    "a move from tier {from:?} reaches {c:?}, which has no value in tier {tc:?} (rank {i})"
+                ))
+            })
+    }
+}
+
+/// Per level, the slots of an event (`Vec` index = level).
+#[derive(Default)]
+struct Levels(Vec<Vec<u32>>);
+
+impl Levels {
+    fn push(&mut self, r: u32, i: u32) {
+        let r = r as usize;
+        if self.0.len() <= r {
+            self.0.resize_with(r + 1, Vec::new);
+        }
+        self.0[r].push(i);
+    }
+    fn take(&mut self, r: u32) -> Vec<u32> {
+        self.0
+            .get_mut(r as usize)
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+    fn len(&self) -> u32 {
+        self.0.len() as u32
+    }
+    fn extend(&mut self, r: u32, v: Vec<u32>) {
+        if v.is_empty() {
+            return;
+        }
+        let ri = r as usize;
+        if self.0.len() <= ri {
+            self.0.resize_with(ri + 1, Vec::new);
+        }
+        if self.0[ri].is_empty() {
+            self.0[ri] = v;
+        } else {
+            self.0[ri].extend(v);
+        }
+    }
+}
+
+/// What the init of one run of slots found.
+#[derive(Default)]
+struct InitOut {
+    /// Wins and losses decided at init: (remoteness, slot).
+    decided: Vec<(u32, u32)>,
+    /// Ties decided at init.
+    ties: Vec<(u32, u32)>,
+    /// Winning exits.
+    seeds: Vec<(u32, u32)>,
+    /// Tying exits of positions still open.
+    tie_seeds: Vec<(u32, u32)>,
+    /// Losing exits of positions with moves inside: counted down at this level.
+    phantoms: Vec<(u32, u32)>,
+    /// Reverse edges (child slot, parent slot | keeps << 31), without un-moves.
+    edges: Vec<(u32, u32)>,
+    /// Some move stays in the tier.
+    loopy: bool,
+    /// Positions solved (canonical, not holes).
+    solved: u64,
+}
+
+/// Per-thread scratch space.
+struct Scratch<P> {
+    moves: Vec<P>,
+    inside: Vec<u64>,
+}
+
+impl<P> Scratch<P> {
+    fn new() -> Scratch<P> {
+        Scratch {
+            moves: Vec::with_capacity(64),
+            inside: Vec::with_capacity(64),
+        }
+    }
+}
+
+fn terminal(p: Primitive) -> Value {
+    match p {
+        Primitive::Win => Value::Win(0),
+        Primitive::Loss => Value::Loss(0),
+        Primitive::Tie => Value::Tie(0),
+    }
+}
+
+fn enc<C: Cell>(v: Value, t: &dyn std::fmt::Debug) -> Result<C, Error> {
+    C::encode(v).ok_or_else(|| Error::Remoteness {
+        tier: format!("{t:?}"),
+        max: C::MAX_REMOTENESS,
+    })
+}
+
+/// The tier's cells, solved (holes 0, draws [`Cell::DRAW`]), and the number of positions
+/// solved.
+pub(crate) fn solve_tier<G: TierGame, C: Cell>(
+    game: &G,
+    t: G::Tier,
+    below: &Below<'_, G, C>,
+    cancel: Option<&AtomicBool>,
+) -> Result<(Vec<C>, u64), Error> {
+    let size = <G::Layout as Layout<G>>::tier_size(game, t);
+    if size > u64::from(u32::MAX) {
+        return Err(Error::Unsupported(format!(
+            "tier {t:?} has {size} slots; the engine handles at most {} a tier",
+            u32::MAX
+        )));
+    }
+    let n = size as usize;
+    let cells: Vec<C::Atomic> = (0..n)
+        .into_par_iter()
+        .map(|_| C::UNDECIDED.atomic())
+        .collect();
+    let counters: Vec<AtomicU8> = (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect();
+    let unmoves = <G::Parents as Parents<G>>::UNMOVES;
+    if !unmoves && size >= 1 << 31 {
+        return Err(Error::Unsupported(format!(
+            "tier {t:?} has {size} slots; without un-moves the engine handles at most 2^31 a tier"
+        )));
+    }
+
+    // 1. Init.
+    let chunks = size.div_ceil(INIT_CHUNK);
+    let outs: Vec<InitOut> = (0..chunks)
+        .into_par_iter()
+        .map_init(Scratch::new, |s, c| {
+            let lo = c * INIT_CHUNK;
+            let hi = (lo + INIT_CHUNK).min(size);
+            let mut out = InitOut::default();
+            let mut err = Ok(());
+            <G::Layout as Layout<G>>::for_each_in(game, t, lo..hi, |i, p| {
+                if err.is_err() {
+                    return;
+                }
+                if let Err(e) =
+                    init_one(game, t, below, i as u32, p, &cells, &counters, s, &mut out)
+                {
+                    err = Err(e);
+                }
+            });
+            err.map(|_| out)
+        })
+        .collect::<Result<_, Error>>()?;
+
+    let mut decided = Levels::default();
+    let mut ties = Levels::default();
+    let mut seeds = Levels::default();
+    let mut tie_seeds = Levels::default();
+    let mut phantoms = Levels::default();
+    let mut loopy = false;
+    let mut solved = 0;
+    let mut edge_count = 0usize;
+    for o in &outs {
+        loopy |= o.loopy;
+        solved += o.solved;
+        edge_count += o.edges.len();
+    }
+    // Reverse edges, CSR by child slot.
+    let (rev_off, rev) = if !unmoves && loopy {
+        let mut off = vec![0u64; n + 1];
+        for o in &outs {
+            for &(c, _) in &o.edges {
+                off[c as usize + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            off[i + 1] += off[i];
+        }
+        let mut fill = off.clone();
+        let mut rev = vec![0u32; edge_count];
+        for o in &outs {
+            for &(c, p) in &o.edges {
+                rev[fill[c as usize] as usize] = p;
+                fill[c as usize] += 1;
+            }
+        }
+        (off, rev)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    for o in outs {
+        for (r, i) in o.decided {
+            decided.push(r, i);
+        }
+        for (r, i) in o.ties {
+            ties.push(r, i);
+        }
+        for (r, i) in o.seeds {
+            seeds.push(r, i);
+        }
+        for (r, i) in o.tie_seeds {
+            tie_seeds.push(r, i);
+        }
+        for (r, i) in o.phantoms {
+            phantoms.push(r, i);
+        }
+    }
+
+    if loopy {
+        let parents = ParentsOf {
+            game,
+            t,
+            size,
+            rev_off: &rev_off,
+            rev: &rev,
+        };
+        // 2. Wins and losses.
+        let mut r = 0u32;
+        while r < decided.len().max(seeds.len()).max(phantoms.len()) {
+            if cancel.is_some_and(|c| c.load(Relaxed)) {
+                return Err(Error::Interrupted);
+            }
+            let mut frontier = decided.take(r);
+            let s = seeds.take(r);
+            if !s.is_empty() {
+                let won = enc::<C>(Value::Win(r), &t)?;
+                frontier.extend(
+                    s.into_iter()
+                        .filter(|&i| C::exchange(&cells[i as usize], C::UNDECIDED, won)),
+                );
+            }
+            let lost_next = C::encode(Value::Loss(r + 1));
+            let won_next = C::encode(Value::Win(r + 1));
+            let mut next = Vec::new();
+            for i in phantoms.take(r) {
+                let i = i as usize;
+                if C::load(&cells[i]) == C::UNDECIDED && counters[i].fetch_sub(1, Relaxed) == 1 {
+                    C::store(&cells[i], need(lost_next, &t)?);
+                    next.push(i as u32);
+                }
+            }
+            if !frontier.is_empty() {
+                let step = |chunk: &[u32], s: &mut Scratch<G::Position>, out: &mut Vec<u32>| {
+                    propagate::<G, C>(
+                        &parents, chunk, r, lost_next, won_next, &cells, &counters, s, out,
+                    )
+                };
+                if frontier.len() <= CHUNK || rayon::current_num_threads() == 1 {
+                    step(&frontier, &mut Scratch::new(), &mut next)?;
+                } else {
+                    let lists: Vec<Vec<u32>> = frontier
+                        .par_chunks(CHUNK)
+                        .map_init(Scratch::new, |s, chunk| {
+                            let mut out = Vec::new();
+                            step(chunk, s, &mut out).map(|_| out)
+                        })
+                        .collect::<Result<_, Error>>()?;
+                    for l in lists {
+                        next.extend(l);
+                    }
+                }
+            }
+            decided.extend(r + 1, next);
+            r += 1;
+        }
+        // 3. Ties.
+        let mut r = 0u32;
+        while r < ties.len().max(tie_seeds.len()) {
+            if cancel.is_some_and(|c| c.load(Relaxed)) {
+                return Err(Error::Interrupted);
+            }
+            let mut frontier = ties.take(r);
+            let s = tie_seeds.take(r);
+            if !s.is_empty() {
+                let tied = enc::<C>(Value::Tie(r), &t)?;
+                frontier.extend(
+                    s.into_iter()
+                        .filter(|&i| C::exchange(&cells[i as usize], C::UNDECIDED, tied)),
+                );
+            }
+            if frontier.is_empty() {
+                r += 1;
+                continue;
+            }
+            let tied_next = C::encode(Value::Tie(r + 1));
+            let step = |chunk: &[u32], s: &mut Scratch<G::Position>, out: &mut Vec<u32>| {
+                spread_ties::<G, C>(&parents, chunk, tied_next, &cells, s, out)
+            };
+            let mut next = Vec::new();
+            if frontier.len() <= CHUNK || rayon::current_num_threads() == 1 {
+                step(&frontier, &mut Scratch::new(), &mut next)?;
+            } else {
+                let lists: Vec<Vec<u32>> = frontier
+                    .par_chunks(CHUNK)
+                    .map_init(Scratch::new, |s, chunk| {
+                        let mut out = Vec::new();
+                        step(chunk, s, &mut out).map(|_| out)
+                    })
+                    .collect::<Result<_, Error>>()?;
+                for l in lists {
+                    next.extend(l);
+                }
+            }
+            ties.extend(r + 1, next);
+            r += 1;
+        }
+    }
+    drop(counters);
+    // 4. Draws; holes back to 0.
+    let out: Vec<C> = cells
+        .into_par_iter()
+        .map(|a| match C::into_inner(a) {
+            c if c == C::UNDECIDED => C::DRAW,
+            c if c == C::HOLE => C::UNDECIDED,
+            c => c,
+        })
+        .collect();
+    Ok((out, solved))
+}
+
+/// A cell that must exist: a remoteness that fits.
+#[inline]
+fn need<C: Cell>(c: Option<C>, t: &dyn std::fmt::Debug) -> Result<C, Error> {
+    c.ok_or_else(|| Error::Remoteness {
+        tier: format!("{t:?}"),
+        max: C::MAX_REMOTENESS,
+    })
+}
+
+/// Init of slot `i` (position `p`, or a hole).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn init_one<G: TierGame, C: Cell>(
+    game: &G,
+    t: G::Tier,
+    below: &Below<'_, G, C>,
+    i: u32,
+    p: Option<G::Position>,
+    cells: &[C::Atomic],
+    counters: &[AtomicU8],
+    s: &mut Scratch<G::Position>,
+    out: &mut InitOut,
+) -> Result<(), Error> {
+    let cell = &cells[i as usize];
+    let Some(p) = p else {
+        C::store(cell, C::HOLE);
+        return Ok(());
+    };
+    if !<G::Symmetry as Symmetry<G>>::is_canonical(game, &p) {
+        C::store(cell, C::HOLE);
+        return Ok(());
+    }
+    out.solved += 1;
+    let fixed = match game.primitive(&p) {
+        Some(v) => Some(terminal(v)),
+        None => {
+            s.moves.clear();
+            game.moves(&p, &mut s.moves);
+            s.moves.is_empty().then(|| terminal(game.no_move()))
+        }
+    };
+    if let Some(v) = fixed {
+        C::store(cell, enc::<C>(v, &t)?);
+        match v {
+            Value::Tie(_) => out.ties.push((0, i)),
+            _ => out.decided.push((0, i)),
+        }
+        return Ok(());
+    }
+    let size = cells.len() as u64;
+    let unmoves = <G::Parents as Parents<G>>::UNMOVES;
+    s.inside.clear();
+    let mut best: Option<Value> = None;
+    for c in &s.moves {
+        let k = keeps(game, &p, c);
+        if game.tier(c) == t {
+            let j = <G::Layout as Layout<G>>::rank(game, &canonical(game, c));
+            if j >= size {
+                return Err(Error::Game(format!(
+                    "rank {j} of a position of tier {t:?}, whose size is {size}"
+                )));
+            }
+            s.inside.push(j << 1 | u64::from(k));
+        } else {
+            let v = below.value(game, t, c)?.through(k);
+            if best.is_none_or(|b| v > b) {
+                best = Some(v);
+            }
+        }
+    }
+    s.inside.sort_unstable();
+    s.inside.dedup();
+    let inside = s.inside.len();
+    if inside > 0 {
+        out.loopy = true;
+        if !unmoves {
+            for &e in &s.inside {
+                out.edges
+                    .push(((e >> 1) as u32, i | ((e & 1) as u32) << 31));
+            }
+        }
+    }
+    let mut count = inside;
+    match best {
+        _ if inside == 0 => {
+            // Every move is an exit: the best one decides.
+            let v = best.expect("a position with moves has an exit when none stays");
+            C::store(cell, enc::<C>(v, &t)?);
+            match v {
+                Value::Win(r) | Value::Loss(r) => out.decided.push((r, i)),
+                Value::Tie(r) => out.ties.push((r, i)),
+                Value::Draw => {}
+            }
+        }
+        Some(Value::Win(r)) => {
+            count += 1;
+            out.seeds.push((r, i));
+        }
+        Some(Value::Tie(r)) => {
+            count += 1;
+            out.tie_seeds.push((r, i));
+        }
+        Some(Value::Draw) => count += 1,
+        Some(Value::Loss(r)) => {
+            count += 1;
+            out.phantoms.push((r - 1, i));
+        }
+        None => {}
+    }
+    if count > 255 {
+        return Err(Error::Unsupported(format!(
+            "a position of tier {t:?} has {count} distinct moves; the engine handles at most 255"
+        )));
+    }
+    counters[i as usize].store(count as u8, Relaxed);
+    Ok(())
+}
+
+/// Where a tier's parents come from.
+struct ParentsOf<'a, G: TierGame> {
+    game: &'a G,
+    t: G::Tier,
+    size: u64,
+    rev_off: &'a [u64],
+    rev: &'a [u32],
+}
+
+impl<G: TierGame> ParentsOf<'_, G> {
+    /// Calls `f(parent slot, keeps)` once for every distinct (parent, keeps) with a move to
+    /// slot `i`.
+    #[inline]
+    fn each(
+        &self,
+        i: u32,
+        s: &mut Scratch<G::Position>,
+        mut f: impl FnMut(u32, bool) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        if !<G::Parents as Parents<G>>::UNMOVES {
+            let (a, b) = (self.rev_off[i as usize], self.rev_off[i as usize + 1]);
+            for &e in &self.rev[a as usize..b as usize] {
+                f(e & !(1 << 31), e >> 31 == 1)?;
+            }
+            return Ok(());
+        }
+        let game = self.game;
+        let p = <G::Layout as Layout<G>>::unrank(game, self.t, u64::from(i))
+            .expect("a decided slot is a position");
+        s.moves.clear();
+        <G::Parents as Parents<G>>::unmoves(game, &p, &mut s.moves);
+        s.inside.clear();
+        for q in &s.moves {
+            if game.tier(q) != self.t {
+                return Err(Error::Game(format!(
+                    "an un-move of {p:?} gives {q:?}, outside its tier {:?}",
+                    self.t
+                )));
+            }
+            let k = keeps(game, q, &p);
+            let j = <G::Layout as Layout<G>>::rank(game, &canonical(game, q));
+            if j >= self.size {
+                return Err(Error::Game(format!(
+                    "an un-move of {p:?} gives {q:?}, rank {j}, past the size {} of tier {:?}",
+                    self.size, self.t
+                )));
+            }
+            s.inside.push(j << 1 | u64::from(k));
+        }
+        s.inside.sort_unstable();
+        s.inside.dedup();
+        for &e in &s.inside {
+            f((e >> 1) as u32, e & 1 == 1)?;
+        }
+        Ok(())
+    }
+}
+
+/// Processes a chunk of a win/loss frontier of level `r`; appends what it decides (level
+/// `r + 1`) to `out`.
+#[allow(clippy::too_many_arguments)]
+fn propagate<G: TierGame, C: Cell>(
+    parents: &ParentsOf<'_, G>,
+    chunk: &[u32],
+    r: u32,
+    lost_next: Option<C>,
+    won_next: Option<C>,
+    cells: &[C::Atomic],
+    counters: &[AtomicU8],
+    s: &mut Scratch<G::Position>,
+    out: &mut Vec<u32>,
+) -> Result<(), Error> {
+    for &c in chunk {
+        let child = C::load(&cells[c as usize]);
+        let lost = child.is_loss();
+        debug_assert!(child.decode().is_some_and(|v| v.remoteness() == Some(r)));
+        parents.each(c, s, |q, k| {
+            let cell = &cells[q as usize];
+            if C::load(cell) != C::UNDECIDED {
+                return Ok(());
+            }
+            // The child's value seen from the parent: a loss there is a win here, unless
+            // the move keeps the turn.
+            if lost != k {
+                if C::exchange(cell, C::UNDECIDED, need(won_next, &parents.t)?) {
+                    out.push(q);
+                }
+            } else {
+                match counters[q as usize].fetch_sub(1, Relaxed) {
+                    1 => {
+                        C::store(cell, need(lost_next, &parents.t)?);
+                        out.push(q);
+                    }
+                    0 => {
+                        return Err(Error::Game(format!(
+                            "un-moves give slot {q} of tier {:?} more moves than its moves do",
+                            parents.t
+                        )))
+                    }
+                    _ => {}
+                }
+            }
+            Ok(())
+        })?;
+    }
+    Ok(())
+}
+
+/// Processes a chunk of a tie frontier: every undecided parent ties one ply later.
+fn spread_ties<G: TierGame, C: Cell>(
+    parents: &ParentsOf<'_, G>,
+    chunk: &[u32],
+    tied_next: Option<C>,
+    cells: &[C::Atomic],
+    s: &mut Scratch<G::Position>,
+    out: &mut Vec<u32>,
+) -> Result<(), Error> {
+    for &c in chunk {
+        parents.each(c, s, |q, _| {
+            let cell = &cells[q as usize];
+            if C::load(cell) == C::UNDECIDED
+                && C::exchange(cell, C::UNDECIDED, need(tied_next, &parents.t)?)
+            {
+                out.push(q);
+            }
+            Ok(())
+        })?;
+    }
+    Ok(())
+}

@@ -1,0 +1,127 @@
+//! The engine's one error type.
+
+use std::fmt;
+use std::io;
+
+/// Why a solve, or a lookup in a solution, failed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// More memory than allowed would be needed.
+    Memory {
+        /// What needs it (a tier, or the whole solve).
+        what: String,
+        /// Bytes needed.
+        needed: u64,
+        /// The limit, in bytes.
+        limit: u64,
+    },
+    /// A remoteness past what a value cell holds.
+    Remoteness {
+        /// The tier.
+        tier: String,
+        /// The largest remoteness a cell holds.
+        max: u32,
+    },
+    /// A file could not be read or written.
+    Io {
+        /// The file, as the storage names it.
+        file: String,
+        /// What was being done: `read`, `write`, ….
+        action: &'static str,
+        /// The cause.
+        source: io::Error,
+    },
+    /// A file is damaged, truncated, or belongs to something else.
+    Damaged {
+        /// The file, as the storage names it.
+        file: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A file the database needs is missing.
+    Missing {
+        /// The file, as the storage names it.
+        file: String,
+    },
+    /// The game broke a promise of the API (an index out of range, a move into a tier that
+    /// is not a child tier, …): a bug in the game.
+    Game(String),
+    /// This game cannot be solved this way (a limit of the engine).
+    Unsupported(String),
+    /// The solve was cancelled.
+    Interrupted,
+}
+
+impl Error {
+    /// Whether the error is a damaged or missing database file, which solving again with
+    /// resume repairs.
+    pub fn is_damage(&self) -> bool {
+        matches!(self, Error::Damaged { .. } | Error::Missing { .. })
+    }
+
+    pub(crate) fn io(file: String, action: &'static str, source: io::Error) -> Error {
+        Error::Io {
+            file,
+            action,
+            source,
+        }
+    }
+
+    pub(crate) fn damaged(file: String, message: impl Into<String>) -> Error {
+        Error::Damaged {
+            file,
+            message: message.into(),
+        }
+    }
+}
+
+/// `12.3 GiB`, `4.0 MiB`.
+pub fn human_bytes(b: u64) -> String {
+    let b = b as f64;
+    if b >= (1u64 << 40) as f64 {
+        format!("{:.1} TiB", b / (1u64 << 40) as f64)
+    } else if b >= (1u64 << 30) as f64 {
+        format!("{:.1} GiB", b / (1u64 << 30) as f64)
+    } else {
+        format!("{:.1} MiB", b / (1u64 << 20) as f64)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Memory {
+                what,
+                needed,
+                limit,
+            } => write!(
+                f,
+                "{what} needs about {} of memory, over the limit of {}",
+                human_bytes(*needed),
+                human_bytes(*limit)
+            ),
+            Error::Remoteness { tier, max } => write!(
+                f,
+                "tier {tier}: a remoteness past {max} plies, more than a value cell holds"
+            ),
+            Error::Io { file, action, .. } => write!(f, "{file}: cannot {action}"),
+            Error::Damaged { file, message } => {
+                write!(f, "{file}: {message}: the database is damaged")
+            }
+            Error::Missing { file } => write!(f, "{file}: missing from the database"),
+            Error::Game(m) => write!(f, "the game broke the tier game API: {m}"),
+            Error::Unsupported(m) => f.write_str(m),
+            Error::Interrupted => f.write_str("interrupted"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,461 @@
+//! The tier game API: what a game gives the engine.
+//!
+//! A game is its rules. [`TierGame`] is what every game gives (positions, tiers, moves, the
+//! value the rules fix); four associated types say, in the type system, which optional
+//! capabilities it has, each backed by a trait of its own:
+//!
+//! | associated type | choices | the game then implements |
+//! |---|---|---|
+//! | [`TierGame::Layout`] | [`Dense`] / [`SortedKeys`] | [`DenseIndex`] / [`OrderedMoves`] |
+//! | [`TierGame::Parents`] | [`Unmoves`] / [`ReverseEdges`] | [`UnmoveGame`] / nothing |
+//! | [`TierGame::Symmetry`] | [`Symmetries`] / [`NoSymmetry`] | [`SymmetricGame`] / nothing |
+//! | [`TierGame::Turn`] | [`Alternate`] / [`GoAgain`] | nothing / [`GoAgainGame`] |
+//!
+//! The compiler checks that a game implements the trait behind each choice, and the engine
+//! reads the choice from the type (a constant per game), never by probing at run time.
+//!
+//! # Tiers
+//! Positions are grouped into tiers, and the tiers form a DAG: every move stays in its tier
+//! or goes to one of the tier's [`child tiers`](TierGame::child_tiers). The engine solves a
+//! tier once all its child tiers are solved, so only the tiers in use need to be in memory.
+//! Moves inside a tier may form cycles (a *loopy* tier); a tier none of whose moves stay in
+//! it is solved in one pass.
+
+use retrograde_graph::Primitive;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// A two-player game whose positions are grouped into tiers (see the [module docs](self)).
+///
+/// Every value is stated for the player to move. A position with no moves and no
+/// [`primitive`](TierGame::primitive) value takes the [`no_move`](TierGame::no_move) rule
+/// (a loss, by default).
+pub trait TierGame: Sync + Sized {
+    /// A position: everything that decides what can happen next. Small and `Copy`.
+    type Position: Copy + Eq + Ord + Hash + Debug + Send + Sync;
+    /// A tier's name in the DAG of tiers.
+    type Tier: Copy + Eq + Ord + Hash + Debug + Send + Sync;
+    /// How positions are stored: [`Dense`] or [`SortedKeys`].
+    type Layout: Layout<Self>;
+    /// How the engine finds a position's predecessors in its tier: [`Unmoves`] or
+    /// [`ReverseEdges`].
+    type Parents: Parents<Self>;
+    /// [`Symmetries`] or [`NoSymmetry`].
+    type Symmetry: Symmetry<Self>;
+    /// [`Alternate`] (every move passes the turn) or [`GoAgain`].
+    type Turn: Turn<Self>;
+
+    /// Whether a position is the board as the player to move sees it (the colours swap
+    /// after every move, as in Quixo or Teeko stored by "mine" and "theirs"), so that it does
+    /// not say whose turn it is. Then the totals count a position once for each player
+    /// found to move there; otherwise once. Only the totals depend on it.
+    const MOVER_VIEW: bool = false;
+
+    /// The game and its parameters in a few words, e.g. `quixo 4x4`: written into every
+    /// file of a database so that files of another game are refused. At most 40 bytes.
+    fn name(&self) -> String;
+
+    /// The position the game starts from, if it has one; then the engine also counts the
+    /// positions reachable from it. Games without a start (a chess ending) solve their
+    /// [`root_tiers`](TierGame::root_tiers).
+    fn start(&self) -> Option<Self::Position>;
+
+    /// The tiers to solve (with every tier below them). Default: the start's tier.
+    fn root_tiers(&self) -> Vec<Self::Tier> {
+        self.start().map(|p| self.tier(&p)).into_iter().collect()
+    }
+
+    /// The tier of a position.
+    fn tier(&self, p: &Self::Position) -> Self::Tier;
+
+    /// Appends the tiers that moves from `t` can reach, other than `t` itself (no matter
+    /// whether some position actually reaches them). The tiers must form a DAG.
+    fn child_tiers(&self, t: Self::Tier, out: &mut Vec<Self::Tier>);
+
+    /// A short name of a tier that can be part of a file name: letters, digits, `-` and
+    /// `_` (e.g. `07`, `KRvK`).
+    fn tier_name(&self, t: Self::Tier) -> String;
+
+    /// The value the rules fix at `p` for the player to move (the game is over there), or
+    /// `None` to play on. Not asked of positions the index holds but that are not positions
+    /// of the game.
+    fn primitive(&self, p: &Self::Position) -> Option<Primitive>;
+
+    /// Appends the position after each legal move from `p`, in a fixed order. Not called
+    /// when [`primitive`](TierGame::primitive) fixes `p`'s value.
+    fn moves(&self, p: &Self::Position, out: &mut Vec<Self::Position>);
+
+    /// The value of a position without moves and without a primitive value. Default: a
+    /// loss (normal play).
+    fn no_move(&self) -> Primitive {
+        Primitive::Loss
+    }
+
+    /// An upper bound on every remoteness, if the game knows one (e.g. the number of
+    /// cells of a board that only fills up). With a bound below 64 the engine keeps a value
+    /// in one byte instead of two. A value past the bound is an error, never a wrong one.
+    fn remoteness_bound(&self) -> Option<u32> {
+        None
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Layout: how a tier's positions are numbered.
+
+/// A dense index per tier: the positions of tier `t` are numbered `0..tier_size(t)`, and
+/// arrays of that size hold their values. Every number need not be a position: `unrank`
+/// answers `None` for the holes.
+pub trait DenseIndex: TierGame {
+    /// Numbers in the tier's index (positions and holes).
+    fn tier_size(&self, t: Self::Tier) -> u64;
+    /// The number of `p` in its tier, below [`tier_size`](DenseIndex::tier_size).
+    fn rank(&self, p: &Self::Position) -> u64;
+    /// The position numbered `i` in tier `t`, or `None` when `i` is a hole.
+    fn unrank(&self, t: Self::Tier, i: u64) -> Option<Self::Position>;
+    /// Calls `f(i, unrank(t, i))` for every `i` of `range`, in order. Override when the
+    /// positions of a range can be listed faster than one `unrank` each.
+    fn for_each_in(
+        &self,
+        t: Self::Tier,
+        range: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, Option<Self::Position>),
+    ) {
+        for i in range {
+            f(i, self.unrank(t, i));
+        }
+    }
+}
+
+/// Sorted keys: the engine finds the positions reachable from the start tier by tier, keeps
+/// each tier as a sorted array of keys, and looks values up by merging rather than by an
+/// index. For games whose positions are sparse in any index that is easy to compute.
+///
+/// Moves are numbered by *slot* (a Connect-4 column): [`slot_child`](OrderedMoves::slot_child)
+/// gives the move of one slot, and must be **strictly increasing in the key over the
+/// positions of one tier that have that slot**: `key(p) < key(q)` implies
+/// `key(child(p, s)) < key(child(q, s))`. So the children through one slot of a sorted tier
+/// come out sorted, and a tier is found by merging and solved by merge-joins, with no sort and
+/// no search. Every move must leave its tier (the engine refuses a loopy tier in this layout),
+/// and [`TierGame::moves`] must give the slot children in slot order.
+pub trait OrderedMoves: TierGame {
+    /// The key of a position: distinct positions of a tier get distinct keys.
+    fn key(&self, p: &Self::Position) -> u64;
+    /// The position with key `k` in tier `t`.
+    fn key_position(&self, t: Self::Tier, k: u64) -> Self::Position;
+    /// Bits the keys of tier `t` need: at most 32 lets the engine keep them as `u32`.
+    fn key_bits(&self, t: Self::Tier) -> u32;
+    /// The number of slots (at most 16).
+    fn slots(&self) -> usize;
+    /// The position after the move of slot `s` from `p`, if that move is legal.
+    fn slot_child(&self, p: &Self::Position, s: usize) -> Option<Self::Position>;
+}
+
+/// The layout chosen by [`TierGame::Layout`]: [`Dense`] or [`SortedKeys`]. The engine calls
+/// the methods of the chosen family only (the others are unreachable).
+pub trait Layout<G: TierGame>: sealed::Sealed {
+    /// Which one.
+    const KIND: LayoutKind;
+    /// [`DenseIndex::tier_size`].
+    fn tier_size(game: &G, t: G::Tier) -> u64;
+    /// [`DenseIndex::rank`].
+    fn rank(game: &G, p: &G::Position) -> u64;
+    /// [`DenseIndex::unrank`].
+    fn unrank(game: &G, t: G::Tier, i: u64) -> Option<G::Position>;
+    /// [`DenseIndex::for_each_in`].
+    fn for_each_in(
+        game: &G,
+        t: G::Tier,
+        range: std::ops::Range<u64>,
+        f: impl FnMut(u64, Option<G::Position>),
+    );
+    /// [`OrderedMoves::key`].
+    fn key(game: &G, p: &G::Position) -> u64;
+    /// [`OrderedMoves::key_position`].
+    fn key_position(game: &G, t: G::Tier, k: u64) -> G::Position;
+    /// [`OrderedMoves::key_bits`].
+    fn key_bits(game: &G, t: G::Tier) -> u32;
+    /// [`OrderedMoves::slots`].
+    fn slots(game: &G) -> usize;
+    /// [`OrderedMoves::slot_child`].
+    fn slot_child(game: &G, p: &G::Position, s: usize) -> Option<G::Position>;
+}
+
+/// The two layouts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LayoutKind {
+    /// [`Dense`].
+    Dense,
+    /// [`SortedKeys`].
+    SortedKeys,
+}
+
+/// Layout: a dense index per tier ([`DenseIndex`]).
+#[derive(Copy, Clone, Debug)]
+pub struct Dense;
+/// Layout: sorted keys of the reachable positions ([`OrderedMoves`]).
+#[derive(Copy, Clone, Debug)]
+pub struct SortedKeys;
+
+const NOT_DENSE: &str = "the engine uses a dense index only with the Dense layout";
+const NOT_SORTED: &str = "the engine uses keys only with the SortedKeys layout";
+
+impl<G: DenseIndex> Layout<G> for Dense {
+    const KIND: LayoutKind = LayoutKind::Dense;
+    #[inline]
+    fn tier_size(game: &G, t: G::Tier) -> u64 {
+        game.tier_size(t)
+    }
+    #[inline]
+    fn rank(game: &G, p: &G::Position) -> u64 {
+        game.rank(p)
+    }
+    #[inline]
+    fn unrank(game: &G, t: G::Tier, i: u64) -> Option<G::Position> {
+        game.unrank(t, i)
+    }
+    #[inline]
+    fn for_each_in(
+        game: &G,
+        t: G::Tier,
+        range: std::ops::Range<u64>,
+        f: impl FnMut(u64, Option<G::Position>),
+    ) {
+        game.for_each_in(t, range, f)
+    }
+    fn key(_: &G, _: &G::Position) -> u64 {
+        unreachable!("{NOT_SORTED}")
+    }
+    fn key_position(_: &G, _: G::Tier, _: u64) -> G::Position {
+        unreachable!("{NOT_SORTED}")
+    }
+    fn key_bits(_: &G, _: G::Tier) -> u32 {
+        unreachable!("{NOT_SORTED}")
+    }
+    fn slots(_: &G) -> usize {
+        unreachable!("{NOT_SORTED}")
+    }
+    fn slot_child(_: &G, _: &G::Position, _: usize) -> Option<G::Position> {
+        unreachable!("{NOT_SORTED}")
+    }
+}
+impl<G: OrderedMoves> Layout<G> for SortedKeys {
+    const KIND: LayoutKind = LayoutKind::SortedKeys;
+    fn tier_size(_: &G, _: G::Tier) -> u64 {
+        unreachable!("{NOT_DENSE}")
+    }
+    fn rank(_: &G, _: &G::Position) -> u64 {
+        unreachable!("{NOT_DENSE}")
+    }
+    fn unrank(_: &G, _: G::Tier, _: u64) -> Option<G::Position> {
+        unreachable!("{NOT_DENSE}")
+    }
+    fn for_each_in(
+        _: &G,
+        _: G::Tier,
+        _: std::ops::Range<u64>,
+        _: impl FnMut(u64, Option<G::Position>),
+    ) {
+        unreachable!("{NOT_DENSE}")
+    }
+    #[inline]
+    fn key(game: &G, p: &G::Position) -> u64 {
+        game.key(p)
+    }
+    #[inline]
+    fn key_position(game: &G, t: G::Tier, k: u64) -> G::Position {
+        game.key_position(t, k)
+    }
+    fn key_bits(game: &G, t: G::Tier) -> u32 {
+        game.key_bits(t)
+    }
+    fn slots(game: &G) -> usize {
+        game.slots()
+    }
+    #[inline]
+    fn slot_child(game: &G, p: &G::Position, s: usize) -> Option<G::Position> {
+        game.slot_child(p, s)
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Parents: un-moves, or reverse edges built by the engine.
+
+/// Un-moves: the predecessors of a position inside its tier, so that retrograde analysis
+/// needs no stored edges.
+pub trait UnmoveGame: TierGame {
+    /// Appends every position of `p`'s tier that has a move to `p` (duplicates allowed).
+    /// Numbers that are not positions (holes of a dense index) may be included: the engine
+    /// skips them. Positions of other tiers must not be.
+    fn unmoves(&self, p: &Self::Position, out: &mut Vec<Self::Position>);
+}
+
+/// How the engine finds predecessors, chosen by [`TierGame::Parents`].
+pub trait Parents<G: TierGame>: sealed::Sealed {
+    /// Whether the game generates un-moves.
+    const UNMOVES: bool;
+    /// The game's un-moves; called only when `UNMOVES`.
+    fn unmoves(game: &G, p: &G::Position, out: &mut Vec<G::Position>);
+}
+
+/// Parents: the game gives un-moves ([`UnmoveGame`]).
+#[derive(Copy, Clone, Debug)]
+pub struct Unmoves;
+/// Parents: the engine builds the reverse edges of each loopy tier in memory (4 bytes an
+/// edge inside the tier), from the moves.
+#[derive(Copy, Clone, Debug)]
+pub struct ReverseEdges;
+
+impl<G: UnmoveGame> Parents<G> for Unmoves {
+    const UNMOVES: bool = true;
+    #[inline]
+    fn unmoves(game: &G, p: &G::Position, out: &mut Vec<G::Position>) {
+        game.unmoves(p, out)
+    }
+}
+impl<G: TierGame> Parents<G> for ReverseEdges {
+    const UNMOVES: bool = false;
+    fn unmoves(_: &G, _: &G::Position, _: &mut Vec<G::Position>) {
+        unreachable!("the engine asks for un-moves only when Parents::UNMOVES")
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Symmetry.
+
+/// Symmetries: maps of the positions that keep the rules (and the tier, and the player to
+/// move), such as a board's rotations and reflections. The engine stores and solves one
+/// position of each class, its *canonical* one; any other position's value is its
+/// canonical position's.
+pub trait SymmetricGame: TierGame {
+    /// How many symmetries there are, the identity (number 0) included.
+    fn symmetry_count(&self) -> usize;
+    /// The image of `p` under symmetry `g` (`0 <= g < symmetry_count()`).
+    fn apply_symmetry(&self, p: &Self::Position, g: usize) -> Self::Position;
+    /// The canonical position of `p`'s class: the same for every position of the class,
+    /// and one of them. Default: the least image (by `Ord`); override with something faster.
+    fn canonical(&self, p: &Self::Position) -> Self::Position {
+        (0..self.symmetry_count())
+            .map(|g| self.apply_symmetry(p, g))
+            .min()
+            .expect("the identity is a symmetry")
+    }
+    /// Whether `p` is its class's canonical position.
+    fn is_canonical(&self, p: &Self::Position) -> bool {
+        self.canonical(p) == *p
+    }
+}
+
+/// Whether and how the engine reduces by symmetry, chosen by [`TierGame::Symmetry`].
+pub trait Symmetry<G: TierGame>: sealed::Sealed {
+    /// Whether the game has symmetries.
+    const SYMMETRIC: bool;
+    /// The canonical position of `p` (`p` itself without symmetries).
+    fn canonical(game: &G, p: &G::Position) -> G::Position;
+    /// Whether `p` is canonical.
+    fn is_canonical(game: &G, p: &G::Position) -> bool;
+    /// The number of distinct positions in `p`'s class (1 without symmetries).
+    fn class_size(game: &G, p: &G::Position) -> u64;
+}
+
+/// Symmetry: the game gives symmetries ([`SymmetricGame`]).
+#[derive(Copy, Clone, Debug)]
+pub struct Symmetries;
+/// Symmetry: none.
+#[derive(Copy, Clone, Debug)]
+pub struct NoSymmetry;
+
+impl<G: SymmetricGame> Symmetry<G> for Symmetries {
+    const SYMMETRIC: bool = true;
+    #[inline]
+    fn canonical(game: &G, p: &G::Position) -> G::Position {
+        game.canonical(p)
+    }
+    #[inline]
+    fn is_canonical(game: &G, p: &G::Position) -> bool {
+        game.is_canonical(p)
+    }
+    fn class_size(game: &G, p: &G::Position) -> u64 {
+        // |class| = |group| / |stabilizer|.
+        let n = game.symmetry_count();
+        let fixed = (0..n).filter(|&g| game.apply_symmetry(p, g) == *p).count();
+        (n / fixed.max(1)) as u64
+    }
+}
+impl<G: TierGame> Symmetry<G> for NoSymmetry {
+    const SYMMETRIC: bool = false;
+    #[inline]
+    fn canonical(_: &G, p: &G::Position) -> G::Position {
+        *p
+    }
+    #[inline]
+    fn is_canonical(_: &G, _: &G::Position) -> bool {
+        true
+    }
+    fn class_size(_: &G, _: &G::Position) -> u64 {
+        1
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Turn.
+
+/// Go-again moves: some moves leave the same player to move.
+pub trait GoAgainGame: TierGame {
+    /// Whether the move from `from` to `to` leaves the same player to move.
+    fn keeps_turn(&self, from: &Self::Position, to: &Self::Position) -> bool;
+}
+
+/// The turn rule, chosen by [`TierGame::Turn`].
+pub trait Turn<G: TierGame>: sealed::Sealed {
+    /// Whether some moves keep the turn.
+    const GO_AGAIN: bool;
+    /// Whether the move from `from` to `to` keeps the turn.
+    fn keeps_turn(game: &G, from: &G::Position, to: &G::Position) -> bool;
+}
+
+/// Turn: every move passes the turn.
+#[derive(Copy, Clone, Debug)]
+pub struct Alternate;
+/// Turn: the game says which moves keep it ([`GoAgainGame`]).
+#[derive(Copy, Clone, Debug)]
+pub struct GoAgain;
+
+impl<G: TierGame> Turn<G> for Alternate {
+    const GO_AGAIN: bool = false;
+    #[inline]
+    fn keeps_turn(_: &G, _: &G::Position, _: &G::Position) -> bool {
+        false
+    }
+}
+impl<G: GoAgainGame> Turn<G> for GoAgain {
+    const GO_AGAIN: bool = true;
+    #[inline]
+    fn keeps_turn(game: &G, from: &G::Position, to: &G::Position) -> bool {
+        game.keeps_turn(from, to)
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::Dense {}
+    impl Sealed for super::SortedKeys {}
+    impl Sealed for super::Unmoves {}
+    impl Sealed for super::ReverseEdges {}
+    impl Sealed for super::Symmetries {}
+    impl Sealed for super::NoSymmetry {}
+    impl Sealed for super::Alternate {}
+    impl Sealed for super::GoAgain {}
+}
+
+// ------------------------------------------------------------------------------------------
+// Shorthands the engine uses.
+
+#[inline]
+pub(crate) fn canonical<G: TierGame>(g: &G, p: &G::Position) -> G::Position {
+    <G::Symmetry as Symmetry<G>>::canonical(g, p)
+}
+
+#[inline]
+pub(crate) fn keeps<G: TierGame>(g: &G, from: &G::Position, to: &G::Position) -> bool {
+    <G::Turn as Turn<G>>::keeps_turn(g, from, to)
+}

@@ -1,0 +1,340 @@
+//! Solved games: the [`Solved`] trait every solver's answer implements, and
+//! [`TierSolution`], the tier engine's.
+
+use crate::cell::{AnyCells, Cell};
+use crate::error::Error;
+use crate::game::{canonical, keeps, Layout, LayoutKind, TierGame};
+use crate::stats::Stats;
+use crate::storage::Storage;
+use crate::tierfile::Reader;
+use retrograde_solve::Value;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// A solved game, whatever solved it and wherever its values are kept: the value of any
+/// position, its moves ranked, and the totals.
+///
+/// Lookups can fail when the values live in files (a damaged or missing file): they return
+/// an error then, never a wrong value and never a panic.
+pub trait Solved {
+    /// A position of the game.
+    type Position;
+
+    /// The start position, if the game has one.
+    fn start(&self) -> Option<Self::Position>;
+
+    /// The value of `p` for the player to move, or `None` when `p` is not a position this
+    /// solution holds.
+    ///
+    /// # Errors
+    /// A value that cannot be read (see [`Error`]).
+    fn value(&self, p: &Self::Position) -> Result<Option<Value>, Error>;
+
+    /// Every legal move from `p` with what it is worth to the player who makes it, best
+    /// first (equal values in the game's move order). Empty when the game is over at `p`.
+    ///
+    /// # Errors
+    /// A value that cannot be read.
+    fn ranked_moves(&self, p: &Self::Position) -> Result<Vec<(Self::Position, Value)>, Error>;
+
+    /// The totals.
+    fn stats(&self) -> &Stats;
+
+    /// The value of the start position, if the game has one.
+    ///
+    /// # Errors
+    /// A value that cannot be read.
+    fn start_value(&self) -> Result<Option<Value>, Error> {
+        match self.start() {
+            Some(p) => self.value(&p),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Sorts moves by value for the mover, best first; equal values keep their order.
+pub fn rank_moves<P>(moves: &mut [(P, Value)]) {
+    moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+}
+
+/// Where one tier's values are.
+#[derive(Debug)]
+pub(crate) enum TierData {
+    /// Cells by slot, in memory.
+    Cells(AnyCells),
+    /// Cells by slot, in a tier file.
+    File(Reader),
+    /// Sorted keys and their values, in memory.
+    Sorted {
+        keys: crate::sorted::Keys,
+        vals: AnyCells,
+    },
+    /// Sorted keys and their values, in tier files.
+    SortedFiles { keys: Reader, vals: Reader },
+}
+
+/// (tier, block, keys file).
+type BlockKey = (usize, usize, bool);
+
+/// A few decoded blocks, so that consecutive lookups (a position and its moves) read a
+/// block once.
+#[derive(Debug, Default)]
+struct BlockCache {
+    blocks: Mutex<Vec<(BlockKey, Arc<Vec<u8>>)>>,
+}
+
+impl BlockCache {
+    fn get(
+        &self,
+        key: (usize, usize, bool),
+        read: impl FnOnce() -> Result<Vec<u8>, Error>,
+    ) -> Result<Arc<Vec<u8>>, Error> {
+        let mut b = self.blocks.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(pos) = b.iter().position(|(k, _)| *k == key) {
+            let hit = b.remove(pos);
+            let data = hit.1.clone();
+            b.push(hit);
+            return Ok(data);
+        }
+        drop(b);
+        let data = Arc::new(read()?);
+        let mut b = self.blocks.lock().unwrap_or_else(|e| e.into_inner());
+        if b.len() >= 64 {
+            b.remove(0);
+        }
+        b.push((key, data.clone()));
+        Ok(data)
+    }
+}
+
+/// A game solved by the tier engine: every tier's values, in memory or in files.
+pub struct TierSolution<'g, G: TierGame> {
+    pub(crate) game: &'g G,
+    pub(crate) index: HashMap<G::Tier, usize>,
+    pub(crate) tiers: Vec<G::Tier>,
+    pub(crate) data: Vec<TierData>,
+    pub(crate) storage: Option<Arc<dyn Storage>>,
+    pub(crate) stats: Stats,
+    pub(crate) tier_stats: Vec<Option<Stats>>,
+    pub(crate) sizes: Vec<u64>,
+    pub(crate) cell_bytes: u32,
+    cache: BlockCache,
+}
+
+impl<G: TierGame> std::fmt::Debug for TierSolution<'_, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TierSolution")
+            .field("tiers", &self.tiers)
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'g, G: TierGame> TierSolution<'g, G> {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        game: &'g G,
+        tiers: Vec<G::Tier>,
+        data: Vec<TierData>,
+        storage: Option<Arc<dyn Storage>>,
+        stats: Stats,
+        tier_stats: Vec<Option<Stats>>,
+        sizes: Vec<u64>,
+        cell_bytes: u32,
+    ) -> Self {
+        let index = tiers.iter().enumerate().map(|(i, &t)| (t, i)).collect();
+        TierSolution {
+            game,
+            index,
+            tiers,
+            data,
+            storage,
+            stats,
+            tier_stats,
+            sizes,
+            cell_bytes,
+            cache: BlockCache::default(),
+        }
+    }
+
+    /// The game.
+    pub fn game(&self) -> &'g G {
+        self.game
+    }
+
+    /// The tiers, children before parents.
+    pub fn tiers(&self) -> &[G::Tier] {
+        &self.tiers
+    }
+
+    /// The size of each tier (slots of a dense index, or keys), in the order of
+    /// [`TierSolution::tiers`].
+    pub fn tier_sizes(&self) -> &[u64] {
+        &self.sizes
+    }
+
+    /// Totals over every position solved in tier `t` (games without a start only).
+    pub fn tier_stats(&self, t: G::Tier) -> Option<&Stats> {
+        self.tier_stats.get(*self.index.get(&t)?)?.as_ref()
+    }
+
+    /// Bytes per value cell (1 or 2).
+    pub fn cell_bytes(&self) -> u32 {
+        self.cell_bytes
+    }
+
+    fn storage(&self) -> Result<&dyn Storage, Error> {
+        self.storage
+            .as_deref()
+            .ok_or_else(|| Error::Unsupported("a tier in a file without a storage".into()))
+    }
+
+    /// The cell at `i` of a values file.
+    fn file_cell(&self, k: usize, r: &Reader, i: u64, keys: bool) -> Result<Option<Value>, Error> {
+        if i >= r.count() {
+            return Ok(None);
+        }
+        let per = u64::from(r.block_elems());
+        let b = (i / per) as usize;
+        let block = self
+            .cache
+            .get((k, b, keys), || r.block(self.storage()?, b))?;
+        let at = (i % per) as usize * self.cell_bytes as usize;
+        let code = if self.cell_bytes == 1 {
+            u16::from(block[at])
+        } else {
+            u16::from_le_bytes([block[at], block[at + 1]])
+        };
+        Ok(if self.cell_bytes == 1 {
+            (code as u8).decode()
+        } else {
+            code.decode()
+        })
+    }
+
+    /// The value of a canonical position of tier number `k`.
+    fn lookup(&self, k: usize, p: &G::Position) -> Result<Option<Value>, Error> {
+        let t = self.tiers[k];
+        match &self.data[k] {
+            TierData::Cells(c) => {
+                let i = <G::Layout as Layout<G>>::rank(self.game, p);
+                Ok(c.value(i))
+            }
+            TierData::File(r) => {
+                let i = <G::Layout as Layout<G>>::rank(self.game, p);
+                self.file_cell(k, r, i, false)
+            }
+            TierData::Sorted { keys, vals } => {
+                let key = <G::Layout as Layout<G>>::key(self.game, p);
+                Ok(keys.find(key).and_then(|i| vals.value(i as u64)))
+            }
+            TierData::SortedFiles { keys, vals } => {
+                let key = <G::Layout as Layout<G>>::key(self.game, p);
+                let Some(i) = self.find_key_in_file(k, keys, key, t)? else {
+                    return Ok(None);
+                };
+                self.file_cell(k, vals, i, false)
+            }
+        }
+    }
+
+    /// The position of `key` in a keys file, if there.
+    fn find_key_in_file(
+        &self,
+        k: usize,
+        r: &Reader,
+        key: u64,
+        t: G::Tier,
+    ) -> Result<Option<u64>, Error> {
+        let firsts: Vec<u64> = r.firsts().collect();
+        // The last block whose first key is <= key.
+        let b = firsts.partition_point(|&f| f <= key);
+        if b == 0 {
+            return Ok(None);
+        }
+        let b = b - 1;
+        let block = self
+            .cache
+            .get((k, b, true), || r.block(self.storage()?, b))?;
+        let bits = <G::Layout as Layout<G>>::key_bits(self.game, t);
+        let found = if bits <= 32 {
+            let keys: Vec<u32> = block
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes(c.try_into().expect("4")))
+                .collect();
+            u32::try_from(key)
+                .ok()
+                .and_then(|k32| keys.binary_search(&k32).ok())
+        } else {
+            let keys: Vec<u64> = block
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().expect("8")))
+                .collect();
+            keys.binary_search(&key).ok()
+        };
+        Ok(found.map(|j| b as u64 * u64::from(r.block_elems()) + j as u64))
+    }
+
+    /// The value of any position (through its canonical one), `None` when it is not a
+    /// position of a tier this solution holds.
+    ///
+    /// # Errors
+    /// A tier file that cannot be read or is damaged.
+    pub fn value(&self, p: &G::Position) -> Result<Option<Value>, Error> {
+        let Some(&k) = self.index.get(&self.game.tier(p)) else {
+            return Ok(None);
+        };
+        let c = canonical(self.game, p);
+        if <G::Layout as Layout<G>>::KIND == LayoutKind::Dense {
+            let i = <G::Layout as Layout<G>>::rank(self.game, &c);
+            if i >= self.sizes[k] {
+                return Ok(None);
+            }
+        }
+        self.lookup(k, &c)
+    }
+
+    /// Every legal move from `p` with its value for the mover, best first.
+    ///
+    /// # Errors
+    /// A value that cannot be read, or a move to a position this solution does not hold
+    /// (a missing tier).
+    pub fn ranked_moves(&self, p: &G::Position) -> Result<Vec<(G::Position, Value)>, Error> {
+        if self.game.primitive(p).is_some() {
+            return Ok(Vec::new());
+        }
+        let mut children = Vec::new();
+        self.game.moves(p, &mut children);
+        let mut out = Vec::with_capacity(children.len());
+        for c in children {
+            let v = self.value(&c)?.ok_or_else(|| {
+                Error::Game(format!(
+                    "the move from {p:?} to {c:?} reaches a position the solution does not hold"
+                ))
+            })?;
+            out.push((c, v.through(keeps(self.game, p, &c))));
+        }
+        rank_moves(&mut out);
+        Ok(out)
+    }
+}
+
+impl<G: TierGame> Solved for TierSolution<'_, G> {
+    type Position = G::Position;
+
+    fn start(&self) -> Option<G::Position> {
+        self.game.start()
+    }
+
+    fn value(&self, p: &G::Position) -> Result<Option<Value>, Error> {
+        TierSolution::value(self, p)
+    }
+
+    fn ranked_moves(&self, p: &G::Position) -> Result<Vec<(G::Position, Value)>, Error> {
+        TierSolution::ranked_moves(self, p)
+    }
+
+    fn stats(&self) -> &Stats {
+        &self.stats
+    }
+}

@@ -1,0 +1,804 @@
+//! The sorted-keys layout: tiers found from the start by merging, solved by merge-joins.
+//!
+//! # Algorithm
+//! Each tier is a sorted array of the keys of its reachable positions (`u32` when every
+//! tier's keys fit in 32 bits, else `u64`). The game's moves are numbered by slot, and the
+//! child through one slot is strictly increasing in the key over a tier
+//! ([`OrderedMoves`](crate::OrderedMoves)), so:
+//!
+//! 1. **Discover**, parents first: the children of a sorted tier through one slot come out
+//!    sorted, so a tier is the merge of one sorted stream per (parent tier, slot), with
+//!    duplicates dropped: no sort, no hash. In parallel: the child key space is cut at
+//!    bounds (children of parents at quantiles), each range is found in every stream by a
+//!    binary search over the parents that have the slot (a byte of slot flags per parent
+//!    skips the others), and the ranges are merged independently and concatenated.
+//! 2. **Solve**, children first: a tier's values come from its one child tier by one
+//!    merge-join per slot (a parent's child through a slot is found by advancing a cursor in
+//!    the sorted child tier: no search), in parallel over runs of parents.
+//!
+//! Every move must leave its tier, and every tier has at most one child tier. Positions are
+//! never reduced by symmetry here (the merges need whole tiers: the mirror images of a
+//! sorted stream are not sorted); a game's symmetry only counts classes.
+//!
+//! # Memory
+//! Discovering a tier holds its parent tiers' keys, 2 bytes of slot flags per parent, and
+//! the new keys; solving a tier holds its keys and values and its child tier's.
+
+use crate::cell::{AnyCells, Cell, CellArray};
+use crate::engine::{
+    header, keys_file, open_if_finished, read_meta, values_file, Dag, Event, Meta, SolveOptions,
+    META,
+};
+use crate::error::Error;
+use crate::game::{keeps, Layout, Symmetry, TierGame};
+use crate::solution::{TierData, TierSolution};
+use crate::stats::Stats;
+use crate::storage::Storage;
+use crate::tierfile::{self, Codec, Kind, Reader};
+use rayon::prelude::*;
+use retrograde_graph::Primitive;
+use retrograde_solve::Value;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A key word: `u32` or `u64`.
+pub(crate) trait Key: Copy + Ord + Send + Sync + std::fmt::Debug + 'static {
+    const BYTES: u32;
+    fn from_u64(k: u64) -> Self;
+    fn to_u64(self) -> u64;
+    fn wrap(v: Arc<Vec<Self>>) -> Keys;
+    fn to_bytes(v: &[Self]) -> Vec<u8>;
+    fn from_bytes(b: &[u8]) -> Vec<Self>;
+}
+
+impl Key for u32 {
+    const BYTES: u32 = 4;
+    #[inline]
+    fn from_u64(k: u64) -> u32 {
+        k as u32
+    }
+    #[inline]
+    fn to_u64(self) -> u64 {
+        u64::from(self)
+    }
+    fn wrap(v: Arc<Vec<u32>>) -> Keys {
+        Keys::U32(v)
+    }
+    fn to_bytes(v: &[u32]) -> Vec<u8> {
+        v.iter().flat_map(|k| k.to_le_bytes()).collect()
+    }
+    fn from_bytes(b: &[u8]) -> Vec<u32> {
+        b.chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().expect("4")))
+            .collect()
+    }
+}
+
+impl Key for u64 {
+    const BYTES: u32 = 8;
+    #[inline]
+    fn from_u64(k: u64) -> u64 {
+        k
+    }
+    #[inline]
+    fn to_u64(self) -> u64 {
+        self
+    }
+    fn wrap(v: Arc<Vec<u64>>) -> Keys {
+        Keys::U64(v)
+    }
+    fn to_bytes(v: &[u64]) -> Vec<u8> {
+        v.iter().flat_map(|k| k.to_le_bytes()).collect()
+    }
+    fn from_bytes(b: &[u8]) -> Vec<u64> {
+        b.chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8")))
+            .collect()
+    }
+}
+
+/// A tier's sorted keys in memory.
+#[derive(Clone, Debug)]
+pub(crate) enum Keys {
+    U32(Arc<Vec<u32>>),
+    U64(Arc<Vec<u64>>),
+}
+
+impl Keys {
+    /// Where `key` is, if there.
+    pub fn find(&self, key: u64) -> Option<usize> {
+        match self {
+            Keys::U32(v) => v.binary_search(&u32::try_from(key).ok()?).ok(),
+            Keys::U64(v) => v.binary_search(&key).ok(),
+        }
+    }
+}
+
+/// Tiers smaller than this are merged by one thread.
+const PARALLEL_MIN: usize = if cfg!(test) { 64 } else { 1 << 15 };
+const SOLVE_CHUNK: usize = 1 << 14;
+
+pub(crate) fn solve<'g, G: TierGame, C: CellArray>(
+    game: &'g G,
+    opts: &SolveOptions,
+) -> Result<TierSolution<'g, G>, Error> {
+    let dag = Dag::build(game)?;
+    let wide = dag
+        .tiers
+        .iter()
+        .any(|&t| <G::Layout as Layout<G>>::key_bits(game, t) > 32);
+    if wide {
+        solve_keys::<G, C, u64>(game, opts, dag)
+    } else {
+        solve_keys::<G, C, u32>(game, opts, dag)
+    }
+}
+
+fn slots_of<G: TierGame>(game: &G, p: &G::Position) -> u16 {
+    if game.primitive(p).is_some() {
+        return 0;
+    }
+    let n = <G::Layout as Layout<G>>::slots(game);
+    (0..n).fold(0u16, |f, s| {
+        f | u16::from(<G::Layout as Layout<G>>::slot_child(game, p, s).is_some()) << s
+    })
+}
+
+fn load_keys<K: Key>(storage: &dyn Storage, game: &str, tier: &str) -> Result<Vec<K>, Error> {
+    let r = Reader::open(
+        storage,
+        &keys_file(tier),
+        &header(game, tier, Kind::Keys, K::BYTES),
+    )?;
+    let mut bytes = Vec::new();
+    r.read_all(storage, &mut bytes)?;
+    let keys = K::from_bytes(&bytes);
+    if keys.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(Error::damaged(r.name().to_string(), "keys out of order"));
+    }
+    Ok(keys)
+}
+
+fn load_vals<C: CellArray>(
+    storage: &dyn Storage,
+    game: &str,
+    tier: &str,
+    count: usize,
+) -> Result<Vec<C>, Error> {
+    crate::engine::load_cells::<C>(storage, game, tier, count as u64)
+}
+
+fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
+    game: &'g G,
+    opts: &SolveOptions,
+    dag: Dag<G::Tier>,
+) -> Result<TierSolution<'g, G>, Error> {
+    let gname = game.name();
+    let Some(start) = game.start() else {
+        return Err(Error::Unsupported(
+            "the sorted-keys layout needs a start position".into(),
+        ));
+    };
+    if <G::Layout as Layout<G>>::slots(game) > 16 {
+        return Err(Error::Unsupported(
+            "the sorted-keys layout handles at most 16 move slots".into(),
+        ));
+    }
+    if let Some(k) = (0..dag.tiers.len()).find(|&k| dag.children[k].len() > 1) {
+        return Err(Error::Unsupported(format!(
+            "tier {} has {} child tiers; the sorted-keys layout allows one",
+            dag.names[k],
+            dag.children[k].len()
+        )));
+    }
+    let storage = opts.storage.as_deref();
+    if let Some(st) = &opts.storage {
+        if opts.resume {
+            if let Some(done) = open_if_finished(game, st)? {
+                return Ok(done);
+            }
+        } else {
+            st.remove(META)
+                .map_err(|e| Error::io(st.describe(META), "remove", e))?;
+        }
+    }
+    let n = dag.tiers.len();
+    let root = game.tier(&start);
+    let ks = dag
+        .tiers
+        .iter()
+        .position(|&t| t == root)
+        .expect("the start's tier");
+    if dag.roots != [ks] {
+        return Err(Error::Unsupported(
+            "the sorted-keys layout solves the tiers below the start's tier only".into(),
+        ));
+    }
+    opts.emit(&Event::Plan { tiers: n, slots: 0 });
+    let ksize = u64::from(K::BYTES);
+    let cell = C::BYTES as u64;
+    let resumable = |file: &str| -> bool {
+        opts.resume && storage.is_some_and(|st| st.size(file).ok().flatten().is_some())
+    };
+
+    // 1. Discover, parents first.
+    let started = Instant::now();
+    let mut keys: Vec<Option<Arc<Vec<K>>>> = vec![None; n];
+    let mut sizes = vec![0u64; n];
+    let mut children_left: Vec<usize> = dag.children.iter().map(Vec::len).collect();
+    let mut found = 0u64;
+    for &k in dag.order.iter().rev() {
+        opts.cancelled()?;
+        let name = &dag.names[k];
+        opts.emit(&Event::Discover {
+            tier: name,
+            positions: found,
+        });
+        let loaded = match storage {
+            Some(st) if resumable(&keys_file(name)) => match load_keys::<K>(st, &gname, name) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    opts.emit(&Event::Damaged { error: &e });
+                    None
+                }
+            },
+            _ => None,
+        };
+        let reused = loaded.is_some();
+        let mine: Vec<K> = match loaded {
+            Some(v) => v,
+            None => discover_tier(game, &dag, k, ks, start, &keys, storage, &gname, opts)?,
+        };
+        if let (Some(st), false) = (storage, reused) {
+            tierfile::write(
+                st,
+                &keys_file(name),
+                &header(&gname, name, Kind::Keys, K::BYTES),
+                &K::to_bytes(&mine),
+                Codec::Raw,
+                tierfile::BLOCK_ELEMS,
+            )?;
+        }
+        sizes[k] = mine.len() as u64;
+        found += sizes[k];
+        keys[k] = Some(Arc::new(mine));
+        // A parent's keys are no longer needed once all its children are found.
+        for &p in &dag.parents[k] {
+            children_left[p] -= 1;
+            if children_left[p] == 0 && storage.is_some() {
+                keys[p] = None;
+            }
+        }
+        if dag.children[k].is_empty() && storage.is_some() {
+            keys[k] = None;
+        }
+    }
+    let explore = started.elapsed();
+
+    // 2. Solve, children first.
+    let started = Instant::now();
+    let mut vals: Vec<Option<Arc<Vec<C>>>> = vec![None; n];
+    let mut parents_left: Vec<usize> = dag.parents.iter().map(Vec::len).collect();
+    let mut stats = Stats::default();
+    let mut solved = 0u64;
+    for &k in &dag.order {
+        opts.cancelled()?;
+        let name = &dag.names[k];
+        if keys[k].is_none() {
+            let st = storage.expect("stored");
+            keys[k] = Some(Arc::new(load_keys::<K>(st, &gname, name)?));
+        }
+        let child = dag.children[k].first().copied();
+        if let Some(c) = child {
+            if keys[c].is_none() {
+                let st = storage.expect("stored");
+                keys[c] = Some(Arc::new(load_keys::<K>(st, &gname, &dag.names[c])?));
+            }
+            if vals[c].is_none() {
+                let st = storage.expect("stored");
+                vals[c] = Some(Arc::new(load_vals::<C>(
+                    st,
+                    &gname,
+                    &dag.names[c],
+                    sizes[c] as usize,
+                )?));
+            }
+        }
+        let held = (sizes[k] + child.map_or(0, |c| sizes[c])) * (ksize + cell);
+        opts.check_memory(|| format!("tier {name}"), held)?;
+        let my_keys = keys[k].clone().expect("loaded");
+        let reuse = match storage {
+            Some(st) if resumable(&values_file(name)) => {
+                match load_vals::<C>(st, &gname, name, my_keys.len()) {
+                    Ok(v) => Some(v),
+                    Err(e) => {
+                        opts.emit(&Event::Damaged { error: &e });
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
+        let reused = reuse.is_some();
+        opts.emit(&Event::Tier {
+            tier: name,
+            size: sizes[k],
+            done: solved,
+            reused,
+        });
+        solved += sizes[k];
+        let mine = match reuse {
+            Some(v) => v,
+            None => {
+                let below = child.map(|c| {
+                    (
+                        dag.tiers[c],
+                        &keys[c].as_ref().expect("loaded")[..],
+                        &vals[c].as_ref().expect("loaded")[..],
+                    )
+                });
+                solve_tier::<G, C, K>(game, dag.tiers[k], &my_keys, below, opts)?
+            }
+        };
+        if let (Some(st), false) = (storage, reused) {
+            crate::engine::store_cells(st, &gname, name, &mine, opts.codec)?;
+        }
+        stats.merge(&totals::<G, C, K>(game, dag.tiers[k], &my_keys, &mine));
+        vals[k] = Some(Arc::new(mine));
+        if let Some(c) = child {
+            parents_left[c] -= 1;
+            if parents_left[c] == 0 && storage.is_some() {
+                keys[c] = None;
+                vals[c] = None;
+            }
+        }
+    }
+    stats.explore = explore;
+    stats.solve = started.elapsed();
+
+    let data: Vec<TierData> = (0..n)
+        .map(|k| -> Result<TierData, Error> {
+            Ok(match storage {
+                None => TierData::Sorted {
+                    keys: K::wrap(keys[k].clone().expect("in memory")),
+                    vals: C::wrap(vals[k].clone().expect("in memory")),
+                },
+                Some(st) => TierData::SortedFiles {
+                    keys: Reader::open(
+                        st,
+                        &keys_file(&dag.names[k]),
+                        &header(&gname, &dag.names[k], Kind::Keys, K::BYTES),
+                    )?,
+                    vals: Reader::open(
+                        st,
+                        &values_file(&dag.names[k]),
+                        &header(&gname, &dag.names[k], Kind::Values, C::BYTES as u32),
+                    )?,
+                },
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    let n_tiers = dag.tiers.len();
+    let solution = TierSolution::new(
+        game,
+        dag.tiers.clone(),
+        data,
+        opts.storage.clone(),
+        stats,
+        vec![None; n_tiers],
+        sizes.clone(),
+        C::BYTES as u32,
+    );
+    if let Some(st) = storage {
+        let start_value = solution.value_of_start()?;
+        let meta = Meta {
+            format: "retrograde tier database".into(),
+            version: 1,
+            game: gname.clone(),
+            params: opts.params.clone(),
+            layout: "sorted".into(),
+            cell_bytes: C::BYTES as u32,
+            tiers: dag.names.iter().cloned().zip(sizes).collect(),
+            start: start_value.map(|v| v.to_string()),
+            stats: solution.stats.clone(),
+            tier_stats: vec![None; n_tiers],
+            checksum: String::new(),
+        };
+        crate::engine::write_meta(st, meta)?;
+        debug_assert!(read_meta(st).is_ok());
+    }
+    Ok(solution)
+}
+
+/// The keys of tier `k`: the start alone for the start's tier, else the merge of the
+/// children of its parent tiers.
+#[allow(clippy::too_many_arguments)]
+fn discover_tier<G: TierGame, K: Key>(
+    game: &G,
+    dag: &Dag<G::Tier>,
+    k: usize,
+    ks: usize,
+    start: G::Position,
+    keys: &[Option<Arc<Vec<K>>>],
+    storage: Option<&dyn Storage>,
+    gname: &str,
+    opts: &SolveOptions,
+) -> Result<Vec<K>, Error> {
+    if k == ks {
+        return Ok(vec![K::from_u64(<G::Layout as Layout<G>>::key(
+            game, &start,
+        ))]);
+    }
+    let mut parents: Vec<(G::Tier, Arc<Vec<K>>)> = Vec::new();
+    let mut held = 0u64;
+    for &p in &dag.parents[k] {
+        let pk = match &keys[p] {
+            Some(v) => v.clone(),
+            None => {
+                let st = storage.expect("stored");
+                Arc::new(load_keys::<K>(st, gname, &dag.names[p])?)
+            }
+        };
+        held += pk.len() as u64 * (u64::from(K::BYTES) + 2);
+        parents.push((dag.tiers[p], pk));
+    }
+    let budget = opts.memory_limit.map(|l| l.saturating_sub(held));
+    if budget == Some(0) {
+        return Err(Error::Memory {
+            what: format!("finding tier {}", dag.names[k]),
+            needed: held,
+            limit: opts.memory_limit.unwrap_or(0),
+        });
+    }
+    let t = dag.tiers[k];
+    let streams: Vec<(G::Tier, &[K], Vec<u16>)> = parents
+        .iter()
+        .map(|(pt, pk)| {
+            let flags: Vec<u16> = pk
+                .par_chunks(1 << 14)
+                .flat_map_iter(|c| {
+                    c.iter()
+                        .map(|&key| {
+                            slots_of(
+                                game,
+                                &<G::Layout as Layout<G>>::key_position(game, *pt, key.to_u64()),
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            (*pt, &pk[..], flags)
+        })
+        .collect();
+    merge_children::<G, K>(game, t, &streams, budget, opts).map_err(|e| match e {
+        Error::Memory { needed, .. } => Error::Memory {
+            what: format!("finding tier {}", dag.names[k]),
+            needed: needed.saturating_add(held),
+            limit: opts.memory_limit.unwrap_or(0),
+        },
+        e => e,
+    })
+}
+
+/// Merges the children (in tier `t`) of sorted parent tiers, without duplicates.
+fn merge_children<G: TierGame, K: Key>(
+    game: &G,
+    t: G::Tier,
+    parents: &[(G::Tier, &[K], Vec<u16>)],
+    budget: Option<u64>,
+    opts: &SolveOptions,
+) -> Result<Vec<K>, Error> {
+    let nslots = <G::Layout as Layout<G>>::slots(game);
+    let child = |pt: G::Tier, key: K, s: usize| -> Result<u64, Error> {
+        let p = <G::Layout as Layout<G>>::key_position(game, pt, key.to_u64());
+        let c = <G::Layout as Layout<G>>::slot_child(game, &p, s)
+            .ok_or_else(|| Error::Game(format!("slot {s} of {p:?} has no move though flagged")))?;
+        if game.tier(&c) != t {
+            return Err(Error::Game(format!(
+                "slot {s} of {p:?} leads out of tier {t:?}, the one child tier"
+            )));
+        }
+        Ok(<G::Layout as Layout<G>>::key(game, &c))
+    };
+    // Streams: (parent tier index, slot).
+    let streams: Vec<(usize, usize)> = (0..parents.len())
+        .flat_map(|pi| (0..nslots).map(move |s| (pi, s)))
+        .collect();
+    let biggest = parents.iter().map(|p| p.1.len()).max().unwrap_or(0);
+    let sequential = opts.engine == crate::Engine::Sequential;
+    let parts = if biggest < PARALLEL_MIN || sequential {
+        1
+    } else {
+        rayon::current_num_threads() * 16
+    };
+    // Bounds in child key space: the first child of parents at quantiles of the biggest
+    // parent tier.
+    let mut bounds: Vec<u64> = Vec::new();
+    if parts > 1 {
+        let (bi, big) = parents
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, p)| p.1.len())
+            .expect("a parent tier");
+        for r in 1..parts {
+            let i = r * big.1.len() / parts;
+            let f = big.2[i];
+            if f != 0 {
+                bounds.push(child(parents[bi].0, big.1[i], f.trailing_zeros() as usize)?);
+            }
+        }
+        bounds.sort_unstable();
+        bounds.dedup();
+    }
+    // The first parent (of a stream) whose child is >= b: a binary search over the parents
+    // that have the slot. Invariant: those in [0, lo) have children < b, those in [hi, len)
+    // children >= b. A probe looks for the parent with the slot nearest to the middle, both
+    // ways; what it scans past has no slot and is dropped with it.
+    let find = |pi: usize, s: usize, b: u64| -> Result<usize, Error> {
+        let (pt, pk, flags) = &parents[pi];
+        let bit = 1u16 << s;
+        let (mut lo, mut hi) = (0usize, pk.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let mut d = 0;
+            let probe = loop {
+                if mid + d < hi && flags[mid + d] & bit != 0 {
+                    // (mid - d, mid + d) has no parent with the slot.
+                    break Some((mid + d, (mid + 1).saturating_sub(d).max(lo)));
+                }
+                if d > 0 && d <= mid - lo && flags[mid - d] & bit != 0 {
+                    // (mid - d, mid + d] has none.
+                    break Some((mid - d, mid - d));
+                }
+                if mid + d >= hi && (d >= mid - lo) {
+                    break None;
+                }
+                d += 1;
+            };
+            match probe {
+                // No parent with the slot in [lo, hi): the boundary is anywhere in it.
+                None => return Ok(lo),
+                Some((j, clear_from)) => {
+                    if child(*pt, pk[j], s)? < b {
+                        lo = if j >= mid {
+                            j + 1
+                        } else {
+                            (mid + d + 1).min(hi)
+                        };
+                    } else {
+                        hi = if j >= mid { clear_from.min(j) } else { j };
+                    }
+                }
+            }
+        }
+        Ok(lo)
+    };
+    let used = AtomicU64::new(0);
+    let over = AtomicBool::new(false);
+    let ranges = bounds.len() + 1;
+    let runs: Vec<Vec<K>> = (0..ranges)
+        .into_par_iter()
+        .map(|r| -> Result<Vec<K>, Error> {
+            let lo = (r > 0).then(|| bounds[r - 1]);
+            let hi = bounds.get(r).copied();
+            let mut idx = Vec::with_capacity(streams.len());
+            let mut end = Vec::with_capacity(streams.len());
+            for &(pi, s) in &streams {
+                idx.push(match lo {
+                    Some(b) => find(pi, s, b)?,
+                    None => 0,
+                });
+                end.push(match hi {
+                    Some(b) => find(pi, s, b)?,
+                    None => parents[pi].1.len(),
+                });
+            }
+            let mut head = vec![u64::MAX; streams.len()];
+            let mut live = vec![false; streams.len()];
+            let advance = |x: usize,
+                           idx: &mut [usize],
+                           head: &mut [u64],
+                           live: &mut [bool]|
+             -> Result<(), Error> {
+                let (pi, s) = streams[x];
+                let (pt, pk, flags) = &parents[pi];
+                while idx[x] < end[x] && flags[idx[x]] & (1 << s) == 0 {
+                    idx[x] += 1;
+                }
+                if idx[x] < end[x] {
+                    head[x] = child(*pt, pk[idx[x]], s)?;
+                    live[x] = true;
+                    idx[x] += 1;
+                } else {
+                    live[x] = false;
+                }
+                Ok(())
+            };
+            for x in 0..streams.len() {
+                advance(x, &mut idx, &mut head, &mut live)?;
+            }
+            let mut out: Vec<K> = Vec::new();
+            loop {
+                let mut at = usize::MAX;
+                for x in 0..streams.len() {
+                    if live[x] && (at == usize::MAX || head[x] < head[at]) {
+                        at = x;
+                    }
+                }
+                if at == usize::MAX {
+                    break;
+                }
+                let k = head[at];
+                if out.last().map(|l| l.to_u64()) != Some(k) {
+                    debug_assert!(out.last().is_none_or(|l| l.to_u64() < k), "unsorted stream");
+                    out.push(K::from_u64(k));
+                    if out.len() % (1 << 20) == 0 {
+                        let bytes = (1u64 << 20) * u64::from(K::BYTES);
+                        let total = used.fetch_add(bytes, Relaxed) + bytes;
+                        if budget.is_some_and(|b| total > b) {
+                            over.store(true, Relaxed);
+                        }
+                        if over.load(Relaxed) {
+                            return Ok(Vec::new());
+                        }
+                    }
+                }
+                advance(at, &mut idx, &mut head, &mut live)?;
+            }
+            Ok(out)
+        })
+        .collect::<Result<_, _>>()?;
+    if over.load(Relaxed) {
+        return Err(Error::Memory {
+            what: String::new(),
+            needed: used.load(Relaxed),
+            limit: 0,
+        });
+    }
+    let total: usize = runs.iter().map(Vec::len).sum();
+    let mut out = Vec::new();
+    out.try_reserve_exact(total).map_err(|_| Error::Memory {
+        what: String::new(),
+        needed: total as u64 * u64::from(K::BYTES),
+        limit: 0,
+    })?;
+    for run in runs {
+        if let (Some(a), Some(b)) = (out.last(), run.first()) {
+            if a >= b {
+                return Err(Error::Game(format!(
+                    "the moves of some slot are not increasing in the key (tier {t:?})"
+                )));
+            }
+        }
+        out.extend_from_slice(&run);
+    }
+    Ok(out)
+}
+
+/// The values of a tier from its child tier's keys and values.
+fn solve_tier<G: TierGame, C: Cell, K: Key>(
+    game: &G,
+    t: G::Tier,
+    keys: &[K],
+    below: Option<(G::Tier, &[K], &[C])>,
+    opts: &SolveOptions,
+) -> Result<Vec<C>, Error> {
+    let nslots = <G::Layout as Layout<G>>::slots(game);
+    let encode = |v: Value| {
+        C::encode(v).ok_or_else(|| Error::Remoteness {
+            tier: format!("{t:?}"),
+            max: C::MAX_REMOTENESS,
+        })
+    };
+    let chunk = if opts.engine == crate::Engine::Sequential {
+        keys.len().max(1)
+    } else {
+        SOLVE_CHUNK
+    };
+    keys.par_chunks(chunk)
+        .map(|part| -> Result<Vec<C>, Error> {
+            let pos: Vec<G::Position> = part
+                .iter()
+                .map(|k| <G::Layout as Layout<G>>::key_position(game, t, k.to_u64()))
+                .collect();
+            let flags: Vec<u16> = pos.iter().map(|p| slots_of(game, p)).collect();
+            let mut best: Vec<Option<Value>> = vec![None; part.len()];
+            if let Some((ct, ckeys, cvals)) = below {
+                for s in 0..nslots {
+                    let bit = 1u16 << s;
+                    let Some(first) = flags.iter().position(|f| f & bit != 0) else {
+                        continue;
+                    };
+                    let child = |i: usize| -> Result<(u64, G::Position), Error> {
+                        let c = <G::Layout as Layout<G>>::slot_child(game, &pos[i], s)
+                            .expect("flagged");
+                        if game.tier(&c) != ct {
+                            return Err(Error::Game(format!(
+                                "slot {s} of {:?} leads out of tier {ct:?}",
+                                pos[i]
+                            )));
+                        }
+                        Ok((<G::Layout as Layout<G>>::key(game, &c), c))
+                    };
+                    let (k0, _) = child(first)?;
+                    let mut j = ckeys.partition_point(|&k| k.to_u64() < k0);
+                    for i in first..part.len() {
+                        if flags[i] & bit == 0 {
+                            continue;
+                        }
+                        let (ck, c) = child(i)?;
+                        while j < ckeys.len() && ckeys[j].to_u64() < ck {
+                            j += 1;
+                        }
+                        if j == ckeys.len() || ckeys[j].to_u64() != ck {
+                            return Err(Error::Game(format!(
+                                "the child {c:?} of {:?} is missing from its tier (slots not increasing in the key?)",
+                                pos[i]
+                            )));
+                        }
+                        let v = cvals[j].decode().ok_or_else(|| {
+                            Error::Game(format!("the child {c:?} has no value"))
+                        })?;
+                        let v = v.through(keeps(game, &pos[i], &c));
+                        if best[i].is_none_or(|b| v > b) {
+                            best[i] = Some(v);
+                        }
+                    }
+                }
+            } else if flags.iter().any(|&f| f != 0) {
+                return Err(Error::Game(format!(
+                    "a position of tier {t:?} has moves, but the tier has no child tier"
+                )));
+            }
+            let mut out = Vec::with_capacity(part.len());
+            for (i, p) in pos.iter().enumerate() {
+                let v = match (game.primitive(p), best[i]) {
+                    (Some(prim), _) => terminal(prim),
+                    (None, Some(v)) => v,
+                    (None, None) => terminal(game.no_move()),
+                };
+                out.push(encode(v)?);
+            }
+            Ok(out)
+        })
+        .collect::<Result<Vec<Vec<C>>, _>>()
+        .map(|parts| parts.concat())
+}
+
+fn terminal(p: Primitive) -> Value {
+    match p {
+        Primitive::Win => Value::Win(0),
+        Primitive::Loss => Value::Loss(0),
+        Primitive::Tie => Value::Tie(0),
+    }
+}
+
+/// Totals of a solved tier: every key is a reachable position.
+fn totals<G: TierGame, C: Cell, K: Key>(game: &G, t: G::Tier, keys: &[K], vals: &[C]) -> Stats {
+    keys.par_chunks(1 << 14)
+        .zip(vals.par_chunks(1 << 14))
+        .map(|(ks, vs)| {
+            let mut s = Stats::default();
+            for (&k, &v) in ks.iter().zip(vs) {
+                let p = <G::Layout as Layout<G>>::key_position(game, t, k.to_u64());
+                s.positions += 1;
+                s.states += 1;
+                s.moves += u64::from(slots_of(game, &p).count_ones());
+                if <G::Symmetry as Symmetry<G>>::is_canonical(game, &p) {
+                    s.classes += 1;
+                }
+                if let Some(v) = v.decode() {
+                    s.count(v);
+                }
+            }
+            s
+        })
+        .reduce(Stats::default, |mut a, b| {
+            a.merge(&b);
+            a
+        })
+}
+
+#[allow(dead_code)]
+fn _unused(_: AnyCells) {}

@@ -1,0 +1,437 @@
+//! The on-disk format of one array of one solved tier (its values, or its sorted keys).
+//!
+//! A file is a header, blocks, and an index of the blocks at the end. Every block is
+//! checked against its own CRC-32 when it is read, so a lookup reads and checks one block
+//! (random access), and a damaged byte anywhere is an error naming the file, never a wrong
+//! value. All integers are little-endian.
+//!
+//! Header (128 bytes):
+//!
+//! | bytes    | field                                                   |
+//! |----------|---------------------------------------------------------|
+//! | 0..8     | magic `RGTIER2\0`                                       |
+//! | 8..12    | format version ([`VERSION`])                            |
+//! | 12..16   | kind: 0 keys, 1 values                                  |
+//! | 16..20   | bytes per element (1, 2, 4 or 8)                        |
+//! | 20..24   | codec of the blocks: 0 raw, 1 zstd                      |
+//! | 24..32   | element count                                           |
+//! | 32..36   | elements per block (the last block may hold fewer)      |
+//! | 40..80   | the game, UTF-8, zero-padded (e.g. `quixo 4x4`)         |
+//! | 80..120  | the tier's name, UTF-8, zero-padded                     |
+//! | 124..128 | CRC-32 (IEEE) of bytes 0..124                           |
+//!
+//! Then the blocks, one after the other; then the index, 24 bytes a block: offset (u64)
+//! and length (u32) of the stored block, CRC-32 of the stored bytes (u32), and the block's
+//! first element widened to a u64 (so that a lookup by key finds its block without reading
+//! any); then 16 bytes: CRC-32 of the index, 4 zero bytes, magic `RGEND\0\0\0`.
+//!
+//! # Stability
+//! Version 2. Readers refuse other versions with a message naming both.
+
+use crate::error::Error;
+use crate::storage::Storage;
+use rayon::prelude::*;
+use std::io::Write;
+
+/// The format version written and read.
+pub const VERSION: u32 = 2;
+const MAGIC: &[u8; 8] = b"RGTIER2\0";
+const END: &[u8; 8] = b"RGEND\0\0\0";
+const HEADER: u64 = 128;
+const ENTRY: u64 = 24;
+const TAIL: u64 = 16;
+const NAME: usize = 40;
+/// Elements per block unless the writer says otherwise.
+pub const BLOCK_ELEMS: u32 = 1 << 16;
+
+/// What a tier file holds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Sorted position keys.
+    Keys = 0,
+    /// One value cell per position (or index number).
+    Values = 1,
+}
+
+/// How blocks are stored.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Codec {
+    /// As they are.
+    Raw,
+    /// Compressed with zstd at this level.
+    Zstd(i32),
+}
+
+/// What a tier file says it is; checked against what the reader expects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The game (at most 40 bytes).
+    pub game: String,
+    /// The tier (at most 40 bytes).
+    pub tier: String,
+    /// Keys or values.
+    pub kind: Kind,
+    /// Bytes per element.
+    pub elem: u32,
+}
+
+/// Writes `data` (whole elements) as a tier file named `file`.
+///
+/// # Errors
+/// A name too long for the header, or a storage that fails.
+pub fn write(
+    storage: &dyn Storage,
+    file: &str,
+    header: &Header,
+    data: &[u8],
+    codec: Codec,
+    block_elems: u32,
+) -> Result<(), Error> {
+    let name = || storage.describe(file);
+    if header.game.len() > NAME || header.tier.len() > NAME {
+        return Err(Error::Unsupported(format!(
+            "{}: the game or tier name is longer than {NAME} bytes",
+            name()
+        )));
+    }
+    let elem = header.elem as usize;
+    assert!(
+        matches!(elem, 1 | 2 | 4 | 8) && data.len() % elem == 0,
+        "whole elements of 1, 2, 4 or 8 bytes"
+    );
+    let count = (data.len() / elem) as u64;
+    let mut h = [0u8; HEADER as usize];
+    h[..8].copy_from_slice(MAGIC);
+    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    h[12..16].copy_from_slice(&(header.kind as u32).to_le_bytes());
+    h[16..20].copy_from_slice(&header.elem.to_le_bytes());
+    let codec_id: u32 = match codec {
+        Codec::Raw => 0,
+        Codec::Zstd(_) => 1,
+    };
+    h[20..24].copy_from_slice(&codec_id.to_le_bytes());
+    h[24..32].copy_from_slice(&count.to_le_bytes());
+    h[32..36].copy_from_slice(&block_elems.to_le_bytes());
+    h[40..40 + header.game.len()].copy_from_slice(header.game.as_bytes());
+    h[80..80 + header.tier.len()].copy_from_slice(header.tier.as_bytes());
+    let crc = crc32fast::hash(&h[..124]);
+    h[124..].copy_from_slice(&crc.to_le_bytes());
+
+    let io = |e| Error::io(name(), "write", e);
+    let mut out = storage.create(file).map_err(io)?;
+    out.write_all(&h).map_err(io)?;
+    let block_bytes = block_elems as usize * elem;
+    let mut index: Vec<u8> = Vec::new();
+    let mut offset = HEADER;
+    // Blocks are compressed in parallel, a batch at a time, so that a big tier is never
+    // held twice.
+    for batch in data.chunks(block_bytes * 64) {
+        let stored: Vec<std::borrow::Cow<'_, [u8]>> = batch
+            .par_chunks(block_bytes)
+            .map(|b| match codec {
+                Codec::Raw => Ok(std::borrow::Cow::Borrowed(b)),
+                Codec::Zstd(level) => zstd::bulk::compress(b, level).map(std::borrow::Cow::Owned),
+            })
+            .collect::<Result<_, _>>()
+            .map_err(io)?;
+        for (b, s) in batch.chunks(block_bytes).zip(&stored) {
+            out.write_all(s).map_err(io)?;
+            let mut first = [0u8; 8];
+            first[..elem].copy_from_slice(&b[..elem]);
+            index.extend_from_slice(&offset.to_le_bytes());
+            index.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            index.extend_from_slice(&crc32fast::hash(s).to_le_bytes());
+            index.extend_from_slice(&first);
+            offset += s.len() as u64;
+        }
+    }
+    out.write_all(&index).map_err(io)?;
+    let mut tail = [0u8; TAIL as usize];
+    tail[..4].copy_from_slice(&crc32fast::hash(&index).to_le_bytes());
+    tail[8..].copy_from_slice(END);
+    out.write_all(&tail).map_err(io)?;
+    out.commit().map_err(io)
+}
+
+/// An open tier file: its header and block index, checked; blocks are read on demand.
+#[derive(Debug)]
+pub struct Reader {
+    file: String,
+    name: String,
+    elem: u32,
+    codec: u32,
+    count: u64,
+    block_elems: u32,
+    /// Per block: (offset, stored length, CRC-32, first element).
+    blocks: Vec<(u64, u32, u32, u64)>,
+}
+
+impl Reader {
+    /// Opens `file` and checks that it is what `expect` describes: header, index and
+    /// lengths (not yet the blocks' checksums, which every read of a block checks).
+    ///
+    /// # Errors
+    /// [`Error::Missing`], [`Error::Damaged`] (with what is wrong), or [`Error::Io`].
+    pub fn open(storage: &dyn Storage, file: &str, expect: &Header) -> Result<Reader, Error> {
+        let name = storage.describe(file);
+        let bad = |m: String| Error::damaged(name.clone(), m);
+        let len = storage
+            .size(file)
+            .map_err(|e| Error::io(name.clone(), "read", e))?
+            .ok_or_else(|| Error::Missing { file: name.clone() })?;
+        if len < HEADER + TAIL {
+            return Err(bad(format!(
+                "{len} bytes, too short for a tier file (truncated?)"
+            )));
+        }
+        let mut h = [0u8; HEADER as usize];
+        storage
+            .read_at(file, 0, &mut h)
+            .map_err(|e| Error::io(name.clone(), "read", e))?;
+        if &h[..8] != MAGIC {
+            return Err(bad("not a retrograde tier file (bad magic)".into()));
+        }
+        let u32_at = |i: usize| u32::from_le_bytes(h[i..i + 4].try_into().expect("4 bytes"));
+        let version = u32_at(8);
+        if version != VERSION {
+            return Err(bad(format!(
+                "format version {version}, this build reads version {VERSION}"
+            )));
+        }
+        if crc32fast::hash(&h[..124]) != u32_at(124) {
+            return Err(bad("header checksum mismatch".into()));
+        }
+        let text = |r: std::ops::Range<usize>| {
+            let b = &h[r];
+            let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+            String::from_utf8_lossy(&b[..end]).into_owned()
+        };
+        let (game, tier) = (text(40..80), text(80..120));
+        if game != expect.game {
+            return Err(bad(format!(
+                "holds {game:?}, this database is {:?}",
+                expect.game
+            )));
+        }
+        let (kind, elem, codec) = (u32_at(12), u32_at(16), u32_at(20));
+        if tier != expect.tier || kind != expect.kind as u32 || elem != expect.elem {
+            return Err(bad(format!(
+                "holds tier {tier:?} kind {kind} ({elem}-byte elements), expected tier {:?} kind {} ({}-byte elements)",
+                expect.tier, expect.kind as u32, expect.elem
+            )));
+        }
+        if codec > 1 {
+            return Err(bad(format!("unknown codec {codec}")));
+        }
+        let count = u64::from_le_bytes(h[24..32].try_into().expect("8 bytes"));
+        let block_elems = u32_at(32);
+        if block_elems == 0 || block_elems > 1 << 24 {
+            return Err(bad(format!("{block_elems} elements per block")));
+        }
+        let nblocks = count.div_ceil(u64::from(block_elems));
+        let index_at = nblocks
+            .checked_mul(ENTRY)
+            .and_then(|i| len.checked_sub(TAIL + i))
+            .filter(|&at| at >= HEADER)
+            .ok_or_else(|| {
+                bad(format!(
+                    "{len} bytes cannot hold the index of {count} elements (truncated?)"
+                ))
+            })?;
+        let mut index = vec![0u8; (nblocks * ENTRY + TAIL) as usize];
+        storage
+            .read_at(file, index_at, &mut index)
+            .map_err(|e| Error::io(name.clone(), "read", e))?;
+        let (entries, tail) = index.split_at(index.len() - TAIL as usize);
+        if &tail[8..] != END {
+            return Err(bad("no end marker (truncated?)".into()));
+        }
+        if crc32fast::hash(entries) != u32::from_le_bytes(tail[..4].try_into().expect("4")) {
+            return Err(bad("index checksum mismatch".into()));
+        }
+        let mut blocks = Vec::with_capacity(nblocks as usize);
+        let mut expect_at = HEADER;
+        for (b, e) in entries.chunks_exact(ENTRY as usize).enumerate() {
+            let off = u64::from_le_bytes(e[..8].try_into().expect("8"));
+            let stored = u32::from_le_bytes(e[8..12].try_into().expect("4"));
+            let crc = u32::from_le_bytes(e[12..16].try_into().expect("4"));
+            let first = u64::from_le_bytes(e[16..24].try_into().expect("8"));
+            let elems = (count - b as u64 * u64::from(block_elems)).min(u64::from(block_elems));
+            let raw_len = elems * u64::from(elem);
+            if off != expect_at || (codec == 0 && u64::from(stored) != raw_len) {
+                return Err(bad(format!("block {b} is out of place")));
+            }
+            expect_at += u64::from(stored);
+            blocks.push((off, stored, crc, first));
+        }
+        if expect_at != index_at {
+            return Err(bad("the blocks do not fill the file".into()));
+        }
+        Ok(Reader {
+            file: file.to_string(),
+            name,
+            elem,
+            codec,
+            count,
+            block_elems,
+            blocks,
+        })
+    }
+
+    /// Elements in the file.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Elements per block.
+    pub fn block_elems(&self) -> u32 {
+        self.block_elems
+    }
+
+    /// Blocks in the file.
+    pub fn blocks(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// The first element of every block (for keys: where to look for a key).
+    pub fn firsts(&self) -> impl Iterator<Item = u64> + '_ {
+        self.blocks.iter().map(|b| b.3)
+    }
+
+    /// The file, as the storage names it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Reads block `b`, checks it, and returns its elements' bytes.
+    ///
+    /// # Errors
+    /// [`Error::Damaged`] when the checksum or the length does not hold.
+    pub fn block(&self, storage: &dyn Storage, b: usize) -> Result<Vec<u8>, Error> {
+        let (off, stored, crc, _) = self.blocks[b];
+        let elems =
+            (self.count - b as u64 * u64::from(self.block_elems)).min(u64::from(self.block_elems));
+        let raw_len = (elems * u64::from(self.elem)) as usize;
+        let mut buf = vec![0u8; stored as usize];
+        storage
+            .read_at(&self.file, off, &mut buf)
+            .map_err(|e| Error::io(self.name.clone(), "read", e))?;
+        if crc32fast::hash(&buf) != crc {
+            return Err(Error::damaged(
+                self.name.clone(),
+                format!("block {b} checksum mismatch"),
+            ));
+        }
+        if self.codec == 0 {
+            return Ok(buf);
+        }
+        match zstd::bulk::decompress(&buf, raw_len) {
+            Ok(out) if out.len() == raw_len => Ok(out),
+            _ => Err(Error::damaged(
+                self.name.clone(),
+                format!("block {b} does not decompress to {raw_len} bytes"),
+            )),
+        }
+    }
+
+    /// Reads and checks every block (in parallel), in order, into `out` (cleared first).
+    ///
+    /// # Errors
+    /// As [`Reader::block`].
+    pub fn read_all(&self, storage: &dyn Storage, out: &mut Vec<u8>) -> Result<(), Error> {
+        out.clear();
+        let total = self.count as usize * self.elem as usize;
+        out.try_reserve_exact(total).map_err(|_| Error::Memory {
+            what: format!("reading {}", self.name),
+            needed: total as u64,
+            limit: 0,
+        })?;
+        for batch in (0..self.blocks.len()).collect::<Vec<_>>().chunks(64) {
+            let blocks: Vec<Vec<u8>> = batch
+                .par_iter()
+                .map(|&b| self.block(storage, b))
+                .collect::<Result<_, _>>()?;
+            for b in blocks {
+                out.extend_from_slice(&b);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::MemStorage;
+
+    fn header() -> Header {
+        Header {
+            game: "test".into(),
+            tier: "07".into(),
+            kind: Kind::Values,
+            elem: 2,
+        }
+    }
+
+    #[test]
+    fn round_trip_and_every_damage() {
+        let data: Vec<u8> = (0..2000u32)
+            .flat_map(|i| ((i % 7) as u16).to_le_bytes())
+            .collect();
+        for codec in [Codec::Raw, Codec::Zstd(3)] {
+            let s = MemStorage::new();
+            write(&s, "f", &header(), &data, codec, 300).unwrap();
+            let r = Reader::open(&s, "f", &header()).unwrap();
+            assert_eq!((r.count(), r.blocks()), (2000, 7));
+            let mut got = Vec::new();
+            r.read_all(&s, &mut got).unwrap();
+            assert_eq!(got, data);
+            assert_eq!(r.block(&s, 6).unwrap().len(), 200 * 2);
+            let firsts: Vec<u64> = r.firsts().collect();
+            assert_eq!(firsts[1], 300 % 7);
+
+            // Every byte flipped: an error, never a different payload.
+            let bytes = s.get("f").unwrap();
+            for i in 0..bytes.len() {
+                let mut b = bytes.clone();
+                b[i] ^= 0x41;
+                s.put("f", b);
+                let res = Reader::open(&s, "f", &header()).and_then(|r| {
+                    let mut got = Vec::new();
+                    r.read_all(&s, &mut got).map(|_| got)
+                });
+                match res {
+                    Ok(got) => assert_eq!(got, data, "byte {i} flipped went unnoticed"),
+                    Err(e) => assert!(e.to_string().contains("memory:f"), "{e}"),
+                }
+            }
+            // Every truncation.
+            for n in 0..bytes.len() {
+                s.put("f", bytes[..n].to_vec());
+                assert!(Reader::open(&s, "f", &header()).is_err(), "cut at {n}");
+            }
+            s.put("f", bytes);
+        }
+        let s = MemStorage::new();
+        assert!(matches!(
+            Reader::open(&s, "none", &header()),
+            Err(Error::Missing { .. })
+        ));
+        write(&s, "f", &header(), &data, Codec::Raw, 300).unwrap();
+        let mut other = header();
+        other.tier = "08".into();
+        let e = Reader::open(&s, "f", &other).unwrap_err();
+        assert!(e.to_string().contains("\"07\""), "{e}");
+        other = header();
+        other.game = "other".into();
+        assert!(Reader::open(&s, "f", &other).is_err());
+    }
+
+    #[test]
+    fn empty_file() {
+        let s = MemStorage::new();
+        write(&s, "f", &header(), &[], Codec::Zstd(1), 300).unwrap();
+        let r = Reader::open(&s, "f", &header()).unwrap();
+        assert_eq!((r.count(), r.blocks()), (0, 0));
+    }
+}
