@@ -1222,6 +1222,8 @@ impl Connect4 {
             longest_win: longest(|h| h.0),
             longest_loss: longest(|h| h.1),
             histogram: totals.hist.clone(),
+            classes: (found + totals.symmetric) / 2,
+            states: found,
             explore,
             solve: started.elapsed(),
         };

@@ -3,10 +3,11 @@
 
 use crate::Game;
 use retrograde_graph::{BitSet, Graph, GraphBuilder, MAX_VERTICES};
-use retrograde_solve::{solve, Outcome, Rules, Solution, Value};
+use retrograde_solve::{solve, Rules, Solution, Value};
+pub use retrograde_tier::Stats;
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Why a game could not be solved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,63 +44,6 @@ impl fmt::Display for ExploreError {
 }
 
 impl std::error::Error for ExploreError {}
-
-/// Totals of a solve, over the reachable positions only.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Stats {
-    /// Reachable positions (terminal ones included).
-    pub positions: u64,
-    /// Moves between them.
-    pub moves: u64,
-    /// Positions won by the player to move.
-    pub win: u64,
-    /// Positions lost by the player to move.
-    pub loss: u64,
-    /// Positions that end level.
-    pub tie: u64,
-    /// Positions that never end.
-    pub draw: u64,
-    /// `histogram[r]` = (wins, losses, ties) at remoteness `r`.
-    pub histogram: Vec<(u64, u64, u64)>,
-    /// The longest win, in plies.
-    pub longest_win: Option<u32>,
-    /// The longest loss, in plies.
-    pub longest_loss: Option<u32>,
-    /// Time to discover the positions and lay out the graph.
-    pub explore: Duration,
-    /// Time to solve.
-    pub solve: Duration,
-}
-
-impl Stats {
-    /// Counts one more position of value `value` (outcome totals, histogram, longest lines).
-    pub(crate) fn count(&mut self, value: Value) {
-        if let Some(r) = value.remoteness() {
-            let r = r as usize;
-            if self.histogram.len() <= r {
-                self.histogram.resize(r + 1, (0, 0, 0));
-            }
-            let slot = &mut self.histogram[r];
-            match value.outcome() {
-                Outcome::Win => slot.0 += 1,
-                Outcome::Loss => slot.1 += 1,
-                _ => slot.2 += 1,
-            }
-        }
-        match value {
-            Value::Win(r) => {
-                self.win += 1;
-                self.longest_win = self.longest_win.max(Some(r));
-            }
-            Value::Loss(r) => {
-                self.loss += 1;
-                self.longest_loss = self.longest_loss.max(Some(r));
-            }
-            Value::Tie(_) => self.tie += 1,
-            Value::Draw => self.draw += 1,
-        }
-    }
-}
 
 /// How positions map to vertex ids.
 enum Ids<P> {
@@ -292,6 +236,8 @@ pub fn solve_game<'g, G: Game>(
     let mut stats = Stats {
         positions,
         moves,
+        classes: positions,
+        states: positions,
         explore,
         solve: solve_time,
         ..Stats::default()
@@ -314,4 +260,27 @@ pub fn solve_game<'g, G: Game>(
         solution,
         stats,
     })
+}
+
+impl<G: Game> retrograde_tier::Solved for GameSolution<'_, G> {
+    type Position = G::Position;
+
+    fn start(&self) -> Option<G::Position> {
+        Some(self.game.start())
+    }
+
+    fn value(&self, p: &G::Position) -> Result<Option<Value>, retrograde_tier::Error> {
+        Ok(GameSolution::value(self, p))
+    }
+
+    fn ranked_moves(
+        &self,
+        p: &G::Position,
+    ) -> Result<Vec<(G::Position, Value)>, retrograde_tier::Error> {
+        Ok(GameSolution::ranked_moves(self, p))
+    }
+
+    fn stats(&self) -> &Stats {
+        &self.stats
+    }
 }

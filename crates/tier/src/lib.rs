@@ -78,6 +78,7 @@ mod engine;
 mod error;
 mod explicit;
 pub mod game;
+mod notation;
 mod seq;
 mod solution;
 mod sorted;
@@ -97,6 +98,7 @@ pub use game::{
     OrderedMoves, Parents, ReverseEdges, SortedKeys, SymmetricGame, Symmetries, Symmetry, TierGame,
     Turn, UnmoveGame, Unmoves,
 };
+pub use notation::{replay, Notation};
 pub use solution::{rank_moves, Solved, TierSolution};
 pub use stats::Stats;
 pub use storage::{DirStorage, MemStorage, Storage, StorageWriter};
