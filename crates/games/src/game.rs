@@ -6,9 +6,10 @@ use std::hash::Hash;
 /// A two-player game given by its rules rather than by a graph.
 ///
 /// Required methods first (the start, the moves, the value the rules fix), provided ones
-/// after: a turn rule for go-again moves, a dense index so that results can live in flat
-/// arrays instead of a hash map, un-moves (predecessors) so that retrograde analysis needs no
-/// stored moves, and a canonical form for counting positions up to symmetry.
+/// after: a turn rule for go-again moves and a dense index so that results can live in flat
+/// arrays instead of a hash map. [`solve_game`](crate::solve_game) explores the reachable
+/// positions into a graph for the graph engine: fine for games of up to some hundred million
+/// moves. Big games are tier games (`retrograde_tier::TierGame`), solved without a graph.
 ///
 /// Every value is stated for the player to move at a position; by default every move passes
 /// the turn, and a position without moves is lost for the player to move (see
@@ -70,30 +71,5 @@ pub trait Game {
     fn index(&self, p: &Self::Position) -> u64 {
         let _ = p;
         unreachable!("Game::index is called only when Game::index_size returns Some")
-    }
-
-    /// The position whose dense index is `index`, or `None` when no position has it: the
-    /// inverse of [`Game::index`]. With [`Game::unmoves`], lets [`crate::solve_game_lean`]
-    /// solve without storing a single move.
-    fn position(&self, index: u64) -> Option<Self::Position> {
-        let _ = index;
-        None
-    }
-
-    /// Appends to `out` every position with a move to `p`, once per such move (a position
-    /// with two moves to `p` appears twice), and returns `true`; or returns `false` when the
-    /// game does not generate un-moves (the default). Positions the rules fix (primitive
-    /// ones) and unreachable ones may be included: solvers skip them.
-    fn unmoves(&self, p: &Self::Position, out: &mut Vec<Self::Position>) -> bool {
-        let _ = (p, out);
-        false
-    }
-
-    /// One representative of `p`'s class under the game's symmetries (rotations,
-    /// reflections, …): symmetric positions must get the same representative, and it must
-    /// itself be a position of the class. Default: `p` (no symmetry). Used to count positions
-    /// up to symmetry.
-    fn canonical(&self, p: &Self::Position) -> Self::Position {
-        p.clone()
     }
 }

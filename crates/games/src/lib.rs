@@ -9,15 +9,12 @@ pub mod connect4;
 mod explore;
 mod game;
 pub mod great_game;
-mod lean;
 pub mod pebbles;
 pub mod play;
 pub mod police;
 pub mod quixo;
 pub mod scores;
 pub mod tictactoe;
-pub mod tierfile;
 
 pub use explore::{solve_game, ExploreError, GameSolution, Stats};
 pub use game::Game;
-pub use lean::{solve_game_lean, LeanError, LeanSolution};

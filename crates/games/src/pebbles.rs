@@ -100,20 +100,6 @@ impl Game for Pebbles {
     fn index(&self, p: &u32) -> u64 {
         *p as u64
     }
-
-    fn position(&self, index: u64) -> Option<u32> {
-        (index <= u64::from(self.count)).then_some(index as u32)
-    }
-
-    fn unmoves(&self, p: &u32, out: &mut Vec<u32>) -> bool {
-        out.extend(
-            self.take
-                .iter()
-                .filter_map(|&t| p.checked_add(t))
-                .filter(|&q| q <= self.count),
-        );
-        true
-    }
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@
 //! A game becomes playable by implementing [`Playable`]: its start, its moves (each with a
 //! label the human types), the value of any position for the player to move (from whatever
 //! solver it has), and a picture of a position. The built-ins are in the submodules: any
-//! solved graph ([`PlayGraph`]), pebbles, tic-tac-toe and the policeman and the thief (on
-//! their [`GameSolution`](crate::GameSolution)s).
+//! solved graph ([`PlayGraph`]), pebbles and the policeman and the thief (on their
+//! [`GameSolution`](crate::GameSolution)s), and every tier game with a notation
+//! ([`TierPlay`]: connect4, quixo, tic-tac-toe, teeko, …).
 //!
 //! Whose turn it is is tracked by the session, not asked of the game: a pebble count or a
 //! graph vertex does not say who is to move (go-again moves keep the turn), so each [`Move`]
@@ -20,28 +21,27 @@
 //! let game = Pebbles::new(10, vec![1, 2]).unwrap();
 //! let solved = game.solve(false).unwrap();
 //! // The human plays the first side; the engine answers at once.
-//! let (mut session, intro) = Session::new(&solved, 0);
+//! let (mut session, intro) = Session::new(&solved, 0).unwrap();
 //! assert!(intro.contains("The first player to move (you): win in 7"));
-//! let reply = session.command("take 2"); // a mistake: 8 is a win for the engine
+//! let reply = session.command("take 2").unwrap(); // a mistake: 8 is a win for the engine
 //! assert!(reply.text.contains("You play take 2: loss in 6"));
 //! assert!(reply.text.contains("The second player (engine) plays take 2: win in 5"));
 //! assert_eq!(*session.position(), 6);
-//! let reply = session.command("undo");
+//! let reply = session.command("undo").unwrap();
 //! assert_eq!(*session.position(), 10);
-//! assert!(!reply.done && session.command("quit").done);
+//! assert!(!reply.done && session.command("quit").unwrap().done);
 //! ```
 
-mod connect4;
 mod graph;
 mod pebbles;
 mod police;
-mod quixo;
-mod tictactoe;
+mod tier;
 
 pub use graph::PlayGraph;
-pub use quixo::QuixoPosition;
+pub use tier::TierPlay;
 
 use retrograde_solve::Value;
+use retrograde_tier::Error;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::hash::Hash;
@@ -124,7 +124,10 @@ pub trait Playable {
     fn moves(&self, p: &Self::Position) -> Vec<Move<Self::Position>>;
 
     /// The value of `p` for the player to move there.
-    fn value(&self, p: &Self::Position) -> Value;
+    ///
+    /// # Errors
+    /// A value that cannot be read (a damaged or missing database file).
+    fn value(&self, p: &Self::Position) -> Result<Value, Error>;
 
     /// A picture of `p`, one or more lines (a board, or `vertex 7 (name)`), without the
     /// value or the side to move (the session adds those).
@@ -150,21 +153,21 @@ pub trait Playable {
 
 /// The moves at `p` with their values for the mover (the value the position gets if that
 /// move is played), best first; equally good moves keep the order of [`Playable::moves`].
+///
+/// # Errors
+/// A value that cannot be read.
 pub fn ranked_moves<G: Playable + ?Sized>(
     game: &G,
     p: &G::Position,
-) -> Vec<(Move<G::Position>, Value)> {
-    let mut ranked: Vec<_> = game
-        .moves(p)
-        .into_iter()
-        .map(|m| {
-            let v = game.value(&m.to).through(m.keeps_turn);
-            (m, v)
-        })
-        .collect();
+) -> Result<Vec<(Move<G::Position>, Value)>, Error> {
+    let mut ranked = Vec::new();
+    for m in game.moves(p) {
+        let v = game.value(&m.to)?.through(m.keeps_turn);
+        ranked.push((m, v));
+    }
     // A stable sort: ties keep the game's order.
     ranked.sort_by_key(|m| std::cmp::Reverse(m.1));
-    ranked
+    Ok(ranked)
 }
 
 /// Finds which side `text` names: `first`/`1` (the side that moves first), `second`/`2`,
@@ -277,9 +280,12 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
     /// the session and the opening text: the title, who plays what, the engine's moves if
     /// it moves first, and the position.
     ///
+    /// # Errors
+    /// A value that cannot be read.
+    ///
     /// # Panics
     /// When `human` is neither 0 nor 1.
-    pub fn new(game: &'g G, human: usize) -> (Session<'g, G>, String) {
+    pub fn new(game: &'g G, human: usize) -> Result<(Session<'g, G>, String), Error> {
         assert!(human < 2, "a side is 0 or 1, not {human}");
         let names = game.side_names();
         let mut s = Session {
@@ -309,8 +315,8 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
             s.names[human],
             s.names[1 - human]
         );
-        s.settle(&mut text);
-        (s, text)
+        s.settle(&mut text)?;
+        Ok((s, text))
     }
 
     /// The current position.
@@ -351,29 +357,32 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
     /// Handles one command line: a move label, `hint`, `undo`, `moves`, `show`, `help` or
     /// `quit` (also `exit`, `q`, `?`). Blank lines and lines starting with `#` do nothing.
     /// Commands take precedence over move labels and aliases that spell the same word.
-    pub fn command(&mut self, line: &str) -> Reply {
+    ///
+    /// # Errors
+    /// A value that cannot be read: the session cannot go on.
+    pub fn command(&mut self, line: &str) -> Result<Reply, Error> {
         let input = normalize(line);
         let mut text = String::new();
-        let reply = |text: String| Reply { text, done: false };
+        let reply = |text: String| Ok(Reply { text, done: false });
         match input.as_str() {
             "" => return reply(text),
             _ if input.starts_with('#') => return reply(text),
             "quit" | "exit" | "q" => {
-                return Reply {
+                return Ok(Reply {
                     text: "Bye.\n".into(),
                     done: true,
-                }
+                })
             }
             "help" | "?" => return reply(HELP.into()),
             "show" | "board" => {
-                self.show(&mut text);
+                self.show(&mut text)?;
                 return reply(text);
             }
             "moves" => {
                 if self.is_over() {
                     text.push_str("The game is over: no moves (undo or quit).\n");
                 } else {
-                    self.list_moves(&mut text);
+                    self.list_moves(&mut text)?;
                 }
                 return reply(text);
             }
@@ -381,7 +390,7 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
                 match self.is_over() {
                     true => text.push_str("The game is over: no hint (undo or quit).\n"),
                     false => {
-                        let ranked = ranked_moves(self.game, self.position());
+                        let ranked = ranked_moves(self.game, self.position())?;
                         let (best, value) = &ranked[0];
                         let _ = writeln!(text, "Hint: play {} ({value}).", best.label);
                     }
@@ -389,7 +398,7 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
                 return reply(text);
             }
             "undo" => {
-                self.undo(&mut text);
+                self.undo(&mut text)?;
                 return reply(text);
             }
             _ => {}
@@ -402,7 +411,7 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
             );
             return reply(text);
         }
-        let ranked = ranked_moves(self.game, self.position());
+        let ranked = ranked_moves(self.game, self.position())?;
         let found = ranked
             .iter()
             .position(|(m, _)| normalize(&m.label) == input)
@@ -429,7 +438,7 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
         }
         text.push_str(".\n");
         self.play(m);
-        self.settle(&mut text);
+        self.settle(&mut text)?;
         reply(text)
     }
 
@@ -458,7 +467,7 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
 
     /// After a human move (or at the start): the engine moves until it is the human's turn
     /// or the game is over; then the position (or the result) is shown.
-    fn settle(&mut self, text: &mut String) {
+    fn settle(&mut self, text: &mut String) -> Result<(), Error> {
         // The positions the engine has moved from since the human's last move.
         let mut run: HashSet<(G::Position, usize)> = HashSet::new();
         loop {
@@ -475,7 +484,7 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
                 self.end = Some(End::EngineLoop);
                 break;
             }
-            let ranked = ranked_moves(self.game, self.position());
+            let ranked = ranked_moves(self.game, self.position())?;
             let (m, value) = &ranked[0];
             let _ = writeln!(
                 text,
@@ -493,7 +502,7 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
                 .any(|s| s.side == now.side && s.pos == now.pos)
             {
                 let _ = write!(text, "This position has occurred before");
-                if self.game.value(&now.pos) == Value::Draw {
+                if self.game.value(&now.pos)? == Value::Draw {
                     text.push_str(
                         ": with perfect play the game never ends (a draw). Play on, or quit",
                     );
@@ -501,18 +510,18 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
                 text.push_str(".\n");
             }
         }
-        self.show(text);
+        self.show(text)
     }
 
     /// The position, its value for the side to move and the ranked moves; or the result.
-    fn show(&self, text: &mut String) {
+    fn show(&self, text: &mut String) -> Result<(), Error> {
         let now = self.current();
         let picture = self.game.render(&now.pos);
         text.push_str(&picture);
         if !picture.ends_with('\n') {
             text.push('\n');
         }
-        let value = self.game.value(&now.pos);
+        let value = self.game.value(&now.pos)?;
         let mover = &self.names[now.side];
         match self.end {
             Some(End::Terminal) => {
@@ -546,9 +555,10 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
                     "engine"
                 };
                 let _ = writeln!(text, "{} to move ({who}): {value}", cap(mover));
-                self.list_moves(text);
+                self.list_moves(text)?;
             }
         }
+        Ok(())
     }
 
     /// What the human can do once the game is over.
@@ -568,9 +578,9 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
     }
 
     /// The ranked moves of the current position, one a line.
-    fn list_moves(&self, text: &mut String) {
+    fn list_moves(&self, text: &mut String) -> Result<(), Error> {
         let now = self.current();
-        let ranked = ranked_moves(self.game, &now.pos);
+        let ranked = ranked_moves(self.game, &now.pos)?;
         let _ = writeln!(
             text,
             "Moves, best first (the value for {} after the move):",
@@ -590,10 +600,11 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
             }
             text.push('\n');
         }
+        Ok(())
     }
 
     /// Goes back to the human's previous turn.
-    fn undo(&mut self, text: &mut String) {
+    fn undo(&mut self, text: &mut String) -> Result<(), Error> {
         let last = self.history.len() - 1;
         match self.undo_target() {
             None => text.push_str("Nothing to undo: you have not moved yet.\n"),
@@ -606,9 +617,10 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
                 );
                 self.history.truncate(i + 1);
                 self.end = None;
-                self.show(text);
+                self.show(text)?;
             }
         }
+        Ok(())
     }
 }
 

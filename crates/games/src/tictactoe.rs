@@ -1,25 +1,37 @@
 //! m,n,k-games: tic-tac-toe and its generalisations. X and O take turns to fill an empty
-//! cell of an `rows × cols` board (X first); `k` in a row (horizontally, vertically or
-//! diagonally) wins; a full board without a line is a tie.
+//! cell of a `rows × cols` board (X first); `k` in a row (across, down or diagonally) wins;
+//! a full board without a line is a tie. Boards have at most 32 cells.
 //!
-//! Positions are two bitboards (no heap allocation per position); boards of up to 12 cells
-//! use the dense base-3 index (3^cells entries), bigger ones a hash map of reached positions
-//! (the explorer sizes its graph by the index space, which outgrows the reachable positions
-//! fast: 3^16 = 43M indices for 4x4).
-//! Boards have at most 32 cells.
+//! # Rules for the tier engine
+//! A position is two bitboards (bit `r × cols + c`, row 0 at the top). The tier is the
+//! number of stones, so every move goes to the next tier; in tier `t` X has `ceil(t / 2)`
+//! stones and O `floor(t / 2)`, and a position's number is the colex rank of X's cells times
+//! the number of ways to place O, plus the rank of O's cells among the cells X left. The
+//! board's symmetries (8 for a square, 4 otherwise) reduce what is solved.
+//!
+//! # Notation
+//! Cells are a file letter and a rank number, `a1` bottom left (`b2` is the centre of 3x3;
+//! past 26 files, `aa`, `ab`, …). A position is written row by row from the top, `/`
+//! between rows, `x`, `o` or `.` a cell: `x.o/.x./..o` (X to move when the counts are
+//! equal, else O).
 //!
 //! ```
 //! use retrograde_games::tictactoe::TicTacToe;
+//! use retrograde_tier::{solve, SolveOptions, Solved};
 //! use retrograde_solve::Value;
 //! let game = TicTacToe::new(3, 3, 3).unwrap();
-//! let s = game.solve().unwrap();
-//! assert_eq!(s.start_value(), Value::Tie(9));
+//! let s = solve(&game, &SolveOptions::default()).unwrap();
+//! assert_eq!(s.start_value().unwrap(), Some(Value::Tie(9)));
 //! assert_eq!(s.stats().positions, 5478); // reachable in legal play, terminals included
+//! assert_eq!(s.stats().classes, 765); // up to rotations and reflections
 //! ```
 
-use crate::{solve_game, ExploreError, Game, GameSolution};
 use retrograde_graph::Primitive;
-use retrograde_solve::Rules;
+use retrograde_tier::index::{pdep, pext, Colex};
+use retrograde_tier::{
+    Alternate, Dense, DenseIndex, Notation, ReverseEdges, SymmetricGame, Symmetries, TierGame,
+};
+use std::fmt::Write as _;
 
 /// An m,n,k-game.
 #[derive(Clone, Debug)]
@@ -27,14 +39,18 @@ pub struct TicTacToe {
     rows: u32,
     cols: u32,
     k: u32,
+    cells: u32,
     /// Every winning line as a bit mask.
     lines: Vec<u32>,
+    colex: Colex,
+    /// `sym[g][chunk][byte]`: where symmetry `g` sends the cells of that byte.
+    sym: Vec<[[u32; 256]; 4]>,
 }
 
 /// A position: the cells of X and of O.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Board {
-    /// X's cells, bit `r * cols + c`.
+    /// X's cells, bit `r * cols + c` (row 0 at the top).
     pub x: u32,
     /// O's cells.
     pub o: u32,
@@ -47,7 +63,8 @@ impl TicTacToe {
     /// When the board is empty or has more than 32 cells, or `k` is 0 or longer than both
     /// sides.
     pub fn new(rows: u32, cols: u32, k: u32) -> Result<TicTacToe, String> {
-        if rows == 0 || cols == 0 || rows * cols > 32 {
+        let cells = u64::from(rows) * u64::from(cols);
+        if rows == 0 || cols == 0 || cells > 32 {
             return Err(format!(
                 "a {rows}x{cols} board is not supported (1 to 32 cells)"
             ));
@@ -55,28 +72,64 @@ impl TicTacToe {
         if k == 0 || (k > rows && k > cols) {
             return Err(format!("k = {k} cannot fit a {rows}x{cols} board"));
         }
+        let cells = cells as u32;
         let mut lines = Vec::new();
-        let cell = |r: i64, c: i64| (r * cols as i64 + c) as u32;
-        for r in 0..rows as i64 {
-            for c in 0..cols as i64 {
+        let cell = |r: i64, c: i64| (r * i64::from(cols) + c) as u32;
+        for r in 0..i64::from(rows) {
+            for c in 0..i64::from(cols) {
                 for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
-                    let (er, ec) = (r + dr * (k as i64 - 1), c + dc * (k as i64 - 1));
-                    if er < 0 || er >= rows as i64 || ec < 0 || ec >= cols as i64 {
+                    let (er, ec) = (r + dr * (i64::from(k) - 1), c + dc * (i64::from(k) - 1));
+                    if er < 0 || er >= i64::from(rows) || ec < 0 || ec >= i64::from(cols) {
                         continue;
                     }
-                    let mask =
-                        (0..k as i64).fold(0u32, |m, i| m | 1 << cell(r + dr * i, c + dc * i));
+                    let mask = (0..i64::from(k))
+                        .fold(0u32, |m, i| m | 1 << cell(r + dr * i, c + dc * i));
                     lines.push(mask);
                 }
             }
         }
         lines.sort_unstable();
         lines.dedup();
+        let mut sym = Vec::new();
+        for g in 0..8u32 {
+            let transpose = g & 4 != 0;
+            if transpose && rows != cols {
+                continue;
+            }
+            let to = |cell: u32| {
+                let (mut r, mut c) = (cell / cols, cell % cols);
+                if transpose {
+                    (r, c) = (c, r);
+                }
+                if g & 1 != 0 {
+                    r = rows - 1 - r;
+                }
+                if g & 2 != 0 {
+                    c = cols - 1 - c;
+                }
+                r * cols + c
+            };
+            let mut t = [[0u32; 256]; 4];
+            for (chunk, table) in t.iter_mut().enumerate() {
+                for (byte, out) in table.iter_mut().enumerate() {
+                    for bit in 0..8 {
+                        let cell = chunk as u32 * 8 + bit;
+                        if byte >> bit & 1 == 1 && cell < cells {
+                            *out |= 1 << to(cell);
+                        }
+                    }
+                }
+            }
+            sym.push(t);
+        }
         Ok(TicTacToe {
             rows,
             cols,
             k,
+            cells,
             lines,
+            colex: Colex::new(cells),
+            sym,
         })
     }
 
@@ -85,84 +138,90 @@ impl TicTacToe {
         (self.rows, self.cols, self.k)
     }
 
-    fn cells(&self) -> u32 {
-        self.rows * self.cols
-    }
-
-    /// The board's symmetries as cell permutations: 8 for a square board, 4 otherwise.
-    fn symmetries(&self) -> Vec<Vec<u32>> {
-        let (rows, cols) = (self.rows, self.cols);
-        let mut out = Vec::new();
-        for g in 0..8u32 {
-            let transpose = g & 4 != 0;
-            if transpose && rows != cols {
-                continue;
-            }
-            out.push(
-                (0..self.cells())
-                    .map(|cell| {
-                        let (mut r, mut c) = (cell / cols, cell % cols);
-                        if transpose {
-                            (r, c) = (c, r);
-                        }
-                        if g & 1 != 0 {
-                            r = rows - 1 - r;
-                        }
-                        if g & 2 != 0 {
-                            c = cols - 1 - c;
-                        }
-                        r * cols + c
-                    })
-                    .collect(),
-            );
+    fn full(&self) -> u32 {
+        if self.cells == 32 {
+            u32::MAX
+        } else {
+            (1 << self.cells) - 1
         }
-        out
     }
 
     fn has_line(&self, bits: u32) -> bool {
-        // A line is made when none of its cells is missing from `bits`.
         self.lines.iter().any(|&l| l & !bits == 0)
     }
 
-    /// Solves every reachable position.
-    ///
-    /// # Errors
-    /// As [`solve_game`].
-    pub fn solve(&self) -> Result<GameSolution<'_, TicTacToe>, ExploreError> {
-        solve_game(self, &Rules::default())
+    #[inline]
+    fn transform(&self, g: usize, v: u32) -> u32 {
+        let t = &self.sym[g];
+        t[0][(v & 255) as usize]
+            | t[1][(v >> 8 & 255) as usize]
+            | t[2][(v >> 16 & 255) as usize]
+            | t[3][(v >> 24) as usize]
+    }
+
+    /// A cell's name: file letter(s), then rank (`a1` bottom left).
+    pub fn cell_name(&self, bit: u32) -> String {
+        format!("{}{}", file(bit % self.cols), self.rows - bit / self.cols)
+    }
+
+    /// A one-line description of the rules, for titles.
+    pub fn title(&self) -> String {
+        let (rows, cols, k) = self.shape();
+        let name = if (rows, cols, k) == (3, 3, 3) {
+            "Tic-tac-toe".to_string()
+        } else {
+            format!("The {rows},{cols},{k}-game")
+        };
+        format!(
+            "{name}: X and O take turns to fill a cell of the {rows}x{cols} board, X first;\n\
+             {k} in a row (across, down or diagonally) wins; a full board is a tie.\n\
+             Cells are named file letter then rank number: a1 is bottom left."
+        )
     }
 }
 
-impl Game for TicTacToe {
-    type Position = Board;
+/// `a`…`z`, then `aa`, `ab`… (bijective base 26).
+fn file(mut c: u32) -> String {
+    let mut s = Vec::new();
+    loop {
+        s.push(b'a' + (c % 26) as u8);
+        if c < 26 {
+            break;
+        }
+        c = c / 26 - 1;
+    }
+    s.reverse();
+    String::from_utf8(s).expect("ASCII letters")
+}
 
-    fn start(&self) -> Board {
-        Board { x: 0, o: 0 }
+impl TierGame for TicTacToe {
+    type Position = Board;
+    type Tier = u8;
+    type Layout = Dense;
+    type Parents = ReverseEdges;
+    type Symmetry = Symmetries;
+    type Turn = Alternate;
+
+    fn name(&self) -> String {
+        format!("tictactoe {}x{} k{}", self.rows, self.cols, self.k)
     }
 
-    fn moves(&self, b: &Board, out: &mut Vec<Board>) {
-        let x_to_move = b.x.count_ones() == b.o.count_ones();
-        let full = if self.cells() == 32 {
-            u32::MAX
-        } else {
-            (1u32 << self.cells()) - 1
-        };
-        let mut empty = full & !(b.x | b.o);
-        while empty != 0 {
-            let bit = empty & empty.wrapping_neg();
-            empty ^= bit;
-            out.push(if x_to_move {
-                Board {
-                    x: b.x | bit,
-                    o: b.o,
-                }
-            } else {
-                Board {
-                    x: b.x,
-                    o: b.o | bit,
-                }
-            });
+    fn start(&self) -> Option<Board> {
+        Some(Board { x: 0, o: 0 })
+    }
+
+    fn tier(&self, b: &Board) -> u8 {
+        (b.x | b.o).count_ones() as u8
+    }
+
+    fn child_tiers(&self, t: u8, out: &mut Vec<u8>) {
+        if u32::from(t) < self.cells {
+            out.push(t + 1);
         }
+    }
+
+    fn tier_name(&self, t: u8) -> String {
+        format!("{t:02}")
     }
 
     fn primitive(&self, b: &Board) -> Option<Primitive> {
@@ -172,71 +231,232 @@ impl Game for TicTacToe {
         if self.has_line(last) {
             return Some(Primitive::Loss);
         }
-        ((b.x | b.o).count_ones() == self.cells()).then_some(Primitive::Tie)
+        ((b.x | b.o).count_ones() == self.cells).then_some(Primitive::Tie)
     }
 
-    fn index_size(&self) -> Option<u64> {
-        (self.cells() <= 12).then(|| 3u64.pow(self.cells()))
-    }
-
-    fn index(&self, b: &Board) -> u64 {
-        (0..self.cells()).rev().fold(0u64, |i, c| {
-            i * 3 + ((b.x >> c) & 1) as u64 + 2 * ((b.o >> c) & 1) as u64
-        })
-    }
-
-    fn position(&self, mut index: u64) -> Option<Board> {
-        if index >= self.index_size()? {
-            return None;
-        }
-        let mut b = Board { x: 0, o: 0 };
-        for c in 0..self.cells() {
-            match index % 3 {
-                1 => b.x |= 1 << c,
-                2 => b.o |= 1 << c,
-                _ => {}
-            }
-            index /= 3;
-        }
-        let (nx, no) = (b.x.count_ones(), b.o.count_ones());
-        (nx == no || nx == no + 1).then_some(b)
-    }
-
-    fn unmoves(&self, b: &Board, out: &mut Vec<Board>) -> bool {
-        // Take back a stone of the player who just moved.
-        let o_moved_last = b.x.count_ones() == b.o.count_ones();
-        let mut last = if o_moved_last { b.o } else { b.x };
-        while last != 0 {
-            let bit = last & last.wrapping_neg();
-            last ^= bit;
-            out.push(if o_moved_last {
-                Board {
-                    x: b.x,
-                    o: b.o ^ bit,
-                }
+    fn moves(&self, b: &Board, out: &mut Vec<Board>) {
+        let x_to_move = b.x.count_ones() == b.o.count_ones();
+        let mut empty = self.full() & !(b.x | b.o);
+        while empty != 0 {
+            let bit = empty & empty.wrapping_neg();
+            empty ^= bit;
+            out.push(if x_to_move {
+                Board { x: b.x | bit, o: b.o }
             } else {
-                Board {
-                    x: b.x ^ bit,
-                    o: b.o,
-                }
+                Board { x: b.x, o: b.o | bit }
             });
         }
-        true
     }
 
-    fn canonical(&self, b: &Board) -> Board {
-        self.symmetries()
-            .iter()
-            .map(|perm| {
-                let map = |bits: u32| {
-                    (0..self.cells()).fold(0u32, |m, c| m | ((bits >> c) & 1) << perm[c as usize])
+    fn remoteness_bound(&self) -> Option<u32> {
+        Some(self.cells)
+    }
+}
+
+impl DenseIndex for TicTacToe {
+    fn tier_size(&self, t: u8) -> u64 {
+        let t = u32::from(t);
+        let (nx, no) = (t.div_ceil(2), t / 2);
+        self.colex
+            .binom(self.cells, nx)
+            .saturating_mul(self.colex.binom(self.cells - nx, no))
+    }
+
+    fn rank(&self, b: &Board) -> u64 {
+        let nx = b.x.count_ones();
+        let no = b.o.count_ones();
+        let free = u64::from(self.full() & !b.x);
+        let o = pext(u64::from(b.o), free);
+        self.colex.rank(u64::from(b.x)) * self.colex.binom(self.cells - nx, no)
+            + self.colex.rank(o)
+    }
+
+    fn unrank(&self, t: u8, i: u64) -> Option<Board> {
+        let t = u32::from(t);
+        let (nx, no) = (t.div_ceil(2), t / 2);
+        let per = self.colex.binom(self.cells - nx, no);
+        let x = self.colex.unrank(i / per, nx) as u32;
+        let free = u64::from(self.full() & !x);
+        let o = pdep(self.colex.unrank(i % per, no), free) as u32;
+        Some(Board { x, o })
+    }
+}
+
+impl SymmetricGame for TicTacToe {
+    fn symmetry_count(&self) -> usize {
+        self.sym.len()
+    }
+
+    fn apply_symmetry(&self, b: &Board, g: usize) -> Board {
+        Board {
+            x: self.transform(g, b.x),
+            o: self.transform(g, b.o),
+        }
+    }
+}
+
+impl Notation for TicTacToe {
+    fn named_moves(&self, b: &Board, _side: u8, out: &mut Vec<(String, Board)>) {
+        if self.primitive(b).is_some() {
+            return;
+        }
+        let mut next = Vec::new();
+        self.moves(b, &mut next);
+        for n in next {
+            let bit = ((n.x | n.o) & !(b.x | b.o)).trailing_zeros();
+            out.push((self.cell_name(bit), n));
+        }
+    }
+
+    fn render(&self, b: &Board, _side: u8) -> String {
+        let (rows, cols) = (self.rows, self.cols);
+        let width = file(cols - 1).len();
+        let margin = rows.to_string().len();
+        let mut s = String::new();
+        for r in 0..rows {
+            let _ = write!(s, "{:>margin$} ", rows - r);
+            for c in 0..cols {
+                let bit = 1u32 << (r * cols + c);
+                let mark = if b.x & bit != 0 {
+                    'X'
+                } else if b.o & bit != 0 {
+                    'O'
+                } else {
+                    '.'
                 };
-                Board {
-                    x: map(b.x),
-                    o: map(b.o),
+                let _ = write!(s, " {mark:>width$}");
+            }
+            s.push('\n');
+        }
+        let _ = write!(s, "{:margin$} ", "");
+        for c in 0..cols {
+            let _ = write!(s, " {:>width$}", file(c));
+        }
+        s.push('\n');
+        s
+    }
+
+    fn position_string(&self, b: &Board, _side: u8) -> String {
+        let mut s = String::new();
+        for r in 0..self.rows {
+            if r > 0 {
+                s.push('/');
+            }
+            for c in 0..self.cols {
+                let bit = 1u32 << (r * self.cols + c);
+                s.push(if b.x & bit != 0 {
+                    'x'
+                } else if b.o & bit != 0 {
+                    'o'
+                } else {
+                    '.'
+                });
+            }
+        }
+        s
+    }
+
+    fn parse_position(&self, text: &str) -> Result<(Board, u8), String> {
+        let rows: Vec<&str> = text.trim().split('/').collect();
+        if rows.len() != self.rows as usize {
+            return Err(format!(
+                "expected {} rows separated by '/', found {}",
+                self.rows,
+                rows.len()
+            ));
+        }
+        let mut b = Board { x: 0, o: 0 };
+        for (r, row) in rows.iter().enumerate() {
+            if row.chars().count() != self.cols as usize {
+                return Err(format!(
+                    "row {} has {} cells, expected {}",
+                    r + 1,
+                    row.chars().count(),
+                    self.cols
+                ));
+            }
+            for (c, ch) in row.chars().enumerate() {
+                let bit = 1u32 << (r as u32 * self.cols + c as u32);
+                match ch.to_ascii_lowercase() {
+                    'x' => b.x |= bit,
+                    'o' => b.o |= bit,
+                    '.' | '-' | '_' => {}
+                    other => {
+                        return Err(format!(
+                            "row {}: {other:?} is not a cell (x, o or .)",
+                            r + 1
+                        ))
+                    }
                 }
-            })
-            .min_by_key(|t| (t.x, t.o))
-            .expect("the identity is a symmetry")
+            }
+        }
+        let (nx, no) = (b.x.count_ones(), b.o.count_ones());
+        if nx != no && nx != no + 1 {
+            return Err(format!(
+                "X has {nx} stones and O {no}: X moves first, so X has as many as O or one more"
+            ));
+        }
+        Ok((b, u8::from(nx != no)))
+    }
+
+    fn position_help(&self) -> String {
+        format!(
+            "{} rows of {} cells from the top, separated by '/', each x, o or . (e.g. {})",
+            self.rows,
+            self.cols,
+            self.position_string(&Board { x: 1, o: 0 }, 1)
+        )
+    }
+
+    fn side_names(&self) -> [String; 2] {
+        ["X".into(), "O".into()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use retrograde_tier::{check_game, replay};
+
+    #[test]
+    fn names_and_pictures() {
+        assert_eq!(file(0), "a");
+        assert_eq!(file(25), "z");
+        assert_eq!(file(26), "aa");
+        assert_eq!(file(27), "ab");
+        let g = TicTacToe::new(3, 3, 3).unwrap();
+        assert_eq!(g.cell_name(6), "a1");
+        assert_eq!(g.cell_name(4), "b2");
+        assert_eq!(g.cell_name(2), "c3");
+        let (b, side) = replay(&g, &["b2", "a1", "c3"]).unwrap();
+        assert_eq!(side, 1);
+        assert_eq!(g.position_string(&b, side), "..x/.x./o..");
+        assert_eq!(g.parse_position("..x/.x./o..").unwrap(), (b, 1));
+        assert_eq!(
+            g.render(&b, 1),
+            "3  . . X\n2  . X .\n1  O . .\n   a b c\n"
+        );
+        assert!(g.parse_position("xx./.../...").is_err());
+        assert!(g.parse_position("x../...").is_err());
+        assert!(g.parse_position("x?./.../...").unwrap_err().contains("'?'"));
+        let e = replay(&g, &["b2", "b2"]).unwrap_err();
+        assert!(e.contains("move 2") && e.contains("legal moves"), "{e}");
+        let wide = TicTacToe::new(1, 28, 3).unwrap();
+        let p = wide.render(&Board { x: 1, o: 1 << 27 }, 0);
+        assert!(p.starts_with("1   X  .  ."), "{p:?}");
+        assert!(p.ends_with(" aa ab\n"), "{p:?}");
+    }
+
+    #[test]
+    fn keeps_the_api_promises() {
+        for (r, c, k) in [(3, 3, 3), (2, 3, 2), (3, 4, 3), (1, 5, 2)] {
+            check_game(&TicTacToe::new(r, c, k).unwrap(), 3000).unwrap();
+        }
+    }
+
+    #[test]
+    fn too_big_is_refused() {
+        assert!(TicTacToe::new(65536, 65536, 3).is_err());
+        assert!(TicTacToe::new(5, 7, 3).is_err());
     }
 }

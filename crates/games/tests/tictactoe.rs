@@ -1,6 +1,7 @@
 //! m,n,k-games against a plain negamax written here (no shared code), and known counts.
 
 use retrograde_games::tictactoe::TicTacToe;
+use retrograde_tier::{explicit_graph, solve, SolveOptions, Solved};
 use retrograde_solve::{Outcome, Value};
 
 /// Negamax over boards as cell arrays: +1 win, 0 tie, -1 loss for the player to move.
@@ -55,7 +56,12 @@ fn small_boards_match_negamax() {
         (3, 2, 3),
     ] {
         let game = TicTacToe::new(r, c, k).unwrap();
-        let ours = game.solve().unwrap().start_value().outcome();
+        let ours = solve(&game, &SolveOptions::default())
+            .unwrap()
+            .start_value()
+            .unwrap()
+            .unwrap()
+            .outcome();
         let want = match negamax(
             &mut vec![0; (r * c) as usize],
             r as usize,
@@ -74,13 +80,14 @@ fn small_boards_match_negamax() {
 #[test]
 fn known_results() {
     let s3 = TicTacToe::new(3, 3, 3).unwrap();
-    let s = s3.solve().unwrap();
-    assert_eq!(s.start_value(), Value::Tie(9));
+    let s = solve(&s3, &SolveOptions::default()).unwrap();
+    assert_eq!(s.start_value().unwrap(), Some(Value::Tie(9)));
     assert_eq!(s.stats().positions, 5478);
-    // 13 cells take the hash-map path: 1x13 with 2 in a row is a first-player win in 3.
+    assert_eq!(s.stats().classes, 765);
+    // 1x13 with 2 in a row is a first-player win in 3.
     let g = TicTacToe::new(1, 13, 2).unwrap();
-    let s = g.solve().unwrap();
-    assert_eq!(s.start_value().outcome(), Outcome::Win);
+    let s = solve(&g, &SolveOptions::default()).unwrap();
+    assert_eq!(s.start_value().unwrap(), Some(Value::Win(3)));
 }
 
 #[test]
@@ -89,4 +96,18 @@ fn bad_shapes() {
     assert!(TicTacToe::new(6, 6, 4).is_err());
     assert!(TicTacToe::new(3, 3, 4).is_err());
     assert!(TicTacToe::new(3, 3, 0).is_err());
+}
+
+/// Every position (reachable or not) against the graph engine on the explicit graph.
+#[test]
+fn every_position_agrees_with_the_graph_engine() {
+    for (r, c, k) in [(3, 3, 3), (2, 3, 2), (3, 4, 3), (2, 4, 3)] {
+        let game = TicTacToe::new(r, c, k).unwrap();
+        let s = solve(&game, &SolveOptions::default()).unwrap();
+        let e = explicit_graph(&game, 1_000_000).unwrap();
+        let g = retrograde_solve::solve(&e.graph, &retrograde_solve::Rules::default());
+        for (v, p) in e.positions.iter().enumerate() {
+            assert_eq!(s.value(p).unwrap(), Some(g.value(v as u32)), "{r}x{c} k{k} {p:?}");
+        }
+    }
 }

@@ -78,6 +78,7 @@ mod engine;
 mod error;
 mod explicit;
 pub mod game;
+pub mod index;
 mod notation;
 mod seq;
 mod solution;

@@ -21,7 +21,7 @@ use retrograde_solve::{Solution, Value};
 /// let g = parse(b"0 1\n1 2\n0 2\n", Format::Edges, &ParseOptions::default()).unwrap();
 /// let s = solve(&g, &Rules::default());
 /// let game = PlayGraph::new(&g, &s, 0).unwrap();
-/// let (mut session, intro) = Session::new(&game, 1); // the engine moves first
+/// let (mut session, intro) = Session::new(&game, 1).unwrap(); // the engine moves first
 /// assert!(intro.contains("The first player (engine) plays 2: win in 1."));
 /// assert!(intro.contains("Game over: the first player wins. You lose."));
 /// ```
@@ -105,8 +105,8 @@ impl Playable for PlayGraph<'_> {
             .collect()
     }
 
-    fn value(&self, &v: &VertexId) -> Value {
-        self.solution.value(v)
+    fn value(&self, &v: &VertexId) -> Result<Value, retrograde_tier::Error> {
+        Ok(self.solution.value(v))
     }
 
     fn render(&self, &v: &VertexId) -> String {

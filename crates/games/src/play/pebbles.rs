@@ -25,8 +25,8 @@ impl Playable for GameSolution<'_, Pebbles> {
             .collect()
     }
 
-    fn value(&self, p: &u32) -> Value {
-        GameSolution::value(self, p).expect("every count reached in play was solved")
+    fn value(&self, p: &u32) -> Result<Value, retrograde_tier::Error> {
+        GameSolution::value(self, p).ok_or_else(|| retrograde_tier::Error::Game("every count reached in play was solved".into()))
     }
 
     fn render(&self, &p: &u32) -> String {

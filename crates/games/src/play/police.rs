@@ -48,8 +48,8 @@ impl Playable for GameSolution<'_, Map> {
             .collect()
     }
 
-    fn value(&self, p: &Position) -> Value {
-        GameSolution::value(self, p).expect("every position reached in play was solved")
+    fn value(&self, p: &Position) -> Result<Value, retrograde_tier::Error> {
+        GameSolution::value(self, p).ok_or_else(|| retrograde_tier::Error::Game("every position reached in play was solved".into()))
     }
 
     fn render(&self, &(p, t, _): &Position) -> String {
