@@ -117,6 +117,7 @@ pub enum Command {
     /// Solve a built-in game given by its rules (every reachable position).
     ///
     /// Prints the value of the start position for the player to move, then statistics.
+    /// `retrograde game NAME --help` tells a game's rules, parameters and cost.
     Game(GameArgs),
     /// Play a game or a graph file against perfect play, reading moves from standard input.
     ///
@@ -129,20 +130,17 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct GameArgs {
     #[command(subcommand)]
-    pub game: GameCommand,
+    pub game: crate::games::GameCommand,
     /// How to print the results.
     #[arg(long, short, value_enum, default_value_t = GameOutput::Text, global = true)]
     pub output: GameOutput,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GreatMethod {
-    /// Retrograde analysis of the product game (explores every reachable position).
-    Product,
-    /// The seed's memoized search (iterative).
-    Memo,
-    /// The seed's O(n + m) method.
-    Minimax,
+    #[command(flatten)]
+    pub tiers: TierArgs,
+    /// Instead of the totals, answer for the position after these moves (comma-separated,
+    /// in the notation of `play`; `--query` alone asks about the start): its value and
+    /// every move ranked. With a finished --db, answers without solving. Tier games only.
+    #[arg(long, value_name = "MOVES", value_delimiter = ',', num_args = 0.., global = true)]
+    pub query: Option<Vec<String>>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -153,187 +151,21 @@ pub enum GameOutput {
     Json,
 }
 
-#[derive(Debug, Subcommand)]
-pub enum GameCommand {
-    /// The pebble game (seed 004): take a number of pebbles from the take-set; who cannot move
-    /// loses (or wins, with --misere). Also prints the W/L pattern by count.
-    Pebbles {
-        /// Pebbles in the bag at the start.
-        #[arg(long, default_value_t = 10)]
-        count: u32,
-        /// The amounts a move may take, comma-separated.
-        #[arg(long, value_delimiter = ',', default_value = "1,2")]
-        take: Vec<u32>,
-        /// Misère play: the player who cannot move wins.
-        #[arg(long)]
-        misere: bool,
-    },
-    /// An octal game on one heap (Kayles is 0.77): print its nim-sequence, the Grundy values
-    /// of heaps 0 to N-1.
-    ///
-    /// A move takes k tokens from a heap; the code's k-th digit after the point says what may
-    /// remain, as a sum of bits: 1 nothing (the heap had exactly k), 2 one heap, 4 two
-    /// non-empty heaps (the rest split in two). The digit before the point is 0, or 4 for
-    /// splitting without taking. A row of heaps is worth the XOR of their values, so the
-    /// sequence decides every position. Time: quadratic in N when heaps split (Kayles, 100000
-    /// terms: about 1.5 s), else linear. --period reports the least pre-period and period that
-    /// the computed terms prove by the Guy-Smith periodicity theorem.
-    #[command(after_help = "Examples:\n  \
-        retrograde game octal 0.77 --count 300 --period    Kayles: period 12 from heap 71\n  \
-        retrograde game octal 0.07 --count 300 --period    Dawson's Kayles\n  \
-        retrograde game octal 0.137 --count 100            Dawson's chess\n  \
-        retrograde game octal 4.7 --count 50 --output json")]
-    Octal {
-        /// The octal code, like 0.77 (digits 0-7; up to 1000 of them).
-        #[arg(value_name = "CODE")]
-        code: String,
-        /// Compute heaps 0 to N-1.
-        #[arg(long, default_value_t = 100, value_name = "N")]
-        count: u64,
-        /// Report the pre-period and period, if the computed terms prove them.
-        #[arg(long)]
-        period: bool,
-    },
-    /// A subtraction game on one heap: take t tokens for some t in the take-set. Prints its
-    /// nim-sequence (the Grundy values of heaps 0 to N-1); --period as for `game octal`.
-    #[command(after_help = "Examples:\n  \
-        retrograde game subtraction --take 1,2 --count 12      the pebble game: n mod 3\n  \
-        retrograde game subtraction --take 1,3,4 --count 50 --period")]
-    Subtraction {
-        /// The amounts a move may take, comma-separated.
-        #[arg(long, value_delimiter = ',', required = true, value_name = "SET")]
-        take: Vec<u32>,
-        /// Compute heaps 0 to N-1.
-        #[arg(long, default_value_t = 100, value_name = "N")]
-        count: u64,
-        /// Report the pre-period and period, if the computed terms prove them.
-        #[arg(long)]
-        period: bool,
-    },
-    /// Grundy's game: split one heap into two non-empty heaps of different sizes; who cannot
-    /// move loses. Prints its nim-sequence (heaps 0 to N-1). Time: quadratic in N (100000
-    /// terms: about 3 s). No periodicity theorem covers it (it is believed never to become
-    /// periodic), so --period proves nothing.
-    #[command(after_help = "Example:\n  retrograde game grundy-game --count 100")]
-    GrundyGame {
-        /// Compute heaps 0 to N-1.
-        #[arg(long, default_value_t = 100, value_name = "N")]
-        count: u64,
-        /// Look for a proved period (there is none to prove for Grundy's game).
-        #[arg(long)]
-        period: bool,
-    },
-    /// The policeman and the thief (seed 000) on a map file: `n m`, then n rows; `*` wall,
-    /// `P` (or `C`) policeman, `T` thief, `E` exit. The first line printed is exactly one of
-    /// "Police catches the thief", "The thief escapes", "Draw".
-    ///
-    /// Memory and time grow with the square of the free cells (a 40x40 open map has about
-    /// 5 million positions).
-    PoliceThief {
-        /// The map file (`-` for standard input).
-        #[arg(value_name = "MAP")]
-        map: PathBuf,
-    },
-    /// Tic-tac-toe and other m,n,k-games: X and O fill cells in turn, k in a row wins, a full
-    /// board is a tie. Positions counted are those reachable from the empty board.
-    Tictactoe {
-        /// Board rows.
-        #[arg(long, default_value_t = 3)]
-        rows: u32,
-        /// Board columns (rows x cols at most 32).
-        #[arg(long, default_value_t = 3)]
-        cols: u32,
-        /// How many in a row win.
-        #[arg(long, default_value_t = 3)]
-        k: u32,
-    },
-    /// Connect-4: drop stones into columns in turn, four in a row (across, up or diagonally)
-    /// wins, a full board ties. Solves every position reachable from the empty board, tier by
-    /// tier (a tier = positions with the same number of stones).
-    ///
-    /// Memory: the two biggest neighbouring tiers, about 10 bytes a position of them when
-    /// width x (height + 1) <= 32 (5x5, 6x4), 18 otherwise; finished tiers go to disk (a
-    /// temporary directory, or --db). 5x4: 1.6 s; 5x5 and 6x4: tens of seconds; 6x5 (2.8e9
-    /// positions): about an hour and 30 GB of disk. 7x6 is out of reach (4.5e12 positions).
-    #[command(after_help = "Examples:\n  \
-        retrograde game connect4 --width 5 --height 4\n  \
-        retrograde game connect4 --width 6 --height 5 --db c4-6x5 --resume\n  \
-        retrograde game connect4 --width 6 --height 5 --db c4-6x5 --query 3,4,4\n  \
-        retrograde game connect4 --width 5 --height 5 --output json")]
-    Connect4 {
-        /// Columns.
-        #[arg(long, default_value_t = 7)]
-        width: u32,
-        /// Rows.
-        #[arg(long, default_value_t = 6)]
-        height: u32,
-        #[command(flatten)]
-        tiers: TierArgs,
-        /// Instead of the totals, print the position after these moves (columns 1..width,
-        /// comma-separated; `--query` alone asks about the start), its value and every move ranked. With a
-        /// finished --db, answers from the tier files without solving.
-        #[arg(long, value_name = "COLUMNS", value_delimiter = ',', num_args = 0..)]
-        query: Option<Vec<u32>>,
-    },
-    /// Quixo (official rules): take a blank cube or one of your own from the border, turn it to
-    /// your symbol, push it back in at an end of its row or column; a line of your symbol
-    /// wins, making a line of the opponent's loses (even with one of yours). Every state is
-    /// solved (3^(n*n) boards seen by the player to move), then the positions reachable from
-    /// the empty board are counted (a board with X to move and with O to move count apart).
-    ///
-    /// Memory: about 2.6 bytes a state (4x4: 43M states, about 120 MB; 30 s on 2 cores).
-    /// 5x5 has 8.5e11 states: refused with the estimate.
-    #[command(after_help = "Examples:\n  \
-        retrograde game quixo --size 3\n  \
-        retrograde game quixo --size 4 --output json\n  \
-        retrograde game quixo --size 4 --db q4 --resume     # tiers kept, resumable")]
-    Quixo {
-        /// The side of the board: 3, 4 or 5.
-        #[arg(long, default_value_t = 4)]
-        size: u32,
-        #[command(flatten)]
-        tiers: TierArgs,
-    },
-    /// The Great Game (seed 001, ETH Algolab): red and black meeples on a topologically sorted
-    /// DAG; input t cases of `n m`, `r b`, m edges `u v` (1-based, u < v). Prints one line
-    /// per case: 0 when Sherlock wins, 1 when Moriarty wins.
-    GreatGame {
-        /// The input file (`-` or nothing: standard input).
-        #[arg(value_name = "FILE")]
-        file: Option<PathBuf>,
-        /// product: retrograde on (red, black, player, parity); memo: the seed's memoized
-        /// search; minimax: the seed's O(n + m) min/max distances. All three agree.
-        #[arg(long, value_enum, default_value_t = GreatMethod::Minimax)]
-        method: GreatMethod,
-    },
-    /// IOI 2001 "Score": N positions owned by player 1 or 2 with distinct values; the owner of
-    /// the token's position raises their score to its value, then moves along an arrow; the
-    /// game ends when the token returns to 1; the higher score wins. Input: N, an N x N 0/1
-    /// arrow matrix, N owners, N values. Prints the winner and player 1's winning strategy.
-    Scores {
-        /// The instance file (`-` for standard input).
-        #[arg(value_name = "FILE")]
-        file: PathBuf,
-        /// Play as player 1 over standard input/output (IOI protocol): write each position
-        /// player 1 moves to on its own line, read each opponent move as a position number.
-        #[arg(long)]
-        play: bool,
-    },
-}
-
-/// Where tiered solvers keep their tiers, and how much memory they may use.
+/// Where tier games keep their tiers, and how much memory they may use.
 #[derive(Debug, Args)]
 pub struct TierArgs {
-    /// Keep the solved tiers (checksummed files) in this directory, to resume an interrupted
-    /// solve or query the results later; default: a temporary directory removed at the end.
-    #[arg(long, value_name = "DIR")]
+    /// Keep the solved tiers (checksummed files) in this directory, to resume an
+    /// interrupted solve or query the results later (tier games: connect4, quixo,
+    /// tictactoe, teeko). Default: in memory, or a temporary directory removed at the end.
+    #[arg(long, value_name = "DIR", global = true)]
     pub db: Option<PathBuf>,
-    /// Reuse the finished tiers already in --db instead of solving them again.
-    #[arg(long, requires = "db")]
+    /// Reuse the finished tiers already in --db instead of solving them again (damaged
+    /// ones are solved again).
+    #[arg(long, requires = "db", global = true)]
     pub resume: bool,
-    /// Stop with an error rather than use more than this much memory for the tiers, e.g.
-    /// `20G`, `512M` (default: the memory the system reports available).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    /// Stop with an error rather than use more than this much memory, e.g. `20G`, `512M`
+    /// (default: the memory the system reports available).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, global = true)]
     pub memory: Option<u64>,
 }
 
@@ -369,7 +201,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 /// How to read a graph and what a dead end means (shared by the subcommands).
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct GraphArgs {
     /// The file format.
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]

@@ -2172,9 +2172,11 @@ rtest!(game_connect4_db_resume_and_errors, |dir, cmd| {
             "game", "connect4", "--width", "4", "--height", "3", "--db", "db",
         ])
         .stdout();
-    assert!(dir.path().join("db/values-00.tier").exists());
+    assert!(dir.path().join("db/00.values").exists());
+    assert!(dir.path().join("db/00.keys").exists());
+    assert!(dir.path().join("db/database.json").exists());
     assert!(first.contains("tiers written to db"), "{first}");
-    std::fs::remove_file(dir.path().join("db/values-03.tier")).unwrap();
+    std::fs::remove_file(dir.path().join("db/03.values")).unwrap();
     let again = dir
         .command()
         .args(["game", "connect4", "--width", "4", "--height", "3"])
@@ -2182,29 +2184,44 @@ rtest!(game_connect4_db_resume_and_errors, |dir, cmd| {
         .stdout();
     let lines = |s: &str| s.lines().take(3).collect::<Vec<_>>().join("\n");
     assert_eq!(lines(&first), lines(&again));
-    // A damaged tier is reported, not used.
-    let f = dir.path().join("db/values-02.tier");
+    // A damaged tier of a finished database is an error naming the file for a query, and
+    // is solved again on resume (with a warning), giving the same answer.
+    let f = dir.path().join("db/02.values");
     let mut bytes = std::fs::read(&f).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x40;
+    bytes[140] ^= 0x40;
     std::fs::write(&f, bytes).unwrap();
     let msg = dir
         .command()
         .args(["game", "connect4", "--width", "4", "--height", "3"])
-        .args(["--db", "db", "--resume"])
+        .args(["--db", "db", "--query", "1,1"])
         .message();
     assert!(
-        msg.contains("values-02.tier") && msg.contains("checksum"),
+        msg.contains("02.values") && msg.contains("checksum") && msg.contains("--resume"),
         "{msg}"
     );
-    // Another board's files are not taken for this one's.
+    let out = dir
+        .command()
+        .args(["game", "connect4", "--width", "4", "--height", "3"])
+        .args(["--db", "db", "--resume"])
+        .output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(lines(&first), lines(&out.stdout));
+    assert!(
+        out.stderr.contains("02.values") && out.stderr.contains("solving it again"),
+        "{}",
+        out.stderr
+    );
+    // Another board's database is not taken for this one's.
     let msg = dir
         .command()
         .args(["game", "connect4", "--width", "3", "--height", "4"])
         .args(["--db", "db", "--resume"])
         .message();
     assert!(msg.contains("connect4 4x3"), "{msg}");
-    let msg = dir.command().args(["game", "connect4"]).message();
+    let msg = dir
+        .command()
+        .args(["game", "connect4", "--width", "7", "--height", "6"])
+        .message();
     assert!(msg.contains("far too many"), "{msg}");
     let msg = dir
         .command()
@@ -2217,7 +2234,7 @@ rtest!(game_connect4_db_resume_and_errors, |dir, cmd| {
             "game", "connect4", "--width", "5", "--height", "4", "--memory", "1M",
         ])
         .message();
-    assert!(msg.contains("memory limit"), "{msg}");
+    assert!(msg.contains("over the limit of 1.0 MiB"), "{msg}");
     let msg = dir
         .command()
         .args(["game", "connect4", "--memory", "lots"])
@@ -2225,6 +2242,11 @@ rtest!(game_connect4_db_resume_and_errors, |dir, cmd| {
     assert!(msg.contains("20G"), "{msg}");
     let msg = dir.command().args(["game", "connect4", "--resume"]).error();
     assert!(msg.contains("--db"), "{msg}");
+    let msg = dir
+        .command()
+        .args(["game", "pebbles", "--db", "x"])
+        .message();
+    assert!(msg.contains("tier games only"), "{msg}");
 });
 
 rtest!(game_quixo, |dir, cmd| {
@@ -2265,9 +2287,9 @@ rtest!(game_connect4_query, |dir, cmd| {
         .args(["game", "connect4", "--width", "4", "--height", "4"])
         .args(["--query", "1,2,2"])
         .stdout();
-    assert!(out.contains("second player to move: win in 13\n"), "{out}");
+    assert!(out.contains("O to move: win in 13\n"), "{out}");
     assert!(
-        out.contains("moves (column, value for the mover): 2 win in 13, 1 tie in 13"),
+        out.contains("moves (value for the mover): 2 win in 13, 1 tie in 13"),
         "{out}"
     );
     // A finished database answers without solving, the same way.
@@ -2284,9 +2306,10 @@ rtest!(game_connect4_query, |dir, cmd| {
             .args(["--query", "1,2,2", "-o", "json"])
             .stdout(),
     );
-    assert_eq!(j["value"]["outcome"], "win");
-    assert_eq!(j["value"]["remoteness"], 13);
-    assert_eq!(j["ranked"][0]["column"], 2);
+    assert_eq!(j["outcome"], "win");
+    assert_eq!(j["remoteness"], 13);
+    assert_eq!(j["moves"][0]["move"], "2");
+    assert_eq!(j["moves"][0]["outcome"], "win");
     let msg = dir
         .command()
         .args([
@@ -2294,10 +2317,7 @@ rtest!(game_connect4_query, |dir, cmd| {
         ])
         .args(["--query", "1,1,1,1,1"])
         .message();
-    assert!(
-        msg.contains("move 5 (column 1): the column is full"),
-        "{msg}"
-    );
+    assert!(msg.contains("move 5 (\"1\"): column 1 is full"), "{msg}");
     let msg = dir
         .command()
         .args([
@@ -2314,7 +2334,7 @@ rtest!(game_connect4_query, |dir, cmd| {
         .args(["--query", "1,2,1,2,1,2,1,3"])
         .message();
     assert!(
-        msg.contains("move 8 (column 3): the game is already over"),
+        msg.contains("move 8 (\"3\"): the game is already over"),
         "{msg}"
     );
 });
@@ -2323,8 +2343,8 @@ rtest!(game_quixo_db_resume, |dir, cmd| {
     let first = cmd
         .args(["game", "quixo", "--size", "3", "--db", "q3", "-o", "json"])
         .stdout();
-    assert!(dir.path().join("q3/values-09.tier").exists());
-    std::fs::remove_file(dir.path().join("q3/values-07.tier")).unwrap();
+    assert!(dir.path().join("q3/09.values").exists());
+    std::fs::remove_file(dir.path().join("q3/07.values")).unwrap();
     let again = dir
         .command()
         .args([
@@ -2348,7 +2368,7 @@ rtest!(game_quixo_db_resume, |dir, cmd| {
         .args(["game", "quixo", "--size", "4", "--db", "q3", "--resume"])
         .message();
     assert!(
-        msg.contains("values-00.tier") && msg.contains("quixo 3x3"),
+        msg.contains("quixo 3x3") && msg.contains("another directory"),
         "{msg}"
     );
 });

@@ -355,14 +355,15 @@ rtest!(
 // Tic-tac-toe.
 
 rtest!(tictactoe_scripted_perfect_game_is_a_tie, |dir, cmd| {
-    // The engine is deterministic, so a good line can be scripted in advance.
+    // The engine is deterministic, so a good line can be scripted in advance. Cells are
+    // a file letter and a rank number, a1 bottom left.
     let out = cmd
         .args(["play", "tictactoe"])
-        .stdin("a1\nb1\na3\nc2\nc3\n")
+        .stdin("a3\nb3\na1\nc2\nc1\n")
         .stdout();
     assert!(
         out.ends_with(&format!(
-            "your move> c3\nYou play c3: tie in 1.\n   a b c\n1  X X O\n2  O O X\n3  X O X\nGame over: a tie.\n{OVER}\nEnd of input. Bye.\n"
+            "your move> c1\nYou play c1: tie in 1.\n3  X X O\n2  O O X\n1  X O X\n   a b c\nGame over: a tie.\n{OVER}\nEnd of input. Bye.\n"
         )),
         "{out}"
     );
@@ -370,24 +371,24 @@ rtest!(tictactoe_scripted_perfect_game_is_a_tie, |dir, cmd| {
     let out = dir
         .command()
         .args(["play", "tictactoe", "--side", "O"])
-        .stdin("b2\nc1\na2\nb3\n")
+        .stdin("b2\nc3\na2\nb1\n")
         .stdout();
     assert!(
         out.contains("You are O; the engine is X (the engine moves first)."),
         "{out}"
     );
-    assert!(out.contains("X (engine) plays c3: tie in 1.\n   a b c\n1  X X O\n2  O O X\n3  X O X\nGame over: a tie.\n"), "{out}");
+    assert!(out.contains("X (engine) plays c1: tie in 1.\n3  X X O\n2  O O X\n1  X O X\n   a b c\nGame over: a tie.\n"), "{out}");
 });
 
 rtest!(tictactoe_a_blunder_loses, |_dir, cmd| {
     let out = cmd
         .args(["play", "tictactoe"])
-        .stdin("b2\nc3\na2\n")
+        .stdin("b2\nc1\na2\n")
         .stdout();
     assert!(
         out.contains(
-            "your move> a2\nYou play a2: loss in 2 (best was b1: tie in 5).\n\
-             O (engine) plays b1: win in 1.\n   a b c\n1  O O O\n2  X X .\n3  . . X\n\
+            "your move> a2\nYou play a2: loss in 2 (best was b3: tie in 5).\n\
+             O (engine) plays b3: win in 1.\n3  O O O\n2  X X .\n1  . . X\n   a b c\n\
              Game over: O wins. You lose.\n"
         ),
         "{out}"
@@ -680,7 +681,7 @@ rtest!(quixo_engine_wins_as_x, |_dir, cmd| {
         .map(|m| format!("{m}\n"))
         .collect();
     let out = cmd
-        .args(["play", "quixo", "--side", "O"])
+        .args(["play", "quixo", "--size", "3", "--side", "O"])
         .stdin(script)
         .stdout();
     assert!(out.contains("X (engine) plays a3 c3: win in 7."), "{out}");

@@ -24,7 +24,10 @@ fn run<G: TierGame>(g: &G) {
         t.elapsed().as_secs_f64()
     );
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    println!("{}", status.lines().find(|l| l.starts_with("VmHWM")).unwrap());
+    println!(
+        "{}",
+        status.lines().find(|l| l.starts_with("VmHWM")).unwrap()
+    );
 }
 
 fn main() {

@@ -151,6 +151,35 @@ pub trait Playable {
     }
 }
 
+/// Moves with their values for the mover, best first.
+pub type Ranked<P> = Vec<(Move<P>, Value)>;
+
+/// A reference to a playable game is one.
+impl<P: Playable + ?Sized> Playable for &P {
+    type Position = P::Position;
+    fn start(&self) -> Self::Position {
+        (**self).start()
+    }
+    fn moves(&self, p: &Self::Position) -> Vec<Move<Self::Position>> {
+        (**self).moves(p)
+    }
+    fn value(&self, p: &Self::Position) -> Result<Value, Error> {
+        (**self).value(p)
+    }
+    fn render(&self, p: &Self::Position) -> String {
+        (**self).render(p)
+    }
+    fn side_names(&self) -> [String; 2] {
+        (**self).side_names()
+    }
+    fn first_side(&self) -> usize {
+        (**self).first_side()
+    }
+    fn title(&self) -> String {
+        (**self).title()
+    }
+}
+
 /// The moves at `p` with their values for the mover (the value the position gets if that
 /// move is played), best first; equally good moves keep the order of [`Playable::moves`].
 ///
@@ -159,7 +188,7 @@ pub trait Playable {
 pub fn ranked_moves<G: Playable + ?Sized>(
     game: &G,
     p: &G::Position,
-) -> Result<Vec<(Move<G::Position>, Value)>, Error> {
+) -> Result<Ranked<G::Position>, Error> {
     let mut ranked = Vec::new();
     for m in game.moves(p) {
         let v = game.value(&m.to)?.through(m.keeps_turn);
@@ -267,15 +296,15 @@ for the side that plays it.
 /// ended, since the human may still change course). If the engine's side would move forever
 /// on its own (a position repeats while the human has no turn, as in an arena cycle owned by
 /// the engine), the game ends there as a draw.
-pub struct Session<'g, G: Playable + ?Sized> {
-    game: &'g G,
+pub struct Session<G: Playable> {
+    game: G,
     human: usize,
     names: [String; 2],
     history: Vec<Step<G::Position>>,
     end: Option<End>,
 }
 
-impl<'g, G: Playable + ?Sized> Session<'g, G> {
+impl<G: Playable> Session<G> {
     /// Starts a game in which the human plays `human` (0 or 1; see [`parse_side`]). Returns
     /// the session and the opening text: the title, who plays what, the engine's moves if
     /// it moves first, and the position.
@@ -285,21 +314,22 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
     ///
     /// # Panics
     /// When `human` is neither 0 nor 1.
-    pub fn new(game: &'g G, human: usize) -> Result<(Session<'g, G>, String), Error> {
+    pub fn new(game: G, human: usize) -> Result<(Session<G>, String), Error> {
         assert!(human < 2, "a side is 0 or 1, not {human}");
         let names = game.side_names();
+        let history = vec![Step {
+            pos: game.start(),
+            side: game.first_side() & 1,
+        }];
+        let title = game.title();
         let mut s = Session {
             game,
             human,
             names,
-            history: vec![Step {
-                pos: game.start(),
-                side: game.first_side() & 1,
-            }],
+            history,
             end: None,
         };
         let mut text = String::new();
-        let title = game.title();
         if !title.is_empty() {
             text.push_str(&title);
             text.push('\n');
@@ -390,7 +420,7 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
                 match self.is_over() {
                     true => text.push_str("The game is over: no hint (undo or quit).\n"),
                     false => {
-                        let ranked = ranked_moves(self.game, self.position())?;
+                        let ranked = ranked_moves(&self.game, self.position())?;
                         let (best, value) = &ranked[0];
                         let _ = writeln!(text, "Hint: play {} ({value}).", best.label);
                     }
@@ -411,7 +441,7 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
             );
             return reply(text);
         }
-        let ranked = ranked_moves(self.game, self.position())?;
+        let ranked = ranked_moves(&self.game, self.position())?;
         let found = ranked
             .iter()
             .position(|(m, _)| normalize(&m.label) == input)
@@ -484,7 +514,7 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
                 self.end = Some(End::EngineLoop);
                 break;
             }
-            let ranked = ranked_moves(self.game, self.position())?;
+            let ranked = ranked_moves(&self.game, self.position())?;
             let (m, value) = &ranked[0];
             let _ = writeln!(
                 text,
@@ -580,7 +610,7 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
     /// The ranked moves of the current position, one a line.
     fn list_moves(&self, text: &mut String) -> Result<(), Error> {
         let now = self.current();
-        let ranked = ranked_moves(self.game, &now.pos)?;
+        let ranked = ranked_moves(&self.game, &now.pos)?;
         let _ = writeln!(
             text,
             "Moves, best first (the value for {} after the move):",
@@ -622,6 +652,46 @@ impl<'g, G: Playable + ?Sized> Session<'g, G> {
         }
         Ok(())
     }
+}
+
+/// A [`Session`] of any game, behind one object-safe interface (for callers that pick the
+/// game at run time).
+pub trait DynSession {
+    /// See [`Session::command`].
+    ///
+    /// # Errors
+    /// A value that cannot be read.
+    fn command(&mut self, line: &str) -> Result<Reply, Error>;
+    /// See [`Session::prompt`].
+    fn prompt(&self) -> String;
+    /// See [`Session::end_of_input`].
+    fn end_of_input(&mut self) -> String;
+}
+
+impl<G: Playable> DynSession for Session<G> {
+    fn command(&mut self, line: &str) -> Result<Reply, Error> {
+        Session::command(self, line)
+    }
+    fn prompt(&self) -> String {
+        Session::prompt(self)
+    }
+    fn end_of_input(&mut self) -> String {
+        Session::end_of_input(self)
+    }
+}
+
+/// Starts a session of `game` with the human on the side `side` names (see [`parse_side`]).
+///
+/// # Errors
+/// A side that names no side (the message lists what is accepted), or a value that cannot
+/// be read.
+pub fn start_session<'g, G: Playable + 'g>(
+    game: G,
+    side: &str,
+) -> Result<(Box<dyn DynSession + 'g>, String), String> {
+    let human = parse_side(&game, side).map_err(|e| format!("--side: {e}"))?;
+    let (s, intro) = Session::new(game, human).map_err(|e| e.to_string())?;
+    Ok((Box::new(s), intro))
 }
 
 #[cfg(test)]

@@ -254,14 +254,6 @@ impl Quixo {
         }
     }
 
-    /// A one-line description of the rules, for titles.
-    pub fn title(&self) -> String {
-        let n = self.n;
-        format!(
-            "Quixo {n}x{n}: take a blank cube or one of yours from the border and push it back in at an end of its row or column (type the two cells, e.g. a1 a{n}); a line of yours wins, making one of the opponent's loses."
-        )
-    }
-
     #[inline]
     fn has_line(&self, cubes: u32) -> bool {
         for &l in &self.lines {
@@ -503,7 +495,12 @@ impl DenseIndex for Quixo {
         Some(State { x, o })
     }
 
-    fn for_each_in(&self, t: u8, range: std::ops::Range<u64>, mut f: impl FnMut(u64, Option<State>)) {
+    fn for_each_in(
+        &self,
+        t: u8,
+        range: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, Option<State>),
+    ) {
         // Runs of states share their blank cells; inside a run the mover's cubes count up
         // through the subsets of the filled cells.
         let b = u32::from(t);
@@ -568,6 +565,13 @@ impl SymmetricGame for Quixo {
 }
 
 impl Notation for Quixo {
+    fn title(&self) -> String {
+        let n = self.n;
+        format!(
+            "Quixo {n}x{n}: take a blank cube or one of yours from the border and push it back in at an end of its row or column (type the two cells, e.g. a1 a{n}); a line of yours wins, making one of the opponent's loses."
+        )
+    }
+
     fn named_moves(&self, p: &State, _side: u8, out: &mut Vec<(String, State)>) {
         if self.terminal(p.x, p.o).is_some() {
             return;
@@ -660,7 +664,12 @@ impl Notation for Quixo {
         let (mut xs, mut os) = (0u32, 0u32);
         for (r, row) in rows.iter().enumerate() {
             if row.chars().count() != self.n as usize {
-                return Err(format!("row {} has {} cells, expected {}", r + 1, row.chars().count(), self.n));
+                return Err(format!(
+                    "row {} has {} cells, expected {}",
+                    r + 1,
+                    row.chars().count(),
+                    self.n
+                ));
             }
             for (c, ch) in row.chars().enumerate() {
                 let b = 1u32 << (r as u32 * self.n + c as u32);
@@ -668,7 +677,12 @@ impl Notation for Quixo {
                     'x' => xs |= b,
                     'o' => os |= b,
                     '.' | '-' => {}
-                    other => return Err(format!("row {}: {other:?} is not a cube (x, o or .)", r + 1)),
+                    other => {
+                        return Err(format!(
+                            "row {}: {other:?} is not a cube (x, o or .)",
+                            r + 1
+                        ))
+                    }
                 }
             }
         }
@@ -750,8 +764,14 @@ mod tests {
         let text = q.position_string(&p, side);
         assert_eq!(text, "o..x/..../..../.... x");
         assert_eq!(q.parse_position(&text).unwrap(), (p, side));
-        assert!(q.parse_position("o..x/..../..../....").unwrap_err().contains("side"));
-        assert!(q.parse_position("o..x/..../.... x").unwrap_err().contains("rows"));
+        assert!(q
+            .parse_position("o..x/..../..../....")
+            .unwrap_err()
+            .contains("side"));
+        assert!(q
+            .parse_position("o..x/..../.... x")
+            .unwrap_err()
+            .contains("rows"));
         let e = retrograde_tier::replay(&q, &["b2 b1"]).unwrap_err();
         assert!(e.contains("move 1") && e.contains("a1a4"), "{e}");
     }

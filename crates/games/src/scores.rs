@@ -672,4 +672,106 @@ impl<'a> ScoresSolution<'a> {
     pub fn game(&self) -> &GameSolution<'a, Instance> {
         &self.game
     }
+
+    /// Player 1's winning strategy, when player 1 wins: player 1's best move at every state
+    /// reachable when player 1 follows it and player 2 plays anything, in order of
+    /// (position, score of player 1, score of player 2). Empty when player 2 wins.
+    pub fn strategy(&self) -> Vec<(State, usize)> {
+        if self.winner() != 1 {
+            return Vec::new();
+        }
+        let inst = self.instance;
+        let mut seen = std::collections::HashSet::new();
+        let mut todo = std::collections::VecDeque::from([inst.start()]);
+        let mut out = Vec::new();
+        while let Some(st) = todo.pop_front() {
+            if !seen.insert(st) || inst.is_over(&st) {
+                continue;
+            }
+            let next: Vec<usize> = if inst.to_move(&st) == Some(1) {
+                let Some(m) = self.best_move(&st) else {
+                    continue;
+                };
+                out.push((st, m));
+                vec![m]
+            } else {
+                inst.legal_moves(&st)
+            };
+            for m in next {
+                if let Ok(n) = inst.apply(&st, m) {
+                    todo.push_back(n);
+                }
+            }
+        }
+        out.sort_by_key(|(st, _)| (st.position(), inst.score(st, 1), inst.score(st, 2)));
+        out
+    }
+}
+
+/// Player 1's side of the IOI 2001 protocol, without I/O: [`IoiPlayer::our_moves`] gives
+/// the positions to write (each on its own line), [`IoiPlayer::opponent`] takes each line
+/// the opponent writes, until [`IoiPlayer::is_over`].
+pub struct IoiPlayer<'s, 'a> {
+    solution: &'s ScoresSolution<'a>,
+    state: State,
+    move_no: usize,
+}
+
+impl<'s, 'a> IoiPlayer<'s, 'a> {
+    /// A game from the start.
+    pub fn new(solution: &'s ScoresSolution<'a>) -> Self {
+        IoiPlayer {
+            solution,
+            state: solution.instance.start(),
+            move_no: 0,
+        }
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.solution.instance.is_over(&self.state)
+    }
+
+    /// Player 1's moves (positions, 1-based) until player 2 must move or the game ends.
+    pub fn our_moves(&mut self) -> Vec<usize> {
+        let inst = self.solution.instance;
+        let mut out = Vec::new();
+        while !self.is_over() && inst.to_move(&self.state) == Some(1) {
+            let Some(m) = self.solution.best_move(&self.state) else {
+                break;
+            };
+            let Ok(next) = inst.apply(&self.state, m) else {
+                break;
+            };
+            self.move_no += 1;
+            out.push(m);
+            self.state = next;
+        }
+        out
+    }
+
+    /// The opponent's move, a line holding the position the token moves to.
+    ///
+    /// # Errors
+    /// A line that is not a position, or an illegal move: says which move and why.
+    pub fn opponent(&mut self, line: &str) -> Result<(), String> {
+        self.move_no += 1;
+        let n = self.move_no;
+        let t = line.trim();
+        let to: usize = t.parse().map_err(|_| {
+            let shown: String = t.chars().take(40).collect();
+            format!("move {n}: expected the position the opponent moves to, found {shown:?}")
+        })?;
+        self.state = self
+            .solution
+            .instance
+            .apply(&self.state, to)
+            .map_err(|e| format!("move {n}: illegal move: {e}"))?;
+        Ok(())
+    }
+
+    /// The number of the next move (for a message when the input ends early).
+    pub fn next_move_number(&self) -> usize {
+        self.move_no + 1
+    }
 }

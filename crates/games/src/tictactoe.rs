@@ -82,8 +82,8 @@ impl TicTacToe {
                     if er < 0 || er >= i64::from(rows) || ec < 0 || ec >= i64::from(cols) {
                         continue;
                     }
-                    let mask = (0..i64::from(k))
-                        .fold(0u32, |m, i| m | 1 << cell(r + dr * i, c + dc * i));
+                    let mask =
+                        (0..i64::from(k)).fold(0u32, |m, i| m | 1 << cell(r + dr * i, c + dc * i));
                     lines.push(mask);
                 }
             }
@@ -163,21 +163,6 @@ impl TicTacToe {
     pub fn cell_name(&self, bit: u32) -> String {
         format!("{}{}", file(bit % self.cols), self.rows - bit / self.cols)
     }
-
-    /// A one-line description of the rules, for titles.
-    pub fn title(&self) -> String {
-        let (rows, cols, k) = self.shape();
-        let name = if (rows, cols, k) == (3, 3, 3) {
-            "Tic-tac-toe".to_string()
-        } else {
-            format!("The {rows},{cols},{k}-game")
-        };
-        format!(
-            "{name}: X and O take turns to fill a cell of the {rows}x{cols} board, X first;\n\
-             {k} in a row (across, down or diagonally) wins; a full board is a tie.\n\
-             Cells are named file letter then rank number: a1 is bottom left."
-        )
-    }
 }
 
 /// `a`…`z`, then `aa`, `ab`… (bijective base 26).
@@ -241,9 +226,15 @@ impl TierGame for TicTacToe {
             let bit = empty & empty.wrapping_neg();
             empty ^= bit;
             out.push(if x_to_move {
-                Board { x: b.x | bit, o: b.o }
+                Board {
+                    x: b.x | bit,
+                    o: b.o,
+                }
             } else {
-                Board { x: b.x, o: b.o | bit }
+                Board {
+                    x: b.x,
+                    o: b.o | bit,
+                }
             });
         }
     }
@@ -267,8 +258,7 @@ impl DenseIndex for TicTacToe {
         let no = b.o.count_ones();
         let free = u64::from(self.full() & !b.x);
         let o = pext(u64::from(b.o), free);
-        self.colex.rank(u64::from(b.x)) * self.colex.binom(self.cells - nx, no)
-            + self.colex.rank(o)
+        self.colex.rank(u64::from(b.x)) * self.colex.binom(self.cells - nx, no) + self.colex.rank(o)
     }
 
     fn unrank(&self, t: u8, i: u64) -> Option<Board> {
@@ -296,6 +286,20 @@ impl SymmetricGame for TicTacToe {
 }
 
 impl Notation for TicTacToe {
+    fn title(&self) -> String {
+        let (rows, cols, k) = self.shape();
+        let name = if (rows, cols, k) == (3, 3, 3) {
+            "Tic-tac-toe".to_string()
+        } else {
+            format!("The {rows},{cols},{k}-game")
+        };
+        format!(
+            "{name}: X and O take turns to fill a cell of the {rows}x{cols} board, X first;\n\
+             {k} in a row (across, down or diagonally) wins; a full board is a tie.\n\
+             Cells are named file letter then rank number: a1 is bottom left."
+        )
+    }
+
     fn named_moves(&self, b: &Board, _side: u8, out: &mut Vec<(String, Board)>) {
         if self.primitive(b).is_some() {
             return;
@@ -432,10 +436,7 @@ mod tests {
         assert_eq!(side, 1);
         assert_eq!(g.position_string(&b, side), "..x/.x./o..");
         assert_eq!(g.parse_position("..x/.x./o..").unwrap(), (b, 1));
-        assert_eq!(
-            g.render(&b, 1),
-            "3  . . X\n2  . X .\n1  O . .\n   a b c\n"
-        );
+        assert_eq!(g.render(&b, 1), "3  . . X\n2  . X .\n1  O . .\n   a b c\n");
         assert!(g.parse_position("xx./.../...").is_err());
         assert!(g.parse_position("x../...").is_err());
         assert!(g.parse_position("x?./.../...").unwrap_err().contains("'?'"));

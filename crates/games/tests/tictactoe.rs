@@ -1,8 +1,8 @@
 //! m,n,k-games against a plain negamax written here (no shared code), and known counts.
 
 use retrograde_games::tictactoe::TicTacToe;
-use retrograde_tier::{explicit_graph, solve, SolveOptions, Solved};
 use retrograde_solve::{Outcome, Value};
+use retrograde_tier::{explicit_graph, solve, SolveOptions, Solved};
 
 /// Negamax over boards as cell arrays: +1 win, 0 tie, -1 loss for the player to move.
 fn negamax(cells: &mut Vec<u8>, rows: usize, cols: usize, k: usize, to_move: u8) -> i32 {
@@ -107,7 +107,11 @@ fn every_position_agrees_with_the_graph_engine() {
         let e = explicit_graph(&game, 1_000_000).unwrap();
         let g = retrograde_solve::solve(&e.graph, &retrograde_solve::Rules::default());
         for (v, p) in e.positions.iter().enumerate() {
-            assert_eq!(s.value(p).unwrap(), Some(g.value(v as u32)), "{r}x{c} k{k} {p:?}");
+            assert_eq!(
+                s.value(p).unwrap(),
+                Some(g.value(v as u32)),
+                "{r}x{c} k{k} {p:?}"
+            );
         }
     }
 }

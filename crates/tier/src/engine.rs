@@ -543,13 +543,8 @@ fn solve_dense<'g, G: TierGame, C: CellArray>(
 ) -> Result<TierSolution<'g, G>, Error> {
     let gname = game.name();
     if let Some(st) = &opts.storage {
-        if opts.resume {
-            if let Some(done) = open_if_finished(game, st)? {
-                return Ok(done);
-            }
-        } else {
-            st.remove(META)
-                .map_err(|e| Error::io(st.describe(META), "remove", e))?;
+        if let Some(done) = prepare_storage(game, st, opts.resume)? {
+            return Ok(done);
         }
     }
     let dag = Dag::build(game)?;
@@ -744,6 +739,32 @@ fn solve_dense<'g, G: TierGame, C: CellArray>(
         )?;
     }
     Ok(solution)
+}
+
+/// Before a solve with a storage: refuses a database of another game; with resume, returns
+/// the finished database if there is one; without, forgets the old description (the solve
+/// starts over).
+pub(crate) fn prepare_storage<'g, G: TierGame>(
+    game: &'g G,
+    st: &Arc<dyn Storage>,
+    resume: bool,
+) -> Result<Option<TierSolution<'g, G>>, Error> {
+    if let Ok(Some(meta)) = read_meta(&**st) {
+        if meta.game != game.name() {
+            return Err(Error::Unsupported(format!(
+                "{} describes a database of {:?}, not of {:?}: use another directory",
+                st.describe(META),
+                meta.game,
+                game.name()
+            )));
+        }
+    }
+    if resume {
+        return open_if_finished(game, st);
+    }
+    st.remove(META)
+        .map_err(|e| Error::io(st.describe(META), "remove", e))?;
+    Ok(None)
 }
 
 /// The finished database in `storage`, when there is one for this game and every file

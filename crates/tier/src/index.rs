@@ -134,7 +134,10 @@ mod tests {
             }
             assert!(seen.iter().all(|&s| s));
         }
-        for (bits, mask) in [(0xdead_beefu64, 0xf0f0_f0f0u64), (u64::MAX, 0x8000_0000_0000_0001)] {
+        for (bits, mask) in [
+            (0xdead_beefu64, 0xf0f0_f0f0u64),
+            (u64::MAX, 0x8000_0000_0000_0001),
+        ] {
             assert_eq!(pdep(pext(bits, mask), mask), bits & mask);
         }
     }

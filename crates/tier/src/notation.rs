@@ -30,6 +30,12 @@ pub trait Notation: TierGame {
     /// What the notation of positions looks like, for error messages and help.
     fn position_help(&self) -> String;
 
+    /// A few lines naming the game and its rules, shown when play starts. Default: the
+    /// game's name.
+    fn title(&self) -> String {
+        self.name()
+    }
+
     /// The names of the sides, first mover first.
     fn side_names(&self) -> [String; 2] {
         ["first player".into(), "second player".into()]

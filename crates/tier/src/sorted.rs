@@ -25,10 +25,7 @@
 //! the new keys; solving a tier holds its keys and values and its child tier's.
 
 use crate::cell::{AnyCells, Cell, CellArray};
-use crate::engine::{
-    header, keys_file, open_if_finished, read_meta, values_file, Dag, Event, Meta, SolveOptions,
-    META,
-};
+use crate::engine::{header, keys_file, read_meta, values_file, Dag, Event, Meta, SolveOptions};
 use crate::error::Error;
 use crate::game::{keeps, Layout, Symmetry, TierGame};
 use crate::solution::{TierData, TierSolution};
@@ -194,13 +191,8 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
     }
     let storage = opts.storage.as_deref();
     if let Some(st) = &opts.storage {
-        if opts.resume {
-            if let Some(done) = open_if_finished(game, st)? {
-                return Ok(done);
-            }
-        } else {
-            st.remove(META)
-                .map_err(|e| Error::io(st.describe(META), "remove", e))?;
+        if let Some(done) = crate::engine::prepare_storage(game, st, opts.resume)? {
+            return Ok(done);
         }
     }
     let n = dag.tiers.len();

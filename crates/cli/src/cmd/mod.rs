@@ -2,7 +2,6 @@
 
 pub mod game;
 pub mod grundy;
-pub mod impartial_games;
 pub mod play;
 pub mod solve;
 pub mod sum;

@@ -26,7 +26,9 @@ impl Playable for GameSolution<'_, Pebbles> {
     }
 
     fn value(&self, p: &u32) -> Result<Value, retrograde_tier::Error> {
-        GameSolution::value(self, p).ok_or_else(|| retrograde_tier::Error::Game("every count reached in play was solved".into()))
+        GameSolution::value(self, p).ok_or_else(|| {
+            retrograde_tier::Error::Game("every count reached in play was solved".into())
+        })
     }
 
     fn render(&self, &p: &u32) -> String {

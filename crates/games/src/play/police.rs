@@ -49,7 +49,9 @@ impl Playable for GameSolution<'_, Map> {
     }
 
     fn value(&self, p: &Position) -> Result<Value, retrograde_tier::Error> {
-        GameSolution::value(self, p).ok_or_else(|| retrograde_tier::Error::Game("every position reached in play was solved".into()))
+        GameSolution::value(self, p).ok_or_else(|| {
+            retrograde_tier::Error::Game("every position reached in play was solved".into())
+        })
     }
 
     fn render(&self, &(p, t, _): &Position) -> String {

@@ -8,6 +8,7 @@ use crate::GameSolution;
 use retrograde_graph::format::{parse, Format, ParseOptions};
 use retrograde_graph::Graph;
 use retrograde_solve::{solve, Rules, Solution};
+use retrograde_tier::Notation;
 
 fn rg(text: &str) -> (Graph, Solution) {
     let g = parse(text.as_bytes(), Format::Rg, &ParseOptions::default()).unwrap();
@@ -116,7 +117,10 @@ fn following_hints_wins_from_a_won_start() {
         session.command("hint").unwrap().text,
         "The game is over: no hint (undo or quit).\n"
     );
-    assert!(session.command("take 1").unwrap().text
+    assert!(session
+        .command("take 1")
+        .unwrap()
+        .text
         .starts_with("The game is over"));
     // Undo after the end: back to the human's last turn.
     let text = session.command("undo").unwrap().text;
@@ -139,13 +143,20 @@ fn undo_illegal_moves_and_commands() {
         text,
         "\"take 3\" is not a legal move here. Legal moves: take 1, take 2. Type help for the commands.\n"
     );
-    assert!(session.command("  xyzzy ").unwrap().text
+    assert!(session
+        .command("  xyzzy ")
+        .unwrap()
+        .text
         .starts_with("\"xyzzy\" is not"));
     assert_eq!(*session.position(), 4);
     assert_eq!(session.command("").unwrap().text, "");
     assert_eq!(session.command("# a comment").unwrap().text, "");
     assert!(session.command("help").unwrap().text.contains("undo"));
-    assert!(session.command("MOVES").unwrap().text.contains("take 1  win in 3"));
+    assert!(session
+        .command("MOVES")
+        .unwrap()
+        .text
+        .contains("take 1  win in 3"));
     // An alias, in any case and spacing: take 2 from 4 is a mistake.
     let text = session.command("  TAKE   2 ").unwrap().text;
     assert!(
@@ -261,7 +272,10 @@ fn tictactoe_board_and_labels() {
     let solved = retrograde_tier::solve(&game, &retrograde_tier::SolveOptions::default()).unwrap();
     let s = TierPlay::new(&solved, game.title(), None).unwrap();
     let (mut session, intro) = Session::new(&s, 0).unwrap();
-    assert!(intro.contains("3  . . .\n2  . . .\n1  . . .\n   a b c\nX to move (you): tie in 9\n"), "{intro}");
+    assert!(
+        intro.contains("3  . . .\n2  . . .\n1  . . .\n   a b c\nX to move (you): tie in 9\n"),
+        "{intro}"
+    );
     let labels: Vec<String> = Playable::moves(&s, session.position())
         .into_iter()
         .map(|m| m.label)
@@ -286,7 +300,7 @@ fn police_moves_are_directions() {
     let map = Map::parse(b"3 3\nP..\n.*.\n..T\n").unwrap();
     let s = map.solve().unwrap();
     let sol = s.game();
-    let labels = |session: &Session<'_, GameSolution<'_, Map>>| -> Vec<String> {
+    let labels = |session: &Session<&GameSolution<'_, Map>>| -> Vec<String> {
         Playable::moves(sol, session.position())
             .into_iter()
             .map(|m| m.label)
@@ -404,7 +418,10 @@ fn an_engine_moving_forever_alone_is_a_draw() {
          Type undo to take back your last move, or quit.\n"
     );
     assert!(session.is_over());
-    assert!(session.command("undo").unwrap().text
+    assert!(session
+        .command("undo")
+        .unwrap()
+        .text
         .starts_with("Undone: back 3 plies.\n"));
     assert_eq!(*session.position(), 0);
     // As player 1, the human moves once player 0 (the engine) has moved to 1.

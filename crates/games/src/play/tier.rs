@@ -33,7 +33,9 @@ impl<'s, 'g, G: Notation> TierPlay<'s, 'g, G> {
             Some(s) => s,
             None => (
                 solution.game().start().ok_or_else(|| {
-                    Error::Unsupported("this game has no start: give a position to play from".into())
+                    Error::Unsupported(
+                        "this game has no start: give a position to play from".into(),
+                    )
                 })?,
                 0,
             ),
@@ -73,9 +75,9 @@ impl<G: Notation> Playable for TierPlay<'_, '_, G> {
     }
 
     fn value(&self, (p, _): &(G::Position, u8)) -> Result<Value, Error> {
-        self.solution.value(p)?.ok_or_else(|| {
-            Error::Game(format!("{p:?} is not a position of this solution"))
-        })
+        self.solution
+            .value(p)?
+            .ok_or_else(|| Error::Game(format!("{p:?} is not a position of this solution")))
     }
 
     fn render(&self, (p, side): &(G::Position, u8)) -> String {
@@ -95,10 +97,14 @@ impl<G: Notation> Playable for TierPlay<'_, '_, G> {
     }
 }
 
-/// The game behind a [`TierPlay`], for callers that need its rules.
-impl<G: Notation> TierPlay<'_, '_, G> {
+impl<'s, 'g, G: Notation> TierPlay<'s, 'g, G> {
     /// The game.
-    pub fn game(&self) -> &G {
+    pub fn game(&self) -> &'g G {
         self.solution.game()
+    }
+
+    /// The solution played from.
+    pub fn solution(&self) -> &'s TierSolution<'g, G> {
+        self.solution
     }
 }

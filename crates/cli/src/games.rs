@@ -1,0 +1,215 @@
+//! The built-in games on the command line: one clap subcommand per registry entry, made
+//! from the entry's parameters (so `game`, `play` and the help all read the one
+//! description in `retrograde-registry`).
+
+use crate::input;
+use anyhow::{anyhow, Result};
+use clap::{Arg, ArgAction, ArgMatches, Command, FromArgMatches, Subcommand};
+use retrograde_registry::{entries, entry, ArgValue, Args, Entry, Input, Kind, Param};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// A built-in game and the values given for its parameters (files not read yet).
+#[derive(Clone, Debug)]
+pub struct GameChoice {
+    /// The game.
+    pub entry: &'static Entry,
+    /// Every parameter's value (defaults included), files still as paths.
+    values: Vec<(&'static Param, Raw)>,
+}
+
+#[derive(Clone, Debug)]
+enum Raw {
+    Number(u64),
+    Numbers(Vec<u64>),
+    Flag(bool),
+    Text(String),
+    File(PathBuf),
+}
+
+/// The clap command of one entry.
+pub fn command(e: &'static Entry, verb: &str) -> Command {
+    let mut examples = String::from("Examples:\n");
+    for x in e.examples {
+        examples.push_str(&format!("  retrograde {verb} {x}\n"));
+    }
+    let mut c = Command::new(e.name)
+        .about(e.about)
+        .long_about(e.help)
+        .after_help(examples);
+    let mut position = 1;
+    for p in e.params {
+        let mut a = Arg::new(p.name).help(p.help);
+        if p.positional {
+            a = a.index(position).value_name(p.value_name);
+            position += 1;
+        } else {
+            a = a.long(p.name).value_name(p.value_name);
+        }
+        a = match p.kind {
+            Kind::Number { min, max } => a.value_parser(clap::value_parser!(u64).range(min..=max)),
+            Kind::Numbers { min, max } => a
+                .value_parser(clap::value_parser!(u64).range(min..=max))
+                .value_delimiter(',')
+                .num_args(1..),
+            Kind::Flag => a.action(ArgAction::SetTrue),
+            Kind::Choice(words) => a.value_parser(clap::builder::PossibleValuesParser::new(words)),
+            Kind::Input => a.value_parser(clap::value_parser!(PathBuf)),
+            Kind::Text => a.allow_hyphen_values(true),
+        };
+        match p.default {
+            Some(d) if p.kind != Kind::Flag => a = a.default_value(d),
+            None if p.kind != Kind::Flag => a = a.required(true),
+            _ => {}
+        }
+        c = c.arg(a);
+    }
+    c
+}
+
+impl GameChoice {
+    /// Reads the values of `e`'s parameters from its matches.
+    fn from_matches(e: &'static Entry, m: &ArgMatches) -> GameChoice {
+        let mut values = Vec::new();
+        for p in e.params {
+            let raw = match p.kind {
+                Kind::Number { .. } => m.get_one::<u64>(p.name).copied().map(Raw::Number),
+                Kind::Numbers { .. } => m
+                    .get_many::<u64>(p.name)
+                    .map(|v| Raw::Numbers(v.copied().collect())),
+                Kind::Flag => Some(Raw::Flag(m.get_flag(p.name))),
+                Kind::Choice(_) | Kind::Text => m.get_one::<String>(p.name).cloned().map(Raw::Text),
+                Kind::Input => m.get_one::<PathBuf>(p.name).cloned().map(Raw::File),
+            };
+            if let Some(r) = raw {
+                values.push((p, r));
+            }
+        }
+        GameChoice { entry: e, values }
+    }
+
+    /// The values, files read (standard input for `-`, unless `stdin_taken`).
+    ///
+    /// # Errors
+    /// A file that cannot be read (named), or standard input when it carries moves.
+    pub fn args(&self, stdin_taken: bool) -> Result<Args> {
+        let mut a = Args::new();
+        for (p, r) in &self.values {
+            let v = match r {
+                Raw::Number(n) => ArgValue::Number(*n),
+                Raw::Numbers(n) => ArgValue::Numbers(n.clone()),
+                Raw::Flag(b) => ArgValue::Flag(*b),
+                Raw::Text(t) => ArgValue::Text(t.clone()),
+                Raw::File(path) => {
+                    if stdin_taken && path == Path::new("-") {
+                        anyhow::bail!(
+                            "play reads your moves from standard input: give the {} as a file, not -",
+                            p.value_name.to_lowercase()
+                        );
+                    }
+                    let name = input::display_name(Some(path));
+                    let mut bytes = Vec::new();
+                    input::open(Some(path))?
+                        .read_to_end(&mut bytes)
+                        .map_err(|e| anyhow!("{name}: cannot read: {e}"))?;
+                    ArgValue::Input(Input { name, bytes })
+                }
+            };
+            a.set(p.name, v);
+        }
+        Ok(a)
+    }
+}
+
+/// `retrograde game NAME ...`: every registry entry.
+#[derive(Clone, Debug)]
+pub struct GameCommand(pub GameChoice);
+
+impl FromArgMatches for GameCommand {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let (name, sub) = m
+            .subcommand()
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::MissingSubcommand))?;
+        let e = entry(name)
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
+        Ok(GameCommand(GameChoice::from_matches(e, sub)))
+    }
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl Subcommand for GameCommand {
+    fn augment_subcommands(mut cmd: Command) -> Command {
+        for e in entries() {
+            cmd = cmd.subcommand(command(e, "game"));
+        }
+        cmd
+    }
+    fn augment_subcommands_for_update(cmd: Command) -> Command {
+        Self::augment_subcommands(cmd)
+    }
+    fn has_subcommand(name: &str) -> bool {
+        entry(name).is_some()
+    }
+}
+
+/// `retrograde play NAME ...`: a graph file, or a playable registry entry.
+#[derive(Clone, Debug)]
+pub enum PlayCommand {
+    /// A graph file.
+    Graph(crate::cmd::play::GraphPlay),
+    /// A built-in game.
+    Game(GameChoice),
+}
+
+impl FromArgMatches for PlayCommand {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let (name, sub) = m
+            .subcommand()
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::MissingSubcommand))?;
+        if name == "graph" {
+            return Ok(PlayCommand::Graph(
+                crate::cmd::play::GraphPlay::from_arg_matches(sub)?,
+            ));
+        }
+        let e = entry(name)
+            .filter(|e| e.play.is_some())
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
+        Ok(PlayCommand::Game(GameChoice::from_matches(e, sub)))
+    }
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl Subcommand for PlayCommand {
+    fn augment_subcommands(mut cmd: Command) -> Command {
+        cmd = cmd.subcommand(<crate::cmd::play::GraphPlay as clap::Args>::augment_args(
+            Command::new("graph")
+                .about("Any game graph file (the formats of `retrograde solve`)")
+                .long_about(crate::cmd::play::GRAPH_ABOUT)
+                .after_help(crate::cmd::play::GRAPH_EXAMPLES),
+        ));
+        for e in entries().iter().filter(|e| e.play.is_some()) {
+            let moves = e.play.unwrap_or_default();
+            cmd = cmd.subcommand(
+                command(e, "play")
+                    .about(format!("{} (moves: {moves})", e.about))
+                    .after_help(format!(
+                        "Moves: {moves}.\n\nExamples:\n  retrograde play {0}\n  retrograde play {0} --side second",
+                        e.name
+                    )),
+            );
+        }
+        cmd
+    }
+    fn augment_subcommands_for_update(cmd: Command) -> Command {
+        Self::augment_subcommands(cmd)
+    }
+    fn has_subcommand(name: &str) -> bool {
+        name == "graph" || entry(name).is_some_and(|e| e.play.is_some())
+    }
+}

@@ -1,0 +1,855 @@
+//! The built-in games.
+
+use crate::params::{Args, Kind, Param};
+use crate::{Answer, Built, Entry, Protocol, Report, TierBuilt};
+use retrograde_games::connect4::{position_bound, Connect4};
+use retrograde_games::great_game;
+use retrograde_games::pebbles::Pebbles;
+use retrograde_games::play::{start_session, DynSession};
+use retrograde_games::police::Map;
+use retrograde_games::quixo::Quixo;
+use retrograde_games::scores::{Instance, IoiPlayer, ScoresSolution};
+use retrograde_games::tictactoe::TicTacToe;
+use retrograde_games::GameSolution;
+use retrograde_graph::format::ParseError;
+use retrograde_impartial::HeapGame;
+use retrograde_solve::Value;
+use retrograde_tier::{Error, SolveOptions, Stats};
+
+/// Every built-in game, in the order `--help` lists them.
+pub fn entries() -> &'static [Entry] {
+    ENTRIES
+}
+
+/// The game called `name`.
+pub fn entry(name: &str) -> Option<&'static Entry> {
+    ENTRIES.iter().find(|e| e.name == name)
+}
+
+fn located(name: &str, e: ParseError) -> String {
+    match e.line {
+        Some(l) => format!("{name}:{l}: {}", e.message),
+        None => format!("{name}: {}", e.message),
+    }
+}
+
+fn explore_error(e: impl std::fmt::Display) -> Error {
+    Error::Unsupported(e.to_string())
+}
+
+static ENTRIES: &[Entry] = &[
+    Entry {
+        name: "pebbles",
+        about: "the pebble game: take pebbles from a bag; who cannot move loses (or wins, misère)",
+        help:
+            "The pebble game (a subtraction game): a bag holds pebbles; a move takes a number of \
+               them from the take-set; the player who cannot move loses (with --misere, wins). \
+               Also prints the W/L pattern by count. In play, type \"take N\" or just N.",
+        examples: &[
+            "pebbles",
+            "pebbles --count 21 --take 1,3,4",
+            "pebbles --misere --output json",
+        ],
+        params: &[
+            Param::number(
+                "count",
+                "Pebbles in the bag at the start.",
+                0,
+                100_000_000,
+                "10",
+            ),
+            Param {
+                name: "take",
+                help: "The amounts a move may take, comma-separated.",
+                kind: Kind::Numbers {
+                    min: 0,
+                    max: u32::MAX as u64,
+                },
+                default: Some("1,2"),
+                positional: false,
+                value_name: "SET",
+            },
+            Param {
+                name: "misere",
+                help: "Misère play: the player who cannot move wins.",
+                kind: Kind::Flag,
+                default: None,
+                positional: false,
+                value_name: "",
+            },
+        ],
+        play: Some("take N, or N"),
+        tiered: false,
+        build: build_pebbles,
+    },
+    Entry {
+        name: "police-thief",
+        about: "the policeman and the thief on a map",
+        help: "The policeman and the thief on a map file: `n m`, then n rows; `*` wall, `P` (or \
+               `C`) policeman, `T` thief, `E` exit. The policeman moves first, to one of 8 \
+               neighbours; the thief to one of 4; either may stay. The first line printed is \
+               exactly one of \"Police catches the thief\", \"The thief escapes\", \"Draw\". \
+               Memory and time grow with the square of the free cells (a 40x40 open map has \
+               about 5 million positions). In play, moves are n ne e se s sw w nw and stay.",
+        examples: &["police-thief map.txt", "police-thief map.txt --output json"],
+        params: &[Param {
+            name: "map",
+            help: "The map file (`-` for standard input).",
+            kind: Kind::Input,
+            default: None,
+            positional: true,
+            value_name: "MAP",
+        }],
+        play: Some("n ne e se s sw w nw, or stay"),
+        tiered: false,
+        build: build_police,
+    },
+    Entry {
+        name: "tictactoe",
+        about: "tic-tac-toe and other m,n,k-games",
+        help: "Tic-tac-toe and other m,n,k-games: X and O fill cells in turn, X first; k in a \
+               row (across, down or diagonally) wins; a full board is a tie. Every position is \
+               solved, one per symmetry class; positions counted are those reachable from the \
+               empty board. Cells are a file letter and a rank number, a1 bottom left (b2 is \
+               the centre of 3x3). Positions (--position) are rows from the top separated by \
+               '/', each cell x, o or . (x.o/.x./..o). Boards up to 4x4 solve in seconds.",
+        examples: &[
+            "tictactoe",
+            "tictactoe --rows 3 --cols 4 --k 3",
+            "tictactoe --rows 4 --cols 4 --k 4",
+        ],
+        params: &[
+            Param::number("rows", "Board rows.", 1, 32, "3"),
+            Param::number(
+                "cols",
+                "Board columns (rows x cols at most 32).",
+                1,
+                32,
+                "3",
+            ),
+            Param::number("k", "How many in a row win.", 1, 32, "3"),
+        ],
+        play: Some("a cell, such as b2"),
+        tiered: true,
+        build: build_tictactoe,
+    },
+    Entry {
+        name: "connect4",
+        about: "Connect-4 on small boards",
+        help: "Connect-4: drop stones into columns in turn, four in a row (across, up or \
+               diagonally) wins, a full board ties. Every position reachable from the empty \
+               board is solved, tier by tier (a tier = the positions with the same number of \
+               stones), as sorted keys found by merging; tiers are kept in files (a temporary \
+               directory, or --db). A move is a column number (1 = left); a position \
+               (--position) is rows from the top separated by '/', each cell x (first \
+               player), o or . Cost: 5x4 under a second; 5x5 and 6x4 seconds; 6x5 (2.8e9 \
+               positions) minutes and about 6 GiB of memory and 30 GB of disk. 7x6 (4.5e12) is \
+               out of reach.",
+        examples: &[
+            "connect4 --width 5 --height 4",
+            "connect4 --width 6 --height 5 --db c4-6x5 --resume",
+            "connect4 --width 5 --height 5 --output json",
+        ],
+        params: &[
+            Param::number("width", "Columns.", 1, 64, "5"),
+            Param::number("height", "Rows.", 1, 63, "4"),
+        ],
+        play: Some("a column number, 1 to the width"),
+        tiered: true,
+        build: build_connect4,
+    },
+    Entry {
+        name: "quixo",
+        about: "Quixo (official rules) on 3x3 or 4x4",
+        help: "Quixo (official rules): take a blank cube or one of yours from the border, turn \
+               it to your symbol, push it back in at an end of its row or column; a line of \
+               your symbol wins, making a line of the opponent's loses (even with one of \
+               yours). Every state is solved (boards seen by the player to move, one per \
+               symmetry class), then the positions reachable from the empty board are counted \
+               (a board with X to move and with O to move count apart). A move is the cube \
+               taken and where it goes back in: a1 a4 (or a1a4). A position (--position) is \
+               rows from the top separated by '/', cubes x, o or ., then the side to move: \
+               x..o/..../..../.... o. 4x4: 43M states, about 130 MB and seconds. 5x5 (8.5e11 \
+               states) is refused with its estimate.",
+        examples: &[
+            "quixo --size 3",
+            "quixo --size 4 --output json",
+            "quixo --size 4 --db q4 --resume",
+        ],
+        params: &[Param::number(
+            "size",
+            "The side of the board: 3, 4 or 5.",
+            1,
+            64,
+            "4",
+        )],
+        play: Some("the cube taken and where it goes in, such as a1 a4"),
+        tiered: true,
+        build: build_quixo,
+    },
+    Entry {
+        name: "great-game",
+        about: "the Great Game (ETH Algolab): red and black meeples on a DAG",
+        help: "The Great Game (ETH Algolab): red and black meeples on a topologically sorted \
+               DAG; input t cases of `n m`, `r b`, m edges `u v` (1-based, u < v). Prints one \
+               line per case: 0 when Sherlock wins, 1 when Moriarty wins. --method product: \
+               retrograde analysis of the product game (memory quadratic in n); memo: the \
+               seed's memoized search; minimax: the seed's O(n + m) min/max distances. All \
+               three agree.",
+        examples: &[
+            "great-game < cases.in",
+            "great-game cases.in --method product",
+        ],
+        params: &[
+            Param {
+                name: "file",
+                help: "The input file (`-` or nothing: standard input).",
+                kind: Kind::Input,
+                default: Some("-"),
+                positional: true,
+                value_name: "FILE",
+            },
+            Param {
+                name: "method",
+                help: "How to solve each case.",
+                kind: Kind::Choice(&["product", "memo", "minimax"]),
+                default: Some("minimax"),
+                positional: false,
+                value_name: "METHOD",
+            },
+        ],
+        play: None,
+        tiered: false,
+        build: build_great_game,
+    },
+    Entry {
+        name: "scores",
+        about: "IOI 2001 \"Score\": a token, two players, the higher score wins",
+        help: "IOI 2001 \"Score\": N positions owned by player 1 or 2 with distinct values; the \
+               owner of the token's position raises their score to its value, then moves along \
+               an arrow; the game ends when the token returns to 1; the higher score wins. \
+               Input: N, an N x N 0/1 arrow matrix, N owners, N values. Prints the winner and \
+               player 1's winning strategy; --play plays as player 1 over standard \
+               input/output (IOI protocol).",
+        examples: &["scores score.txt", "scores score.txt --play"],
+        params: &[
+            Param {
+                name: "file",
+                help: "The instance file (`-` for standard input).",
+                kind: Kind::Input,
+                default: None,
+                positional: true,
+                value_name: "FILE",
+            },
+            Param {
+                name: "play",
+                help: "Play as player 1 over standard input/output (IOI protocol): write each \
+                       position player 1 moves to on its own line, read each opponent move as \
+                       a position number.",
+                kind: Kind::Flag,
+                default: None,
+                positional: false,
+                value_name: "",
+            },
+        ],
+        play: None,
+        tiered: false,
+        build: build_scores,
+    },
+    Entry {
+        name: "octal",
+        about: "an octal game on one heap (Kayles is 0.77): its nim-sequence",
+        help: "An octal game on one heap: print its nim-sequence, the Grundy values of heaps 0 \
+               to N-1. A move takes k tokens from a heap; the code's k-th digit after the point \
+               says what may remain, as a sum of bits: 1 nothing (the heap had exactly k), 2 \
+               one heap, 4 two non-empty heaps (the rest split in two). The digit before the \
+               point is 0, or 4 for splitting without taking. A row of heaps is worth the XOR \
+               of their values, so the sequence decides every position. Time: quadratic in N \
+               when heaps split (Kayles, 100000 terms: about 1.5 s), else linear. --period \
+               reports the least pre-period and period that the computed terms prove by the \
+               Guy-Smith periodicity theorem.",
+        examples: &[
+            "octal 0.77 --count 300 --period    Kayles: period 12 from heap 71",
+            "octal 0.07 --count 300 --period    Dawson's Kayles",
+            "octal 0.137 --count 100            Dawson's chess",
+        ],
+        params: &[
+            Param {
+                name: "code",
+                help: "The octal code, like 0.77 (digits 0-7; up to 1000 of them).",
+                kind: Kind::Text,
+                default: None,
+                positional: true,
+                value_name: "CODE",
+            },
+            COUNT,
+            PERIOD,
+        ],
+        play: None,
+        tiered: false,
+        build: build_octal,
+    },
+    Entry {
+        name: "subtraction",
+        about: "a subtraction game on one heap: its nim-sequence",
+        help: "A subtraction game on one heap: take t tokens for some t in the take-set. Prints \
+               its nim-sequence (the Grundy values of heaps 0 to N-1); --period as for `game \
+               octal`.",
+        examples: &[
+            "subtraction --take 1,2 --count 12      the pebble game: n mod 3",
+            "subtraction --take 1,3,4 --count 50 --period",
+        ],
+        params: &[
+            Param {
+                name: "take",
+                help: "The amounts a move may take, comma-separated.",
+                kind: Kind::Numbers {
+                    min: 0,
+                    max: u32::MAX as u64,
+                },
+                default: None,
+                positional: false,
+                value_name: "SET",
+            },
+            COUNT,
+            PERIOD,
+        ],
+        play: None,
+        tiered: false,
+        build: build_subtraction,
+    },
+    Entry {
+        name: "grundy-game",
+        about: "Grundy's game: split a heap in two unequal heaps",
+        help: "Grundy's game: split one heap into two non-empty heaps of different sizes; who \
+               cannot move loses. Prints its nim-sequence (heaps 0 to N-1). Time: quadratic in \
+               N (100000 terms: about 3 s). No periodicity theorem covers it (it is believed \
+               never to become periodic), so --period proves nothing.",
+        examples: &["grundy-game --count 100"],
+        params: &[COUNT, PERIOD],
+        play: None,
+        tiered: false,
+        build: build_grundy_game,
+    },
+];
+
+const COUNT: Param = Param {
+    name: "count",
+    help: "Compute heaps 0 to N-1.",
+    kind: Kind::Number {
+        min: 1,
+        max: 100_000_000,
+    },
+    default: Some("100"),
+    positional: false,
+    value_name: "N",
+};
+
+const PERIOD: Param = Param {
+    name: "period",
+    help: "Report the pre-period and period, if the computed terms prove them.",
+    kind: Kind::Flag,
+    default: None,
+    positional: false,
+    value_name: "",
+};
+
+fn standard(game: &str, start: Value, stats: &Stats) -> Report {
+    Report {
+        game: game.into(),
+        standard: Some((start, stats.clone())),
+        timed: true,
+        ..Report::default()
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Pebbles.
+
+struct PebblesBuilt {
+    game: Pebbles,
+    misere: bool,
+}
+
+fn build_pebbles(a: &Args) -> Result<Box<dyn Built>, String> {
+    let take = a.numbers("take")?.into_iter().map(|t| t as u32).collect();
+    let game = Pebbles::new(a.u32("count")?, take).map_err(|e| format!("pebbles: {e}"))?;
+    Ok(Box::new(PebblesBuilt {
+        game,
+        misere: a.flag("misere"),
+    }))
+}
+
+impl Built for PebblesBuilt {
+    fn name(&self) -> String {
+        format!("pebbles {}", self.game.count())
+    }
+    fn title(&self) -> String {
+        String::new()
+    }
+    fn solve(&self, _: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
+        let s = self.game.solve(self.misere).map_err(explore_error)?;
+        Ok(Box::new(PebblesAnswer { built: self, s }))
+    }
+}
+
+struct PebblesAnswer<'a> {
+    built: &'a PebblesBuilt,
+    s: GameSolution<'a, Pebbles>,
+}
+
+impl Answer for PebblesAnswer<'_> {
+    fn report(&self) -> Result<Report, Error> {
+        let pattern = self.built.game.pattern(&self.s);
+        let mut r = standard("pebbles", self.s.start_value(), self.s.stats());
+        r.lines.push(format!(
+            "pattern by count 0..{} (W win, L loss for the player to move): {pattern}",
+            self.built.game.count()
+        ));
+        r.fields
+            .push(("pattern".into(), serde_json::json!(pattern)));
+        Ok(r)
+    }
+    fn session(
+        &self,
+        side: &str,
+        from: Option<&str>,
+    ) -> Result<(Box<dyn DynSession + '_>, String), String> {
+        no_position(from)?;
+        start_session(&self.s, side)
+    }
+}
+
+fn no_position(from: Option<&str>) -> Result<(), String> {
+    match from {
+        Some(_) => Err("this game is played from its start only".into()),
+        None => Ok(()),
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// The policeman and the thief.
+
+struct PoliceBuilt {
+    map: Map,
+}
+
+fn build_police(a: &Args) -> Result<Box<dyn Built>, String> {
+    let input = a.input("map")?;
+    let map = Map::parse(&input.bytes).map_err(|e| located(&input.name, e))?;
+    Ok(Box::new(PoliceBuilt { map }))
+}
+
+impl Built for PoliceBuilt {
+    fn name(&self) -> String {
+        "police-thief".into()
+    }
+    fn title(&self) -> String {
+        String::new()
+    }
+    fn solve(&self, _: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
+        let s = self.map.solve().map_err(explore_error)?;
+        Ok(Box::new(PoliceAnswer { s }))
+    }
+}
+
+struct PoliceAnswer<'a> {
+    s: retrograde_games::police::PoliceSolution<'a>,
+}
+
+impl Answer for PoliceAnswer<'_> {
+    fn report(&self) -> Result<Report, Error> {
+        let verdict = self.s.verdict().to_string();
+        let g = self.s.game();
+        let mut r = standard("police-thief", g.start_value(), g.stats());
+        r.first_line = Some(verdict.clone());
+        r.fields
+            .push(("verdict".into(), serde_json::json!(verdict)));
+        Ok(r)
+    }
+    fn session(
+        &self,
+        side: &str,
+        from: Option<&str>,
+    ) -> Result<(Box<dyn DynSession + '_>, String), String> {
+        no_position(from)?;
+        start_session(self.s.game(), side)
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Tier games.
+
+fn build_tictactoe(a: &Args) -> Result<Box<dyn Built>, String> {
+    let game = TicTacToe::new(a.u32("rows")?, a.u32("cols")?, a.u32("k")?)
+        .map_err(|e| format!("tictactoe: {e}"))?;
+    Ok(Box::new(TierBuilt {
+        game,
+        command: "tictactoe",
+        symmetry: "rotation and reflection",
+        states: false,
+        stored: false,
+        check: None,
+        params: a.to_json(),
+    }))
+}
+
+fn build_connect4(a: &Args) -> Result<Box<dyn Built>, String> {
+    let (w, h) = (a.u32("width")?, a.u32("height")?);
+    let game = Connect4::new(w, h).map_err(|e| format!("connect4: {e}"))?;
+    Ok(Box::new(TierBuilt {
+        game,
+        command: "connect4",
+        symmetry: "mirror symmetry",
+        states: false,
+        stored: true,
+        check: Some(check_connect4),
+        params: a.to_json(),
+    }))
+}
+
+fn check_connect4(g: &Connect4, _limit: Option<u64>, _stored: bool) -> Result<(), String> {
+    let bound = position_bound(g.width(), g.height());
+    if bound > 1e12 {
+        return Err(format!(
+            "far too many positions: up to {bound:.1e} (the largest board solved here is 6x5, 2.8e9)"
+        ));
+    }
+    if g.width() > 16 {
+        return Err("at most 16 columns".into());
+    }
+    Ok(())
+}
+
+fn build_quixo(a: &Args) -> Result<Box<dyn Built>, String> {
+    let game = Quixo::new(a.u32("size")?).map_err(|e| format!("quixo: {e}"))?;
+    Ok(Box::new(TierBuilt {
+        game,
+        command: "quixo",
+        symmetry: "rotation and reflection",
+        states: true,
+        stored: false,
+        check: None,
+        params: a.to_json(),
+    }))
+}
+
+// ------------------------------------------------------------------------------------------
+// The Great Game.
+
+struct GreatBuilt {
+    cases: Vec<great_game::Instance>,
+    method: great_game::Method,
+}
+
+fn build_great_game(a: &Args) -> Result<Box<dyn Built>, String> {
+    let input = a.input("file")?;
+    let cases = great_game::parse(&input.bytes).map_err(|e| located(&input.name, e))?;
+    let method = match a.text("method")? {
+        "product" => great_game::Method::Product,
+        "memo" => great_game::Method::Memo,
+        _ => great_game::Method::Minimax,
+    };
+    Ok(Box::new(GreatBuilt { cases, method }))
+}
+
+impl Built for GreatBuilt {
+    fn name(&self) -> String {
+        "great-game".into()
+    }
+    fn title(&self) -> String {
+        String::new()
+    }
+    fn solve(&self, _: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
+        let winners = self
+            .cases
+            .iter()
+            .map(|c| great_game::try_solve(c, self.method))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(explore_error)?;
+        Ok(Box::new(GreatAnswer {
+            method: self.method,
+            winners,
+        }))
+    }
+}
+
+struct GreatAnswer {
+    method: great_game::Method,
+    winners: Vec<great_game::Winner>,
+}
+
+impl Answer for GreatAnswer {
+    fn report(&self) -> Result<Report, Error> {
+        let codes: Vec<u8> = self.winners.iter().map(|w| w.code()).collect();
+        Ok(Report {
+            game: "great-game".into(),
+            lines: great_game::format_output(&self.winners)
+                .lines()
+                .map(str::to_string)
+                .collect(),
+            fields: vec![
+                ("method".into(), serde_json::json!(self.method.as_str())),
+                ("cases".into(), serde_json::json!(self.winners.len())),
+                ("winners".into(), serde_json::json!(codes)),
+            ],
+            ..Report::default()
+        })
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// IOI 2001 Score.
+
+struct ScoresBuilt {
+    inst: Instance,
+    play: bool,
+}
+
+fn build_scores(a: &Args) -> Result<Box<dyn Built>, String> {
+    let input = a.input("file")?;
+    let inst = Instance::parse(&input.bytes).map_err(|e| located(&input.name, e))?;
+    Ok(Box::new(ScoresBuilt {
+        inst,
+        play: a.flag("play"),
+    }))
+}
+
+impl Built for ScoresBuilt {
+    fn name(&self) -> String {
+        "scores".into()
+    }
+    fn title(&self) -> String {
+        String::new()
+    }
+    fn solve(&self, _: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
+        let s = self.inst.solve().map_err(explore_error)?;
+        Ok(Box::new(ScoresAnswer { s, play: self.play }))
+    }
+}
+
+struct ScoresAnswer<'a> {
+    s: ScoresSolution<'a>,
+    play: bool,
+}
+
+impl Answer for ScoresAnswer<'_> {
+    fn report(&self) -> Result<Report, Error> {
+        let winner = self.s.winner();
+        let inst = self.s.instance();
+        let mut lines = vec![format!("player {winner} wins")];
+        if winner == 1 {
+            lines.push(
+                "player 1's winning strategy (token at position, scores so far p1/p2 -> move to):"
+                    .into(),
+            );
+            lines.extend(self.s.strategy().into_iter().map(|(st, to)| {
+                format!(
+                    "  at {}, scores {}/{} -> {to}",
+                    st.position(),
+                    inst.score(&st, 1),
+                    inst.score(&st, 2)
+                )
+            }));
+        } else {
+            lines.push("player 1 has no winning strategy: player 2 wins against every play".into());
+        }
+        let first = lines.join("\n");
+        let mut r = standard("scores", self.s.start_value(), self.s.stats());
+        r.first_line = Some(first);
+        r.fields.push(("winner".into(), serde_json::json!(winner)));
+        Ok(r)
+    }
+
+    fn protocol(&self) -> Option<Box<dyn Protocol + '_>> {
+        self.play
+            .then(|| Box::new(IoiPlayer::new(&self.s)) as Box<dyn Protocol + '_>)
+    }
+}
+
+impl Protocol for IoiPlayer<'_, '_> {
+    fn output(&mut self) -> Vec<String> {
+        self.our_moves()
+            .into_iter()
+            .map(|m| m.to_string())
+            .collect()
+    }
+    fn done(&self) -> bool {
+        self.is_over()
+    }
+    fn input(&mut self, line: &str) -> Result<(), String> {
+        self.opponent(line)
+    }
+    fn ended_early(&self) -> String {
+        format!(
+            "the opponent's moves ended before the game did (move {})",
+            self.next_move_number()
+        )
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Heap games.
+
+struct HeapBuilt {
+    game: HeapGame,
+    id: &'static str,
+    count: u64,
+    period: bool,
+    take: Option<Vec<u32>>,
+}
+
+fn build_octal(a: &Args) -> Result<Box<dyn Built>, String> {
+    let game = HeapGame::octal(a.text("code")?).map_err(|e| format!("game octal: {e}"))?;
+    heap(game, "octal", a, None)
+}
+
+fn build_subtraction(a: &Args) -> Result<Box<dyn Built>, String> {
+    let take: Vec<u32> = a
+        .numbers("take")
+        .map_err(|_| "game subtraction: --take is required (e.g. --take 1,2)".to_string())?
+        .into_iter()
+        .map(|t| t as u32)
+        .collect();
+    let game = HeapGame::subtraction(&take).map_err(|e| format!("game subtraction: {e}"))?;
+    let mut set = take;
+    set.sort_unstable();
+    set.dedup();
+    heap(game, "subtraction", a, Some(set))
+}
+
+fn build_grundy_game(a: &Args) -> Result<Box<dyn Built>, String> {
+    heap(HeapGame::grundy_game(), "grundy-game", a, None)
+}
+
+fn heap(
+    game: HeapGame,
+    id: &'static str,
+    a: &Args,
+    take: Option<Vec<u32>>,
+) -> Result<Box<dyn Built>, String> {
+    Ok(Box::new(HeapBuilt {
+        game,
+        id,
+        count: a.number("count")?,
+        period: a.flag("period"),
+        take,
+    }))
+}
+
+impl Built for HeapBuilt {
+    fn name(&self) -> String {
+        self.id.into()
+    }
+    fn title(&self) -> String {
+        String::new()
+    }
+    fn solve(&self, _: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
+        let values = self.game.nim_sequence(self.count as usize);
+        Ok(Box::new(HeapAnswer {
+            built: self,
+            values,
+        }))
+    }
+}
+
+struct HeapAnswer<'a> {
+    built: &'a HeapBuilt,
+    values: Vec<u32>,
+}
+
+/// Heaps of value 0 listed by the text output.
+const LISTED_ZEROS: usize = 40;
+
+impl Answer for HeapAnswer<'_> {
+    fn report(&self) -> Result<Report, Error> {
+        let b = self.built;
+        let values = &self.values;
+        let count = b.count;
+        let period = if b.period {
+            b.game.period(values)
+        } else {
+            None
+        };
+        let zeros: Vec<usize> = (0..values.len()).filter(|&n| values[n] == 0).collect();
+        let mut lines = vec![
+            format!(
+                "{}: Grundy values of heaps 0 to {}",
+                b.game.name(),
+                count - 1
+            ),
+            values
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+        ];
+        let listed: Vec<String> = zeros
+            .iter()
+            .take(LISTED_ZEROS)
+            .map(|z| z.to_string())
+            .collect();
+        let mut z = format!(
+            "heaps of value 0 (lost for the player to move): {}",
+            listed.join(" ")
+        );
+        if zeros.len() > LISTED_ZEROS {
+            z.push_str(&format!(" ... ({} of {count})", zeros.len()));
+        }
+        lines.push(z);
+        if b.period {
+            lines.push(match (period, b.id) {
+                (Some(p), _) => format!(
+                    "pre-period {}, period {}: G(n + {}) = G(n) for every n >= {} (proved by the Guy-Smith periodicity theorem from these {count} terms)",
+                    p.preperiod, p.period, p.period, p.preperiod
+                ),
+                (None, "grundy-game") => format!(
+                    "no period found up to {count} (no periodicity theorem covers Grundy's game, so none can be proved)"
+                ),
+                (None, _) => format!(
+                    "no period found up to {count} (none that these terms prove; a larger --count may)"
+                ),
+            });
+        }
+        let mut fields = vec![("name".into(), serde_json::json!(b.game.name()))];
+        if let Some(code) = b.game.code() {
+            fields.push(("code".into(), serde_json::json!(code)));
+        }
+        if let Some(take) = &b.take {
+            fields.push(("take".into(), serde_json::json!(take)));
+        }
+        // The largest heap computed stands for the start; a nim-sequence gives values, not
+        // game lengths, so there is no remoteness.
+        let last = values.len() - 1;
+        fields.extend([
+            ("count".to_string(), serde_json::json!(count)),
+            ("values".to_string(), serde_json::json!(values)),
+            (
+                "start".to_string(),
+                serde_json::json!({"heap": last, "outcome": if values[last] == 0 { "loss" } else { "win" }, "remoteness": null}),
+            ),
+            ("positions".to_string(), serde_json::json!(count)),
+            ("win".to_string(), serde_json::json!(values.len() - zeros.len())),
+            ("loss".to_string(), serde_json::json!(zeros.len())),
+            ("tie".to_string(), serde_json::json!(0)),
+            ("draw".to_string(), serde_json::json!(0)),
+        ]);
+        if b.period {
+            fields.push((
+                "period".into(),
+                match period {
+                    Some(p) => serde_json::json!({"preperiod": p.preperiod, "period": p.period}),
+                    None => serde_json::Value::Null,
+                },
+            ));
+        }
+        Ok(Report {
+            game: b.id.into(),
+            first_line: None,
+            lines,
+            fields,
+            standard: None,
+            timed: true,
+        })
+    }
+}

@@ -1,0 +1,233 @@
+//! Every built-in game, described once.
+//!
+//! An [`Entry`] gives a game's name, its rules in words, its parameters ([`Param`]), and how
+//! to build it from their values; the built game ([`Built`]) solves itself and answers
+//! ([`Answer`]) with a [`Report`], queries by moves or position, a play session, or (IOI
+//! Scores) a protocol. `retrograde game`, `play`, `query` and `serve` dispatch from
+//! [`entries`], and a database records its game's name and parameters so that it can be
+//! opened with nothing but its directory.
+//!
+//! This crate does no I/O: a parameter that is a file arrives as bytes ([`Input`]).
+//!
+//! ```
+//! use retrograde_registry::{entry, Args, Query};
+//! use retrograde_tier::SolveOptions;
+//! let e = entry("tictactoe").unwrap();
+//! let args = Args::with_defaults(e.params).unwrap();
+//! let game = (e.build)(&args).unwrap();
+//! let answer = game.solve(&SolveOptions::default()).unwrap();
+//! let q = answer.query(&Query::Moves(vec!["b2".into()])).unwrap();
+//! assert_eq!(q.value.to_string(), "tie in 8");
+//! assert_eq!(q.moves.len(), 8);
+//! ```
+#![warn(missing_docs)]
+
+mod entries;
+mod params;
+mod tier;
+
+pub use entries::{entries, entry};
+pub use params::{parse, ArgValue, Args, Input, Kind, Param};
+pub use tier::TierBuilt;
+
+use retrograde_games::play::DynSession;
+use retrograde_solve::Value;
+use retrograde_tier::{Error, SolveOptions, Stats, Storage};
+use std::sync::Arc;
+
+/// A built-in game: how to name it, what it takes, how to build it.
+#[derive(Copy, Clone)]
+pub struct Entry {
+    /// The command name: `connect4`.
+    pub name: &'static str,
+    /// One line for a list of games.
+    pub about: &'static str,
+    /// The rules, the notation, and what solving costs, for `--help`.
+    pub help: &'static str,
+    /// Example command lines (after `retrograde game`).
+    pub examples: &'static [&'static str],
+    /// The parameters.
+    pub params: &'static [Param],
+    /// How moves are typed in `play`; `None` when the game cannot be played.
+    pub play: Option<&'static str>,
+    /// Whether the game is solved tier by tier, so that `--db`, `--resume` and `query` apply.
+    pub tiered: bool,
+    /// Builds the game from parameter values.
+    pub build: fn(&Args) -> Result<Box<dyn Built>, String>,
+}
+
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Entry")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A game built from its parameters, ready to solve.
+pub trait Built: Send + Sync {
+    /// The game and its parameters: `connect4 5x4` (a database records it).
+    fn name(&self) -> String;
+
+    /// A few lines naming the game and its rules, for `play`.
+    fn title(&self) -> String;
+
+    /// Whether solving should keep its tiers in files even without `--db` (a temporary
+    /// directory), because they would not all fit in memory.
+    fn needs_storage(&self) -> bool {
+        false
+    }
+
+    /// Refuses sizes out of reach before anything big is allocated: `memory_limit` is the
+    /// bytes available, `stored` whether tiers go to files.
+    ///
+    /// # Errors
+    /// What would be needed, and why it is refused.
+    fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), String> {
+        let _ = (memory_limit, stored);
+        Ok(())
+    }
+
+    /// Solves it.
+    ///
+    /// # Errors
+    /// See [`Error`].
+    fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error>;
+
+    /// The finished database in `storage`, if there is one (tier games only).
+    ///
+    /// # Errors
+    /// A damaged or foreign database.
+    fn open(&self, storage: Arc<dyn Storage>) -> Result<Option<Box<dyn Answer + '_>>, Error> {
+        let _ = storage;
+        Ok(None)
+    }
+}
+
+/// A position asked about: by the moves from the start, or in the game's notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Query {
+    /// Move names from the start (empty: the start).
+    Moves(Vec<String>),
+    /// A position in the game's own notation.
+    Position(String),
+}
+
+/// What a query answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryAnswer {
+    /// The position in the game's notation.
+    pub position: String,
+    /// A picture of it.
+    pub picture: String,
+    /// The name of the side to move.
+    pub side: String,
+    /// Its value for the side to move.
+    pub value: Value,
+    /// Every legal move (its name) with its value for the player who makes it, best first.
+    pub moves: Vec<(String, Value)>,
+}
+
+/// What a solve reports.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// The game's command name.
+    pub game: String,
+    /// A line to print first instead of `first player: VALUE` (a seed's own output).
+    pub first_line: Option<String>,
+    /// Lines to print after it.
+    pub lines: Vec<String>,
+    /// Game-specific JSON fields.
+    pub fields: Vec<(String, serde_json::Value)>,
+    /// The start's value and the totals, for the standard block (none for reports that
+    /// are not about one start position).
+    pub standard: Option<(Value, Stats)>,
+    /// Whether the text ends with the time taken.
+    pub timed: bool,
+}
+
+/// IOI-style interaction without I/O: lines out, lines in.
+pub trait Protocol {
+    /// Lines to write now (flushed before reading).
+    fn output(&mut self) -> Vec<String>;
+    /// Whether the game is over.
+    fn done(&self) -> bool;
+    /// One line read.
+    ///
+    /// # Errors
+    /// A bad or illegal move: which and why.
+    fn input(&mut self, line: &str) -> Result<(), String>;
+    /// What to say when the input ends before the game does.
+    fn ended_early(&self) -> String;
+}
+
+/// A solved game.
+pub trait Answer {
+    /// The report of the solve.
+    ///
+    /// # Errors
+    /// A value that cannot be read.
+    fn report(&self) -> Result<Report, Error>;
+
+    /// Answers a query.
+    ///
+    /// # Errors
+    /// An illegal move or a malformed position (which and why), or a value that cannot be
+    /// read.
+    fn query(&self, q: &Query) -> Result<QueryAnswer, QueryError> {
+        let _ = q;
+        Err(QueryError::Bad("this game does not answer queries".into()))
+    }
+
+    /// A play session with the human on `side` (from `from`, a position in the game's
+    /// notation, when given), and its opening text.
+    ///
+    /// # Errors
+    /// A game that cannot be played, a bad side or position.
+    fn session(
+        &self,
+        side: &str,
+        from: Option<&str>,
+    ) -> Result<(Box<dyn DynSession + '_>, String), String> {
+        let _ = (side, from);
+        Err("this game cannot be played".into())
+    }
+
+    /// The IOI protocol, for games that have one and were asked for it.
+    fn protocol(&self) -> Option<Box<dyn Protocol + '_>> {
+        None
+    }
+}
+
+/// Why a query has no answer.
+#[derive(Debug)]
+pub enum QueryError {
+    /// An illegal move, a malformed position, a question the game cannot answer.
+    Bad(String),
+    /// A value that cannot be read.
+    Lookup(Error),
+}
+
+impl std::fmt::Display for QueryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QueryError::Bad(m) => f.write_str(m),
+            QueryError::Lookup(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for QueryError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            QueryError::Lookup(e) => Some(e),
+            QueryError::Bad(_) => None,
+        }
+    }
+}
+
+impl From<Error> for QueryError {
+    fn from(e: Error) -> Self {
+        QueryError::Lookup(e)
+    }
+}

@@ -1,0 +1,198 @@
+//! One [`Built`] and one [`Answer`] for every tier game with a notation.
+
+use crate::{Answer, Built, Query, QueryAnswer, QueryError, Report};
+use retrograde_games::play::{start_session, DynSession, TierPlay};
+use retrograde_tier::{
+    human_bytes, rank_moves, replay, Error, Layout, LayoutKind, Notation, SolveOptions, Solved,
+    Storage, TierSolution, Turn,
+};
+use std::sync::Arc;
+
+/// A game's own check before solving: (game, memory limit, tiers in files).
+pub type Check<G> = fn(&G, Option<u64>, bool) -> Result<(), String>;
+
+/// A tier game and how to report it.
+pub struct TierBuilt<G> {
+    /// The game.
+    pub game: G,
+    /// The command name (`quixo`).
+    pub command: &'static str,
+    /// What the symmetry classes are called in the report: `rotation and reflection`.
+    pub symmetry: &'static str,
+    /// Whether to report distinct states (games whose positions are the mover's view).
+    pub states: bool,
+    /// Whether solving keeps its tiers in files even without `--db`.
+    pub stored: bool,
+    /// A check of its own before solving (else: the values of every tier must fit).
+    pub check: Option<Check<G>>,
+    /// The parameter values, recorded in a database.
+    pub params: serde_json::Value,
+}
+
+impl<G: Notation + Send + Sync + 'static> Built for TierBuilt<G> {
+    fn name(&self) -> String {
+        self.game.name()
+    }
+
+    fn title(&self) -> String {
+        self.game.title()
+    }
+
+    fn needs_storage(&self) -> bool {
+        self.stored
+    }
+
+    fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), String> {
+        if let Some(f) = self.check {
+            return f(&self.game, memory_limit, stored);
+        }
+        if <G::Layout as Layout<G>>::KIND != LayoutKind::Dense || stored {
+            return Ok(());
+        }
+        // Without files, every tier's values stay in memory.
+        let need = retrograde_tier::values_bytes(&self.game).map_err(|e| e.to_string())?;
+        match memory_limit {
+            Some(limit) if need > limit => Err(format!(
+                "needs about {} of memory for its values alone, over the limit of {}",
+                human_bytes(need),
+                human_bytes(limit)
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
+        let mut opts = opts.clone();
+        opts.params = serde_json::json!({ "game": self.command, "args": self.params });
+        let solution = retrograde_tier::solve(&self.game, &opts)?;
+        Ok(Box::new(TierAnswer {
+            built: self,
+            solution,
+        }))
+    }
+
+    fn open(&self, storage: Arc<dyn Storage>) -> Result<Option<Box<dyn Answer + '_>>, Error> {
+        Ok(retrograde_tier::open(&self.game, storage)?.map(|solution| {
+            Box::new(TierAnswer {
+                built: self,
+                solution,
+            }) as Box<dyn Answer + '_>
+        }))
+    }
+}
+
+struct TierAnswer<'b, G: Notation> {
+    built: &'b TierBuilt<G>,
+    solution: TierSolution<'b, G>,
+}
+
+impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
+    fn report(&self) -> Result<Report, Error> {
+        let st = self.solution.stats().clone();
+        let start = self
+            .solution
+            .start_value()?
+            .ok_or_else(|| Error::Unsupported("this game has no start".into()))?;
+        let mut lines = Vec::new();
+        let mut fields = Vec::new();
+        if st.classes != st.positions || !self.built.symmetry.is_empty() {
+            lines.push(format!(
+                "positions up to {} {}",
+                self.built.symmetry, st.classes
+            ));
+            fields.push(("symmetry_reduced".into(), serde_json::json!(st.classes)));
+        }
+        if self.built.states {
+            lines.push(format!(
+                "distinct boards seen by the player to move {}",
+                st.states
+            ));
+            fields.push(("states".into(), serde_json::json!(st.states)));
+        }
+        fields.push((
+            "tier_sizes".into(),
+            serde_json::json!(self.solution.tier_sizes()),
+        ));
+        Ok(Report {
+            game: self.built.command.into(),
+            first_line: None,
+            lines,
+            fields,
+            standard: Some((start, st)),
+            timed: true,
+        })
+    }
+
+    fn query(&self, q: &Query) -> Result<QueryAnswer, QueryError> {
+        let game = self.solution.game();
+        let (p, side) = match q {
+            Query::Moves(m) => replay(game, m).map_err(QueryError::Bad)?,
+            Query::Position(text) => game.parse_position(text).map_err(|e| {
+                QueryError::Bad(format!(
+                    "position {:?}: {e} (expected {})",
+                    shorten(text),
+                    game.position_help()
+                ))
+            })?,
+        };
+        let value = self.solution.value(&p)?.ok_or_else(|| {
+            QueryError::Bad(format!(
+                "{} is not a position this database holds",
+                game.position_string(&p, side)
+            ))
+        })?;
+        let mut named = Vec::new();
+        game.named_moves(&p, side, &mut named);
+        let mut moves = Vec::with_capacity(named.len());
+        for (name, c) in named {
+            let v = self.solution.value(&c)?.ok_or_else(|| {
+                QueryError::Lookup(Error::Game(format!(
+                    "move {name} leads out of the database"
+                )))
+            })?;
+            moves.push((
+                name,
+                v.through(<G::Turn as Turn<G>>::keeps_turn(game, &p, &c)),
+            ));
+        }
+        rank_moves(&mut moves);
+        Ok(QueryAnswer {
+            position: game.position_string(&p, side),
+            picture: game.render(&p, side),
+            side: game.side_names()[usize::from(side & 1)].clone(),
+            value,
+            moves,
+        })
+    }
+
+    fn session(
+        &self,
+        side: &str,
+        from: Option<&str>,
+    ) -> Result<(Box<dyn DynSession + '_>, String), String> {
+        let game = self.solution.game();
+        let start = match from {
+            Some(text) => Some(game.parse_position(text).map_err(|e| {
+                format!(
+                    "position {:?}: {e} (expected {})",
+                    shorten(text),
+                    game.position_help()
+                )
+            })?),
+            None => None,
+        };
+        let play =
+            TierPlay::new(&self.solution, self.built.title(), start).map_err(|e| e.to_string())?;
+        start_session(play, side)
+    }
+}
+
+/// At most 40 characters of `s`, for messages.
+pub(crate) fn shorten(s: &str) -> String {
+    let t: String = s.chars().take(40).collect();
+    if s.chars().count() > 40 {
+        format!("{t}…")
+    } else {
+        t
+    }
+}
