@@ -41,10 +41,27 @@ use retrograde_tier::{
 pub struct Connect4 {
     width: u32,
     height: u32,
+    /// Per column field, every bit but the top `k` ones, for k = 1, 2, 4, 8, 16, 32
+    /// (smearing a field's top bit down without touching the next field).
+    below: [u64; 6],
+    /// How many of `below` a field's size needs.
+    steps: usize,
+    /// The lowest bit of every column field.
+    bottom: u64,
 }
 
 /// How many in a row win.
 pub const LINE: u32 = 4;
+
+/// A position for the tier engine: the key, and its number of stones (the tier), kept so
+/// that moves need not count them again.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Board {
+    /// The key (see the module docs).
+    pub key: u64,
+    /// Stones on the board.
+    pub stones: u8,
+}
 
 impl Connect4 {
     /// A `width × height` board. Keys take `width × (height + 1)` bits, at most 64.
@@ -60,7 +77,23 @@ impl Connect4 {
                 "a {width}x{height} board is not supported: width x (height + 1) must be at most 64"
             ));
         }
-        Ok(Connect4 { width, height })
+        let stride = height + 1;
+        let field = |keep: u32| -> u64 {
+            let f = if keep >= stride {
+                0
+            } else {
+                (1u64 << (stride - keep)) - 1
+            };
+            (0..width).fold(0, |m, c| m | f << (c * stride))
+        };
+        let bottom = (0..width).fold(0, |m, c| m | 1u64 << (c * stride));
+        Ok(Connect4 {
+            width,
+            height,
+            below: [field(1), field(2), field(4), field(8), field(16), field(32)],
+            steps: (1..=6).find(|&k| 1u32 << k >= stride).unwrap_or(6),
+            bottom,
+        })
     }
 
     /// Columns.
@@ -93,10 +126,11 @@ impl Connect4 {
 
     /// The empty board.
     pub fn empty(&self) -> u64 {
-        (0..self.width).fold(0, |k, c| k | 1 << (c * self.stride()))
+        self.bottom
     }
 
     /// Stones in column `c`.
+    #[inline]
     pub fn column_height(&self, key: u64, c: u32) -> u32 {
         let f = (key >> (c * self.stride())) & self.field_mask();
         63 - f.leading_zeros()
@@ -104,17 +138,20 @@ impl Connect4 {
 
     /// The occupied cells and the first player's stones, as bitboards in the key's layout
     /// (bit `c × (height + 1) + row`, row 0 at the bottom).
+    #[inline]
     pub fn decode(&self, key: u64) -> (u64, u64) {
-        let s = self.stride();
-        let mut mask = 0;
-        for c in 0..self.width {
-            let h = self.column_height(key, c);
-            mask |= ((1u64 << h) - 1) << (c * s);
+        // Smear each field's top bit (the sentinel) down through the field, then drop the
+        // sentinel: the cells below it are the occupied ones.
+        let mut y = key;
+        for k in 0..self.steps {
+            y |= (y >> (1 << k)) & self.below[k];
         }
+        let mask = (y >> 1) & self.below[0];
         (mask, key & mask)
     }
 
     /// Stones on the board.
+    #[inline]
     pub fn stones(&self, key: u64) -> u32 {
         self.decode(key).0.count_ones()
     }
@@ -129,12 +166,37 @@ impl Connect4 {
 
     /// The position after the player to move drops a stone into column `c` (0-based, from
     /// the left), or `None` when the column is full or out of range.
+    #[inline]
     pub fn play(&self, key: u64, c: u32) -> Option<u64> {
         if c >= self.width {
             return None;
         }
         let h = self.column_height(key, c);
         (h < self.height).then(|| key + self.drop_delta(key, c, self.stones(key)))
+    }
+
+    /// The board of a key.
+    pub fn board(&self, key: u64) -> Board {
+        Board {
+            key,
+            stones: self.stones(key) as u8,
+        }
+    }
+
+    /// The board after the player to move drops a stone into column `c`, if it has room.
+    #[inline]
+    pub fn drop_into(&self, b: &Board, c: u32) -> Option<Board> {
+        let off = c * self.stride();
+        let f = (b.key >> off) & self.field_mask();
+        let h = 63 - f.leading_zeros();
+        if c >= self.width || h >= self.height {
+            return None;
+        }
+        let first = u64::from(b.stones % 2 == 0);
+        Some(Board {
+            key: b.key + (((1u64 << h) * (1 + first)) << off),
+            stones: b.stones + 1,
+        })
     }
 
     /// What dropping into column `c` (not full) adds to the key, for a position with
@@ -214,7 +276,7 @@ fn has_four(b: u64, s: u32) -> bool {
 }
 
 impl TierGame for Connect4 {
-    type Position = u64;
+    type Position = Board;
     type Tier = u8;
     type Layout = SortedKeys;
     type Parents = ReverseEdges;
@@ -225,13 +287,16 @@ impl TierGame for Connect4 {
         format!("connect4 {}x{}", self.width, self.height)
     }
 
-    fn start(&self) -> Option<u64> {
-        Some(self.empty())
+    fn start(&self) -> Option<Board> {
+        Some(Board {
+            key: self.empty(),
+            stones: 0,
+        })
     }
 
     #[inline]
-    fn tier(&self, p: &u64) -> u8 {
-        self.stones(*p) as u8
+    fn tier(&self, p: &Board) -> u8 {
+        p.stones
     }
 
     fn child_tiers(&self, t: u8, out: &mut Vec<u8>) {
@@ -245,12 +310,12 @@ impl TierGame for Connect4 {
     }
 
     #[inline]
-    fn primitive(&self, p: &u64) -> Option<Primitive> {
-        self.terminal(*p, self.stones(*p))
+    fn primitive(&self, p: &Board) -> Option<Primitive> {
+        self.terminal(p.key, u32::from(p.stones))
     }
 
-    fn moves(&self, p: &u64, out: &mut Vec<u64>) {
-        out.extend((0..self.width).filter_map(|c| self.play(*p, c)));
+    fn moves(&self, p: &Board, out: &mut Vec<Board>) {
+        out.extend((0..self.width).filter_map(|c| self.drop_into(p, c)));
     }
 
     fn remoteness_bound(&self) -> Option<u32> {
@@ -260,13 +325,13 @@ impl TierGame for Connect4 {
 
 impl OrderedMoves for Connect4 {
     #[inline]
-    fn key(&self, p: &u64) -> u64 {
-        *p
+    fn key(&self, p: &Board) -> u64 {
+        p.key
     }
 
     #[inline]
-    fn key_position(&self, _: u8, k: u64) -> u64 {
-        k
+    fn key_position(&self, t: u8, k: u64) -> Board {
+        Board { key: k, stones: t }
     }
 
     fn key_bits(&self, _: u8) -> u32 {
@@ -278,8 +343,8 @@ impl OrderedMoves for Connect4 {
     }
 
     #[inline]
-    fn slot_child(&self, p: &u64, s: usize) -> Option<u64> {
-        self.play(*p, s as u32)
+    fn slot_child(&self, p: &Board, s: usize) -> Option<Board> {
+        self.drop_into(p, s as u32)
     }
 }
 
@@ -288,16 +353,20 @@ impl SymmetricGame for Connect4 {
         2
     }
 
-    fn apply_symmetry(&self, p: &u64, g: usize) -> u64 {
+    fn apply_symmetry(&self, p: &Board, g: usize) -> Board {
         if g == 0 {
             *p
         } else {
-            self.mirror(*p)
+            Board {
+                key: self.mirror(p.key),
+                stones: p.stones,
+            }
         }
     }
 
-    fn canonical(&self, p: &u64) -> u64 {
-        (*p).min(self.mirror(*p))
+    #[inline]
+    fn canonical(&self, p: &Board) -> Board {
+        self.apply_symmetry(p, 1).min(*p)
     }
 }
 
@@ -309,18 +378,18 @@ impl Notation for Connect4 {
         )
     }
 
-    fn named_moves(&self, p: &u64, _side: u8, out: &mut Vec<(String, u64)>) {
+    fn named_moves(&self, p: &Board, _side: u8, out: &mut Vec<(String, Board)>) {
         if self.primitive(p).is_some() {
             return;
         }
         for c in 0..self.width {
-            if let Some(q) = self.play(*p, c) {
+            if let Some(q) = self.drop_into(p, c) {
                 out.push(((c + 1).to_string(), q));
             }
         }
     }
 
-    fn parse_move(&self, p: &u64, side: u8, text: &str) -> Result<u64, String> {
+    fn parse_move(&self, p: &Board, side: u8, text: &str) -> Result<Board, String> {
         let t = text.trim();
         let c: u32 = match t.parse() {
             Ok(c) if (1..=self.width).contains(&c) => c,
@@ -335,16 +404,16 @@ impl Notation for Connect4 {
             return Err(format!("{t:?} is not legal: the game is over"));
         }
         let _ = side;
-        self.play(*p, c - 1)
+        self.drop_into(p, c - 1)
             .ok_or_else(|| format!("column {c} is full"))
     }
 
-    fn render(&self, p: &u64, _side: u8) -> String {
-        Connect4::render(self, *p)
+    fn render(&self, p: &Board, _side: u8) -> String {
+        Connect4::render(self, p.key)
     }
 
-    fn position_string(&self, p: &u64, _side: u8) -> String {
-        let (mask, first) = self.decode(*p);
+    fn position_string(&self, p: &Board, _side: u8) -> String {
+        let (mask, first) = self.decode(p.key);
         let mut s = String::new();
         for row in (0..self.height).rev() {
             if row + 1 < self.height {
@@ -364,7 +433,7 @@ impl Notation for Connect4 {
         s
     }
 
-    fn parse_position(&self, text: &str) -> Result<(u64, u8), String> {
+    fn parse_position(&self, text: &str) -> Result<(Board, u8), String> {
         let rows: Vec<&str> = text.trim().split('/').collect();
         if rows.len() != self.height as usize {
             return Err(format!(
@@ -420,7 +489,7 @@ impl Notation for Connect4 {
                 "x has {nx} stones and o {no}: x moves first, so x has as many as o or one more"
             ));
         }
-        Ok((key, u8::from(nx != no)))
+        Ok((self.board(key), u8::from(nx != no)))
     }
 
     fn position_help(&self) -> String {
@@ -469,6 +538,28 @@ mod tests {
     use retrograde_tier::{check_game, explicit_graph, replay, solve, SolveOptions, Solved};
 
     #[test]
+    fn fast_decode_is_the_column_by_column_one() {
+        for (w, h) in [(7, 6), (4, 4), (5, 4), (1, 1), (8, 7), (16, 3), (2, 30)] {
+            let g = Connect4::new(w, h).unwrap();
+            let mut rng = 0x2545_f491_4f6c_dd1du64;
+            for _ in 0..2000 {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let mut key = 0u64;
+                let mut mask = 0u64;
+                for c in 0..w {
+                    let hc = (rng >> (c % 16 * 4)) as u32 % (h + 1);
+                    let stones = (rng >> 20 >> (c % 8)) & ((1u64 << hc) - 1);
+                    key |= (stones | 1u64 << hc) << (c * (h + 1));
+                    mask |= ((1u64 << hc) - 1) << (c * (h + 1));
+                }
+                assert_eq!(g.decode(key), (mask, key & mask), "{w}x{h} {key:b}");
+            }
+        }
+    }
+
+    #[test]
     fn keys_and_rules() {
         let g = Connect4::new(7, 6).unwrap();
         let e = g.empty();
@@ -509,7 +600,7 @@ mod tests {
                 s.value(p).unwrap(),
                 Some(gs.value(v as u32)),
                 "{w}x{h}\n{}",
-                Connect4::render(&g, *p)
+                Connect4::render(&g, p.key)
             );
         }
         assert_eq!(s.stats().positions, e.positions.len() as u64);
@@ -561,6 +652,7 @@ mod tests {
         let e = replay(&g, &["6"]).unwrap_err();
         assert!(e.contains("columns are 1 to 5"), "{e}");
         let full = replay(&g, &["1", "1", "1", "1"]).unwrap().0;
+        assert_eq!(full, g.board(full.key));
         assert!(g.parse_move(&full, 0, "1").unwrap_err().contains("full"));
     }
 }

@@ -206,38 +206,20 @@ impl AnyCells {
     }
 }
 
-/// Conversions between a width and [`AnyCells`], and to and from little-endian bytes.
-pub trait CellArray: Cell {
+/// Conversions between a width and [`AnyCells`]; plain old data for files.
+pub trait CellArray: Cell + bytemuck::Pod {
     /// Wraps cells of this width.
     fn wrap(v: std::sync::Arc<Vec<Self>>) -> AnyCells;
-    /// The cells as little-endian bytes.
-    fn to_bytes(v: &[Self]) -> std::borrow::Cow<'_, [u8]>;
-    /// Cells from little-endian bytes (a whole number of cells).
-    fn from_bytes(b: &[u8]) -> Vec<Self>;
 }
 
 impl CellArray for u8 {
     fn wrap(v: std::sync::Arc<Vec<u8>>) -> AnyCells {
         AnyCells::U8(v)
     }
-    fn to_bytes(v: &[u8]) -> std::borrow::Cow<'_, [u8]> {
-        std::borrow::Cow::Borrowed(v)
-    }
-    fn from_bytes(b: &[u8]) -> Vec<u8> {
-        b.to_vec()
-    }
 }
 
 impl CellArray for u16 {
     fn wrap(v: std::sync::Arc<Vec<u16>>) -> AnyCells {
         AnyCells::U16(v)
-    }
-    fn to_bytes(v: &[u16]) -> std::borrow::Cow<'_, [u8]> {
-        std::borrow::Cow::Owned(v.iter().flat_map(|c| c.to_le_bytes()).collect())
-    }
-    fn from_bytes(b: &[u8]) -> Vec<u16> {
-        b.chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect()
     }
 }

@@ -514,9 +514,7 @@ pub(crate) fn load_cells<C: CellArray>(
             format!("holds {} values, the tier has {expect}", r.count()),
         ));
     }
-    let mut bytes = Vec::new();
-    r.read_all(storage, &mut bytes)?;
-    Ok(C::from_bytes(&bytes))
+    r.read_elems::<C>(storage)
 }
 
 pub(crate) fn store_cells<C: CellArray>(
@@ -530,7 +528,7 @@ pub(crate) fn store_cells<C: CellArray>(
         storage,
         &values_file(tier),
         &header(game_name, tier, Kind::Values, C::BYTES as u32),
-        &C::to_bytes(cells),
+        &tierfile::le_bytes(cells),
         codec,
         tierfile::BLOCK_ELEMS,
     )

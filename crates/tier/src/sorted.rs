@@ -24,7 +24,7 @@
 //! Discovering a tier holds its parent tiers' keys, 2 bytes of slot flags per parent, and
 //! the new keys; solving a tier holds its keys and values and its child tier's.
 
-use crate::cell::{AnyCells, Cell, CellArray};
+use crate::cell::{Cell, CellArray};
 use crate::engine::{header, keys_file, read_meta, values_file, Dag, Event, Meta, SolveOptions};
 use crate::error::Error;
 use crate::game::{keeps, Layout, Symmetry, TierGame};
@@ -40,13 +40,13 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// A key word: `u32` or `u64`.
-pub(crate) trait Key: Copy + Ord + Send + Sync + std::fmt::Debug + 'static {
+pub(crate) trait Key:
+    Copy + Ord + Send + Sync + std::fmt::Debug + bytemuck::Pod + 'static
+{
     const BYTES: u32;
     fn from_u64(k: u64) -> Self;
     fn to_u64(self) -> u64;
     fn wrap(v: Arc<Vec<Self>>) -> Keys;
-    fn to_bytes(v: &[Self]) -> Vec<u8>;
-    fn from_bytes(b: &[u8]) -> Vec<Self>;
 }
 
 impl Key for u32 {
@@ -62,14 +62,6 @@ impl Key for u32 {
     fn wrap(v: Arc<Vec<u32>>) -> Keys {
         Keys::U32(v)
     }
-    fn to_bytes(v: &[u32]) -> Vec<u8> {
-        v.iter().flat_map(|k| k.to_le_bytes()).collect()
-    }
-    fn from_bytes(b: &[u8]) -> Vec<u32> {
-        b.chunks_exact(4)
-            .map(|c| u32::from_le_bytes(c.try_into().expect("4")))
-            .collect()
-    }
 }
 
 impl Key for u64 {
@@ -84,14 +76,6 @@ impl Key for u64 {
     }
     fn wrap(v: Arc<Vec<u64>>) -> Keys {
         Keys::U64(v)
-    }
-    fn to_bytes(v: &[u64]) -> Vec<u8> {
-        v.iter().flat_map(|k| k.to_le_bytes()).collect()
-    }
-    fn from_bytes(b: &[u8]) -> Vec<u64> {
-        b.chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("8")))
-            .collect()
     }
 }
 
@@ -132,10 +116,16 @@ pub(crate) fn solve<'g, G: TierGame, C: CellArray>(
     }
 }
 
+/// The slots with a legal move, as bits; none at a primitive position.
 fn slots_of<G: TierGame>(game: &G, p: &G::Position) -> u16 {
     if game.primitive(p).is_some() {
         return 0;
     }
+    slot_flags(game, p)
+}
+
+/// The slots with a legal move from a position that is not primitive.
+fn slot_flags<G: TierGame>(game: &G, p: &G::Position) -> u16 {
     let n = <G::Layout as Layout<G>>::slots(game);
     (0..n).fold(0u16, |f, s| {
         f | u16::from(<G::Layout as Layout<G>>::slot_child(game, p, s).is_some()) << s
@@ -148,9 +138,7 @@ fn load_keys<K: Key>(storage: &dyn Storage, game: &str, tier: &str) -> Result<Ve
         &keys_file(tier),
         &header(game, tier, Kind::Keys, K::BYTES),
     )?;
-    let mut bytes = Vec::new();
-    r.read_all(storage, &mut bytes)?;
-    let keys = K::from_bytes(&bytes);
+    let keys = r.read_elems::<K>(storage)?;
     if keys.windows(2).any(|w| w[0] >= w[1]) {
         return Err(Error::damaged(r.name().to_string(), "keys out of order"));
     }
@@ -247,7 +235,7 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
                 st,
                 &keys_file(name),
                 &header(&gname, name, Kind::Keys, K::BYTES),
-                &K::to_bytes(&mine),
+                &tierfile::le_bytes(&mine),
                 Codec::Raw,
                 tierfile::BLOCK_ELEMS,
             )?;
@@ -320,8 +308,11 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
             reused,
         });
         solved += sizes[k];
-        let mine = match reuse {
-            Some(v) => v,
+        let (mine, tier_stats) = match reuse {
+            Some(v) => {
+                let st = tally::<G, C, K>(game, dag.tiers[k], &my_keys, &v);
+                (v, st)
+            }
             None => {
                 let below = child.map(|c| {
                     (
@@ -336,7 +327,7 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
         if let (Some(st), false) = (storage, reused) {
             crate::engine::store_cells(st, &gname, name, &mine, opts.codec)?;
         }
-        stats.merge(&totals::<G, C, K>(game, dag.tiers[k], &my_keys, &mine));
+        stats.merge(&tier_stats);
         vals[k] = Some(Arc::new(mine));
         if let Some(c) = child {
             parents_left[c] -= 1;
@@ -444,26 +435,12 @@ fn discover_tier<G: TierGame, K: Key>(
         });
     }
     let t = dag.tiers[k];
-    let streams: Vec<(G::Tier, &[K], Vec<u16>)> = parents
-        .iter()
-        .map(|(pt, pk)| {
-            let flags: Vec<u16> = pk
-                .par_chunks(1 << 14)
-                .flat_map_iter(|c| {
-                    c.iter()
-                        .map(|&key| {
-                            slots_of(
-                                game,
-                                &<G::Layout as Layout<G>>::key_position(game, *pt, key.to_u64()),
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect();
-            (*pt, &pk[..], flags)
-        })
-        .collect();
-    merge_children::<G, K>(game, t, &streams, budget, opts).map_err(|e| match e {
+    let merged = if <G::Layout as Layout<G>>::slots(game) <= 8 {
+        merge_with_flags::<G, K, u8>(game, t, &parents, budget, opts)
+    } else {
+        merge_with_flags::<G, K, u16>(game, t, &parents, budget, opts)
+    };
+    merged.map_err(|e| match e {
         Error::Memory { needed, .. } => Error::Memory {
             what: format!("finding tier {}", dag.names[k]),
             needed: needed.saturating_add(held),
@@ -473,11 +450,80 @@ fn discover_tier<G: TierGame, K: Key>(
     })
 }
 
-/// Merges the children (in tier `t`) of sorted parent tiers, without duplicates.
-fn merge_children<G: TierGame, K: Key>(
+/// Slot flags of one parent: a byte when there are at most 8 slots.
+trait Flags: Copy + Default + Send + Sync {
+    fn from_u16(f: u16) -> Self;
+    fn has(self, s: usize) -> bool;
+    fn first(self) -> usize;
+    fn any(self) -> bool;
+}
+
+impl Flags for u8 {
+    #[inline]
+    fn from_u16(f: u16) -> u8 {
+        f as u8
+    }
+    #[inline]
+    fn has(self, s: usize) -> bool {
+        self >> s & 1 == 1
+    }
+    fn first(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    fn any(self) -> bool {
+        self != 0
+    }
+}
+
+impl Flags for u16 {
+    #[inline]
+    fn from_u16(f: u16) -> u16 {
+        f
+    }
+    #[inline]
+    fn has(self, s: usize) -> bool {
+        self >> s & 1 == 1
+    }
+    fn first(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    fn any(self) -> bool {
+        self != 0
+    }
+}
+
+/// The slot flags of every parent, then the merge.
+fn merge_with_flags<G: TierGame, K: Key, F: Flags>(
     game: &G,
     t: G::Tier,
-    parents: &[(G::Tier, &[K], Vec<u16>)],
+    parents: &[(G::Tier, Arc<Vec<K>>)],
+    budget: Option<u64>,
+    opts: &SolveOptions,
+) -> Result<Vec<K>, Error> {
+    let streams: Vec<(G::Tier, &[K], Vec<F>)> = parents
+        .iter()
+        .map(|(pt, pk)| {
+            let mut flags = vec![F::default(); pk.len()];
+            flags
+                .par_chunks_mut(1 << 14)
+                .zip(pk.par_chunks(1 << 14))
+                .for_each(|(f, c)| {
+                    for (f, &key) in f.iter_mut().zip(c) {
+                        let p = <G::Layout as Layout<G>>::key_position(game, *pt, key.to_u64());
+                        *f = F::from_u16(slots_of(game, &p));
+                    }
+                });
+            (*pt, &pk[..], flags)
+        })
+        .collect();
+    merge_children::<G, K, F>(game, t, &streams, budget, opts)
+}
+
+/// Merges the children (in tier `t`) of sorted parent tiers, without duplicates.
+fn merge_children<G: TierGame, K: Key, F: Flags>(
+    game: &G,
+    t: G::Tier,
+    parents: &[(G::Tier, &[K], Vec<F>)],
     budget: Option<u64>,
     opts: &SolveOptions,
 ) -> Result<Vec<K>, Error> {
@@ -516,8 +562,8 @@ fn merge_children<G: TierGame, K: Key>(
         for r in 1..parts {
             let i = r * big.1.len() / parts;
             let f = big.2[i];
-            if f != 0 {
-                bounds.push(child(parents[bi].0, big.1[i], f.trailing_zeros() as usize)?);
+            if f.any() {
+                bounds.push(child(parents[bi].0, big.1[i], f.first())?);
             }
         }
         bounds.sort_unstable();
@@ -529,17 +575,16 @@ fn merge_children<G: TierGame, K: Key>(
     // ways; what it scans past has no slot and is dropped with it.
     let find = |pi: usize, s: usize, b: u64| -> Result<usize, Error> {
         let (pt, pk, flags) = &parents[pi];
-        let bit = 1u16 << s;
         let (mut lo, mut hi) = (0usize, pk.len());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
             let mut d = 0;
             let probe = loop {
-                if mid + d < hi && flags[mid + d] & bit != 0 {
+                if mid + d < hi && flags[mid + d].has(s) {
                     // (mid - d, mid + d) has no parent with the slot.
                     break Some((mid + d, (mid + 1).saturating_sub(d).max(lo)));
                 }
-                if d > 0 && d <= mid - lo && flags[mid - d] & bit != 0 {
+                if d > 0 && d <= mid - lo && flags[mid - d].has(s) {
                     // (mid - d, mid + d] has none.
                     break Some((mid - d, mid - d));
                 }
@@ -595,7 +640,7 @@ fn merge_children<G: TierGame, K: Key>(
              -> Result<(), Error> {
                 let (pi, s) = streams[x];
                 let (pt, pk, flags) = &parents[pi];
-                while idx[x] < end[x] && flags[idx[x]] & (1 << s) == 0 {
+                while idx[x] < end[x] && !flags[idx[x]].has(s) {
                     idx[x] += 1;
                 }
                 if idx[x] < end[x] {
@@ -668,14 +713,15 @@ fn merge_children<G: TierGame, K: Key>(
     Ok(out)
 }
 
-/// The values of a tier from its child tier's keys and values.
+/// The values of a tier from its child tier's keys and values, and the tier's totals (every
+/// key is a reachable position).
 fn solve_tier<G: TierGame, C: Cell, K: Key>(
     game: &G,
     t: G::Tier,
     keys: &[K],
     below: Option<(G::Tier, &[K], &[C])>,
     opts: &SolveOptions,
-) -> Result<Vec<C>, Error> {
+) -> Result<(Vec<C>, Stats), Error> {
     let nslots = <G::Layout as Layout<G>>::slots(game);
     let encode = |v: Value| {
         C::encode(v).ok_or_else(|| Error::Remoteness {
@@ -689,12 +735,17 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
         SOLVE_CHUNK
     };
     keys.par_chunks(chunk)
-        .map(|part| -> Result<Vec<C>, Error> {
+        .map(|part| -> Result<(Vec<C>, Stats), Error> {
             let pos: Vec<G::Position> = part
                 .iter()
                 .map(|k| <G::Layout as Layout<G>>::key_position(game, t, k.to_u64()))
                 .collect();
-            let flags: Vec<u16> = pos.iter().map(|p| slots_of(game, p)).collect();
+            let prims: Vec<Option<Primitive>> = pos.iter().map(|p| game.primitive(p)).collect();
+            let flags: Vec<u16> = pos
+                .iter()
+                .zip(&prims)
+                .map(|(p, prim)| if prim.is_some() { 0 } else { slot_flags(game, p) })
+                .collect();
             let mut best: Vec<Option<Value>> = vec![None; part.len()];
             if let Some((ct, ckeys, cvals)) = below {
                 for s in 0..nslots {
@@ -744,18 +795,34 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
                 )));
             }
             let mut out = Vec::with_capacity(part.len());
+            let mut st = Stats::default();
             for (i, p) in pos.iter().enumerate() {
-                let v = match (game.primitive(p), best[i]) {
+                let v = match (prims[i], best[i]) {
                     (Some(prim), _) => terminal(prim),
                     (None, Some(v)) => v,
                     (None, None) => terminal(game.no_move()),
                 };
                 out.push(encode(v)?);
+                st.count(v);
+                st.moves += u64::from(flags[i].count_ones());
+                if <G::Symmetry as Symmetry<G>>::is_canonical(game, p) {
+                    st.classes += 1;
+                }
             }
-            Ok(out)
+            st.positions = part.len() as u64;
+            st.states = st.positions;
+            Ok((out, st))
         })
-        .collect::<Result<Vec<Vec<C>>, _>>()
-        .map(|parts| parts.concat())
+        .collect::<Result<Vec<(Vec<C>, Stats)>, _>>()
+        .map(|parts| {
+            let mut stats = Stats::default();
+            let mut cells = Vec::with_capacity(keys.len());
+            for (c, s) in parts {
+                cells.extend(c);
+                stats.merge(&s);
+            }
+            (cells, stats)
+        })
 }
 
 fn terminal(p: Primitive) -> Value {
@@ -766,8 +833,8 @@ fn terminal(p: Primitive) -> Value {
     }
 }
 
-/// Totals of a solved tier: every key is a reachable position.
-fn totals<G: TierGame, C: Cell, K: Key>(game: &G, t: G::Tier, keys: &[K], vals: &[C]) -> Stats {
+/// The totals of a tier reused from a file.
+fn tally<G: TierGame, C: Cell, K: Key>(game: &G, t: G::Tier, keys: &[K], vals: &[C]) -> Stats {
     keys.par_chunks(1 << 14)
         .zip(vals.par_chunks(1 << 14))
         .map(|(ks, vs)| {
@@ -791,6 +858,3 @@ fn totals<G: TierGame, C: Cell, K: Key>(game: &G, t: G::Tier, keys: &[K], vals: 
             a
         })
 }
-
-#[allow(dead_code)]
-fn _unused(_: AnyCells) {}

@@ -303,38 +303,55 @@ impl Reader {
         &self.name
     }
 
+    /// The elements of block `b`, and its place in the whole payload in bytes.
+    fn block_span(&self, b: usize) -> std::ops::Range<usize> {
+        let per = u64::from(self.block_elems);
+        let start = b as u64 * per;
+        let elems = (self.count - start).min(per);
+        let e = u64::from(self.elem);
+        (start * e) as usize..((start + elems) * e) as usize
+    }
+
+    /// Reads block `b` into `dst` (its exact size), checking it.
+    ///
+    /// # Errors
+    /// [`Error::Damaged`] when the checksum or the length does not hold.
+    fn block_into(&self, storage: &dyn Storage, b: usize, dst: &mut [u8]) -> Result<(), Error> {
+        let (off, stored, crc, _) = self.blocks[b];
+        let bad = |m: String| Error::damaged(self.name.clone(), m);
+        let io = |e| Error::io(self.name.clone(), "read", e);
+        if self.codec == 0 {
+            storage.read_at(&self.file, off, dst).map_err(io)?;
+            if crc32fast::hash(dst) != crc {
+                return Err(bad(format!("block {b} checksum mismatch")));
+            }
+            return Ok(());
+        }
+        let mut buf = vec![0u8; stored as usize];
+        storage.read_at(&self.file, off, &mut buf).map_err(io)?;
+        if crc32fast::hash(&buf) != crc {
+            return Err(bad(format!("block {b} checksum mismatch")));
+        }
+        match zstd::bulk::decompress_to_buffer(&buf, dst) {
+            Ok(n) if n == dst.len() => Ok(()),
+            _ => Err(bad(format!(
+                "block {b} does not decompress to {} bytes",
+                dst.len()
+            ))),
+        }
+    }
+
     /// Reads block `b`, checks it, and returns its elements' bytes.
     ///
     /// # Errors
     /// [`Error::Damaged`] when the checksum or the length does not hold.
     pub fn block(&self, storage: &dyn Storage, b: usize) -> Result<Vec<u8>, Error> {
-        let (off, stored, crc, _) = self.blocks[b];
-        let elems =
-            (self.count - b as u64 * u64::from(self.block_elems)).min(u64::from(self.block_elems));
-        let raw_len = (elems * u64::from(self.elem)) as usize;
-        let mut buf = vec![0u8; stored as usize];
-        storage
-            .read_at(&self.file, off, &mut buf)
-            .map_err(|e| Error::io(self.name.clone(), "read", e))?;
-        if crc32fast::hash(&buf) != crc {
-            return Err(Error::damaged(
-                self.name.clone(),
-                format!("block {b} checksum mismatch"),
-            ));
-        }
-        if self.codec == 0 {
-            return Ok(buf);
-        }
-        match zstd::bulk::decompress(&buf, raw_len) {
-            Ok(out) if out.len() == raw_len => Ok(out),
-            _ => Err(Error::damaged(
-                self.name.clone(),
-                format!("block {b} does not decompress to {raw_len} bytes"),
-            )),
-        }
+        let mut out = vec![0u8; self.block_span(b).len()];
+        self.block_into(storage, b, &mut out)?;
+        Ok(out)
     }
 
-    /// Reads and checks every block (in parallel), in order, into `out` (cleared first).
+    /// Reads and checks every block (in parallel) into `out` (cleared first).
     ///
     /// # Errors
     /// As [`Reader::block`].
@@ -346,16 +363,67 @@ impl Reader {
             needed: total as u64,
             limit: 0,
         })?;
-        for batch in (0..self.blocks.len()).collect::<Vec<_>>().chunks(64) {
-            let blocks: Vec<Vec<u8>> = batch
-                .par_iter()
-                .map(|&b| self.block(storage, b))
-                .collect::<Result<_, _>>()?;
-            for b in blocks {
-                out.extend_from_slice(&b);
-            }
+        out.resize(total, 0);
+        self.fill(storage, out)
+    }
+
+    /// Reads every block (in parallel) into `dst`, the whole payload's size.
+    fn fill(&self, storage: &dyn Storage, dst: &mut [u8]) -> Result<(), Error> {
+        let per = self.block_elems as usize * self.elem as usize;
+        dst.par_chunks_mut(per.max(1))
+            .enumerate()
+            .try_for_each(|(b, d)| self.block_into(storage, b, d))
+    }
+
+    /// Reads the whole file as elements of `T` (of the file's element size), checked, with
+    /// no copy beyond the one into the result.
+    ///
+    /// # Errors
+    /// As [`Reader::block`]; an element size that is not `T`'s.
+    pub fn read_elems<T: bytemuck::Pod>(&self, storage: &dyn Storage) -> Result<Vec<T>, Error> {
+        if std::mem::size_of::<T>() != self.elem as usize {
+            return Err(Error::damaged(
+                self.name.clone(),
+                format!(
+                    "{}-byte elements, expected {}",
+                    self.elem,
+                    std::mem::size_of::<T>()
+                ),
+            ));
         }
-        Ok(())
+        let mut v: Vec<T> = Vec::new();
+        v.try_reserve_exact(self.count as usize)
+            .map_err(|_| Error::Memory {
+                what: format!("reading {}", self.name),
+                needed: self.count * u64::from(self.elem),
+                limit: 0,
+            })?;
+        v.resize(self.count as usize, T::zeroed());
+        self.fill(storage, bytemuck::cast_slice_mut(&mut v))?;
+        #[cfg(target_endian = "big")]
+        from_le_in_place(bytemuck::cast_slice_mut(&mut v), self.elem as usize);
+        Ok(v)
+    }
+}
+
+/// Elements as little-endian bytes: the memory itself on little-endian machines.
+pub fn le_bytes<T: bytemuck::Pod>(v: &[T]) -> std::borrow::Cow<'_, [u8]> {
+    #[cfg(target_endian = "little")]
+    {
+        std::borrow::Cow::Borrowed(bytemuck::cast_slice(v))
+    }
+    #[cfg(target_endian = "big")]
+    {
+        let mut b = bytemuck::cast_slice(v).to_vec();
+        from_le_in_place(&mut b, std::mem::size_of::<T>());
+        std::borrow::Cow::Owned(b)
+    }
+}
+
+#[cfg(target_endian = "big")]
+fn from_le_in_place(b: &mut [u8], elem: usize) {
+    for c in b.chunks_exact_mut(elem) {
+        c.reverse();
     }
 }
 
