@@ -548,6 +548,14 @@ impl SymmetricGame for Quixo {
 
     #[inline]
     fn canonical(&self, p: &State) -> State {
+        if self.n == 4 {
+            // Both boards at once, 16 bits each: the image with the least packed value.
+            let m = images4(p.x | p.o << 16).into_iter().min().unwrap_or(0);
+            return State {
+                x: m & 0xffff,
+                o: m >> 16,
+            };
+        }
         let mut best = *p;
         for g in 1..8 {
             let q = self.apply_symmetry(p, g);
@@ -560,8 +568,80 @@ impl SymmetricGame for Quixo {
 
     #[inline]
     fn is_canonical(&self, p: &State) -> bool {
+        if self.n == 4 {
+            return is_canonical4(p.x | p.o << 16);
+        }
         (1..8).all(|g| self.apply_symmetry(p, g) >= *p)
     }
+
+    #[inline]
+    fn class_size(&self, p: &State) -> u64 {
+        let fixed = if self.n == 4 {
+            let v = p.x | p.o << 16;
+            images4(v).into_iter().filter(|&w| w == v).count()
+        } else {
+            (0..8).filter(|&g| self.apply_symmetry(p, g) == *p).count()
+        };
+        (8 / fixed) as u64
+    }
+}
+
+/// Whether no image of `v` (see [`images4`]) is smaller, stopping at the first one that is.
+#[inline]
+fn is_canonical4(v: u32) -> bool {
+    let b = cols4(v);
+    if b < v {
+        return false;
+    }
+    let c = rows4(v);
+    if c < v {
+        return false;
+    }
+    let d = rows4(b);
+    if d < v {
+        return false;
+    }
+    transpose4(v) >= v && transpose4(b) >= v && transpose4(c) >= v && transpose4(d) >= v
+}
+
+#[inline]
+fn cols4(v: u32) -> u32 {
+    let v = ((v & 0x5555_5555) << 1) | ((v >> 1) & 0x5555_5555);
+    ((v & 0x3333_3333) << 2) | ((v >> 2) & 0x3333_3333)
+}
+
+#[inline]
+fn rows4(v: u32) -> u32 {
+    let v = ((v & 0x00ff_00ff) << 8) | ((v >> 8) & 0x00ff_00ff);
+    ((v & 0x0f0f_0f0f) << 4) | ((v >> 4) & 0x0f0f_0f0f)
+}
+
+#[inline]
+fn transpose4(mut v: u32) -> u32 {
+    let d = (v ^ (v >> 3)) & 0x0a0a_0a0a;
+    v ^= d ^ (d << 3);
+    let d = (v ^ (v >> 6)) & 0x00cc_00cc;
+    v ^ d ^ (d << 6)
+}
+
+/// The 8 images of two 4x4 boards packed in the halves of a `u32` (bit `row × 4 + col` of
+/// each half) under the symmetries of the square, by bit tricks on both halves at once:
+/// mirror the columns (reverse each row's nibble), mirror the rows (reverse the nibbles),
+/// and transpose (two delta swaps).
+#[inline]
+fn images4(v: u32) -> [u32; 8] {
+    let (a, b) = (v, cols4(v));
+    let (c, d) = (rows4(a), rows4(b));
+    [
+        a,
+        b,
+        c,
+        d,
+        transpose4(a),
+        transpose4(b),
+        transpose4(c),
+        transpose4(d),
+    ]
 }
 
 impl Notation for Quixo {
@@ -747,6 +827,28 @@ mod tests {
                 });
                 assert_eq!(seen, (lo..hi).collect::<Vec<_>>());
             }
+        }
+    }
+
+    #[test]
+    fn bit_trick_images_are_the_symmetries() {
+        let q = Quixo::new(4).unwrap();
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..5000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let (x, o) = (
+                (rng & 0xffff) as u32,
+                (rng >> 16 & 0xffff) as u32 & !(rng as u32 & 0xffff),
+            );
+            let mut want: Vec<u32> = (0..8)
+                .map(|g| q.transform(g, x) | q.transform(g, o) << 16)
+                .collect();
+            let mut got = images4(x | o << 16).to_vec();
+            want.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(got, want);
         }
     }
 

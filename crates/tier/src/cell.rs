@@ -9,7 +9,10 @@
 //! | 2   | win in `r` |
 //! | 3   | tie in `r` |
 //!
-//! A `u8` cell keeps remoteness up to 63, a `u16` one up to 16383. Holes mark the numbers
+//! While a tier is solved, a position not yet decided holds its counter (of moves not yet
+//! known to lose) in a special code: `OPEN_BASE + counter`, so that one compare-exchange
+//! counts a position down or decides it. A `u8` cell keeps remoteness up to 63 and counters
+//! up to 59, a `u16` one remoteness up to 16383 and counters up to 16367. Holes mark the numbers
 //! of a dense index that are not solved (not positions, or not canonical) while a tier is
 //! being solved; in a finished tier they are 0, like any number without a value.
 
@@ -30,6 +33,13 @@ pub trait Cell: Copy + Eq + Ord + Default + Send + Sync + std::fmt::Debug + 'sta
     const DRAW: Self;
     /// Not solved here (a hole of the index, or a position that is not canonical).
     const HOLE: Self;
+    /// The largest counter an open cell holds.
+    const MAX_COUNTER: u32;
+
+    /// An open cell (undecided while solving) with this counter; `None` when it does not fit.
+    fn open(counter: u32) -> Option<Self>;
+    /// The counter of an open cell, `None` for any other.
+    fn counter(self) -> Option<u32>;
 
     /// The cell of `v`; `None` when its remoteness does not fit.
     fn encode(v: Value) -> Option<Self>;
@@ -54,7 +64,7 @@ pub trait Cell: Copy + Eq + Ord + Default + Send + Sync + std::fmt::Debug + 'sta
 }
 
 macro_rules! cell {
-    ($t:ty, $atomic:ty, $bits:expr) => {
+    ($t:ty, $atomic:ty, $bits:expr, $open:expr) => {
         impl Cell for $t {
             type Atomic = $atomic;
             const BYTES: usize = std::mem::size_of::<$t>();
@@ -62,6 +72,17 @@ macro_rules! cell {
             const UNDECIDED: $t = 0;
             const DRAW: $t = 1;
             const HOLE: $t = 2;
+            const MAX_COUNTER: u32 = (1 << ($bits - 2)) - 1 - $open;
+
+            #[inline]
+            fn open(counter: u32) -> Option<$t> {
+                (counter <= Self::MAX_COUNTER).then(|| ($open + counter) as $t)
+            }
+
+            #[inline]
+            fn counter(self) -> Option<u32> {
+                (self >= $open && self >> ($bits - 2) == 0).then(|| u32::from(self - $open))
+            }
 
             #[inline]
             fn encode(v: Value) -> Option<$t> {
@@ -128,8 +149,8 @@ macro_rules! cell {
     };
 }
 
-cell!(u8, AtomicU8, 8);
-cell!(u16, AtomicU16, 16);
+cell!(u8, AtomicU8, 8, 4);
+cell!(u16, AtomicU16, 16, 16);
 
 #[cfg(test)]
 mod tests {
@@ -159,8 +180,23 @@ mod tests {
         }
         assert!(u16::encode(Value::Loss(3)).unwrap().is_loss());
         assert!(!u16::encode(Value::Win(3)).unwrap().is_loss());
-        // A u8 cell widens to the same u16 code for small remoteness? No: the tag moves.
         assert_eq!(u8::from_u16(u16::from(u8::DRAW)), u8::DRAW);
+        // Open cells hold counters, and are neither values nor the special codes.
+        for c in [0, 1, 59] {
+            let o = u8::open(c).unwrap();
+            assert_eq!((o.counter(), o.decode()), (Some(c), None));
+        }
+        assert_eq!(u8::open(60), None);
+        assert_eq!(u16::open(16367).unwrap().counter(), Some(16367));
+        assert_eq!(u16::open(16368), None);
+        for c in [
+            u16::UNDECIDED,
+            u16::DRAW,
+            u16::HOLE,
+            u16::encode(Value::Win(3)).unwrap(),
+        ] {
+            assert_eq!(c.counter(), None);
+        }
     }
 }
 

@@ -76,16 +76,20 @@ pub(crate) fn count<G: TierGame, C: Cell>(
         while !frontier.is_empty() {
             let results: Vec<(Stats, Vec<u32>)> = frontier
                 .par_chunks(CHUNK)
-                .map_init(Vec::new, |moves, chunk| {
-                    let mut st = Stats::default();
-                    let mut next = Vec::new();
-                    for &i in chunk {
-                        expand::<G, C>(
-                            game, t, i, &mine, &below, &values, moves, &mut st, &mut next,
-                        )?;
-                    }
-                    Ok((st, next))
-                })
+                .map_init(
+                    || (Vec::new(), Vec::new()),
+                    |(moves, targets), chunk| {
+                        let mut st = Stats::default();
+                        let mut next = Vec::new();
+                        for &i in chunk {
+                            expand::<G, C>(
+                                game, t, i, &mine, &below, &values, moves, targets, &mut st,
+                                &mut next,
+                            )?;
+                        }
+                        Ok((st, next))
+                    },
+                )
                 .collect::<Result<_, Error>>()?;
             frontier = Vec::new();
             for (st, next) in results {
@@ -100,14 +104,15 @@ pub(crate) fn count<G: TierGame, C: Cell>(
 
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn expand<G: TierGame, C: Cell>(
+fn expand<'a, G: TierGame, C: Cell>(
     game: &G,
     t: G::Tier,
     i: u32,
-    mine: &[AtomicU8],
-    below: &[(G::Tier, &[AtomicU8])],
+    mine: &'a [AtomicU8],
+    below: &[(G::Tier, &'a [AtomicU8])],
     values: &[C],
     moves: &mut Vec<G::Position>,
+    targets: &mut Vec<(&'a [AtomicU8], usize, u8, bool)>,
     st: &mut Stats,
     next: &mut Vec<u32>,
 ) -> Result<(), Error> {
@@ -149,6 +154,8 @@ fn expand<G: TierGame, C: Cell>(
     // After a move that passes the turn, the other side is to move (tracked only when the
     // position does not say it).
     let swapped = (fresh & 1) << 1 | fresh >> 1;
+    // Locate every child first (prefetching its byte), then mark them: the misses overlap.
+    targets.clear();
     for c in moves.iter() {
         let mark = if !G::MOVER_VIEW || keeps(game, &p, c) {
             fresh
@@ -157,25 +164,31 @@ fn expand<G: TierGame, C: Cell>(
         };
         let tc = game.tier(c);
         let j = <G::Layout as Layout<G>>::rank(game, &canonical(game, c)) as usize;
-        if tc == t {
-            let cell = mine
-                .get(j)
-                .ok_or_else(|| Error::Game(format!("rank {j} past the size of tier {t:?}")))?;
-            if cell.load(Relaxed) & mark != mark && cell.fetch_or(mark, Relaxed) & mark != mark {
-                next.push(j as u32);
-            }
+        let bits: &[AtomicU8] = if tc == t {
+            mine
         } else {
-            let Some((_, bits)) = below.iter().find(|(x, _)| *x == tc) else {
-                return Err(Error::Game(format!(
-                    "a move from tier {t:?} reaches tier {tc:?}, not one of its child tiers"
-                )));
-            };
-            let cell = bits
-                .get(j)
-                .ok_or_else(|| Error::Game(format!("rank {j} past the size of tier {tc:?}")))?;
-            if cell.load(Relaxed) & mark != mark {
-                cell.fetch_or(mark, Relaxed);
+            match below.iter().find(|(x, _)| *x == tc) {
+                Some((_, b)) => b,
+                None => {
+                    return Err(Error::Game(format!(
+                        "a move from tier {t:?} reaches tier {tc:?}, not one of its child tiers"
+                    )))
+                }
             }
+        };
+        if j >= bits.len() {
+            return Err(Error::Game(format!(
+                "rank {j} past the size of tier {tc:?}"
+            )));
+        }
+        crate::dense::prefetch(bits, j);
+        targets.push((bits, j, mark, tc == t));
+    }
+    for &(bits, j, mark, same) in targets.iter() {
+        let cell = &bits[j];
+        if cell.load(Relaxed) & mark != mark && cell.fetch_or(mark, Relaxed) & mark != mark && same
+        {
+            next.push(j as u32);
         }
     }
     Ok(())

@@ -47,11 +47,21 @@
 //! writes a value, never over *which*; the level is fixed by the sets of positions of the
 //! earlier levels. So the result does not depend on the number of threads.
 //!
+//! # Cells
+//! One atomic cell per slot holds everything: a value once decided, else the counter (an
+//! *open* code, see [`crate::cell`]), so one compare-exchange from the value just read both
+//! counts a position down and decides it, and the propagation touches one cache line per
+//! parent. A frontier of at most one chunk, or any frontier on one thread, is processed with
+//! plain loads and stores instead.
+//!
+//! Exits are located first (canonical child, rank) and prefetched, and read once the moves
+//! inside the tier are counted, so that their cache misses overlap.
+//!
 //! # Memory
-//! Per slot of the tier: one value cell (1 or 2 bytes) and a 1-byte counter; the level
-//! lists (4 bytes per entry: in all, at most about one entry per position for the decided
-//! lists, plus seeds and phantoms); without un-moves, 8 bytes per move inside the tier
-//! while the reverse edges are built, 4 (plus offsets, 8 per slot) once they are.
+//! Per slot of the tier: one value cell (1 or 2 bytes); the level lists (4 bytes per entry:
+//! in all, at most about one entry per position for the decided lists, plus seeds and
+//! phantoms); without un-moves, 8 bytes per move inside the tier while the reverse edges are
+//! built, 4 (plus offsets, 8 per slot) once they are.
 
 use crate::cell::Cell;
 use crate::error::Error;
@@ -59,7 +69,7 @@ use crate::game::{canonical, keeps, Layout, Parents, Symmetry, TierGame};
 use rayon::prelude::*;
 use retrograde_graph::Primitive;
 use retrograde_solve::Value;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// Slots per init task.
 const INIT_CHUNK: u64 = 1 << 12;
@@ -75,21 +85,119 @@ impl<G: TierGame, C: Cell> Below<'_, G, C> {
     /// The value of `c` (a position of a child tier) for the player to move there.
     #[inline]
     pub fn value(&self, game: &G, from: G::Tier, c: &G::Position) -> Result<Value, Error> {
+        let (k, i) = self.locate(game, from, c)?;
+        self.read(game, from, k, i)
+    }
+
+    /// Which child tier `c` is in and its slot there (of its canonical position).
+    #[inline]
+    pub fn locate(
+        &self,
+        game: &G,
+        from: G::Tier,
+        c: &G::Position,
+    ) -> Result<(usize, usize), Error> {
         let tc = game.tier(c);
-        let Some((_, cells)) = self.tiers.iter().find(|(t, _)| *t == tc) else {
+        let Some(k) = self.tiers.iter().position(|(t, _)| *t == tc) else {
             return Err(Error::Game(format!(
                 "a move from tier {from:?} reaches tier {tc:?}, which is not one of its child tiers"
             )));
         };
-        let i = <G::Layout as Layout<G>>::rank(game, &canonical(game, c));
-        cells
-            .get(i as usize)
-            .and_then(|c| c.decode())
-            .ok_or_else(|| {
-                Error::Game(format!(
-                    "a move from tier {from:?} reaches {c:?}, which has no value in tier {tc:?} (rank {i})"
-                ))
-            })
+        let i = <G::Layout as Layout<G>>::rank(game, &canonical(game, c)) as usize;
+        if i >= self.tiers[k].1.len() {
+            return Err(Error::Game(format!(
+                "a move from tier {from:?} reaches {c:?}, rank {i}, past the size of tier {tc:?}"
+            )));
+        }
+        Ok((k, i))
+    }
+
+    /// A hint to fetch a located cell.
+    #[inline(always)]
+    pub fn prefetch(&self, k: usize, i: usize) {
+        prefetch(self.tiers[k].1, i);
+    }
+
+    /// The value at a located cell.
+    #[inline]
+    pub fn read(&self, _game: &G, from: G::Tier, k: usize, i: usize) -> Result<Value, Error> {
+        let (tc, cells) = &self.tiers[k];
+        cells[i].decode().ok_or_else(|| {
+            Error::Game(format!(
+                "a move from tier {from:?} reaches slot {i} of tier {tc:?}, which has no value"
+            ))
+        })
+    }
+}
+
+/// A hint to bring `data[i]` into cache; no effect on results (and none off x86-64).
+#[inline(always)]
+pub(crate) fn prefetch<T>(data: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        if i < data.len() {
+            // SAFETY: a prefetch is a hint that never dereferences or faults, and SSE is part
+            // of every x86-64 target; the address is in bounds anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(data.as_ptr().wrapping_add(i).cast::<i8>()) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (data, i);
+}
+
+/// Whether cell updates may race (several threads on one frontier).
+#[derive(Copy, Clone)]
+struct Racy(bool);
+
+/// Decides an open cell as `v`; whether this call did.
+#[inline]
+fn decide<C: Cell>(cell: &C::Atomic, v: C, racy: Racy) -> bool {
+    loop {
+        let cur = C::load(cell);
+        if cur.counter().is_none() {
+            return false;
+        }
+        if !racy.0 {
+            C::store(cell, v);
+            return true;
+        }
+        if C::exchange(cell, cur, v) {
+            return true;
+        }
+    }
+}
+
+/// Counts an open cell down, deciding it as `lost` when its counter reaches 0; whether this
+/// call decided it.
+#[inline]
+fn count_down<C: Cell>(
+    cell: &C::Atomic,
+    lost: Option<C>,
+    racy: Racy,
+    t: &dyn std::fmt::Debug,
+) -> Result<bool, Error> {
+    loop {
+        let cur = C::load(cell);
+        let Some(n) = cur.counter() else {
+            return Ok(false);
+        };
+        let new = match n {
+            0 => {
+                return Err(Error::Game(format!(
+                    "un-moves give a position of tier {t:?} more moves than its moves do"
+                )))
+            }
+            1 => need(lost, t)?,
+            _ => C::open(n - 1).expect("smaller"),
+        };
+        if !racy.0 {
+            C::store(cell, new);
+            return Ok(n == 1);
+        }
+        if C::exchange(cell, cur, new) {
+            return Ok(n == 1);
+        }
     }
 }
 
@@ -155,6 +263,11 @@ struct InitOut {
 struct Scratch<P> {
     moves: Vec<P>,
     inside: Vec<u64>,
+    /// Moves inside the tier as (canonical child, keeps-turn), with un-moves: counting
+    /// needs no rank.
+    inside_pos: Vec<(P, bool)>,
+    /// Exits located: (child tier, slot, keeps-turn).
+    exits: Vec<(usize, usize, bool)>,
 }
 
 impl<P> Scratch<P> {
@@ -162,6 +275,8 @@ impl<P> Scratch<P> {
         Scratch {
             moves: Vec::with_capacity(64),
             inside: Vec::with_capacity(64),
+            inside_pos: Vec::with_capacity(64),
+            exits: Vec::with_capacity(64),
         }
     }
 }
@@ -201,7 +316,6 @@ pub(crate) fn solve_tier<G: TierGame, C: Cell>(
         .into_par_iter()
         .map(|_| C::UNDECIDED.atomic())
         .collect();
-    let counters: Vec<AtomicU8> = (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect();
     let unmoves = <G::Parents as Parents<G>>::UNMOVES;
     if !unmoves && size >= 1 << 31 {
         return Err(Error::Unsupported(format!(
@@ -222,9 +336,7 @@ pub(crate) fn solve_tier<G: TierGame, C: Cell>(
                 if err.is_err() {
                     return;
                 }
-                if let Err(e) =
-                    init_one(game, t, below, i as u32, p, &cells, &counters, s, &mut out)
-                {
+                if let Err(e) = init_one(game, t, below, i as u32, p, &cells, s, &mut out) {
                     err = Err(e);
                 }
             });
@@ -306,33 +418,34 @@ pub(crate) fn solve_tier<G: TierGame, C: Cell>(
                 let won = enc::<C>(Value::Win(r), &t)?;
                 frontier.extend(
                     s.into_iter()
-                        .filter(|&i| C::exchange(&cells[i as usize], C::UNDECIDED, won)),
+                        .filter(|&i| decide::<C>(&cells[i as usize], won, Racy(false))),
                 );
             }
             let lost_next = C::encode(Value::Loss(r + 1));
             let won_next = C::encode(Value::Win(r + 1));
             let mut next = Vec::new();
             for i in phantoms.take(r) {
-                let i = i as usize;
-                if C::load(&cells[i]) == C::UNDECIDED && counters[i].fetch_sub(1, Relaxed) == 1 {
-                    C::store(&cells[i], need(lost_next, &t)?);
-                    next.push(i as u32);
+                if count_down::<C>(&cells[i as usize], lost_next, Racy(false), &t)? {
+                    next.push(i);
                 }
             }
             if !frontier.is_empty() {
-                let step = |chunk: &[u32], s: &mut Scratch<G::Position>, out: &mut Vec<u32>| {
+                let step = |chunk: &[u32],
+                            s: &mut Scratch<G::Position>,
+                            out: &mut Vec<u32>,
+                            racy: Racy| {
                     propagate::<G, C>(
-                        &parents, chunk, r, lost_next, won_next, &cells, &counters, s, out,
+                        &parents, chunk, r, lost_next, won_next, &cells, s, out, racy,
                     )
                 };
                 if frontier.len() <= CHUNK || rayon::current_num_threads() == 1 {
-                    step(&frontier, &mut Scratch::new(), &mut next)?;
+                    step(&frontier, &mut Scratch::new(), &mut next, Racy(false))?;
                 } else {
                     let lists: Vec<Vec<u32>> = frontier
                         .par_chunks(CHUNK)
                         .map_init(Scratch::new, |s, chunk| {
                             let mut out = Vec::new();
-                            step(chunk, s, &mut out).map(|_| out)
+                            step(chunk, s, &mut out, Racy(true)).map(|_| out)
                         })
                         .collect::<Result<_, Error>>()?;
                     for l in lists {
@@ -355,7 +468,7 @@ pub(crate) fn solve_tier<G: TierGame, C: Cell>(
                 let tied = enc::<C>(Value::Tie(r), &t)?;
                 frontier.extend(
                     s.into_iter()
-                        .filter(|&i| C::exchange(&cells[i as usize], C::UNDECIDED, tied)),
+                        .filter(|&i| decide::<C>(&cells[i as usize], tied, Racy(false))),
                 );
             }
             if frontier.is_empty() {
@@ -363,18 +476,19 @@ pub(crate) fn solve_tier<G: TierGame, C: Cell>(
                 continue;
             }
             let tied_next = C::encode(Value::Tie(r + 1));
-            let step = |chunk: &[u32], s: &mut Scratch<G::Position>, out: &mut Vec<u32>| {
-                spread_ties::<G, C>(&parents, chunk, tied_next, &cells, s, out)
-            };
+            let step =
+                |chunk: &[u32], s: &mut Scratch<G::Position>, out: &mut Vec<u32>, racy: Racy| {
+                    spread_ties::<G, C>(&parents, chunk, tied_next, &cells, s, out, racy)
+                };
             let mut next = Vec::new();
             if frontier.len() <= CHUNK || rayon::current_num_threads() == 1 {
-                step(&frontier, &mut Scratch::new(), &mut next)?;
+                step(&frontier, &mut Scratch::new(), &mut next, Racy(false))?;
             } else {
                 let lists: Vec<Vec<u32>> = frontier
                     .par_chunks(CHUNK)
                     .map_init(Scratch::new, |s, chunk| {
                         let mut out = Vec::new();
-                        step(chunk, s, &mut out).map(|_| out)
+                        step(chunk, s, &mut out, Racy(true)).map(|_| out)
                     })
                     .collect::<Result<_, Error>>()?;
                 for l in lists {
@@ -385,12 +499,11 @@ pub(crate) fn solve_tier<G: TierGame, C: Cell>(
             r += 1;
         }
     }
-    drop(counters);
     // 4. Draws; holes back to 0.
     let out: Vec<C> = cells
         .into_par_iter()
         .map(|a| match C::into_inner(a) {
-            c if c == C::UNDECIDED => C::DRAW,
+            c if c.counter().is_some() => C::DRAW,
             c if c == C::HOLE => C::UNDECIDED,
             c => c,
         })
@@ -417,7 +530,6 @@ fn init_one<G: TierGame, C: Cell>(
     i: u32,
     p: Option<G::Position>,
     cells: &[C::Atomic],
-    counters: &[AtomicU8],
     s: &mut Scratch<G::Position>,
     out: &mut InitOut,
 ) -> Result<(), Error> {
@@ -450,11 +562,18 @@ fn init_one<G: TierGame, C: Cell>(
     let size = cells.len() as u64;
     let unmoves = <G::Parents as Parents<G>>::UNMOVES;
     s.inside.clear();
-    let mut best: Option<Value> = None;
+    s.inside_pos.clear();
+    s.exits.clear();
+    // Exits are located and prefetched first, read after the moves inside are counted.
     for c in &s.moves {
         let k = keeps(game, &p, c);
         if game.tier(c) == t {
-            let j = <G::Layout as Layout<G>>::rank(game, &canonical(game, c));
+            let cc = canonical(game, c);
+            if unmoves {
+                s.inside_pos.push((cc, k));
+                continue;
+            }
+            let j = <G::Layout as Layout<G>>::rank(game, &cc);
             if j >= size {
                 return Err(Error::Game(format!(
                     "rank {j} of a position of tier {t:?}, whose size is {size}"
@@ -462,25 +581,35 @@ fn init_one<G: TierGame, C: Cell>(
             }
             s.inside.push(j << 1 | u64::from(k));
         } else {
-            let v = below.value(game, t, c)?.through(k);
-            if best.is_none_or(|b| v > b) {
-                best = Some(v);
-            }
+            let (ct, j) = below.locate(game, t, c)?;
+            below.prefetch(ct, j);
+            s.exits.push((ct, j, k));
         }
     }
-    s.inside.sort_unstable();
-    s.inside.dedup();
-    let inside = s.inside.len();
+    let inside = if unmoves {
+        s.inside_pos.sort_unstable();
+        s.inside_pos.dedup();
+        s.inside_pos.len()
+    } else {
+        s.inside.sort_unstable();
+        s.inside.dedup();
+        for &e in &s.inside {
+            out.edges
+                .push(((e >> 1) as u32, i | ((e & 1) as u32) << 31));
+        }
+        s.inside.len()
+    };
     if inside > 0 {
         out.loopy = true;
-        if !unmoves {
-            for &e in &s.inside {
-                out.edges
-                    .push(((e >> 1) as u32, i | ((e & 1) as u32) << 31));
-            }
+    }
+    let mut best: Option<Value> = None;
+    for &(ct, j, k) in &s.exits {
+        let v = below.read(game, t, ct, j)?.through(k);
+        if best.is_none_or(|b| v > b) {
+            best = Some(v);
         }
     }
-    let mut count = inside;
+    let mut count = inside as u32;
     match best {
         _ if inside == 0 => {
             // Every move is an exit: the best one decides.
@@ -491,6 +620,7 @@ fn init_one<G: TierGame, C: Cell>(
                 Value::Tie(r) => out.ties.push((r, i)),
                 Value::Draw => {}
             }
+            return Ok(());
         }
         Some(Value::Win(r)) => {
             count += 1;
@@ -507,12 +637,14 @@ fn init_one<G: TierGame, C: Cell>(
         }
         None => {}
     }
-    if count > 255 {
-        return Err(Error::Unsupported(format!(
-            "a position of tier {t:?} has {count} distinct moves; the engine handles at most 255"
-        )));
-    }
-    counters[i as usize].store(count as u8, Relaxed);
+    let open = C::open(count).ok_or_else(|| {
+        Error::Unsupported(format!(
+            "a position of tier {t:?} has {count} distinct moves; {}-byte value cells count at most {}",
+            C::BYTES,
+            C::MAX_COUNTER
+        ))
+    })?;
+    C::store(cell, open);
     Ok(())
 }
 
@@ -527,12 +659,13 @@ struct ParentsOf<'a, G: TierGame> {
 
 impl<G: TierGame> ParentsOf<'_, G> {
     /// Calls `f(parent slot, keeps)` once for every distinct (parent, keeps) with a move to
-    /// slot `i`.
+    /// slot `i`; `hint[parent]` is prefetched as soon as the parent is known.
     #[inline]
-    fn each(
+    fn each<T>(
         &self,
         i: u32,
         s: &mut Scratch<G::Position>,
+        hint: &[T],
         mut f: impl FnMut(u32, bool) -> Result<(), Error>,
     ) -> Result<(), Error> {
         if !<G::Parents as Parents<G>>::UNMOVES {
@@ -563,6 +696,7 @@ impl<G: TierGame> ParentsOf<'_, G> {
                     self.size, self.t
                 )));
             }
+            prefetch(hint, j as usize);
             s.inside.push(j << 1 | u64::from(k));
         }
         s.inside.sort_unstable();
@@ -584,39 +718,24 @@ fn propagate<G: TierGame, C: Cell>(
     lost_next: Option<C>,
     won_next: Option<C>,
     cells: &[C::Atomic],
-    counters: &[AtomicU8],
     s: &mut Scratch<G::Position>,
     out: &mut Vec<u32>,
+    racy: Racy,
 ) -> Result<(), Error> {
     for &c in chunk {
         let child = C::load(&cells[c as usize]);
         let lost = child.is_loss();
         debug_assert!(child.decode().is_some_and(|v| v.remoteness() == Some(r)));
-        parents.each(c, s, |q, k| {
+        parents.each(c, s, cells, |q, k| {
             let cell = &cells[q as usize];
-            if C::load(cell) != C::UNDECIDED {
-                return Ok(());
-            }
             // The child's value seen from the parent: a loss there is a win here, unless
             // the move keeps the turn.
             if lost != k {
-                if C::exchange(cell, C::UNDECIDED, need(won_next, &parents.t)?) {
+                if decide::<C>(cell, need(won_next, &parents.t)?, racy) {
                     out.push(q);
                 }
-            } else {
-                match counters[q as usize].fetch_sub(1, Relaxed) {
-                    1 => {
-                        C::store(cell, need(lost_next, &parents.t)?);
-                        out.push(q);
-                    }
-                    0 => {
-                        return Err(Error::Game(format!(
-                            "un-moves give slot {q} of tier {:?} more moves than its moves do",
-                            parents.t
-                        )))
-                    }
-                    _ => {}
-                }
+            } else if count_down::<C>(cell, lost_next, racy, &parents.t)? {
+                out.push(q);
             }
             Ok(())
         })?;
@@ -625,6 +744,7 @@ fn propagate<G: TierGame, C: Cell>(
 }
 
 /// Processes a chunk of a tie frontier: every undecided parent ties one ply later.
+#[allow(clippy::too_many_arguments)]
 fn spread_ties<G: TierGame, C: Cell>(
     parents: &ParentsOf<'_, G>,
     chunk: &[u32],
@@ -632,12 +752,13 @@ fn spread_ties<G: TierGame, C: Cell>(
     cells: &[C::Atomic],
     s: &mut Scratch<G::Position>,
     out: &mut Vec<u32>,
+    racy: Racy,
 ) -> Result<(), Error> {
     for &c in chunk {
-        parents.each(c, s, |q, _| {
+        parents.each(c, s, cells, |q, _| {
             let cell = &cells[q as usize];
-            if C::load(cell) == C::UNDECIDED
-                && C::exchange(cell, C::UNDECIDED, need(tied_next, &parents.t)?)
+            if C::load(cell).counter().is_some()
+                && decide::<C>(cell, need(tied_next, &parents.t)?, racy)
             {
                 out.push(q);
             }

@@ -343,6 +343,13 @@ pub trait SymmetricGame: TierGame {
     fn is_canonical(&self, p: &Self::Position) -> bool {
         self.canonical(p) == *p
     }
+    /// The number of distinct positions in `p`'s class: the number of symmetries over the
+    /// number that leave `p` as it is. Override with something faster if it matters.
+    fn class_size(&self, p: &Self::Position) -> u64 {
+        let n = self.symmetry_count();
+        let fixed = (0..n).filter(|&g| self.apply_symmetry(p, g) == *p).count();
+        (n / fixed.max(1)) as u64
+    }
 }
 
 /// Whether and how the engine reduces by symmetry, chosen by [`TierGame::Symmetry`].
