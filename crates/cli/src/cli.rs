@@ -103,7 +103,7 @@ pub enum Command {
         FILE             a graph file with a `start V` line\n  \
         nim:N            a nim heap of N tokens (take any number)\n  \
         take:S:N         a subtraction game: take t tokens for some t in the set S (comma-\n                   \
-        separated), from a heap of N; take:1,2:10 is the pebble game of seed 004\n  \
+        separated), from a heap of N; take:1,2:10 is the pebble game (take 1 or 2)\n  \
         octal:CODE:N     the octal game CODE on a heap of N (0.77 Kayles, 0.07 Dawson's\n                   \
         Kayles, 0.137 Dawson's chess; see `retrograde game octal --help`)\n  \
         grundy-game:N    Grundy's game: split a heap of N into two unequal heaps\n\n\

@@ -2372,3 +2372,130 @@ rtest!(game_quixo_db_resume, |dir, cmd| {
         "{msg}"
     );
 });
+
+rtest!(
+    game_killed_mid_solve_resumes_to_the_same_answer,
+    |dir, cmd| {
+        let fresh = cmd
+            .args([
+                "game", "connect4", "--width", "5", "--height", "4", "-o", "json",
+            ])
+            .stdout();
+        // Start a solve into a database and kill it (SIGKILL) once some tiers are written.
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_retrograde"))
+            .current_dir(dir.path())
+            .args([
+                "game", "connect4", "--width", "5", "--height", "4", "--db", "db",
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let marker = dir.path().join("db/15.values");
+        let started = std::time::Instant::now();
+        while !marker.exists() && started.elapsed().as_secs() < 60 {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(marker.exists(), "the solve did not get far enough");
+        let killed_early = !dir.path().join("db/database.json").exists();
+        let resumed = dir
+            .command()
+            .args([
+                "game", "connect4", "--width", "5", "--height", "4", "-o", "json",
+            ])
+            .args(["--db", "db", "--resume"])
+            .stdout();
+        let (a, b) = (json(&fresh), json(&resumed));
+        for k in [
+            "start",
+            "positions",
+            "moves",
+            "win",
+            "loss",
+            "tie",
+            "histogram",
+            "symmetry_reduced",
+        ] {
+            assert_eq!(a[k], b[k], "{k}");
+        }
+        // No half-written file is left behind, whatever was killed.
+        let tmp: Vec<_> = std::fs::read_dir(dir.path().join("db"))
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(tmp.is_empty() || killed_early, "{tmp:?}");
+    }
+);
+
+rtest!(
+    play_from_a_damaged_database_is_an_error_naming_the_file,
+    |dir, cmd| {
+        cmd.args([
+            "game", "connect4", "--width", "5", "--height", "4", "--db", "db",
+        ])
+        .stdout();
+        let play = |dir: &util::Dir| {
+            dir.command()
+                .args([
+                    "play", "connect4", "--width", "5", "--height", "4", "--db", "db",
+                ])
+                .stdin("3\n3\n3\nhint\nquit\n")
+                .message()
+        };
+        // Truncated.
+        let f = dir.path().join("db/04.values");
+        let bytes = std::fs::read(&f).unwrap();
+        std::fs::write(&f, &bytes[..bytes.len() / 2]).unwrap();
+        let msg = play(&dir);
+        assert!(
+            msg.contains("db/04.values") && msg.contains("--resume"),
+            "{msg}"
+        );
+        // Missing.
+        std::fs::remove_file(&f).unwrap();
+        let msg = play(&dir);
+        assert!(
+            msg.contains("db/04.values") && msg.contains("missing"),
+            "{msg}"
+        );
+        // A flipped byte in a block: found when play reaches it (exit 2 then, after what was
+        // already played).
+        std::fs::write(&f, &bytes).unwrap();
+        let keys = dir.path().join("db/03.keys");
+        let mut k = std::fs::read(&keys).unwrap();
+        k[130] ^= 1;
+        std::fs::write(&keys, &k).unwrap();
+        let out = dir
+            .command()
+            .args([
+                "play", "connect4", "--width", "5", "--height", "4", "--db", "db",
+            ])
+            .stdin("3\n3\n3\nhint\nquit\n")
+            .output();
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(
+            out.stderr.contains("db/03.keys")
+                && out.stderr.contains("checksum")
+                && out.stderr.contains("--resume"),
+            "{}",
+            out.stderr
+        );
+        // --resume repairs the database; play works again.
+        dir.command()
+            .args([
+                "game", "connect4", "--width", "5", "--height", "4", "--db", "db", "--resume",
+            ])
+            .output();
+        let out = dir
+            .command()
+            .args([
+                "play", "connect4", "--width", "5", "--height", "4", "--db", "db",
+            ])
+            .stdin("hint\nquit\n")
+            .stdout();
+        assert!(out.contains("Hint: play "), "{out}");
+    }
+);

@@ -193,9 +193,8 @@ static ENTRIES: &[Entry] = &[
         help: "The Great Game (ETH Algolab): red and black meeples on a topologically sorted \
                DAG; input t cases of `n m`, `r b`, m edges `u v` (1-based, u < v). Prints one \
                line per case: 0 when Sherlock wins, 1 when Moriarty wins. --method product: \
-               retrograde analysis of the product game (memory quadratic in n); memo: the \
-               seed's memoized search; minimax: the seed's O(n + m) min/max distances. All \
-               three agree.",
+               retrograde analysis of the product game (memory quadratic in n); memo: a \
+               memoized search; minimax: O(n + m) min/max distances. All three agree.",
         examples: &[
             "great-game < cases.in",
             "great-game cases.in --method product",

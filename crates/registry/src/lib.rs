@@ -133,7 +133,7 @@ pub struct QueryAnswer {
 pub struct Report {
     /// The game's command name.
     pub game: String,
-    /// A line to print first instead of `first player: VALUE` (a seed's own output).
+    /// A line to print first instead of `first player: VALUE` (a game's own verdict).
     pub first_line: Option<String>,
     /// Lines to print after it.
     pub lines: Vec<String>,

@@ -115,7 +115,7 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             let game =
                 PlayGraph::new(g, &solution, start).map_err(|e| anyhow!("{}: {e}", loaded.name))?;
             let (session, intro) = start_session(&game, &args.side).map_err(|e| anyhow!("{e}"))?;
-            play(session, intro, out)
+            play(session, intro, &|e| anyhow!("{e}"), out)
         }
         PlayCommand::Game(choice) => {
             let entry = choice.entry;
@@ -164,7 +164,7 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             let (session, intro) = answer
                 .session(&args.side, args.position.as_deref())
                 .map_err(|e| anyhow!("{e}"))?;
-            play(session, intro, out)
+            play(session, intro, &fail, out)
         }
     }
 }
@@ -181,6 +181,7 @@ fn not_stdin(path: &Path) -> Result<()> {
 fn play(
     mut session: Box<dyn DynSession + '_>,
     intro: String,
+    fail: &dyn Fn(retrograde_tier::Error) -> anyhow::Error,
     out: &mut impl Write,
 ) -> Result<Status> {
     out.write_all(intro.as_bytes())?;
@@ -205,7 +206,7 @@ fn play(
         if echo {
             writeln!(out, "{text}")?;
         }
-        let reply = session.command(text).map_err(|e| anyhow!("{e}"))?;
+        let reply = session.command(text).map_err(fail)?;
         out.write_all(reply.text.as_bytes())?;
         if reply.done {
             break;

@@ -1,0 +1,186 @@
+//! Databases: resumed after an interruption, damaged byte by byte, truncated, missing or
+//! foreign files, memory limits. A lookup gives the right value or an error naming the file,
+//! never a wrong value and never a panic.
+
+mod random;
+
+use random::*;
+use retrograde_solve::Value;
+use retrograde_tier::*;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+fn values<G: TierGame>(game: &G, s: &TierSolution<'_, G>) -> HashMap<G::Position, Value> {
+    let e = explicit_graph(game, 100_000).unwrap();
+    e.positions
+        .iter()
+        .map(|p| (*p, s.value(p).unwrap().expect("every position has a value")))
+        .collect()
+}
+
+fn stored(st: &MemStorage) -> SolveOptions {
+    SolveOptions {
+        storage: Some(Arc::new(st.clone())),
+        ..SolveOptions::default()
+    }
+}
+
+/// A game with a few tiers, loops, exits and symmetry.
+fn game(seed: u64) -> SymAgain {
+    SymAgain(Rules::random(seed, true, true))
+}
+
+#[test]
+fn resume_after_an_interruption_gives_the_same_values() {
+    for seed in 0..30 {
+        let g = game(seed);
+        let want = values(&g, &solve(&g, &SolveOptions::default()).unwrap());
+        let st = MemStorage::new();
+        solve(&g, &stored(&st)).unwrap();
+        // Interrupted before the end: no description, and the last tiers missing.
+        st.remove(META).unwrap();
+        let names = st.names();
+        for f in names.iter().rev().take(names.len() / 2) {
+            st.remove(f).unwrap();
+        }
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let e = events.clone();
+        let opts = SolveOptions {
+            resume: true,
+            progress: Some(Arc::new(move |ev: &Event<'_>| {
+                if let Event::Tier { tier, reused, .. } = ev {
+                    e.lock().unwrap().push((tier.to_string(), *reused));
+                }
+            })),
+            ..stored(&st)
+        };
+        let resumed = solve(&g, &opts).unwrap();
+        assert_eq!(values(&g, &resumed), want, "seed {seed}");
+        let reused = events.lock().unwrap().iter().any(|(_, r)| *r);
+        assert!(reused || names.len() < 2, "seed {seed}: nothing reused");
+        // Finished: resuming again opens it without solving a tier.
+        events.lock().unwrap().clear();
+        let again = solve(&g, &opts).unwrap();
+        assert_eq!(values(&g, &again), want);
+        assert!(
+            events.lock().unwrap().is_empty(),
+            "a finished database is solved again"
+        );
+    }
+}
+
+#[test]
+fn every_byte_flipped_is_an_error_or_the_right_value() {
+    let g = game(7);
+    let st = MemStorage::new();
+    let want = values(&g, &solve(&g, &stored(&st)).unwrap());
+    for file in st.names() {
+        let bytes = st.get(&file).unwrap();
+        for i in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[i] ^= 0x5a;
+            st.put(&file, b);
+            match open(&g, Arc::new(st.clone())) {
+                Err(e) => assert!(e.to_string().contains(&file), "{file} byte {i}: {e}"),
+                Ok(None) => assert_eq!(file, META),
+                Ok(Some(s)) => {
+                    for (p, v) in &want {
+                        match s.value(p) {
+                            Ok(got) => assert_eq!(got, Some(*v), "{file} byte {i} {p:?}"),
+                            Err(e) => {
+                                assert!(e.to_string().contains(&file), "{file} byte {i}: {e}")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        st.put(&file, bytes);
+    }
+}
+
+#[test]
+fn truncated_missing_and_foreign_files() {
+    let g = game(11);
+    let st = MemStorage::new();
+    let want = values(&g, &solve(&g, &stored(&st)).unwrap());
+    let tiers: Vec<String> = st.names().into_iter().filter(|n| n != META).collect();
+    assert!(!tiers.is_empty());
+    for file in &tiers {
+        let bytes = st.get(file).unwrap();
+        for cut in [0, 1, bytes.len() / 2, bytes.len() - 1] {
+            st.put(file, bytes[..cut].to_vec());
+            let e = open(&g, Arc::new(st.clone())).unwrap_err();
+            assert!(e.is_damage() && e.to_string().contains(file), "{e}");
+        }
+        st.remove(file).unwrap();
+        let e = open(&g, Arc::new(st.clone())).unwrap_err();
+        assert!(
+            matches!(e, Error::Missing { .. }) && e.to_string().contains(file),
+            "{e}"
+        );
+        // Another tier's file under this name.
+        let other = tiers.iter().find(|o| *o != file).unwrap_or(file);
+        st.put(file, st.get(other).unwrap_or_else(|| bytes.clone()));
+        if other != file {
+            let e = open(&g, Arc::new(st.clone())).unwrap_err();
+            assert!(e.is_damage(), "{e}");
+        }
+        // Resume repairs it.
+        let resumed = solve(
+            &g,
+            &SolveOptions {
+                resume: true,
+                ..stored(&st)
+            },
+        );
+        match resumed {
+            // A finished database whose files check out except this one: solved again.
+            Ok(s) => assert_eq!(values(&g, &s), want),
+            Err(e) => panic!("resume failed: {e}"),
+        }
+        st.put(file, bytes);
+    }
+    // A database of another game is refused, on open and on solve.
+    let other = game(12);
+    assert!(open(&other, Arc::new(st.clone())).is_err() || other.name() == g.name());
+}
+
+#[test]
+fn another_games_database_is_refused() {
+    let st = MemStorage::new();
+    let a = retrograde_tier::explicit_graph(&game(1), 10).ok();
+    let _ = a;
+    let g1 = Sorted::random(5, false, false);
+    solve(&g1, &stored(&st)).unwrap();
+    let g2 = game(5);
+    let e = solve(&g2, &stored(&st)).unwrap_err();
+    assert!(e.to_string().contains("another directory"), "{e}");
+    let e = open(&g2, Arc::new(st.clone())).map(|_| ()).unwrap_err();
+    assert!(e.to_string().contains("random sorted"), "{e}");
+}
+
+#[test]
+fn a_memory_limit_too_small_is_an_error_before_solving() {
+    let g = game(3);
+    let e = solve(
+        &g,
+        &SolveOptions {
+            memory_limit: Some(1),
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(e, Error::Memory { .. }), "{e}");
+    assert!(e.to_string().contains("over the limit"), "{e}");
+    let s = Sorted::random(9, false, false);
+    let e = solve(
+        &s,
+        &SolveOptions {
+            memory_limit: Some(1),
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(e, Error::Memory { .. }), "{e}");
+}
