@@ -693,3 +693,46 @@ rtest!(quixo_engine_wins_as_x, |_dir, cmd| {
         .message();
     assert!(msg.contains("3, 4 or 5"), "{msg}");
 });
+
+rtest!(play_from_a_position_in_the_games_notation, |dir, cmd| {
+    let out = cmd
+        .args(["play", "connect4", "--width", "5", "--height", "4"])
+        .args(["--position", "...../...../..o../..x..", "--side", "X"])
+        .stdin("hint\nquit\n")
+        .stdout();
+    assert!(
+        out.contains(". . O . .\n. . X . .\n1 2 3 4 5\nX to move (you): tie in 18\n"),
+        "{out}"
+    );
+    assert!(out.contains("Hint: play 3 (tie in 18)."), "{out}");
+    let msg = dir
+        .command()
+        .args(["play", "connect4", "--width", "5", "--height", "4"])
+        .args(["--position", "...../...../..x../..o.."])
+        .message();
+    assert!(msg.contains("cannot be reached from the start"), "{msg}");
+    let msg = dir
+        .command()
+        .args(["play", "tictactoe", "--position", "xx./.../..."])
+        .message();
+    assert!(msg.contains("X has 2 stones and O 0"), "{msg}");
+    let msg = dir
+        .command()
+        .args(["play", "pebbles", "--position", "3"])
+        .message();
+    assert!(msg.contains("tier games only"), "{msg}");
+    // From a position, O to move: the engine plays X first when the human is O.
+    let out = dir
+        .command()
+        .args([
+            "play",
+            "tictactoe",
+            "--position",
+            "x../.../...",
+            "--side",
+            "O",
+        ])
+        .stdin("quit\n")
+        .stdout();
+    assert!(out.contains("O to move (you): tie in 8"), "{out}");
+});

@@ -137,7 +137,7 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
         };
         let value = self.solution.value(&p)?.ok_or_else(|| {
             QueryError::Bad(format!(
-                "{} is not a position this database holds",
+                "{} is not a position this solution holds (it cannot be reached from the start)",
                 game.position_string(&p, side)
             ))
         })?;
@@ -172,13 +172,27 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
     ) -> Result<(Box<dyn DynSession + '_>, String), String> {
         let game = self.solution.game();
         let start = match from {
-            Some(text) => Some(game.parse_position(text).map_err(|e| {
-                format!(
-                    "position {:?}: {e} (expected {})",
-                    shorten(text),
-                    game.position_help()
-                )
-            })?),
+            Some(text) => {
+                let (p, side) = game.parse_position(text).map_err(|e| {
+                    format!(
+                        "position {:?}: {e} (expected {})",
+                        shorten(text),
+                        game.position_help()
+                    )
+                })?;
+                if self
+                    .solution
+                    .value(&p)
+                    .map_err(|e| e.to_string())?
+                    .is_none()
+                {
+                    return Err(format!(
+                        "position {:?} is not one this solution holds (it cannot be reached from the start)",
+                        shorten(text)
+                    ));
+                }
+                Some((p, side))
+            }
             None => None,
         };
         let play =

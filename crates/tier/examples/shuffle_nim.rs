@@ -90,7 +90,11 @@ impl SymmetricGame for ShuffleNim {
         2
     }
     fn apply_symmetry(&self, &(a, b): &(u32, u32), g: usize) -> (u32, u32) {
-        if g == 0 { (a, b) } else { (b, a) }
+        if g == 0 {
+            (a, b)
+        } else {
+            (b, a)
+        }
     }
 }
 
@@ -109,7 +113,11 @@ impl Notation for ShuffleNim {
         }
     }
     fn render(&self, p: &(u32, u32), _side: u8) -> String {
-        format!("a: {}\nb: {}\n", "o".repeat(p.0 as usize), "o".repeat(p.1 as usize))
+        format!(
+            "a: {}\nb: {}\n",
+            "o".repeat(p.0 as usize),
+            "o".repeat(p.1 as usize)
+        )
     }
     fn position_string(&self, p: &(u32, u32), _side: u8) -> String {
         format!("{},{}", p.0, p.1)
@@ -153,8 +161,8 @@ mod tests {
 
     #[test]
     fn the_guide_checks() {
-        use retrograde_tier::{check_game, explicit_graph, solve, SolveOptions, Solved};
         use retrograde_solve::{solve as solve_graph, Rules, Value};
+        use retrograde_tier::{check_game, explicit_graph, solve, SolveOptions, Solved};
 
         let game = ShuffleNim { n: 6 };
         check_game(&game, 1000).unwrap();
@@ -166,7 +174,10 @@ mod tests {
             assert_eq!(s.value(p).unwrap(), Some(g.value(v as u32)));
         }
         assert_eq!(s.value(&(0, 0)).unwrap(), Some(Value::Loss(0)));
-        assert_eq!(s.value(&(1, 1)).unwrap().map(|v| v.outcome()), Some(retrograde_solve::Outcome::Loss));
+        assert_eq!(
+            s.value(&(1, 1)).unwrap().map(|v| v.outcome()),
+            Some(retrograde_solve::Outcome::Loss)
+        );
         // One position of each symmetric pair was solved; the totals count both.
         assert!(s.stats().classes < s.stats().positions);
     }
