@@ -15,7 +15,14 @@
 //!   c4-5x5, quixo-4, police-40`. `c4-6x5` (2.8e9 positions, about 30 GB of tier files in
 //!   `target/bench-data/c4-6x5`) runs only when asked for.
 //! - `RETRO_BENCH_THREADS=1,2` (default): thread counts;
-//! - `RETRO_BENCH_CLI=PATH`: the CLI binary.
+//! - `RETRO_BENCH_CLI=PATH`: the CLI binary;
+//! - `GAMESMAN=PATH`: GamesmanOne's `gamesman` binary (UC Berkeley's C solver, built with
+//!   `shared/tools/build-gamesman.sh`); then every game it also solves (Quixo 4x4 as
+//!   `gamesman solve quixo 1`, Teeko as `gamesman solve teeko`) is run by both at each
+//!   thread count (`OMP_NUM_THREADS`), one after the other, each in a fresh directory for
+//!   its database, under `/usr/bin/time` for wall time and peak memory, and a second table
+//!   prints the ratios. GamesmanOne writes its database as it solves; so does retrograde
+//!   in these runs (`--db`), so both do the same job.
 //!
 //! Without `--bench` (as `cargo test --benches` runs it), a smoke run of `c4-4x4` and
 //! `quixo-3` at the default thread counts.
@@ -46,6 +53,8 @@ pub enum Bench {
     Connect4(u32, u32),
     /// Quixo n × n.
     Quixo(u32),
+    /// Teeko.
+    Teeko,
     /// The policeman and the thief on an n × n map.
     Police(u32),
 }
@@ -56,7 +65,7 @@ impl Bench {
     /// # Errors
     /// Any other name.
     pub fn parse(s: &str) -> Result<Bench, String> {
-        let bad = || format!("unknown game {s:?} (c4-WxH, quixo-N, police-N)");
+        let bad = || format!("unknown game {s:?} (c4-WxH, quixo-N, police-N, teeko)");
         if let Some(rest) = s.strip_prefix("c4-") {
             let (w, h) = rest.split_once('x').ok_or_else(bad)?;
             Ok(Bench::Connect4(
@@ -67,6 +76,8 @@ impl Bench {
             Ok(Bench::Quixo(n.parse().map_err(|_| bad())?))
         } else if let Some(n) = s.strip_prefix("police-") {
             Ok(Bench::Police(n.parse().map_err(|_| bad())?))
+        } else if s == "teeko" {
+            Ok(Bench::Teeko)
         } else {
             Err(bad())
         }
@@ -77,6 +88,16 @@ impl Bench {
             Bench::Connect4(w, h) => format!("connect4 {w}x{h}"),
             Bench::Quixo(n) => format!("quixo {n}x{n}"),
             Bench::Police(n) => format!("police-thief {n}x{n}"),
+            Bench::Teeko => "teeko".into(),
+        }
+    }
+
+    /// GamesmanOne's arguments for the same game, when it has it.
+    fn gamesman(&self) -> Option<Vec<&'static str>> {
+        match self {
+            Bench::Quixo(4) => Some(vec!["solve", "quixo", "1"]),
+            Bench::Teeko => Some(vec!["solve", "teeko"]),
+            _ => None,
         }
     }
 
@@ -103,6 +124,7 @@ impl Bench {
             Bench::Quixo(n) => {
                 a.extend(["quixo", "--size", &n.to_string()].map(String::from));
             }
+            Bench::Teeko => a.push("teeko".into()),
             Bench::Police(n) => {
                 let map = data.join(format!("police-{n}.map"));
                 if !map.exists() {
@@ -124,6 +146,9 @@ impl Bench {
             Bench::Connect4(5, 5) => Some(("tie", 69_763_700)),
             Bench::Connect4(6, 4) => Some(("loss", 94_910_577)),
             Bench::Connect4(6, 5) => Some(("tie", 2_818_972_642)),
+            // Our own earlier results, confirmed by the value iteration of the tests (3x3)
+            // and by GamesmanOne (4x4: a first-player win).
+            Bench::Quixo(4) => Some(("win", 82_497_861)),
             _ => None,
         }
     }
@@ -213,10 +238,28 @@ fn run() -> Result<(), String> {
         "1t/this",
     ]);
     let mut notes = String::new();
+    let gamesman = env::var_os("GAMESMAN").map(PathBuf::from);
+    let mut peers = Table::new(&[
+        "game",
+        "threads",
+        "retrograde s",
+        "GamesmanOne s",
+        "speed-up",
+        "retrograde MiB",
+        "GamesmanOne MiB",
+        "memory ratio",
+    ]);
     for game in &games {
         let mut first_secs = None;
         for &t in &threads {
-            let args = game.args(&data)?;
+            let mut args = game.args(&data)?;
+            let peer = gamesman.as_ref().zip(game.gamesman());
+            if peer.is_some() {
+                // Both write their database, so both do the same job.
+                let db = data.join(format!("retrograde-db-{}", game.name().replace(' ', "-")));
+                let _ = fs::remove_dir_all(&db);
+                args.extend(["--db".to_string(), db.display().to_string()]);
+            }
             let started = Instant::now();
             let out = Command::new(&cli)
                 .arg("--threads")
@@ -248,6 +291,19 @@ fn run() -> Result<(), String> {
                 }
             }
             let peak = j["peak_rss_bytes"].as_u64().unwrap_or(0);
+            if let Some((bin, gargs)) = peer {
+                let (gs, gpeak) = run_gamesman(bin, &gargs, t, &data.join("gamesman-run"))?;
+                peers.row(vec![
+                    game.name(),
+                    t.to_string(),
+                    format!("{wall:.2}"),
+                    format!("{gs:.2}"),
+                    ratio(gs, wall),
+                    mib(peak),
+                    mib(gpeak),
+                    format!("{:.2}", peak as f64 / gpeak.max(1) as f64),
+                ]);
+            }
             let first = *first_secs.get_or_insert(wall);
             table.row(vec![
                 game.name(),
@@ -274,7 +330,51 @@ fn run() -> Result<(), String> {
     if bench_mode {
         print!("{notes}");
     }
+    if gamesman.is_some() {
+        println!("\nagainst GamesmanOne, side by side (speed-up = GamesmanOne time / retrograde time; memory ratio = retrograde / GamesmanOne):");
+        print!("{}", peers.render());
+    }
     Ok(())
+}
+
+/// Runs GamesmanOne in a fresh directory with `threads` OpenMP threads; its wall time in
+/// seconds and peak memory in bytes (from `/usr/bin/time`).
+fn run_gamesman(
+    bin: &Path,
+    args: &[&str],
+    threads: usize,
+    dir: &Path,
+) -> Result<(f64, u64), String> {
+    let _ = fs::remove_dir_all(dir);
+    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "BENCH-TIME %e %M"])
+        .arg(bin)
+        .args(args)
+        .current_dir(dir)
+        .env("OMP_NUM_THREADS", threads.to_string())
+        .output()
+        .map_err(|e| format!("/usr/bin/time {}: {e}", bin.display()))?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        return Err(format!("{} {args:?} failed: {err}", bin.display()));
+    }
+    let line = err
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("BENCH-TIME "))
+        .ok_or_else(|| format!("no timing from /usr/bin/time: {err}"))?;
+    let mut parts = line.split_whitespace();
+    let secs: f64 = parts
+        .next()
+        .and_then(|s| s.parse().ok())
+        .ok_or("bad time")?;
+    let kib: u64 = parts
+        .next()
+        .and_then(|s| s.parse().ok())
+        .ok_or("bad memory")?;
+    let _ = fs::remove_dir_all(dir);
+    Ok((secs, kib * 1024))
 }
 
 #[cfg(test)]
@@ -286,6 +386,7 @@ mod tests {
         assert_eq!(Bench::parse("c4-6x5"), Ok(Bench::Connect4(6, 5)));
         assert_eq!(Bench::parse("quixo-4"), Ok(Bench::Quixo(4)));
         assert_eq!(Bench::parse("police-40"), Ok(Bench::Police(40)));
+        assert_eq!(Bench::parse("teeko"), Ok(Bench::Teeko));
         assert!(Bench::parse("chess").is_err());
         assert!(Bench::parse("c4-6").is_err());
     }

@@ -52,6 +52,7 @@ struct Move {
 }
 
 /// Quixo rules for one board size, with the tables its index and symmetries use.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
 pub struct Quixo {
     n: u32,
     cells: u32,
@@ -317,8 +318,26 @@ impl Quixo {
             .collect()
     }
 
+    /// The bits of `bits` at the set positions of `mask`, packed (PEXT).
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     #[inline]
     fn pext(&self, bits: u32, mask: u32) -> u32 {
+        // SAFETY: compiled only for CPUs with BMI2 (the target feature is on at compile
+        // time, see .cargo/config.toml); PEXT reads and writes registers only.
+        unsafe { std::arch::x86_64::_pext_u32(bits, mask) }
+    }
+
+    /// The bits of `bits` at the set positions of `mask`, packed (PEXT).
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    #[inline]
+    fn pext(&self, bits: u32, mask: u32) -> u32 {
+        self.pext_table(bits, mask)
+    }
+
+    /// [`Quixo::pext`] by byte tables: the portable twin, checked against it in tests.
+    #[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
+    #[inline]
+    fn pext_table(&self, bits: u32, mask: u32) -> u32 {
         let mut out = 0u32;
         let mut k = 0;
         for chunk in 0..self.cells.div_ceil(8) {
@@ -335,6 +354,7 @@ impl Quixo {
     pub fn rank_xo(&self, x: u32, o: u32) -> (u32, u64) {
         let filled = x | o;
         let blank = self.full & !filled;
+
         let mut before = 0usize;
         let mut comb = 0u64;
         for chunk in 0..self.cells.div_ceil(8) as usize {
@@ -363,9 +383,25 @@ impl Quixo {
         mask
     }
 
-    /// Spreads the low bits of `bits` over the set positions of `mask`, in order.
+    /// Spreads the low bits of `bits` over the set positions of `mask`, in order (PDEP).
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     #[inline]
-    fn pdep(&self, mut bits: u32, mask: u32) -> u32 {
+    fn pdep(&self, bits: u32, mask: u32) -> u32 {
+        // SAFETY: as for `pext`.
+        unsafe { std::arch::x86_64::_pdep_u32(bits, mask) }
+    }
+
+    /// Spreads the low bits of `bits` over the set positions of `mask`, in order (PDEP).
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    #[inline]
+    fn pdep(&self, bits: u32, mask: u32) -> u32 {
+        self.pdep_table(bits, mask)
+    }
+
+    /// [`Quixo::pdep`] by byte tables: the portable twin, checked against it in tests.
+    #[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
+    #[inline]
+    fn pdep_table(&self, mut bits: u32, mask: u32) -> u32 {
         let mut out = 0u32;
         for chunk in 0..self.cells.div_ceil(8) {
             let m = (mask >> (8 * chunk)) & 255;
@@ -827,6 +863,20 @@ mod tests {
                 });
                 assert_eq!(seen, (lo..hi).collect::<Vec<_>>());
             }
+        }
+    }
+
+    #[test]
+    fn pext_and_pdep_match_their_table_twins() {
+        let q = Quixo::new(5).unwrap();
+        let mut rng = 0x0123_4567_89ab_cdefu64;
+        for _ in 0..100_000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let (bits, mask) = (rng as u32 & q.full, (rng >> 32) as u32 & q.full);
+            assert_eq!(q.pext(bits, mask), q.pext_table(bits, mask));
+            assert_eq!(q.pdep(bits, mask), q.pdep_table(bits, mask));
         }
     }
 
