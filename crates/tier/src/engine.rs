@@ -113,7 +113,7 @@ impl Default for SolveOptions {
             engine: Engine::Auto,
             count: true,
             cancel: None,
-            codec: Codec::Zstd(1),
+            codec: Codec::Zstd(9),
             params: serde_json::Value::Null,
         }
     }
@@ -443,7 +443,7 @@ pub fn open<'g, G: TierGame>(
         let vals = Reader::open(
             &*storage,
             &values_file(tname),
-            &header(&meta.game, tname, Kind::Values, cell_bytes),
+            &header(&meta.game, tname, Kind::Values, 0),
         )?;
         if vals.count() != size {
             return Err(Error::damaged(
@@ -496,27 +496,112 @@ pub fn open<'g, G: TierGame>(
     )))
 }
 
-/// Reads a whole values file into cells.
-pub(crate) fn load_cells<C: CellArray>(
+/// Which numbers of a tier hold a stored value: every one with sorted keys; with a dense
+/// index, the positions that are canonical. Calls `f(number, stored)` for `range` in order.
+pub(crate) fn stored_slots<G: TierGame>(
+    game: &G,
+    t: G::Tier,
+    range: std::ops::Range<u64>,
+    mut f: impl FnMut(u64, bool),
+) {
+    if <G::Layout as Layout<G>>::KIND == LayoutKind::SortedKeys {
+        range.for_each(|i| f(i, true));
+        return;
+    }
+    <G::Layout as Layout<G>>::for_each_in(game, t, range, |i, p| {
+        f(
+            i,
+            p.is_some_and(|p| <G::Symmetry as Symmetry<G>>::is_canonical(game, &p)),
+        )
+    });
+}
+
+/// Decodes stored cells of a file (`elem` bytes each) into cells of width `C`.
+pub(crate) fn decode_cells<C: Cell>(raw: &[u8], elem: u32, name: &str) -> Result<Vec<C>, Error> {
+    let bad = || Error::damaged(name.to_string(), "a stored value is not a value");
+    let to = |v: Option<Value>| -> Result<C, Error> {
+        match v {
+            Some(v) => C::encode(v).ok_or_else(|| Error::Remoteness {
+                tier: name.to_string(),
+                max: C::MAX_REMOTENESS,
+            }),
+            None => Err(bad()),
+        }
+    };
+    if elem == 1 {
+        raw.iter().map(|&c| to(c.decode())).collect()
+    } else {
+        raw.chunks_exact(2)
+            .map(|c| to(u16::from_le_bytes([c[0], c[1]]).decode()))
+            .collect()
+    }
+}
+
+/// Fills `dst`, the cells of numbers `lo..` of tier `t`, from a block's stored cells.
+pub(crate) fn expand_block<G: TierGame, C: Cell>(
+    game: &G,
+    t: G::Tier,
+    lo: u64,
+    stored: &[C],
+    dst: &mut [C],
+    name: &str,
+) -> Result<(), Error> {
+    let mut next = 0usize;
+    let mut ok = true;
+    stored_slots(game, t, lo..lo + dst.len() as u64, |i, here| {
+        if here {
+            match stored.get(next) {
+                Some(&c) => dst[(i - lo) as usize] = c,
+                None => ok = false,
+            }
+            next += 1;
+        }
+    });
+    if !ok || next != stored.len() {
+        return Err(Error::damaged(
+            name.to_string(),
+            format!(
+                "a block of {} values where the game has {next} positions",
+                stored.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Reads a whole values file into cells, one per number of the tier (0 for holes).
+pub(crate) fn load_cells<G: TierGame, C: CellArray>(
     storage: &dyn Storage,
-    game_name: &str,
+    game: &G,
+    t: G::Tier,
     tier: &str,
     expect: u64,
 ) -> Result<Vec<C>, Error> {
+    let gname = game.name();
     let r = Reader::open(
         storage,
         &values_file(tier),
-        &header(game_name, tier, Kind::Values, C::BYTES as u32),
+        &header(&gname, tier, Kind::Values, 0),
     )?;
     if r.count() != expect {
         return Err(Error::damaged(
             r.name().to_string(),
-            format!("holds {} values, the tier has {expect}", r.count()),
+            format!("covers {} numbers, the tier has {expect}", r.count()),
         ));
     }
-    r.read_elems::<C>(storage)
+    let per = r.block_elems() as usize;
+    let mut out = vec![C::UNDECIDED; expect as usize];
+    out.par_chunks_mut(per.max(1))
+        .enumerate()
+        .try_for_each(|(b, dst)| -> Result<(), Error> {
+            let raw = r.block(storage, b)?;
+            let stored = decode_cells::<C>(&raw, r.elem(), r.name())?;
+            expand_block(game, t, (b * per) as u64, &stored, dst, r.name())
+        })?;
+    Ok(out)
 }
 
+/// Writes a tier's cells: only those holding a value, one byte each when all fit.
 pub(crate) fn store_cells<C: CellArray>(
     storage: &dyn Storage,
     game_name: &str,
@@ -524,13 +609,35 @@ pub(crate) fn store_cells<C: CellArray>(
     cells: &[C],
     codec: Codec,
 ) -> Result<(), Error> {
-    tierfile::write(
+    let one = C::BYTES == 1
+        || cells
+            .par_iter()
+            .all(|c| c.decode().is_none_or(|v| u8::encode(v).is_some()));
+    let elem = if one { 1 } else { 2 };
+    let per = tierfile::BLOCK_ELEMS as usize;
+    tierfile::write_values(
         storage,
         &values_file(tier),
-        &header(game_name, tier, Kind::Values, C::BYTES as u32),
-        &tierfile::le_bytes(cells),
-        codec,
+        &header(game_name, tier, Kind::Values, elem),
+        cells.len() as u64,
         tierfile::BLOCK_ELEMS,
+        codec,
+        &|b, out| {
+            let mut n = 0;
+            for &c in &cells[b * per..((b + 1) * per).min(cells.len())] {
+                if c == C::UNDECIDED {
+                    continue;
+                }
+                n += 1;
+                let v = c.decode().expect("a stored cell holds a value");
+                if one {
+                    out.push(u8::encode(v).expect("checked: fits"));
+                } else {
+                    out.extend_from_slice(&u16::encode(v).expect("a cell's value").to_le_bytes());
+                }
+            }
+            n
+        },
     )
 }
 
@@ -576,7 +683,7 @@ fn solve_dense<'g, G: TierGame, C: CellArray>(
             if st.size(&file).ok().flatten().is_none() {
                 continue;
             }
-            match load_cells::<C>(st, &gname, &dag.names[k], sizes[k]) {
+            match load_cells::<G, C>(st, game, dag.tiers[k], &dag.names[k], sizes[k]) {
                 Ok(cells) => {
                     done[k] = true;
                     if !has_start {
@@ -605,9 +712,10 @@ fn solve_dense<'g, G: TierGame, C: CellArray>(
             for &c in &dag.children[k] {
                 if resident[c].is_none() {
                     let st = storage.expect("an evicted tier was stored");
-                    resident[c] = Some(Arc::new(load_cells::<C>(
+                    resident[c] = Some(Arc::new(load_cells::<G, C>(
                         st,
-                        &gname,
+                        game,
+                        dag.tiers[c],
                         &dag.names[c],
                         sizes[c],
                     )?));
@@ -658,9 +766,10 @@ fn solve_dense<'g, G: TierGame, C: CellArray>(
             let mut get = |k: usize| -> Result<Arc<Vec<C>>, Error> {
                 match &resident[k] {
                     Some(c) => Ok(c.clone()),
-                    None => Ok(Arc::new(load_cells::<C>(
+                    None => Ok(Arc::new(load_cells::<G, C>(
                         storage.expect("an evicted tier was stored"),
-                        &gname,
+                        game,
+                        dag.tiers[k],
                         &dag.names[k],
                         sizes[k],
                     )?)),
@@ -676,9 +785,10 @@ fn solve_dense<'g, G: TierGame, C: CellArray>(
                     None => {
                         let cells = match &resident[k] {
                             Some(c) => c.clone(),
-                            None => Arc::new(load_cells::<C>(
+                            None => Arc::new(load_cells::<G, C>(
                                 storage.expect("stored"),
-                                &gname,
+                                game,
+                                dag.tiers[k],
                                 &dag.names[k],
                                 sizes[k],
                             )?),
@@ -701,7 +811,7 @@ fn solve_dense<'g, G: TierGame, C: CellArray>(
                 (_, Some(st)) => TierData::File(Reader::open(
                     st,
                     &values_file(&dag.names[k]),
-                    &header(&gname, &dag.names[k], Kind::Values, C::BYTES as u32),
+                    &header(&gname, &dag.names[k], Kind::Values, 0),
                 )?),
                 (None, None) => unreachable!("without a storage every tier stays in memory"),
             })

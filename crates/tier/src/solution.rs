@@ -73,22 +73,30 @@ pub(crate) enum TierData {
     SortedFiles { keys: Reader, vals: Reader },
 }
 
-/// (tier, block, keys file).
-type BlockKey = (usize, usize, bool);
+/// (tier, block).
+type BlockKey = (usize, usize);
 
 /// A few decoded blocks, so that consecutive lookups (a position and its moves) read a
 /// block once.
-#[derive(Debug, Default)]
-struct BlockCache {
-    blocks: Mutex<Vec<(BlockKey, Arc<Vec<u8>>)>>,
+#[derive(Debug)]
+struct BlockCache<T> {
+    blocks: Mutex<Vec<(BlockKey, Arc<Vec<T>>)>>,
 }
 
-impl BlockCache {
+impl<T> Default for BlockCache<T> {
+    fn default() -> Self {
+        BlockCache {
+            blocks: Mutex::new(Vec::new()),
+        }
+    }
+}
+
+impl<T> BlockCache<T> {
     fn get(
         &self,
-        key: (usize, usize, bool),
-        read: impl FnOnce() -> Result<Vec<u8>, Error>,
-    ) -> Result<Arc<Vec<u8>>, Error> {
+        key: BlockKey,
+        read: impl FnOnce() -> Result<Vec<T>, Error>,
+    ) -> Result<Arc<Vec<T>>, Error> {
         let mut b = self.blocks.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(pos) = b.iter().position(|(k, _)| *k == key) {
             let hit = b.remove(pos);
@@ -118,7 +126,8 @@ pub struct TierSolution<'g, G: TierGame> {
     pub(crate) tier_stats: Vec<Option<Stats>>,
     pub(crate) sizes: Vec<u64>,
     pub(crate) cell_bytes: u32,
-    cache: BlockCache,
+    keys_cache: BlockCache<u8>,
+    values_cache: BlockCache<u16>,
 }
 
 impl<G: TierGame> std::fmt::Debug for TierSolution<'_, G> {
@@ -153,7 +162,8 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
             tier_stats,
             sizes,
             cell_bytes,
-            cache: BlockCache::default(),
+            keys_cache: BlockCache::default(),
+            values_cache: BlockCache::default(),
         }
     }
 
@@ -189,27 +199,23 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
             .ok_or_else(|| Error::Unsupported("a tier in a file without a storage".into()))
     }
 
-    /// The cell at `i` of a values file.
-    fn file_cell(&self, k: usize, r: &Reader, i: u64, keys: bool) -> Result<Option<Value>, Error> {
+    /// The value at number `i` of tier number `k`, from its values file: the block is read,
+    /// checked, decoded and spread over its numbers once, then kept for a while.
+    fn file_value(&self, k: usize, r: &Reader, i: u64) -> Result<Option<Value>, Error> {
         if i >= r.count() {
             return Ok(None);
         }
         let per = u64::from(r.block_elems());
         let b = (i / per) as usize;
-        let block = self
-            .cache
-            .get((k, b, keys), || r.block(self.storage()?, b))?;
-        let at = (i % per) as usize * self.cell_bytes as usize;
-        let code = if self.cell_bytes == 1 {
-            u16::from(block[at])
-        } else {
-            u16::from_le_bytes([block[at], block[at + 1]])
-        };
-        Ok(if self.cell_bytes == 1 {
-            (code as u8).decode()
-        } else {
-            code.decode()
-        })
+        let cells = self.values_cache.get((k, b), || {
+            let raw = r.block(self.storage()?, b)?;
+            let stored = crate::engine::decode_cells::<u16>(&raw, r.elem(), r.name())?;
+            let lo = b as u64 * per;
+            let mut dst = vec![0u16; (r.count() - lo).min(per) as usize];
+            crate::engine::expand_block(self.game, self.tiers[k], lo, &stored, &mut dst, r.name())?;
+            Ok(dst)
+        })?;
+        Ok(cells[(i % per) as usize].decode())
     }
 
     /// The value of a canonical position of tier number `k`.
@@ -222,7 +228,7 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
             }
             TierData::File(r) => {
                 let i = <G::Layout as Layout<G>>::rank(self.game, p);
-                self.file_cell(k, r, i, false)
+                self.file_value(k, r, i)
             }
             TierData::Sorted { keys, vals } => {
                 let key = <G::Layout as Layout<G>>::key(self.game, p);
@@ -233,7 +239,7 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
                 let Some(i) = self.find_key_in_file(k, keys, key, t)? else {
                     return Ok(None);
                 };
-                self.file_cell(k, vals, i, false)
+                self.file_value(k, vals, i)
             }
         }
     }
@@ -254,8 +260,8 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
         }
         let b = b - 1;
         let block = self
-            .cache
-            .get((k, b, true), || r.block(self.storage()?, b))?;
+            .keys_cache
+            .get((k, b), || r.block(self.storage()?, b))?;
         let bits = <G::Layout as Layout<G>>::key_bits(self.game, t);
         let found = if bits <= 32 {
             let keys: Vec<u32> = block

@@ -145,13 +145,14 @@ fn load_keys<K: Key>(storage: &dyn Storage, game: &str, tier: &str) -> Result<Ve
     Ok(keys)
 }
 
-fn load_vals<C: CellArray>(
+fn load_vals<G: TierGame, C: CellArray>(
     storage: &dyn Storage,
-    game: &str,
+    game: &G,
+    t: G::Tier,
     tier: &str,
     count: usize,
 ) -> Result<Vec<C>, Error> {
-    crate::engine::load_cells::<C>(storage, game, tier, count as u64)
+    crate::engine::load_cells::<G, C>(storage, game, t, tier, count as u64)
 }
 
 fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
@@ -277,9 +278,10 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
             }
             if vals[c].is_none() {
                 let st = storage.expect("stored");
-                vals[c] = Some(Arc::new(load_vals::<C>(
+                vals[c] = Some(Arc::new(load_vals::<G, C>(
                     st,
-                    &gname,
+                    game,
+                    dag.tiers[c],
                     &dag.names[c],
                     sizes[c] as usize,
                 )?));
@@ -290,7 +292,7 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
         let my_keys = keys[k].clone().expect("loaded");
         let reuse = match storage {
             Some(st) if resumable(&values_file(name)) => {
-                match load_vals::<C>(st, &gname, name, my_keys.len()) {
+                match load_vals::<G, C>(st, game, dag.tiers[k], name, my_keys.len()) {
                     Ok(v) => Some(v),
                     Err(e) => {
                         opts.emit(&Event::Damaged { error: &e });
@@ -356,7 +358,7 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
                     vals: Reader::open(
                         st,
                         &values_file(&dag.names[k]),
-                        &header(&gname, &dag.names[k], Kind::Values, C::BYTES as u32),
+                        &header(&gname, &dag.names[k], Kind::Values, 0),
                     )?,
                 },
             })

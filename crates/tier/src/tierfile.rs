@@ -5,28 +5,37 @@
 //! (random access), and a damaged byte anywhere is an error naming the file, never a wrong
 //! value. All integers are little-endian.
 //!
+//! A keys file holds every key, `per block` of them in each block. A values file covers
+//! `count` numbers (the slots of a dense index, or the keys of a sorted tier), `per block`
+//! of them in each block, but stores only the cells that hold a value: the holes of a dense
+//! index (numbers that are no position, positions that are not canonical) take no room,
+//! and which numbers they are is the game's to say when a block is read back. Value cells
+//! are one byte when every value of the tier fits, else two (the encoding of
+//! [`crate::Cell`]).
+//!
 //! Header (128 bytes):
 //!
 //! | bytes    | field                                                   |
 //! |----------|---------------------------------------------------------|
-//! | 0..8     | magic `RGTIER2\0`                                       |
+//! | 0..8     | magic `RGTIER3\0`                                       |
 //! | 8..12    | format version ([`VERSION`])                            |
 //! | 12..16   | kind: 0 keys, 1 values                                  |
 //! | 16..20   | bytes per element (1, 2, 4 or 8)                        |
 //! | 20..24   | codec of the blocks: 0 raw, 1 zstd                      |
-//! | 24..32   | element count                                           |
-//! | 32..36   | elements per block (the last block may hold fewer)      |
+//! | 24..32   | keys, or numbers covered by the values                  |
+//! | 32..36   | keys or numbers per block (the last block may hold fewer) |
 //! | 40..80   | the game, UTF-8, zero-padded (e.g. `quixo 4x4`)         |
 //! | 80..120  | the tier's name, UTF-8, zero-padded                     |
 //! | 124..128 | CRC-32 (IEEE) of bytes 0..124                           |
 //!
-//! Then the blocks, one after the other; then the index, 24 bytes a block: offset (u64)
-//! and length (u32) of the stored block, CRC-32 of the stored bytes (u32), and the block's
-//! first element widened to a u64 (so that a lookup by key finds its block without reading
-//! any); then 16 bytes: CRC-32 of the index, 4 zero bytes, magic `RGEND\0\0\0`.
+//! Then the blocks, one after the other; then the index, 32 bytes a block: offset (u64)
+//! and length (u32) of the stored block, CRC-32 of the stored bytes (u32), the number of
+//! elements in the block (u64), and its first element widened to a u64 (keys: so that a
+//! lookup by key finds its block without reading any); then 16 bytes: CRC-32 of the index,
+//! 4 zero bytes, magic `RGEND\0\0\0`.
 //!
 //! # Stability
-//! Version 2. Readers refuse other versions with a message naming both.
+//! Version 3. Readers refuse other versions with a message naming both.
 
 use crate::error::Error;
 use crate::storage::Storage;
@@ -34,11 +43,11 @@ use rayon::prelude::*;
 use std::io::Write;
 
 /// The format version written and read.
-pub const VERSION: u32 = 2;
-const MAGIC: &[u8; 8] = b"RGTIER2\0";
+pub const VERSION: u32 = 3;
+const MAGIC: &[u8; 8] = b"RGTIER3\0";
 const END: &[u8; 8] = b"RGEND\0\0\0";
 const HEADER: u64 = 128;
-const ENTRY: u64 = 24;
+const ENTRY: u64 = 32;
 const TAIL: u64 = 16;
 const NAME: usize = 40;
 /// Elements per block unless the writer says otherwise.
@@ -49,7 +58,7 @@ pub const BLOCK_ELEMS: u32 = 1 << 16;
 pub enum Kind {
     /// Sorted position keys.
     Keys = 0,
-    /// One value cell per position (or index number).
+    /// The value cells of the numbers that hold one.
     Values = 1,
 }
 
@@ -71,11 +80,11 @@ pub struct Header {
     pub tier: String,
     /// Keys or values.
     pub kind: Kind,
-    /// Bytes per element.
+    /// Bytes per element (for values: 0 accepts 1 or 2).
     pub elem: u32,
 }
 
-/// Writes `data` (whole elements) as a tier file named `file`.
+/// Writes `data` (whole elements, every one stored) as a tier file named `file`: keys.
 ///
 /// # Errors
 /// A name too long for the header, or a storage that fails.
@@ -87,6 +96,56 @@ pub fn write(
     codec: Codec,
     block_elems: u32,
 ) -> Result<(), Error> {
+    let elem = header.elem as usize;
+    assert!(
+        matches!(elem, 1 | 2 | 4 | 8) && data.len() % elem == 0,
+        "whole elements of 1, 2, 4 or 8 bytes"
+    );
+    let count = (data.len() / elem) as u64;
+    let block_bytes = block_elems as usize * elem;
+    write_blocks(
+        storage,
+        file,
+        header,
+        count,
+        block_elems,
+        codec,
+        &|b, out| {
+            let start = b * block_bytes;
+            let chunk = &data[start..(start + block_bytes).min(data.len())];
+            out.extend_from_slice(chunk);
+            (chunk.len() / elem) as u64
+        },
+    )
+}
+
+/// Writes a values file covering `count` numbers, `block_elems` of them a block: `fill(b,
+/// out)` appends the stored cells of block `b` (of `header.elem` bytes each) and returns how
+/// many it appended.
+///
+/// # Errors
+/// A name too long for the header, or a storage that fails.
+pub fn write_values(
+    storage: &dyn Storage,
+    file: &str,
+    header: &Header,
+    count: u64,
+    block_elems: u32,
+    codec: Codec,
+    fill: &(dyn Fn(usize, &mut Vec<u8>) -> u64 + Sync),
+) -> Result<(), Error> {
+    write_blocks(storage, file, header, count, block_elems, codec, fill)
+}
+
+fn write_blocks(
+    storage: &dyn Storage,
+    file: &str,
+    header: &Header,
+    count: u64,
+    block_elems: u32,
+    codec: Codec,
+    fill: &(dyn Fn(usize, &mut Vec<u8>) -> u64 + Sync),
+) -> Result<(), Error> {
     let name = || storage.describe(file);
     if header.game.len() > NAME || header.tier.len() > NAME {
         return Err(Error::Unsupported(format!(
@@ -96,10 +155,9 @@ pub fn write(
     }
     let elem = header.elem as usize;
     assert!(
-        matches!(elem, 1 | 2 | 4 | 8) && data.len() % elem == 0,
-        "whole elements of 1, 2, 4 or 8 bytes"
+        matches!(elem, 1 | 2 | 4 | 8),
+        "elements of 1, 2, 4 or 8 bytes"
     );
-    let count = (data.len() / elem) as u64;
     let mut h = [0u8; HEADER as usize];
     h[..8].copy_from_slice(MAGIC);
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
@@ -120,29 +178,38 @@ pub fn write(
     let io = |e| Error::io(name(), "write", e);
     let mut out = storage.create(file).map_err(io)?;
     out.write_all(&h).map_err(io)?;
-    let block_bytes = block_elems as usize * elem;
+    let nblocks = count.div_ceil(u64::from(block_elems)) as usize;
     let mut index: Vec<u8> = Vec::new();
     let mut offset = HEADER;
-    // Blocks are compressed in parallel, a batch at a time, so that a big tier is never
-    // held twice.
-    for batch in data.chunks(block_bytes * 64) {
-        let stored: Vec<std::borrow::Cow<'_, [u8]>> = batch
-            .par_chunks(block_bytes)
-            .map(|b| match codec {
-                Codec::Raw => Ok(std::borrow::Cow::Borrowed(b)),
-                Codec::Zstd(level) => zstd::bulk::compress(b, level).map(std::borrow::Cow::Owned),
+    // Blocks are filled and compressed in parallel, a batch at a time, so that a big tier
+    // is never held twice.
+    let batch = 64;
+    for first in (0..nblocks).step_by(batch) {
+        let blocks: Vec<(Vec<u8>, u64, u64)> = (first..(first + batch).min(nblocks))
+            .into_par_iter()
+            .map(|b| {
+                let mut raw = Vec::new();
+                let n = fill(b, &mut raw);
+                debug_assert_eq!(raw.len() as u64, n * elem as u64);
+                let mut head = [0u8; 8];
+                let k = raw.len().min(elem);
+                head[..k].copy_from_slice(&raw[..k]);
+                let stored = match codec {
+                    Codec::Raw => raw,
+                    Codec::Zstd(level) => zstd::bulk::compress(&raw, level)?,
+                };
+                Ok((stored, n, u64::from_le_bytes(head)))
             })
-            .collect::<Result<_, _>>()
+            .collect::<Result<_, std::io::Error>>()
             .map_err(io)?;
-        for (b, s) in batch.chunks(block_bytes).zip(&stored) {
-            out.write_all(s).map_err(io)?;
-            let mut first = [0u8; 8];
-            first[..elem].copy_from_slice(&b[..elem]);
+        for (stored, n, head) in blocks {
+            out.write_all(&stored).map_err(io)?;
             index.extend_from_slice(&offset.to_le_bytes());
-            index.extend_from_slice(&(s.len() as u32).to_le_bytes());
-            index.extend_from_slice(&crc32fast::hash(s).to_le_bytes());
-            index.extend_from_slice(&first);
-            offset += s.len() as u64;
+            index.extend_from_slice(&(stored.len() as u32).to_le_bytes());
+            index.extend_from_slice(&crc32fast::hash(&stored).to_le_bytes());
+            index.extend_from_slice(&n.to_le_bytes());
+            index.extend_from_slice(&head.to_le_bytes());
+            offset += stored.len() as u64;
         }
     }
     out.write_all(&index).map_err(io)?;
@@ -162,8 +229,8 @@ pub struct Reader {
     codec: u32,
     count: u64,
     block_elems: u32,
-    /// Per block: (offset, stored length, CRC-32, first element).
-    blocks: Vec<(u64, u32, u32, u64)>,
+    /// Per block: (offset, stored length, CRC-32, elements, first element).
+    blocks: Vec<(u64, u32, u32, u64, u64)>,
 }
 
 impl Reader {
@@ -214,7 +281,11 @@ impl Reader {
             )));
         }
         let (kind, elem, codec) = (u32_at(12), u32_at(16), u32_at(20));
-        if tier != expect.tier || kind != expect.kind as u32 || elem != expect.elem {
+        let elem_ok = match expect.elem {
+            0 => matches!(elem, 1 | 2),
+            e => elem == e,
+        };
+        if tier != expect.tier || kind != expect.kind as u32 || !elem_ok {
             return Err(bad(format!(
                 "holds tier {tier:?} kind {kind} ({elem}-byte elements), expected tier {:?} kind {} ({}-byte elements)",
                 expect.tier, expect.kind as u32, expect.elem
@@ -255,14 +326,21 @@ impl Reader {
             let off = u64::from_le_bytes(e[..8].try_into().expect("8"));
             let stored = u32::from_le_bytes(e[8..12].try_into().expect("4"));
             let crc = u32::from_le_bytes(e[12..16].try_into().expect("4"));
-            let first = u64::from_le_bytes(e[16..24].try_into().expect("8"));
-            let elems = (count - b as u64 * u64::from(block_elems)).min(u64::from(block_elems));
-            let raw_len = elems * u64::from(elem);
-            if off != expect_at || (codec == 0 && u64::from(stored) != raw_len) {
+            let n = u64::from_le_bytes(e[16..24].try_into().expect("8"));
+            let first = u64::from_le_bytes(e[24..32].try_into().expect("8"));
+            let span = (count - b as u64 * u64::from(block_elems)).min(u64::from(block_elems));
+            // Keys fill their blocks; values hold at most one cell per number.
+            let n_ok = if kind == Kind::Keys as u32 {
+                n == span
+            } else {
+                n <= span
+            };
+            if off != expect_at || !n_ok || (codec == 0 && u64::from(stored) != n * u64::from(elem))
+            {
                 return Err(bad(format!("block {b} is out of place")));
             }
             expect_at += u64::from(stored);
-            blocks.push((off, stored, crc, first));
+            blocks.push((off, stored, crc, n, first));
         }
         if expect_at != index_at {
             return Err(bad("the blocks do not fill the file".into()));
@@ -278,9 +356,19 @@ impl Reader {
         })
     }
 
-    /// Elements in the file.
+    /// Keys in the file, or numbers its values cover.
     pub fn count(&self) -> u64 {
         self.count
+    }
+
+    /// Bytes per element.
+    pub fn elem(&self) -> u32 {
+        self.elem
+    }
+
+    /// Elements stored in block `b` (for values: the numbers that hold one).
+    pub fn block_len(&self, b: usize) -> u64 {
+        self.blocks[b].3
     }
 
     /// Elements per block.
@@ -295,7 +383,7 @@ impl Reader {
 
     /// The first element of every block (for keys: where to look for a key).
     pub fn firsts(&self) -> impl Iterator<Item = u64> + '_ {
-        self.blocks.iter().map(|b| b.3)
+        self.blocks.iter().map(|b| b.4)
     }
 
     /// The file, as the storage names it.
@@ -303,21 +391,12 @@ impl Reader {
         &self.name
     }
 
-    /// The elements of block `b`, and its place in the whole payload in bytes.
-    fn block_span(&self, b: usize) -> std::ops::Range<usize> {
-        let per = u64::from(self.block_elems);
-        let start = b as u64 * per;
-        let elems = (self.count - start).min(per);
-        let e = u64::from(self.elem);
-        (start * e) as usize..((start + elems) * e) as usize
-    }
-
     /// Reads block `b` into `dst` (its exact size), checking it.
     ///
     /// # Errors
     /// [`Error::Damaged`] when the checksum or the length does not hold.
     fn block_into(&self, storage: &dyn Storage, b: usize, dst: &mut [u8]) -> Result<(), Error> {
-        let (off, stored, crc, _) = self.blocks[b];
+        let (off, stored, crc, _, _) = self.blocks[b];
         let bad = |m: String| Error::damaged(self.name.clone(), m);
         let io = |e| Error::io(self.name.clone(), "read", e);
         if self.codec == 0 {
@@ -346,18 +425,19 @@ impl Reader {
     /// # Errors
     /// [`Error::Damaged`] when the checksum or the length does not hold.
     pub fn block(&self, storage: &dyn Storage, b: usize) -> Result<Vec<u8>, Error> {
-        let mut out = vec![0u8; self.block_span(b).len()];
+        let mut out = vec![0u8; (self.blocks[b].3 * u64::from(self.elem)) as usize];
         self.block_into(storage, b, &mut out)?;
         Ok(out)
     }
 
-    /// Reads and checks every block (in parallel) into `out` (cleared first).
+    /// Reads and checks every block (in parallel) into `out` (cleared first): the stored
+    /// elements, one block after the other.
     ///
     /// # Errors
     /// As [`Reader::block`].
     pub fn read_all(&self, storage: &dyn Storage, out: &mut Vec<u8>) -> Result<(), Error> {
         out.clear();
-        let total = self.count as usize * self.elem as usize;
+        let total = self.stored() as usize * self.elem as usize;
         out.try_reserve_exact(total).map_err(|_| Error::Memory {
             what: format!("reading {}", self.name),
             needed: total as u64,
@@ -367,10 +447,23 @@ impl Reader {
         self.fill(storage, out)
     }
 
+    /// Elements stored in all.
+    pub fn stored(&self) -> u64 {
+        self.blocks.iter().map(|b| b.3).sum()
+    }
+
     /// Reads every block (in parallel) into `dst`, the whole payload's size.
     fn fill(&self, storage: &dyn Storage, dst: &mut [u8]) -> Result<(), Error> {
-        let per = self.block_elems as usize * self.elem as usize;
-        dst.par_chunks_mut(per.max(1))
+        let e = self.elem as usize;
+        let mut parts = Vec::with_capacity(self.blocks.len());
+        let mut rest = dst;
+        for blk in &self.blocks {
+            let (head, tail) = rest.split_at_mut(blk.3 as usize * e);
+            parts.push(head);
+            rest = tail;
+        }
+        parts
+            .into_par_iter()
             .enumerate()
             .try_for_each(|(b, d)| self.block_into(storage, b, d))
     }
@@ -391,14 +484,14 @@ impl Reader {
                 ),
             ));
         }
+        let n = self.stored();
         let mut v: Vec<T> = Vec::new();
-        v.try_reserve_exact(self.count as usize)
-            .map_err(|_| Error::Memory {
-                what: format!("reading {}", self.name),
-                needed: self.count * u64::from(self.elem),
-                limit: 0,
-            })?;
-        v.resize(self.count as usize, T::zeroed());
+        v.try_reserve_exact(n as usize).map_err(|_| Error::Memory {
+            what: format!("reading {}", self.name),
+            needed: n * u64::from(self.elem),
+            limit: 0,
+        })?;
+        v.resize(n as usize, T::zeroed());
         self.fill(storage, bytemuck::cast_slice_mut(&mut v))?;
         #[cfg(target_endian = "big")]
         from_le_in_place(bytemuck::cast_slice_mut(&mut v), self.elem as usize);
