@@ -125,6 +125,45 @@ pub enum Command {
     /// the engine plays the other perfectly. Commands: a move, moves, show, hint, undo,
     /// help, quit. Works without a terminal, so scripts can play.
     Play(crate::cmd::play::PlayArgs),
+    /// Ask a finished database about positions: their value and every move's, without solving.
+    ///
+    /// The database is the directory `retrograde game NAME --db DIR` or `retrograde solve
+    /// FILE --db DIR` wrote; it says which game it holds. A position is given by the moves
+    /// from the start (`--moves`, in the notation of `play`), in the game's own notation
+    /// (`--position`; for a graph, a vertex id or name), or one per line on standard input
+    /// (`--stdin`). Each move's value is for the player who makes it, best first.
+    #[command(after_help = "Examples:\n  \
+        retrograde game connect4 --width 5 --height 4 --db c4 && retrograde query c4 --moves 3,3,4\n  \
+        retrograde query c4 --position \"...../...../...../..x..\" --output json\n  \
+        retrograde query q4 --moves \"a1 a4,b4 b1\"\n  \
+        retrograde solve game.rg --db g && retrograde query g --position 7\n  \
+        printf 'moves: 3\\nmoves: 3,3\\n' | retrograde query c4 --stdin --output json\n\n\
+        JSON (one object a position): {\"outcome\", \"remoteness\" (null for a draw), \"moves\": [{\"move\",\n\
+        \"outcome\", \"remoteness\"}, ...] best first, \"position\", \"to_move\"}. On --stdin, a line is a\n\
+        position in the game's notation or `moves: M1,M2`; a bad line prints {\"line\", \"error\"}\n\
+        (JSON) or an error on stderr, the others go on, and the exit status is 2.")]
+    Query(QueryArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    /// The database directory.
+    #[arg(value_name = "DB")]
+    pub db: PathBuf,
+    /// The position after these moves from the start, comma-separated, in the notation of
+    /// `play` (an empty string: the start).
+    #[arg(long, value_name = "MOVES", conflicts_with = "position")]
+    pub moves: Option<String>,
+    /// A position in the game's own notation (see `retrograde game NAME --help`), or a
+    /// vertex id or name for a graph.
+    #[arg(long, value_name = "POSITION")]
+    pub position: Option<String>,
+    /// Read positions from standard input, one a line (or `moves: M1,M2,...`).
+    #[arg(long, conflicts_with_all = ["moves", "position"])]
+    pub stdin: bool,
+    /// How to print the answers.
+    #[arg(long, short, value_enum, default_value_t = GameOutput::Text)]
+    pub output: GameOutput,
 }
 
 #[derive(Debug, Args)]
@@ -236,6 +275,11 @@ pub struct SolveArgs {
     /// Check the solution with the independent verifier before printing.
     #[arg(long)]
     pub verify: bool,
+    /// Also keep the solved graph (values, best moves, the moves themselves, names) as a
+    /// database in this directory, for `retrograde query DIR` and `retrograde serve DIR`
+    /// later without the file and without solving.
+    #[arg(long, value_name = "DIR")]
+    pub db: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -121,7 +121,10 @@ pub trait Playable {
     /// The legal moves at `p`, in a fixed order (the engine breaks ties between equally
     /// good moves by this order); empty when the game is over at `p`. Labels must be
     /// distinct.
-    fn moves(&self, p: &Self::Position) -> Vec<Move<Self::Position>>;
+    ///
+    /// # Errors
+    /// Moves that cannot be read (a damaged database).
+    fn moves(&self, p: &Self::Position) -> Result<Vec<Move<Self::Position>>, Error>;
 
     /// The value of `p` for the player to move there.
     ///
@@ -160,7 +163,7 @@ impl<P: Playable + ?Sized> Playable for &P {
     fn start(&self) -> Self::Position {
         (**self).start()
     }
-    fn moves(&self, p: &Self::Position) -> Vec<Move<Self::Position>> {
+    fn moves(&self, p: &Self::Position) -> Result<Vec<Move<Self::Position>>, Error> {
         (**self).moves(p)
     }
     fn value(&self, p: &Self::Position) -> Result<Value, Error> {
@@ -190,7 +193,7 @@ pub fn ranked_moves<G: Playable + ?Sized>(
     p: &G::Position,
 ) -> Result<Ranked<G::Position>, Error> {
     let mut ranked = Vec::new();
-    for m in game.moves(p) {
+    for m in game.moves(p)? {
         let v = game.value(&m.to)?.through(m.keeps_turn);
         ranked.push((m, v));
     }
@@ -501,7 +504,7 @@ impl<G: Playable> Session<G> {
         // The positions the engine has moved from since the human's last move.
         let mut run: HashSet<(G::Position, usize)> = HashSet::new();
         loop {
-            if self.game.moves(self.position()).is_empty() {
+            if self.game.moves(self.position())?.is_empty() {
                 self.end = Some(End::Terminal);
                 break;
             }

@@ -22,10 +22,13 @@
 //! ```
 #![warn(missing_docs)]
 
+mod database;
 mod entries;
 mod params;
+mod play_graph;
 mod tier;
 
+pub use database::{database, Database, GraphAnswer};
 pub use entries::{entries, entry};
 pub use params::{parse, ArgValue, Args, Input, Kind, Param};
 pub use tier::TierBuilt;

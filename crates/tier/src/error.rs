@@ -68,7 +68,8 @@ impl Error {
         }
     }
 
-    pub(crate) fn damaged(file: String, message: impl Into<String>) -> Error {
+    /// A damaged file: its name and what is wrong.
+    pub fn damaged(file: String, message: impl Into<String>) -> Error {
         Error::Damaged {
             file,
             message: message.into(),

@@ -78,6 +78,7 @@ mod engine;
 mod error;
 mod explicit;
 pub mod game;
+pub mod graphdb;
 pub mod index;
 mod notation;
 mod seq;
@@ -99,6 +100,7 @@ pub use game::{
     OrderedMoves, Parents, ReverseEdges, SortedKeys, SymmetricGame, Symmetries, Symmetry, TierGame,
     Turn, UnmoveGame, Unmoves,
 };
+pub use graphdb::GraphDb;
 pub use notation::{replay, Notation};
 pub use solution::{rank_moves, Solved, TierSolution};
 pub use stats::Stats;

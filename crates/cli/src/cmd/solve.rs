@@ -32,7 +32,7 @@ pub fn run(
     let t = Instant::now();
     // Totals need no best moves: skip that pass over every edge unless something shows them.
     let opts = SolveOptions {
-        best_moves: !args.summary || args.verify,
+        best_moves: !args.summary || args.verify || args.db.is_some(),
         ..SolveOptions::default()
     };
     let (s, phases) = solve_with_options(g, &rules, &opts);
@@ -50,6 +50,31 @@ pub fn run(
         }
     }
     let counts = s.counts();
+    if let Some(dir) = &args.db {
+        let storage = retrograde_tier::DirStorage::new(dir.clone());
+        let mut stats = retrograde_tier::Stats {
+            positions: g.vertex_count() as u64,
+            moves: g.edge_count() as u64,
+            classes: g.vertex_count() as u64,
+            states: g.vertex_count() as u64,
+            solve: solve_time,
+            explore: loaded.parse + loaded.build,
+            ..Default::default()
+        };
+        for v in 0..g.vertex_count() as u32 {
+            stats.count(s.value(v));
+        }
+        let params = serde_json::json!({
+            "game": "graph",
+            "file": loaded.name,
+            "vertices": g.vertex_count(),
+            "edges": g.edge_count(),
+            "start": g.start(),
+            "no_move": rules.no_move.as_str(),
+        });
+        retrograde_tier::graphdb::write(&storage, g, &s, &stats, params)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
     if verbose {
         let m = g.edge_count() as f64;
         for (phase, d) in [

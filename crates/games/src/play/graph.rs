@@ -77,10 +77,10 @@ impl Playable for PlayGraph<'_> {
         self.start
     }
 
-    fn moves(&self, &u: &VertexId) -> Vec<Move<VertexId>> {
+    fn moves(&self, &u: &VertexId) -> Result<Vec<Move<VertexId>>, retrograde_tier::Error> {
         let g = self.graph;
         if g.primitive(u).is_some() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let targets = g.forward_targets();
         let mut edges: Vec<(VertexId, bool)> = g
@@ -91,7 +91,7 @@ impl Playable for PlayGraph<'_> {
         edges.sort_unstable();
         edges.dedup();
         let both = |v: VertexId| edges.iter().filter(|e| e.0 == v).count() > 1;
-        edges
+        Ok(edges
             .iter()
             .map(|&(v, keeps)| {
                 let again = keeps && both(v);
@@ -102,7 +102,7 @@ impl Playable for PlayGraph<'_> {
                 }
                 m
             })
-            .collect()
+            .collect())
     }
 
     fn value(&self, &v: &VertexId) -> Result<Value, retrograde_tier::Error> {

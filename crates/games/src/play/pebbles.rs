@@ -16,13 +16,14 @@ impl Playable for GameSolution<'_, Pebbles> {
         self.game().count()
     }
 
-    fn moves(&self, &p: &u32) -> Vec<Move<u32>> {
-        self.game()
+    fn moves(&self, &p: &u32) -> Result<Vec<Move<u32>>, retrograde_tier::Error> {
+        Ok(self
+            .game()
             .take()
             .iter()
             .filter(|&&t| t <= p)
             .map(|&t| Move::new(format!("take {t}"), p - t).alias(t.to_string()))
-            .collect()
+            .collect())
     }
 
     fn value(&self, p: &u32) -> Result<Value, retrograde_tier::Error> {

@@ -30,22 +30,23 @@ impl Playable for GameSolution<'_, Map> {
         Game::start(self.game())
     }
 
-    fn moves(&self, at: &Position) -> Vec<Move<Position>> {
+    fn moves(&self, at: &Position) -> Result<Vec<Move<Position>>, retrograde_tier::Error> {
         let map = self.game();
         if map.primitive(at).is_some() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let (_, cols) = map.size();
         let &(p, t, police) = at;
         let mut next = Vec::new();
         map.moves(at, &mut next);
-        next.into_iter()
+        Ok(next
+            .into_iter()
             .map(|n| {
                 let (from, to) = if police { (p, n.0) } else { (t, n.1) };
                 let (short, long) = direction(cols, from, to);
                 Move::new(short, n).alias(long)
             })
-            .collect()
+            .collect())
     }
 
     fn value(&self, p: &Position) -> Result<Value, retrograde_tier::Error> {

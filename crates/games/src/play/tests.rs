@@ -277,6 +277,7 @@ fn tictactoe_board_and_labels() {
         "{intro}"
     );
     let labels: Vec<String> = Playable::moves(&s, session.position())
+        .unwrap()
         .into_iter()
         .map(|m| m.label)
         .collect();
@@ -302,6 +303,7 @@ fn police_moves_are_directions() {
     let sol = s.game();
     let labels = |session: &Session<&GameSolution<'_, Map>>| -> Vec<String> {
         Playable::moves(sol, session.position())
+            .unwrap()
             .into_iter()
             .map(|m| m.label)
             .collect()
@@ -349,7 +351,7 @@ fn graph_names_go_again_and_turns() {
         "{intro}"
     );
     assert_eq!(session.side_to_move(), 1);
-    let moves = Playable::moves(&game, &1);
+    let moves = Playable::moves(&game, &1).unwrap();
     let labels: Vec<&str> = moves.iter().map(|m| m.label.as_str()).collect();
     assert_eq!(labels, ["2", "2 again"]);
     assert_eq!(moves[1].aliases, ["middle again"]);

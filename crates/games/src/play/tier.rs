@@ -55,11 +55,11 @@ impl<G: Notation> Playable for TierPlay<'_, '_, G> {
         self.start
     }
 
-    fn moves(&self, &(p, side): &(G::Position, u8)) -> Vec<Move<(G::Position, u8)>> {
+    fn moves(&self, &(p, side): &(G::Position, u8)) -> Result<Vec<Move<(G::Position, u8)>>, Error> {
         let game = self.solution.game();
         let mut named = Vec::new();
         game.named_moves(&p, side, &mut named);
-        named
+        Ok(named
             .into_iter()
             .map(|(name, q)| {
                 let keeps = <G::Turn as Turn<G>>::keeps_turn(game, &p, &q);
@@ -71,7 +71,7 @@ impl<G: Notation> Playable for TierPlay<'_, '_, G> {
                 }
                 m
             })
-            .collect()
+            .collect())
     }
 
     fn value(&self, (p, _): &(G::Position, u8)) -> Result<Value, Error> {

@@ -1,0 +1,252 @@
+//! End-to-end tests of `retrograde query DB`: databases written by `game --db` and `solve
+//! --db`, answers checked against a plain minimax written here, errors, many queries on
+//! standard input, damaged databases.
+
+#[macro_use]
+#[allow(dead_code)] // the helpers shared with cli.rs are not all used here
+mod util;
+
+use std::collections::HashMap;
+use util::{example, json, Rng};
+
+/// Plain minimax over tic-tac-toe boards (cells 0..9, row 0 at the top; 1 = X, 2 = O):
+/// (outcome, remoteness) for the player to move, the winner hurrying and the loser
+/// stalling; a full board is a tie.
+fn minimax(cells: &mut [u8; 9], memo: &mut HashMap<[u8; 9], (i8, u32)>) -> (i8, u32) {
+    if let Some(&v) = memo.get(cells) {
+        return v;
+    }
+    let lines = [
+        [0, 1, 2],
+        [3, 4, 5],
+        [6, 7, 8],
+        [0, 3, 6],
+        [1, 4, 7],
+        [2, 5, 8],
+        [0, 4, 8],
+        [2, 4, 6],
+    ];
+    let filled = cells.iter().filter(|&&c| c != 0).count();
+    let me = if filled % 2 == 0 { 1 } else { 2 };
+    let them = 3 - me;
+    let v = if lines.iter().any(|l| l.iter().all(|&i| cells[i] == them)) {
+        (-1, 0)
+    } else if filled == 9 {
+        (0, 0)
+    } else {
+        let mut best: Option<(i8, u32)> = None;
+        for i in 0..9 {
+            if cells[i] != 0 {
+                continue;
+            }
+            cells[i] = me;
+            let (o, r) = minimax(cells, memo);
+            cells[i] = 0;
+            let mine = (-o, r + 1);
+            // Prefer a win (fastest), then a tie (fastest), then a loss (slowest).
+            let better = match best {
+                None => true,
+                Some((bo, br)) => {
+                    mine.0 > bo
+                        || (mine.0 == bo && mine.0 >= 0 && mine.1 < br)
+                        || (mine.0 == bo && mine.0 < 0 && mine.1 > br)
+                }
+            };
+            if better {
+                best = Some(mine);
+            }
+        }
+        best.expect("a move")
+    };
+    memo.insert(*cells, v);
+    v
+}
+
+fn outcome(o: i8) -> &'static str {
+    match o {
+        1 => "win",
+        -1 => "loss",
+        _ => "tie",
+    }
+}
+
+/// The cell name of index `i` (a1 bottom left).
+fn cell(i: usize) -> String {
+    format!("{}{}", (b'a' + (i % 3) as u8) as char, 3 - i / 3)
+}
+
+rtest!(query_answers_match_minimax, |dir, cmd| {
+    cmd.args(["game", "tictactoe", "--db", "t3"]).stdout();
+    let mut memo = HashMap::new();
+    let mut rng = Rng::new(7);
+    for _ in 0..40 {
+        let mut cells = [0u8; 9];
+        let mut moves = Vec::new();
+        let plies = rng.below(6) as usize;
+        for ply in 0..plies {
+            let (o, _) = minimax(&mut cells, &mut memo);
+            let free: Vec<usize> = (0..9).filter(|&i| cells[i] == 0).collect();
+            if free.is_empty() || (o == -1 && minimax(&mut cells.clone(), &mut memo).1 == 0) {
+                break;
+            }
+            let i = free[rng.below(free.len() as u64) as usize];
+            cells[i] = if ply % 2 == 0 { 1 } else { 2 };
+            moves.push(cell(i));
+            if minimax(&mut cells, &mut memo) == (-1, 0) {
+                break;
+            }
+        }
+        let j = json(
+            &dir.command()
+                .args(["query", "t3", "--moves", &moves.join(","), "-o", "json"])
+                .stdout(),
+        );
+        let (o, r) = minimax(&mut cells, &mut memo);
+        assert_eq!(j["outcome"], outcome(o), "{moves:?}");
+        assert_eq!(j["remoteness"], r, "{moves:?}");
+        // Every legal move, with its value for the player who makes it.
+        let listed = j["moves"].as_array().unwrap();
+        let game_over = o == -1 && r == 0;
+        assert_eq!(
+            listed.len(),
+            if game_over {
+                0
+            } else {
+                cells.iter().filter(|&&c| c == 0).count()
+            }
+        );
+        let me = if moves.len() % 2 == 0 { 1 } else { 2 };
+        for m in listed {
+            let name = m["move"].as_str().unwrap();
+            let i = (0..9).find(|&i| cell(i) == name).unwrap();
+            let mut after = cells;
+            after[i] = me;
+            let (co, cr) = minimax(&mut after, &mut memo);
+            assert_eq!(m["outcome"], outcome(-co), "{moves:?} then {name}");
+            assert_eq!(m["remoteness"], cr + 1, "{moves:?} then {name}");
+        }
+    }
+    // The text form, and a position in the game's notation.
+    let out = dir.command().args(["query", "t3"]).stdout();
+    assert!(out.contains("X to move: tie in 9"), "{out}");
+    let out = dir
+        .command()
+        .args(["query", "t3", "--position", "x../.o./..."])
+        .stdout();
+    assert!(out.contains("X to move: tie in 7"), "{out}");
+});
+
+rtest!(query_errors_say_which_move_and_why, |dir, cmd| {
+    cmd.args([
+        "game", "connect4", "--width", "4", "--height", "4", "--db", "c4",
+    ])
+    .stdout();
+    let msg = dir
+        .command()
+        .args(["query", "c4", "--moves", "1,1,1,1,1"])
+        .message();
+    assert!(msg.contains("move 5 (\"1\"): column 1 is full"), "{msg}");
+    let msg = dir
+        .command()
+        .args(["query", "c4", "--moves", "9"])
+        .message();
+    assert!(msg.contains("columns are 1 to 4"), "{msg}");
+    let msg = dir
+        .command()
+        .args(["query", "c4", "--position", "x"])
+        .message();
+    assert!(msg.contains("expected 4 rows"), "{msg}");
+    let msg = dir.command().args(["query", "nothing"]).message();
+    assert!(msg.contains("nothing: not a directory"), "{msg}");
+    std::fs::create_dir(dir.path().join("empty")).unwrap();
+    let msg = dir.command().args(["query", "empty"]).message();
+    assert!(
+        msg.contains("database.json") && msg.contains("missing"),
+        "{msg}"
+    );
+    // Many queries: the good ones are answered, a bad one is reported, exit 2.
+    let out = dir
+        .command()
+        .args(["query", "c4", "--stdin", "-o", "json"])
+        .stdin("moves: 1\n# a comment\n\nmoves: 7\n..../..../..../x...\n")
+        .output();
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", out.stdout);
+    assert_eq!(json(lines[0])["outcome"], json(lines[2])["outcome"]);
+    assert_eq!(json(lines[1])["line"], 4);
+    assert!(json(lines[1])["error"]
+        .as_str()
+        .unwrap()
+        .contains("columns are 1 to 4"));
+    // A very long line is refused, not echoed.
+    let long = format!("moves: {}\nmoves: 2\n", "1,".repeat(100_000));
+    let out = dir
+        .command()
+        .args(["query", "c4", "--stdin"])
+        .stdin(long)
+        .output();
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("<stdin>:1: a line longer than"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.len() < 500, "{}", out.stderr);
+    assert!(out.stdout.contains("O to move"), "{}", out.stdout);
+});
+
+rtest!(query_a_graph_database, |dir, cmd| {
+    let file = example("loopy.rg");
+    let csv = cmd
+        .args(["solve", &file, "-o", "csv", "--db", "g"])
+        .stdout();
+    for row in csv.lines().skip(1) {
+        let f: Vec<&str> = row.split(',').collect();
+        let j = json(
+            &dir.command()
+                .args(["query", "g", "--position", f[0], "-o", "json"])
+                .stdout(),
+        );
+        assert_eq!(j["outcome"], f[1], "vertex {}", f[0]);
+        let r = if f[2].is_empty() {
+            serde_json::Value::Null
+        } else {
+            serde_json::json!(f[2].parse::<u64>().unwrap())
+        };
+        assert_eq!(j["remoteness"], r, "vertex {}", f[0]);
+        // The best move is among the moves of the best value.
+        if !f[3].is_empty() {
+            let best = &j["moves"][0];
+            assert_eq!(best["outcome"], f[1], "vertex {}", f[0]);
+        }
+    }
+    let msg = dir
+        .command()
+        .args(["query", "g", "--position", "99"])
+        .message();
+    assert!(msg.contains("neither a vertex id"), "{msg}");
+});
+
+rtest!(query_a_damaged_database_names_the_file, |dir, cmd| {
+    cmd.args(["game", "quixo", "--size", "3", "--db", "q"])
+        .stdout();
+    let f = dir.path().join("q/09.values");
+    let mut b = std::fs::read(&f).unwrap();
+    let n = b.len();
+    b[n / 2] ^= 0x10;
+    std::fs::write(&f, &b).unwrap();
+    let msg = dir.command().args(["query", "q"]).message();
+    assert!(
+        msg.contains("09.values") && msg.contains("--resume"),
+        "{msg}"
+    );
+    let meta = dir.path().join("q/database.json");
+    let text = std::fs::read_to_string(&meta).unwrap();
+    std::fs::write(&meta, text.replace("quixo 3x3", "quixo 4x4")).unwrap();
+    let msg = dir.command().args(["query", "q"]).message();
+    assert!(
+        msg.contains("database.json") && msg.contains("checksum"),
+        "{msg}"
+    );
+});
