@@ -13,7 +13,7 @@ pub enum Database {
     /// [`Built::open`].
     Game(Box<dyn Built>),
     /// A solved graph file.
-    Graph(GraphAnswer),
+    Graph(Box<GraphAnswer>),
 }
 
 /// Reads `storage`'s description and rebuilds what it describes.
@@ -35,7 +35,7 @@ pub fn database(storage: Arc<dyn Storage>) -> Result<Database, Error> {
         })?;
     if game == "graph" {
         let db = GraphDb::open(storage)?.ok_or_else(|| Error::Missing { file: name.clone() })?;
-        return Ok(Database::Graph(GraphAnswer { db }));
+        return Ok(Database::Graph(Box::new(GraphAnswer { db })));
     }
     let e = entry(game).ok_or_else(|| {
         Error::Unsupported(format!(

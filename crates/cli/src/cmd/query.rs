@@ -30,7 +30,7 @@ pub fn with_database<T>(
         }
     };
     match database(storage.clone()).map_err(fail)? {
-        Database::Graph(g) => f(&g, "graph"),
+        Database::Graph(g) => f(&*g, "graph"),
         Database::Game(built) => {
             let name = built.name();
             let answer = built
