@@ -164,8 +164,8 @@ pub trait Protocol {
     fn ended_early(&self) -> String;
 }
 
-/// A solved game.
-pub trait Answer {
+/// A solved game (shared between threads by servers).
+pub trait Answer: Send + Sync {
     /// The report of the solve.
     ///
     /// # Errors
