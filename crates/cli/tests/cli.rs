@@ -2339,6 +2339,35 @@ rtest!(game_connect4_query, |dir, cmd| {
     );
 });
 
+rtest!(game_teeko, |dir, cmd| {
+    // A small variant (4x4, three pieces each; its counts are checked against a plain
+    // search in the library's tests).
+    let out = cmd
+        .args(["game", "teeko", "--size", "4", "--pieces", "3"])
+        .stdout();
+    assert!(out.starts_with("first player: win in 5\n"), "{out}");
+    assert!(out.contains("positions 363129,"), "{out}");
+    assert!(out.contains("up to rotation and reflection 45689"), "{out}");
+    let j = json(
+        &dir.command()
+            .args([
+                "game", "teeko", "--size", "3", "--pieces", "3", "-o", "json",
+            ])
+            .stdout(),
+    );
+    assert_eq!(j["start"]["outcome"], "draw");
+    assert_eq!(j["start"]["remoteness"], serde_json::Value::Null);
+    for (args, want) in [
+        (vec!["--size", "6"], "3, 4 or 5"),
+        (vec!["--pieces", "5"], "3 or 4"),
+        (vec!["--size", "3", "--pieces", "4"], "at most 3"),
+        (vec!["--memory", "10M"], "over the limit of 10.0 MiB"),
+    ] {
+        let msg = dir.command().args(["game", "teeko"]).args(&args).message();
+        assert!(msg.contains(want), "{args:?}: {msg}");
+    }
+});
+
 rtest!(game_quixo_db_resume, |dir, cmd| {
     let first = cmd
         .args(["game", "quixo", "--size", "3", "--db", "q3", "-o", "json"])

@@ -694,6 +694,53 @@ rtest!(quixo_engine_wins_as_x, |_dir, cmd| {
     assert!(msg.contains("3, 4 or 5"), "{msg}");
 });
 
+rtest!(teeko_drops_then_steps, |dir, cmd| {
+    // The drop phase: the engine (X) opens, an illegal drop is refused with the legal ones.
+    let out = cmd
+        .args([
+            "play", "teeko", "--size", "4", "--pieces", "3", "--side", "O",
+        ])
+        .stdin("b2\nb2\nhint\nquit\n")
+        .stdout();
+    assert!(out.contains("X (engine) plays b3: win in 5."), "{out}");
+    assert!(out.contains("You play b2: loss in 4."), "{out}");
+    assert!(out.contains("\"b2\" is not a legal move here"), "{out}");
+    assert!(out.contains("Hint: play "), "{out}");
+    // The move phase, from a position: the engine steps into a line at once.
+    let out = dir
+        .command()
+        .args([
+            "play", "teeko", "--size", "3", "--pieces", "3", "--side", "O",
+        ])
+        .args(["--position", "xox/..o/o.x x"])
+        .stdin("")
+        .stdout();
+    assert!(out.contains("X (engine) plays c3-b2: win in 1."), "{out}");
+    assert!(out.contains("Game over: X wins. You lose."), "{out}");
+    // Steps are typed as c1-b1, in either case.
+    let out = dir
+        .command()
+        .args([
+            "play", "teeko", "--size", "3", "--pieces", "3", "--side", "X",
+        ])
+        .args(["--position", "xox/..o/o.x x"])
+        .stdin("c1-b1\nundo\nC1-B1\nc2-c3\nquit\n")
+        .stdout();
+    assert_eq!(
+        out.matches("You play c1-b1: draw (best was c3-b2: win in 1).")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert!(out.contains("\"c2-c3\" is not a legal move here"), "{out}");
+    let msg = dir
+        .command()
+        .args(["play", "teeko", "--size", "3", "--pieces", "3"])
+        .args(["--position", "xox/..o/o.x o/"])
+        .message();
+    assert!(msg.contains("side to move"), "{msg}");
+});
+
 rtest!(play_from_a_position_in_the_games_notation, |dir, cmd| {
     let out = cmd
         .args(["play", "connect4", "--width", "5", "--height", "4"])

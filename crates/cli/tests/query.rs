@@ -196,6 +196,54 @@ rtest!(query_errors_say_which_move_and_why, |dir, cmd| {
     assert!(out.stdout.contains("O to move"), "{}", out.stdout);
 });
 
+rtest!(query_a_teeko_database, |dir, cmd| {
+    // Teeko's rules on a 3x3 board with three pieces each (small enough for a test).
+    cmd.args([
+        "game", "teeko", "--size", "3", "--pieces", "3", "--db", "t3",
+    ])
+    .stdout();
+    let j = json(
+        &dir.command()
+            .args(["query", "t3", "--moves", "b2,a1", "-o", "json"])
+            .stdout(),
+    );
+    assert_eq!(j["position"], ".../.x./o.. x");
+    assert_eq!(j["outcome"], "draw");
+    assert_eq!(j["moves"].as_array().unwrap().len(), 7);
+    // The move phase, by position: a step that wins at once comes first.
+    let j = json(
+        &dir.command()
+            .args(["query", "t3", "--position", "xox/..o/o.x x", "-o", "json"])
+            .stdout(),
+    );
+    assert_eq!(
+        (&j["outcome"], &j["remoteness"]),
+        (&"win".into(), &1.into())
+    );
+    assert_eq!(j["moves"][0]["move"], "c3-b2");
+    assert_eq!(j["moves"][0]["outcome"], "win");
+    let names: Vec<&str> = j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"c1-b1") && names.len() == 5, "{names:?}");
+    let msg = dir
+        .command()
+        .args(["query", "t3", "--moves", "b2,b2"])
+        .message();
+    assert!(
+        msg.contains("move 2 (\"b2\")") && msg.contains("legal moves"),
+        "{msg}"
+    );
+    let msg = dir
+        .command()
+        .args(["query", "t3", "--position", "xxx/ooo/... o"])
+        .message();
+    assert!(msg.contains("winning shape"), "{msg}");
+});
+
 rtest!(query_a_graph_database, |dir, cmd| {
     let file = example("loopy.rg");
     let csv = cmd

@@ -14,6 +14,7 @@ pub mod play;
 pub mod police;
 pub mod quixo;
 pub mod scores;
+pub mod teeko;
 pub mod tictactoe;
 
 pub use explore::{solve_game, ExploreError, GameSolution, Stats};

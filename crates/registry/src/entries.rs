@@ -9,6 +9,7 @@ use retrograde_games::play::{start_session, DynSession};
 use retrograde_games::police::Map;
 use retrograde_games::quixo::Quixo;
 use retrograde_games::scores::{Instance, IoiPlayer, ScoresSolution};
+use retrograde_games::teeko::Teeko;
 use retrograde_games::tictactoe::TicTacToe;
 use retrograde_games::GameSolution;
 use retrograde_graph::format::ParseError;
@@ -186,6 +187,42 @@ static ENTRIES: &[Entry] = &[
         play: Some("the cube taken and where it goes in, such as a1 a4"),
         tiered: true,
         build: build_quixo,
+    },
+    Entry {
+        name: "teeko",
+        about:
+            "Teeko (John Scarne): drop four pieces, then step them; four in a line or a square wins",
+        help: "Teeko on a 5x5 board, four pieces each; the first player (x) starts. First \
+               the players drop their pieces in turn on empty cells; once all eight are on \
+               the board, a move steps one of your pieces to an empty cell next to it (8 \
+               directions). Four of yours in a row, column or diagonal, or on the four cells \
+               of a 2x2 square, win at once. Perfect play never ends: the start is a draw \
+               (Steele, 1998). A drop is a cell, c3 (files a-e from the left, ranks 1-5 from \
+               the bottom); a step is c3-d4. A position (--position) is rows from the top \
+               separated by '/', cells x, o or ., then the side to move: \
+               x...o/...../..x../...../..... o. Every state (the board seen by the player to \
+               move, one per symmetry class) is solved: 9 tiers, the last (the move phase, \
+               75,710,250 boards) loopy; about 150 MB and a minute on 2 cores. --size and \
+               --pieces play the same rules on a smaller board or with three pieces (k in a \
+               line; the square only with four).",
+        examples: &[
+            "teeko",
+            "teeko --db teeko --resume",
+            "teeko --size 4 --pieces 3 --output json",
+        ],
+        params: &[
+            Param::number("size", "The side of the board: 3, 4 or 5.", 1, 64, "5"),
+            Param::number(
+                "pieces",
+                "Pieces each: 3 or 4 (at most the size).",
+                1,
+                64,
+                "4",
+            ),
+        ],
+        play: Some("a cell to drop on, such as c3, then a step such as c3-d4"),
+        tiered: true,
+        build: build_teeko,
     },
     Entry {
         name: "great-game",
@@ -525,6 +562,19 @@ fn build_quixo(a: &Args) -> Result<Box<dyn Built>, String> {
     Ok(Box::new(TierBuilt {
         game,
         command: "quixo",
+        symmetry: "rotation and reflection",
+        states: true,
+        stored: false,
+        check: None,
+        params: a.to_json(),
+    }))
+}
+
+fn build_teeko(a: &Args) -> Result<Box<dyn Built>, String> {
+    let game = Teeko::new(a.u32("size")?, a.u32("pieces")?).map_err(|e| format!("teeko: {e}"))?;
+    Ok(Box::new(TierBuilt {
+        game,
+        command: "teeko",
         symmetry: "rotation and reflection",
         states: true,
         stored: false,
