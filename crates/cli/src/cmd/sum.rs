@@ -187,50 +187,51 @@ pub fn run(args: &SumArgs, started: Instant, out: &mut impl Write) -> Result<Sta
             writeln!(out, "time {seconds:.3} s")?;
         }
         SumOutput::Json => {
-            out.write_all(b"{\"components\":[")?;
-            for (i, (arg, c)) in args.components.iter().zip(&components).enumerate() {
-                if i > 0 {
-                    out.write_all(b",")?;
-                }
-                write!(
-                    out,
-                    "{{\"component\":{},\"game\":{},\"value\":\"{}\"}}",
-                    serde_json::to_string(arg)?,
-                    serde_json::to_string(&c.what())?,
-                    c.value()
-                )?;
-            }
-            write!(
-                out,
-                "],\"value\":\"{total}\",\"outcome\":\"{outcome}\",\"move\":"
-            )?;
-            match chosen_move {
-                Some((wins, component, option)) => {
-                    write!(
-                        out,
-                        "{{\"kind\":\"{}\",\"component\":{}",
-                        if wins { "win" } else { "draw" },
-                        component + 1
-                    )?;
-                    match chosen(&components[component], option) {
-                        Chosen::Vertex { from, to, text } => write!(
-                            out,
-                            ",\"from\":{from},\"to\":{to},\"description\":{}",
-                            serde_json::to_string(&text)?
-                        )?,
-                        Chosen::Heap(m) => write!(
-                            out,
-                            ",\"take\":{},\"leaves\":{},\"description\":{}",
-                            m.take,
-                            serde_json::to_string(&m.leaves.heaps())?,
-                            serde_json::to_string(&m.to_string())?
-                        )?,
+            let parts: Vec<serde_json::Value> = args
+                .components
+                .iter()
+                .zip(&components)
+                .map(|(arg, c)| {
+                    serde_json::json!({
+                        "component": arg,
+                        "game": c.what(),
+                        "value": c.value().to_string(),
+                    })
+                })
+                .collect();
+            let chosen_json = chosen_move.map(|(wins, component, option)| {
+                let mut m = serde_json::json!({
+                    "kind": if wins { "win" } else { "draw" },
+                    "component": component + 1,
+                });
+                let o = m.as_object_mut().expect("an object");
+                match chosen(&components[component], option) {
+                    Chosen::Vertex { from, to, text } => {
+                        o.insert("from".into(), from.into());
+                        o.insert("to".into(), to.into());
+                        o.insert("description".into(), text.into());
                     }
-                    write!(out, ",\"value_after\":\"{}\"}}", after(component, option))?;
+                    Chosen::Heap(m) => {
+                        o.insert("take".into(), m.take.into());
+                        o.insert("leaves".into(), serde_json::json!(m.leaves.heaps()));
+                        o.insert("description".into(), m.to_string().into());
+                    }
                 }
-                None => out.write_all(b"null")?,
-            }
-            writeln!(out, ",\"seconds\":{seconds:.6}}}")?;
+                o.insert(
+                    "value_after".into(),
+                    after(component, option).to_string().into(),
+                );
+                m
+            });
+            let doc = serde_json::json!({
+                "components": parts,
+                "value": total.to_string(),
+                "outcome": outcome.to_string(),
+                "move": chosen_json,
+                "seconds": (seconds * 1e6).round() / 1e6,
+            });
+            serde_json::to_writer(&mut *out, &doc)?;
+            writeln!(out)?;
         }
     }
     Ok(Status::Success)
