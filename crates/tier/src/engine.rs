@@ -77,8 +77,16 @@ pub enum Event<'a> {
 /// A progress callback.
 pub type ProgressFn = Arc<dyn Fn(&Event<'_>) + Send + Sync>;
 
-/// How to solve.
+/// How to solve. New options will come (so the struct is `#[non_exhaustive]`): start from
+/// [`SolveOptions::default`] and set the fields you need.
+///
+/// ```
+/// let mut opts = retrograde_tier::SolveOptions::default();
+/// opts.memory_limit = Some(1 << 30);
+/// opts.resume = true;
+/// ```
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct SolveOptions {
     /// Refuse (with [`Error::Memory`]) to use more than this many bytes.
     pub memory_limit: Option<u64>,

@@ -12,6 +12,12 @@ use retrograde_tier::*;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 /// The totals without the times.
+fn sequential() -> SolveOptions {
+    let mut o = SolveOptions::default();
+    o.engine = Engine::Sequential;
+    o
+}
+
 fn untimed(s: &Stats) -> Stats {
     Stats {
         explore: Default::default(),
@@ -101,14 +107,7 @@ fn brute_stats<G: TierGame>(
 
 fn full_check<G: TierGame>(game: &G, images: &dyn Fn(&G::Position) -> Vec<G::Position>) {
     check_game(game, 1000).unwrap();
-    let seq = solve(
-        game,
-        &SolveOptions {
-            engine: Engine::Sequential,
-            ..SolveOptions::default()
-        },
-    )
-    .unwrap();
+    let seq = solve(game, &sequential()).unwrap();
     let want = check_against_graph(game, &seq);
     for threads in 1..=4 {
         let par = solve_in(game, &SolveOptions::default(), threads);
@@ -157,7 +156,7 @@ proptest! {
         for (wide, again) in [(false, false), (true, true)] {
             let game = Sorted::random(seed, wide, again);
             check_game(&game, 1000).unwrap();
-            let seq = solve(&game, &SolveOptions { engine: Engine::Sequential, ..SolveOptions::default() }).unwrap();
+            let seq = solve(&game, &sequential()).unwrap();
             let want = check_against_graph(&game, &seq);
             for threads in [1, 3] {
                 let par = solve_in(&game, &SolveOptions::default(), threads);
@@ -213,10 +212,8 @@ fn storage_round_trip() {
         let game = SymAgain(Rules::random(seed, true, true));
         let mem = solve(&game, &SolveOptions::default()).unwrap();
         let st = MemStorage::new();
-        let opts = SolveOptions {
-            storage: Some(std::sync::Arc::new(st.clone())),
-            ..SolveOptions::default()
-        };
+        let mut opts = SolveOptions::default();
+        opts.storage = Some(std::sync::Arc::new(st.clone()));
         let disk = solve(&game, &opts).unwrap();
         let e = explicit_graph(&game, 10_000).unwrap();
         let mut values = HashMap::new();

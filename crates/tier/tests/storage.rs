@@ -19,10 +19,15 @@ fn values<G: TierGame>(game: &G, s: &TierSolution<'_, G>) -> HashMap<G::Position
 }
 
 fn stored(st: &MemStorage) -> SolveOptions {
-    SolveOptions {
-        storage: Some(Arc::new(st.clone())),
-        ..SolveOptions::default()
-    }
+    let mut o = SolveOptions::default();
+    o.storage = Some(Arc::new(st.clone()));
+    o
+}
+
+fn limited(bytes: u64) -> SolveOptions {
+    let mut o = SolveOptions::default();
+    o.memory_limit = Some(bytes);
+    o
 }
 
 /// A game with a few tiers, loops, exits and symmetry.
@@ -45,15 +50,13 @@ fn resume_after_an_interruption_gives_the_same_values() {
         }
         let events = Arc::new(Mutex::new(Vec::new()));
         let e = events.clone();
-        let opts = SolveOptions {
-            resume: true,
-            progress: Some(Arc::new(move |ev: &Event<'_>| {
-                if let Event::Tier { tier, reused, .. } = ev {
-                    e.lock().unwrap().push((tier.to_string(), *reused));
-                }
-            })),
-            ..stored(&st)
-        };
+        let mut opts = stored(&st);
+        opts.resume = true;
+        opts.progress = Some(Arc::new(move |ev: &Event<'_>| {
+            if let Event::Tier { tier, reused, .. } = ev {
+                e.lock().unwrap().push((tier.to_string(), *reused));
+            }
+        }));
         let resumed = solve(&g, &opts).unwrap();
         assert_eq!(values(&g, &resumed), want, "seed {seed}");
         let reused = events.lock().unwrap().iter().any(|(_, r)| *r);
@@ -127,13 +130,11 @@ fn truncated_missing_and_foreign_files() {
             assert!(e.is_damage(), "{e}");
         }
         // Resume repairs it.
-        let resumed = solve(
-            &g,
-            &SolveOptions {
-                resume: true,
-                ..stored(&st)
-            },
-        );
+        let resumed = solve(&g, &{
+            let mut o = stored(&st);
+            o.resume = true;
+            o
+        });
         match resumed {
             // A finished database whose files check out except this one: solved again.
             Ok(s) => assert_eq!(values(&g, &s), want),
@@ -163,24 +164,10 @@ fn another_games_database_is_refused() {
 #[test]
 fn a_memory_limit_too_small_is_an_error_before_solving() {
     let g = game(3);
-    let e = solve(
-        &g,
-        &SolveOptions {
-            memory_limit: Some(1),
-            ..SolveOptions::default()
-        },
-    )
-    .unwrap_err();
+    let e = solve(&g, &limited(1)).unwrap_err();
     assert!(matches!(e, Error::Memory { .. }), "{e}");
     assert!(e.to_string().contains("over the limit"), "{e}");
     let s = Sorted::random(9, false, false);
-    let e = solve(
-        &s,
-        &SolveOptions {
-            memory_limit: Some(1),
-            ..SolveOptions::default()
-        },
-    )
-    .unwrap_err();
+    let e = solve(&s, &limited(1)).unwrap_err();
     assert!(matches!(e, Error::Memory { .. }), "{e}");
 }

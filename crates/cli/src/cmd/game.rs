@@ -119,15 +119,13 @@ pub fn solve<'b>(
 ) -> Result<Box<dyn Answer + 'b>, Error> {
     let bars = Arc::new(Mutex::new(Bars::default()));
     let b = bars.clone();
-    let opts = SolveOptions {
-        memory_limit: limit,
-        storage,
-        resume,
-        progress: Some(Arc::new(move |e: &Event<'_>| {
-            b.lock().unwrap_or_else(|p| p.into_inner()).event(e)
-        })),
-        ..SolveOptions::default()
-    };
+    let mut opts = SolveOptions::default();
+    opts.memory_limit = limit;
+    opts.storage = storage;
+    opts.resume = resume;
+    opts.progress = Some(Arc::new(move |e: &Event<'_>| {
+        b.lock().unwrap_or_else(|p| p.into_inner()).event(e)
+    }));
     let answer = built.solve(&opts);
     bars.lock().unwrap_or_else(|p| p.into_inner()).finish();
     answer
