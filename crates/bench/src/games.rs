@@ -16,6 +16,8 @@
 //!   `target/bench-data/c4-6x5`) runs only when asked for.
 //! - `RETRO_BENCH_THREADS=1,2` (default): thread counts;
 //! - `RETRO_BENCH_CLI=PATH`: the CLI binary;
+//! - `RETRO_BENCH_CROSSCHECK_ONLY=1` (with `GAMESMAN`): compare 400 random Teeko positions in
+//!   the two databases an earlier `teeko` run left, without solving again;
 //! - `GAMESMAN=PATH`: GamesmanOne's `gamesman` binary (UC Berkeley's C solver, built with
 //!   `shared/tools/build-gamesman.sh`); then every game it also solves (Quixo 4x4 as
 //!   `gamesman solve quixo 1`, Teeko as `gamesman solve teeko`) is run by both at each
@@ -253,6 +255,18 @@ fn run() -> Result<(), String> {
         "GamesmanOne MiB",
         "memory ratio",
     ]);
+    if let (Some(bin), Ok(_)) = (&gamesman, env::var("RETRO_BENCH_CROSSCHECK_ONLY")) {
+        // Only compare the databases a previous run left (see crosscheck_teeko).
+        let n = crosscheck_teeko(
+            &cli,
+            &data.join("retrograde-db-teeko"),
+            bin,
+            &data.join("gamesman-teeko"),
+            400,
+        )?;
+        println!("teeko: {n} random positions have the same value and remoteness in GamesmanOne's database");
+        return Ok(());
+    }
     for game in &games {
         let mut first_secs = None;
         for &t in &threads {
@@ -298,6 +312,14 @@ fn run() -> Result<(), String> {
             if let Some((bin, gargs)) = peer {
                 let dir = data.join(format!("gamesman-{}", game.name().replace(' ', "-")));
                 let (gs, gpeak) = run_gamesman(bin, &gargs, t, &dir)?;
+                if *game == Bench::Teeko && t == threads[threads.len() - 1] {
+                    let db = data.join("retrograde-db-teeko");
+                    let n = crosscheck_teeko(&cli, &db, bin, &dir, 400)?;
+                    let _ = writeln!(
+                        notes,
+                        "teeko: {n} random positions have the same value and remoteness in GamesmanOne's database"
+                    );
+                }
                 peers.row(vec![
                     game.name(),
                     t.to_string(),
@@ -340,6 +362,121 @@ fn run() -> Result<(), String> {
         print!("{}", peers.render());
     }
     Ok(())
+}
+
+/// Compares `samples` random Teeko positions (random boards of every stage, both sides to
+/// move) between our database `db` and GamesmanOne's in `dir` (`gamesman query teeko 0
+/// POSITION`, one process a position): the same outcome, and the same remoteness where
+/// there is one. Positions our notation refuses (the side to move already has a winning
+/// shape, which cannot happen in a game) are skipped. Returns how many were compared.
+fn crosscheck_teeko(
+    cli: &Path,
+    db: &Path,
+    bin: &Path,
+    dir: &Path,
+    samples: usize,
+) -> Result<usize, String> {
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut ours = Vec::new();
+    let mut theirs = Vec::new();
+    while ours.len() < samples {
+        let pieces = rng.gen_range(0..=8usize);
+        let (nx, no) = (pieces.div_ceil(2), pieces / 2);
+        let x_to_move = if pieces == 8 {
+            rng.gen_bool(0.5)
+        } else {
+            pieces % 2 == 0
+        };
+        let mut board = [b'-'; 25];
+        for (who, count) in [(b'X', nx), (b'O', no)] {
+            let mut placed = 0;
+            while placed < count {
+                let c = rng.gen_range(0..25);
+                if board[c] == b'-' {
+                    board[c] = who;
+                    placed += 1;
+                }
+            }
+        }
+        let rows: Vec<String> = board
+            .chunks(5)
+            .map(|r| {
+                r.iter()
+                    .map(|&c| match c {
+                        b'X' => 'x',
+                        b'O' => 'o',
+                        _ => '.',
+                    })
+                    .collect()
+            })
+            .collect();
+        ours.push(format!(
+            "{} {}",
+            rows.join("/"),
+            if x_to_move { 'x' } else { 'o' }
+        ));
+        theirs.push(format!(
+            "{}_{}",
+            if x_to_move { 1 } else { 2 },
+            String::from_utf8_lossy(&board)
+        ));
+    }
+    let mut child = Command::new(cli)
+        .arg("query")
+        .arg(db)
+        .args(["--stdin", "--output", "json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{}: {e}", cli.display()))?;
+    {
+        use std::io::Write as _;
+        let mut input = child.stdin.take().ok_or("no stdin")?;
+        for p in &ours {
+            writeln!(input, "{p}").map_err(|e| e.to_string())?;
+        }
+    }
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    let answers: Vec<Json> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).map_err(|e| format!("query output {l:?}: {e}")))
+        .collect::<Result<_, _>>()?;
+    if answers.len() != samples {
+        return Err(format!(
+            "query answered {} of {samples} positions",
+            answers.len()
+        ));
+    }
+    let mut compared = 0;
+    for ((mine, formal), a) in ours.iter().zip(&theirs).zip(&answers) {
+        if a.get("error").is_some() {
+            continue;
+        }
+        let g = Command::new(bin)
+            .args(["query", "teeko", "0", formal])
+            .current_dir(dir)
+            .output()
+            .map_err(|e| format!("{}: {e}", bin.display()))?;
+        let text = String::from_utf8_lossy(&g.stdout);
+        let gj: Json = serde_json::from_str(text.trim())
+            .map_err(|e| format!("gamesman query {formal}: {e}: {text}"))?;
+        let gv = match gj["positionValue"].as_str() {
+            Some("lose") => "loss",
+            Some(v) => v,
+            None => return Err(format!("gamesman query {formal}: no value: {text}")),
+        };
+        let same_outcome = a["outcome"].as_str() == Some(gv);
+        let same_remoteness = gv == "draw" || a["remoteness"].as_i64() == gj["remoteness"].as_i64();
+        if !(same_outcome && same_remoteness) {
+            return Err(format!(
+                "teeko {mine}: retrograde says {} {}, GamesmanOne says {gv} {} ({formal})",
+                a["outcome"], a["remoteness"], gj["remoteness"]
+            ));
+        }
+        compared += 1;
+    }
+    Ok(compared)
 }
 
 /// Runs GamesmanOne in a fresh directory with `threads` OpenMP threads; its wall time in
