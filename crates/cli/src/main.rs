@@ -13,10 +13,14 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
+#[global_allocator]
+static ALLOC: mem::Guard = mem::Guard;
+
 fn main() -> ExitCode {
     let started = Instant::now();
     let cli = cli::Cli::parse();
     progress::set_quiet(cli.quiet);
+    mem::init(cli.memory);
     if let Some(n) = cli.threads {
         if n == 0 {
             eprintln!("retrograde: --threads must be at least 1");

@@ -36,7 +36,7 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
     let values = choice.args(false)?;
     let built = (entry.build)(&values).map_err(|e| anyhow!("{e}"))?;
     let name = built.name();
-    let limit = tiers.memory.or_else(mem::available_bytes);
+    let limit = mem::limit_bytes();
 
     // Where the tiers go: --db, a temporary directory for games that need files, or memory.
     let mut _tmp = None;
@@ -103,6 +103,16 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
 
 /// A tier error with the game's name, and how to repair a damaged database.
 pub fn tier_error(name: &str, e: Error, has_db: bool) -> anyhow::Error {
+    if let Error::Memory { what, needed, .. } = &e {
+        let what = if what.is_empty() { "solving" } else { what };
+        return match mem::limit() {
+            Some(l) => anyhow!("{name}: {what} {}", mem::refusal(*needed, l)),
+            None => anyhow!(
+                "{name}: {what} needs about {} of memory, more than could be allocated",
+                mem::human(*needed)
+            ),
+        };
+    }
     if e.is_damage() && has_db {
         anyhow!("{name}: {e}; run the same command with --resume to solve the damaged part again")
     } else {

@@ -128,7 +128,7 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             let values = choice.args(true)?;
             let built = (entry.build)(&values).map_err(|e| anyhow!("{e}"))?;
             let name = built.name();
-            let limit = crate::mem::available_bytes();
+            let limit = crate::mem::limit_bytes();
             let fail =
                 |e: retrograde_tier::Error| super::game::tier_error(&name, e, args.db.is_some());
             let mut _tmp = None;

@@ -1,0 +1,108 @@
+//! Regression tests of issue 14 (hardening): every input path, tried as an attacker would,
+//! ends in exit status 0 with the right answer or exit status 2 with a clear message; never
+//! an abort (status 134), a panic, or a wrong answer.
+
+#[macro_use]
+#[allow(dead_code)] // the helpers shared with cli.rs are not all used here
+mod util;
+
+use std::process::Command;
+use util::{Dir, Output};
+
+/// Runs `retrograde ARGS` with its address space capped at `kb` KiB (`ulimit -v` in a child
+/// shell), standard input empty.
+fn limited(dir: &Dir, kb: u64, args: &[&str]) -> Output {
+    let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {kb} && exec '{}' {} </dev/null",
+            env!("CARGO_BIN_EXE_retrograde"),
+            quoted.join(" ")
+        ))
+        .current_dir(dir.path())
+        .output()
+        .expect("run sh");
+    Output {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// Asserts a clean refusal: exit 2, one line on stderr with `want` in it, nothing on stdout.
+#[track_caller]
+fn refused(o: &Output, want: &str) {
+    assert_eq!(o.code, 2, "expected exit 2, got {}: {}", o.code, o.stderr);
+    assert!(o.stderr.starts_with("retrograde: "), "{}", o.stderr);
+    assert!(o.stderr.contains(want), "{:?} lacks {want:?}", o.stderr);
+    assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
+    assert_eq!(o.stderr.lines().count(), 1, "{}", o.stderr);
+    assert!(o.stdout.is_empty(), "stdout: {}", o.stdout);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. One memory check, honouring ulimit -v, cgroups, MemAvailable and --memory.
+
+rtest!(
+    #[cfg(target_os = "linux")]
+    ulimit_v_is_honoured_by_every_graph_command,
+    |dir, _cmd| {
+        dir.create("v.rg", "vertices 100000000\n0 1\n");
+        dir.create("v.json", r#"{"vertices": 100000000, "edges": [[0, 1]]}"#);
+        dir.create("e.txt", "0 1\n1 0\n");
+        dir.create(
+            "e.csv",
+            "vertex,outcome,remoteness,best_move\n0,draw,,1\n1,draw,,0\n",
+        );
+        let runs: &[&[&str]] = &[
+            &["solve", "v.rg"],
+            &["solve", "v.json"],
+            &["solve", "e.txt", "--vertices", "100000000"],
+            &["grundy", "v.rg"],
+            &["verify", "v.rg", "e.csv"],
+            &["play", "graph", "v.rg"],
+            &["sum", "v.rg:0"],
+        ];
+        for args in runs {
+            let o = limited(&dir, 2_000_000, args);
+            refused(&o, "of memory, limit ");
+            assert!(
+                o.stderr.contains("(from ulimit -v)"),
+                "{args:?}: {}",
+                o.stderr
+            );
+        }
+    }
+);
+
+rtest!(memory_flag_is_a_limit_of_every_command, |dir, cmd| {
+    dir.create("v.rg", "vertices 1000000\n0 1\n");
+    let msg = cmd.args(["solve", "v.rg", "--memory", "1M"]).message();
+    assert!(msg.contains("limit 1.0 MiB (from --memory)"), "{msg}");
+    let msg = dir
+        .command()
+        .args([
+            "--memory", "0", "game", "connect4", "--width", "4", "--height", "4",
+        ])
+        .message();
+    assert!(msg.contains("limit 0 bytes (from --memory)"), "{msg}");
+    // Within the limit, nothing changes.
+    let out = dir
+        .command()
+        .args(["solve", "v.rg", "--memory", "1G", "--summary"])
+        .stdout();
+    assert!(out.contains("1000000"), "{out}");
+});
+
+rtest!(
+    #[cfg(target_os = "linux")]
+    a_failed_allocation_is_exit_2_not_an_abort,
+    |dir, _cmd| {
+        // GRF and JSON files are read whole, with no estimate possible: an endless one
+        // fills the address space, and the allocator's failure is the same refusal.
+        let o = limited(&dir, 300_000, &["solve", "--format", "json", "/dev/zero"]);
+        refused(&o, "out of memory: an allocation of ");
+        refused(&o, "(from ulimit -v)");
+    }
+);
