@@ -64,6 +64,7 @@ static LIMIT: OnceLock<Option<Limit>> = OnceLock::new();
 /// Called by `main` before any command runs.
 pub fn init(flag: Option<u64>) -> Option<Limit> {
     let l = *LIMIT.get_or_init(|| detect(flag));
+    retrograde_games::set_memory_limit(l.map(|l| l.bytes));
     if let Some(l) = l {
         GUARD_BYTES.store(l.bytes, Relaxed);
         GUARD_SOURCE.store(l.source as u8 + 1, Relaxed);

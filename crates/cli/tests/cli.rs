@@ -2234,7 +2234,7 @@ rtest!(game_connect4_db_resume_and_errors, |dir, cmd| {
             "game", "connect4", "--width", "5", "--height", "4", "--memory", "1M",
         ])
         .message();
-    assert!(msg.contains("over the limit of 1.0 MiB"), "{msg}");
+    assert!(msg.contains("limit 1.0 MiB (from --memory)"), "{msg}");
     let msg = dir
         .command()
         .args(["game", "connect4", "--memory", "lots"])
@@ -2274,7 +2274,7 @@ rtest!(game_quixo, |dir, cmd| {
         .command()
         .args(["game", "quixo", "--size", "4", "--memory", "10M"])
         .message();
-    assert!(msg.contains("over the limit of 10.0 MiB"), "{msg}");
+    assert!(msg.contains("limit 10.0 MiB (from --memory)"), "{msg}");
     let msg = dir
         .command()
         .args(["game", "quixo", "--size", "6"])

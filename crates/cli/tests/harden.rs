@@ -106,3 +106,133 @@ rtest!(
         refused(&o, "(from ulimit -v)");
     }
 );
+
+// ---------------------------------------------------------------------------------------------
+// 2. Built-in games check their size before allocating (and as they explore).
+
+/// A Great Game case on `n` vertices: `i -> i+1` and `i -> i+2`, meeples on 1 and 2.
+fn great_game_chain(n: u32) -> String {
+    let mut edges = Vec::new();
+    for i in 1..n {
+        edges.push(format!("{i} {}", i + 1));
+        if i + 2 <= n {
+            edges.push(format!("{i} {}", i + 2));
+        }
+    }
+    format!("1\n{n} {}\n1 2\n{}\n", edges.len(), edges.join("\n"))
+}
+
+/// A dense IOI Score instance: every arrow `i -> j` for `j > i`, and every position back to 1.
+fn scores_dense(n: usize) -> String {
+    let mut s = format!("{n}\n");
+    for i in 0..n {
+        let row: Vec<&str> = (0..n)
+            .map(|j| {
+                if j != i && (j > i || j == 0) {
+                    "1"
+                } else {
+                    "0"
+                }
+            })
+            .collect();
+        s.push_str(&row.join(" "));
+        s.push('\n');
+    }
+    let owners: Vec<String> = (0..n).map(|i| (1 + i % 2).to_string()).collect();
+    let values: Vec<String> = (0..n).map(|i| (i + 1).to_string()).collect();
+    format!("{s}{}\n{}\n", owners.join(" "), values.join(" "))
+}
+
+rtest!(
+    #[cfg(target_os = "linux")]
+    games_too_big_for_ulimit_are_refused_before_allocating,
+    |dir, _cmd| {
+        let mut map = String::from("100 100\nP");
+        map.push_str(&".".repeat(98));
+        map.push_str("T\n");
+        for _ in 0..98 {
+            map.push_str(&".".repeat(100));
+            map.push('\n');
+        }
+        map.push_str(&".".repeat(99));
+        map.push_str("E\n");
+        dir.create("map.txt", map);
+        let runs: &[&[&str]] = &[
+            &["game", "police-thief", "map.txt"],
+            &["play", "police-thief", "map.txt"],
+            &["game", "pebbles", "--count", "100000000"],
+            &["play", "pebbles", "--count", "100000000"],
+            &[
+                "game",
+                "tictactoe",
+                "--rows",
+                "1",
+                "--cols",
+                "32",
+                "--k",
+                "3",
+            ],
+            &[
+                "play",
+                "tictactoe",
+                "--rows",
+                "1",
+                "--cols",
+                "32",
+                "--k",
+                "3",
+            ],
+        ];
+        for args in runs {
+            let o = limited(&dir, 2_000_000, args);
+            refused(&o, "of memory");
+            assert!(
+                o.stderr.contains("(from ulimit -v)"),
+                "{args:?}: {}",
+                o.stderr
+            );
+        }
+    }
+);
+
+rtest!(
+    games_that_outgrow_the_limit_while_exploring_stop,
+    |dir, _cmd| {
+        dir.create("chain.txt", great_game_chain(30_000));
+        dir.create("dense.txt", scores_dense(300));
+        let runs: &[&[&str]] = &[
+            &["game", "great-game", "chain.txt", "--method", "memo"],
+            &["game", "great-game", "chain.txt", "--method", "product"],
+            &["game", "scores", "dense.txt"],
+        ];
+        for args in runs {
+            let o = dir.command().args(*args).args(["--memory", "20M"]).output();
+            refused(&o, "exploring the positions needs about ");
+            assert!(
+                o.stderr.contains("limit 20.0 MiB (from --memory)"),
+                "{}",
+                o.stderr
+            );
+        }
+        // The fast method needs no table.
+        let out = dir
+            .command()
+            .args(["game", "great-game", "chain.txt", "--method", "minimax"])
+            .args(["--memory", "20M"])
+            .stdout();
+        assert!(out == "0\n" || out == "1\n", "{out}");
+    }
+);
+
+rtest!(tictactoe_sizes_past_u32_are_refused, |dir, _cmd| {
+    for verb in ["game", "play"] {
+        let e = dir
+            .command()
+            .args([verb, "tictactoe", "--rows", "65536", "--cols", "65536"])
+            .error();
+        assert!(e.contains("65536"), "{e}");
+    }
+    // The library's own check multiplies in u64.
+    let e = retrograde_games::tictactoe::TicTacToe::new(65536, 65536, 3).unwrap_err();
+    assert!(e.contains("1 to 32 cells"), "{e}");
+});

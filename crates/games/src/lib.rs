@@ -16,5 +16,5 @@ pub mod quixo;
 pub mod scores;
 pub mod tictactoe;
 
-pub use explore::{solve_game, ExploreError, GameSolution, Stats};
+pub use explore::{memory_limit, set_memory_limit, solve_game, ExploreError, GameSolution, Stats};
 pub use game::Game;

@@ -33,8 +33,15 @@ fn located(name: &str, e: ParseError) -> String {
     }
 }
 
-fn explore_error(e: impl std::fmt::Display) -> Error {
-    Error::Unsupported(e.to_string())
+fn explore_error(e: retrograde_games::ExploreError) -> Error {
+    match e {
+        retrograde_games::ExploreError::Memory { needed, limit } => Error::Memory {
+            what: "exploring the positions".into(),
+            needed,
+            limit,
+        },
+        e => Error::Unsupported(e.to_string()),
+    }
 }
 
 static ENTRIES: &[Entry] = &[

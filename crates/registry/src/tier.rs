@@ -42,17 +42,22 @@ impl<G: Notation + Send + Sync + 'static> Built for TierBuilt<G> {
         self.stored
     }
 
+    fn memory_needed(&self, stored: bool) -> Result<Option<u64>, String> {
+        if self.check.is_some() || <G::Layout as Layout<G>>::KIND != LayoutKind::Dense || stored {
+            return Ok(None);
+        }
+        // Without files, every tier's values stay in memory.
+        retrograde_tier::values_bytes(&self.game)
+            .map(Some)
+            .map_err(|e| e.to_string())
+    }
+
     fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), String> {
         if let Some(f) = self.check {
             return f(&self.game, memory_limit, stored);
         }
-        if <G::Layout as Layout<G>>::KIND != LayoutKind::Dense || stored {
-            return Ok(());
-        }
-        // Without files, every tier's values stay in memory.
-        let need = retrograde_tier::values_bytes(&self.game).map_err(|e| e.to_string())?;
-        match memory_limit {
-            Some(limit) if need > limit => Err(format!(
+        match (self.memory_needed(stored)?, memory_limit) {
+            (Some(need), Some(limit)) if need > limit => Err(format!(
                 "needs about {} of memory for its values alone, over the limit of {}",
                 human_bytes(need),
                 human_bytes(limit)

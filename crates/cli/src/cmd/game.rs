@@ -53,9 +53,7 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
         }
         None => None,
     };
-    built
-        .check(limit, storage.is_some())
-        .map_err(|e| anyhow!("{name}: {e}"))?;
+    check(&*built, &name, storage.is_some())?;
     let fail = |e: Error| tier_error(&name, e, tiers.db.is_some());
 
     // A query to a finished database needs no solve.
@@ -99,6 +97,20 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
             .push(("db".into(), serde_json::json!(d.display().to_string())));
     }
     print_report(&report, args.output, started, out)
+}
+
+/// Refuses a game whose size is out of reach before anything big is allocated: the memory
+/// it needs (when known) against the limit, then its own checks.
+pub fn check(built: &dyn Built, name: &str, stored: bool) -> Result<()> {
+    if let Some(need) = built
+        .memory_needed(stored)
+        .map_err(|e| anyhow!("{name}: {e}"))?
+    {
+        mem::check(&format!("{name}:"), need)?;
+    }
+    built
+        .check(mem::limit_bytes(), stored)
+        .map_err(|e| anyhow!("{name}: {e}"))
 }
 
 /// A tier error with the game's name, and how to repair a damaged database.

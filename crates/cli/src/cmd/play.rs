@@ -154,9 +154,7 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             let answer = match opened {
                 Some(a) => a,
                 None => {
-                    built
-                        .check(limit, storage.is_some())
-                        .map_err(|e| anyhow!("{name}: {e}"))?;
+                    super::game::check(&*built, &name, storage.is_some())?;
                     super::game::solve(&*built, storage.clone(), args.db.is_some(), limit)
                         .map_err(fail)?
                 }
