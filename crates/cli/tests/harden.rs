@@ -236,3 +236,42 @@ rtest!(tictactoe_sizes_past_u32_are_refused, |dir, _cmd| {
     let e = retrograde_games::tictactoe::TicTacToe::new(65536, 65536, 3).unwrap_err();
     assert!(e.contains("1 to 32 cells"), "{e}");
 });
+
+// ---------------------------------------------------------------------------------------------
+// 3. Lines read from standard input are capped.
+
+rtest!(play_refuses_a_huge_line_without_echoing_it, |dir, cmd| {
+    let long = format!("b2\n{}\nhint\n", "x".repeat(1 << 20));
+    let o = cmd.args(["play", "tictactoe"]).stdin(long).output();
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .starts_with("retrograde: <stdin>:2: a line longer than 64 KiB"),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stderr.len() < 300, "{}", o.stderr);
+    assert!(
+        o.stdout.len() < 10_000,
+        "the line was echoed: {} bytes",
+        o.stdout.len()
+    );
+    assert!(o.stdout.contains("b2"), "{}", o.stdout);
+    // The IOI protocol too.
+    dir.create(
+        "s.txt",
+        "4\n0 0 1 0\n1 0 0 0\n0 1 0 1\n0 1 0 0\n1 2 1 2\n1 2 3 4\n",
+    );
+    let o = dir
+        .command()
+        .args(["game", "scores", "s.txt", "--play"])
+        .stdin("9".repeat(1 << 20))
+        .output();
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(
+        o.stderr.contains("a line longer than 64 KiB"),
+        "{}",
+        o.stderr
+    );
+    assert!(o.stderr.len() < 300, "{}", o.stderr);
+});

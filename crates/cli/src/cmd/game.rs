@@ -11,7 +11,7 @@ use crate::progress;
 use anyhow::{anyhow, bail, Result};
 use retrograde_registry::{Answer, Built, Query, QueryAnswer, QueryError, Report};
 use retrograde_tier::{DirStorage, Error, Event, SolveOptions, Storage};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -71,7 +71,9 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
     if let Some(mut p) = answer.protocol() {
         // The IOI protocol: our lines out (flushed), the opponent's in.
         let stdin = std::io::stdin();
-        let mut lines = stdin.lock().lines();
+        let mut input = stdin.lock();
+        let mut buf = Vec::new();
+        let mut number = 0;
         loop {
             for line in p.output() {
                 writeln!(out, "{line}")?;
@@ -80,11 +82,13 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
             if p.done() {
                 return Ok(Status::Success);
             }
-            let line = match lines.next() {
-                Some(l) => l.map_err(|e| anyhow!("<stdin>: cannot read: {e}"))?,
-                None => bail!("<stdin>: {}", p.ended_early()),
-            };
-            p.input(&line).map_err(|e| anyhow!("<stdin>: {e}"))?;
+            number += 1;
+            if super::play::read_line(&mut input, &mut buf, number)? == 0 {
+                bail!("<stdin>: {}", p.ended_early());
+            }
+            let line = String::from_utf8_lossy(&buf);
+            p.input(line.trim_end_matches(['\n', '\r']))
+                .map_err(|e| anyhow!("<stdin>:{number}: {e}"))?;
         }
     }
     let mut report = answer.report().map_err(fail)?;
