@@ -275,3 +275,122 @@ rtest!(play_refuses_a_huge_line_without_echoing_it, |dir, cmd| {
     );
     assert!(o.stderr.len() < 300, "{}", o.stderr);
 });
+
+// ---------------------------------------------------------------------------------------------
+// 4. A damaged database is an error naming the file and the repair, never a wrong answer.
+
+/// Damages the database `db` (in `dir`) one byte at a time (`per_file` bytes of each file
+/// chosen by `files`: the first 4, the last 2 and random ones; each flipped, run, restored)
+/// and deletes each chosen file in turn. Each `run` must give exit 0 with exactly the
+/// undamaged output, or exit 2 naming the file and `--resume`.
+fn damage(
+    dir: &Dir,
+    db: &str,
+    files: &dyn Fn(&str) -> bool,
+    per_file: u64,
+    run: &dyn Fn() -> Output,
+) {
+    let good = run();
+    assert_eq!(good.code, 0, "{}", good.stderr);
+    let mut names: Vec<String> = std::fs::read_dir(dir.path().join(db))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| files(n))
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    let mut rng = util::Rng::new(14);
+    let check = |what: &str, o: &Output, file: &str| match o.code {
+        0 => assert!(
+            o.stdout == good.stdout,
+            "{what}: a wrong answer with exit 0"
+        ),
+        2 => assert!(
+            o.stderr.contains(file) && o.stderr.contains("--resume"),
+            "{what}: {}",
+            o.stderr
+        ),
+        c => panic!("{what}: exit {c}: {}", o.stderr),
+    };
+    for name in &names {
+        let path = dir.path().join(db).join(name);
+        let bytes = std::fs::read(&path).unwrap();
+        let n = bytes.len() as u64;
+        let mut at: Vec<u64> = (0..n.min(4)).chain(n.saturating_sub(2)..n).collect();
+        at.extend((0..per_file).map(|_| rng.below(n)));
+        at.sort_unstable();
+        at.dedup();
+        for i in at {
+            let mut bad = bytes.clone();
+            bad[i as usize] ^= 0x55;
+            std::fs::write(&path, &bad).unwrap();
+            check(&format!("{db}/{name} byte {i}"), &run(), name);
+        }
+        std::fs::remove_file(&path).unwrap();
+        check(&format!("{db}/{name} deleted"), &run(), name);
+        std::fs::write(&path, &bytes).unwrap();
+    }
+    assert!(run().stdout == good.stdout, "{db} restored");
+}
+
+rtest!(damaged_databases_never_give_a_wrong_answer, |dir, cmd| {
+    // A tier game with dense tiers and symmetries, a sorted-keys one, a graph.
+    cmd.args(["game", "quixo", "--size", "3", "--db", "qx", "-q"])
+        .stdout();
+    dir.command()
+        .args([
+            "game", "connect4", "--width", "4", "--height", "4", "--db", "c4", "-q",
+        ])
+        .stdout();
+    dir.command()
+        .args(["solve", &util::example("loopy.rg"), "--db", "g", "-q"])
+        .stdout();
+    let d = &dir;
+    let query = move |db: &'static str, lines: &'static str| {
+        move || {
+            d.command()
+                .args(["query", db, "--stdin"])
+                .stdin(lines)
+                .output()
+        }
+    };
+    damage(
+        &dir,
+        "qx",
+        &|_| true,
+        3,
+        &query(
+            "qx",
+            "moves: \nmoves: a3c3\nmoves: a3c3,b3a3\nmoves: a3c3,b3a3,c3a3\n",
+        ),
+    );
+    damage(
+        &dir,
+        "g",
+        &|_| true,
+        16,
+        &query("g", "0\n1\n2\n5\n6\n8\n9\n"),
+    );
+    // Connect-4's files are many and big: some of them, played (`play --db`) and resumed.
+    let some = |n: &str| n == "database.json" || n.starts_with("02.") || n.starts_with("12.");
+    damage(&dir, "c4", &some, 3, &|| {
+        dir.command()
+            .args([
+                "play", "connect4", "--width", "4", "--height", "4", "--db", "c4",
+            ])
+            .stdin("1\n2\nhint\n3\nundo\n4\n1\n2\n3\n4\n")
+            .output()
+    });
+    damage(&dir, "c4", &|n| n.starts_with("13."), 1, &|| {
+        let o = dir
+            .command()
+            .args([
+                "game", "connect4", "--width", "4", "--height", "4", "--db", "c4",
+            ])
+            .args(["--resume", "-q", "--query", "1,2,3,4,1,2,3,4,1,2,3"])
+            .output();
+        // --resume repairs the damage: the answer is always the right one.
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        o
+    });
+});

@@ -185,12 +185,7 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
                         game.position_help()
                     )
                 })?;
-                if self
-                    .solution
-                    .value(&p)
-                    .map_err(|e| e.to_string())?
-                    .is_none()
-                {
+                if self.solution.value(&p).map_err(session_error)?.is_none() {
                     return Err(format!(
                         "position {:?} is not one this solution holds (it cannot be reached from the start)",
                         shorten(text)
@@ -201,8 +196,17 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
             None => None,
         };
         let play =
-            TierPlay::new(&self.solution, self.built.title(), start).map_err(|e| e.to_string())?;
+            TierPlay::new(&self.solution, self.built.title(), start).map_err(session_error)?;
         start_session(play, side)
+    }
+}
+
+/// A lookup error as a session's message; a damaged database says how to repair it.
+fn session_error(e: Error) -> String {
+    if e.is_damage() {
+        format!("{e}; solve again with --resume to repair it")
+    } else {
+        e.to_string()
     }
 }
 

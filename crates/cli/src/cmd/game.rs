@@ -59,8 +59,12 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
     // A query to a finished database needs no solve.
     if let (Some(q), Some(st)) = (&args.query, &storage) {
         if tiers.db.is_some() {
-            if let Some(answer) = built.open(st.clone()).map_err(fail)? {
-                return query(&*answer, q, &name, args.output, out);
+            match built.open(st.clone()) {
+                Ok(Some(answer)) => return query(&*answer, q, &name, args.output, out),
+                Ok(None) => {}
+                // --resume repairs a damaged database: solve below.
+                Err(e) if e.is_damage() && tiers.resume => {}
+                Err(e) => return Err(fail(e)),
             }
         }
     }
