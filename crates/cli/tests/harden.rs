@@ -394,3 +394,118 @@ rtest!(damaged_databases_never_give_a_wrong_answer, |dir, cmd| {
         o
     });
 });
+
+// ---------------------------------------------------------------------------------------------
+// 5. verify checks every column, owners and winners included, and knows no others.
+
+/// `csv` with field `col` of data row `row` (0-based, after the header) replaced.
+fn edit_field(csv: &str, row: usize, col: usize, to: &str) -> String {
+    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+    let mut f: Vec<&str> = lines[row + 1].split(',').collect();
+    f[col] = to;
+    lines[row + 1] = f.join(",");
+    lines.join("\n") + "\n"
+}
+
+/// `csv` with `f` applied to every line (header included).
+fn edit_lines(csv: &str, f: impl Fn(&str) -> String) -> String {
+    csv.lines().map(|l| f(l) + "\n").collect()
+}
+
+rtest!(verify_checks_arena_owner_and_winner_columns, |dir, cmd| {
+    let arena = util::example("arena.rg");
+    let good = cmd.args(["solve", &arena, "-o", "csv"]).stdout();
+    assert!(good.starts_with("vertex,outcome,remoteness,best_move,owner,winner\n"));
+    let verify = |csv: &str| {
+        dir.create("s.csv", csv);
+        dir.command().args(["verify", &arena, "s.csv"]).output()
+    };
+    assert_eq!(verify(&good).code, 0);
+    let rows: Vec<Vec<String>> = good
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    // A winner and an owner changed: wrong solutions (exit 1).
+    let won = rows.iter().position(|r| !r[5].is_empty()).unwrap();
+    let other = if rows[won][5] == "0" { "1" } else { "0" };
+    for (col, to) in [
+        (5, other),
+        (4, if rows[won][4] == "0" { "1" } else { "0" }),
+        (5, ""),
+    ] {
+        let o = verify(&edit_field(&good, won, col, to));
+        assert_eq!(o.code, 1, "column {col} = {to:?}: {}", o.stdout);
+        assert!(o.stdout.starts_with("wrong: s.csv:"), "{}", o.stdout);
+    }
+    let drawn = rows.iter().position(|r| r[5].is_empty());
+    if let Some(d) = drawn {
+        assert_eq!(verify(&edit_field(&good, d, 5, "0")).code, 1);
+    }
+    // Malformed: errors (exit 2) with file:line.
+    let msg = verify(&edit_field(&good, won, 5, "x")).stderr;
+    assert!(
+        msg.contains(&format!("s.csv:{}: expected the winner 0 or 1", won + 2)),
+        "{msg}"
+    );
+    let dropped = edit_lines(&good, |l| l.rsplitn(3, ',').nth(2).unwrap().to_string());
+    let o = verify(&dropped);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr.contains(
+            "s.csv:1: expected the header vertex,outcome,remoteness,best_move,owner,winner"
+        ),
+        "{}",
+        o.stderr
+    );
+    let extra = edit_lines(&good, |l| format!("{l},0"));
+    let o = verify(&extra);
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr.contains("s.csv:1: expected the header"),
+        "{}",
+        o.stderr
+    );
+});
+
+rtest!(verify_rejects_unknown_columns_and_fields, |dir, cmd| {
+    dir.create("g.txt", "0 1\n1 2\n");
+    let good = cmd.args(["solve", "g.txt", "-o", "csv"]).stdout();
+    let verify = |csv: &str| {
+        dir.create("s.csv", csv);
+        dir.command().args(["verify", "g.txt", "s.csv"]).output()
+    };
+    assert_eq!(verify(&good).code, 0);
+    let o = verify(&edit_lines(&good, |l| format!("{l},note")));
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr
+            .contains("s.csv:1: expected the header vertex,outcome,remoteness,best_move, found"),
+        "{}",
+        o.stderr
+    );
+    // An extra field on one row only.
+    let o = verify(&edit_field(&good, 1, 3, "2,7"));
+    assert_eq!(o.code, 2);
+    assert!(
+        o.stderr.contains("s.csv:3: expected 4 fields"),
+        "{}",
+        o.stderr
+    );
+    // Arena columns on a graph without owners.
+    let o = verify(&edit_lines(&good, |l| {
+        if l.starts_with("vertex") {
+            format!("{l},owner,winner")
+        } else {
+            format!("{l},0,")
+        }
+    }));
+    assert_eq!(o.code, 2);
+    assert!(o.stderr.contains("arenas only"), "{}", o.stderr);
+    // A huge field is quoted short.
+    for col in 0..4 {
+        let o = verify(&edit_field(&good, 0, col, &"7".repeat(100_000)));
+        assert_eq!(o.code, 2);
+        assert!(o.stderr.len() < 300, "{}", &o.stderr[..300]);
+    }
+});
