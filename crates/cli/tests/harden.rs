@@ -509,3 +509,34 @@ rtest!(verify_rejects_unknown_columns_and_fields, |dir, cmd| {
         assert!(o.stderr.len() < 300, "{}", &o.stderr[..300]);
     }
 });
+
+// ---------------------------------------------------------------------------------------------
+// 6. The GRF parser takes exactly the N positions it announces.
+
+rtest!(grf_rejects_positions_and_children_past_n, |dir, cmd| {
+    dir.create("extra.grf", "2\n0 u 1 1\n1 l 0\n2 l 0\n");
+    let msg = cmd.args(["solve", "extra.grf"]).message();
+    assert!(
+        msg.starts_with("extra.grf:4: expected the end of the 2 positions"),
+        "{msg}"
+    );
+    dir.create("child.grf", "2\n0 u 1 5\n1 l 0\n");
+    let msg = dir.command().args(["solve", "child.grf"]).message();
+    assert_eq!(
+        msg,
+        "child.grf:2: child 5 is past the 2 positions the first line announces (ids 0 to 1)"
+    );
+    dir.create("x.grf", "0 1\n1 2\n2 0\n");
+    let msg = dir.command().args(["solve", "x.grf"]).message();
+    assert!(
+        msg.starts_with("x.grf:1: expected the end of the 0 positions"),
+        "{msg}"
+    );
+    assert!(msg.contains("--format edges"), "{msg}");
+    // Notes after the last record stay allowed (the bundled example has some).
+    let out = dir
+        .command()
+        .args(["solve", &util::example("goagain.grf"), "--summary"])
+        .stdout();
+    assert!(out.contains('5'), "{out}");
+});
