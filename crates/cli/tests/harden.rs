@@ -540,3 +540,79 @@ rtest!(grf_rejects_positions_and_children_past_n, |dir, cmd| {
         .stdout();
     assert!(out.contains('5'), "{out}");
 });
+
+// ---------------------------------------------------------------------------------------------
+// 7. Contradictions in rg and JSON files are errors naming both places.
+
+rtest!(rg_and_json_refuse_contradictions, |dir, _cmd| {
+    let cases = [
+        (
+            "t.rg",
+            "0 1\nterminal 1 win\n# ok\nterminal 1 loss\n",
+            "t.rg:4: \"terminal 1 loss\" contradicts line 2: \"terminal 1 win\"",
+        ),
+        (
+            "o.rg",
+            "0 1\nowner 1 1\nowner 1 0\n",
+            "o.rg:3: \"owner 1 0\" contradicts line 2: \"owner 1 1\"",
+        ),
+        (
+            "s.rg",
+            "0 1\nstart 0\nstart 1\n",
+            "s.rg:3: \"start 1\" contradicts line 2: \"start 0\"",
+        ),
+        (
+            "n.rg",
+            "0 1\nname 0 home\nname 1 home\n",
+            "n.rg:3: name \"home\" is already vertex 0's (line 2); names must be unique",
+        ),
+        (
+            "n2.rg",
+            "0 1\nname 0 home\nname 0 away\n",
+            "n2.rg:3: \"name 0 away\" contradicts line 2: \"name 0 home\"",
+        ),
+    ];
+    for (file, text, want) in cases {
+        dir.create(file, text);
+        let msg = dir.command().args(["solve", file]).message();
+        assert_eq!(msg, want);
+    }
+    // Saying the same thing twice is no contradiction.
+    dir.create(
+        "same.rg",
+        "0 1\nterminal 1 win\nterminal 1 win\nstart 0\nstart 0\n",
+    );
+    dir.command().args(["solve", "same.rg"]).stdout();
+    // JSON: the line of the second entry, and both entries.
+    dir.create(
+        "t.json",
+        "{\"edges\": [[0, 1]],\n\"terminal\": [[1, \"win\"],\n[1, \"loss\"]]}\n",
+    );
+    let msg = dir.command().args(["solve", "t.json"]).message();
+    assert!(
+        msg.starts_with("t.json:3: terminal: vertex 1 is loss here (entry 1) but win in entry 0"),
+        "{msg}"
+    );
+    dir.create(
+        "n.json",
+        "{\"edges\": [[0, 1]],\n\"names\": [\"a\",\n\"a\"]}\n",
+    );
+    let msg = dir.command().args(["solve", "n.json"]).message();
+    assert!(
+        msg.starts_with("n.json:3: names: \"a\" is the name of vertex 0 and of vertex 1"),
+        "{msg}"
+    );
+    dir.create("s.json", "{\"start\": 0,\n\"start\": 1}\n");
+    let msg = dir.command().args(["solve", "s.json"]).message();
+    assert!(
+        msg.starts_with("s.json:2: duplicate field `start`"),
+        "{msg}"
+    );
+    // A huge token is quoted short.
+    dir.create(
+        "big.rg",
+        format!("0 1\nterminal 1 {}\n", "w".repeat(1 << 20)),
+    );
+    let msg = dir.command().args(["solve", "big.rg"]).message();
+    assert!(msg.len() < 200, "{}", &msg[..200]);
+});
