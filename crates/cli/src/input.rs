@@ -87,6 +87,10 @@ pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
     let mut reader = open(path)?;
     let mut block = Vec::with_capacity(BLOCK);
     fill(&mut *reader, &mut block, &name)?;
+    // A UTF-8 byte order mark (editors on Windows write one) is not part of the graph.
+    if block.starts_with(b"\xEF\xBB\xBF") {
+        block.drain(..3);
+    }
 
     let format = match args.format {
         FormatArg::Edges => Format::Edges,

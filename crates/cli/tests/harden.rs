@@ -616,3 +616,61 @@ rtest!(rg_and_json_refuse_contradictions, |dir, _cmd| {
     let msg = dir.command().args(["solve", "big.rg"]).message();
     assert!(msg.len() < 200, "{}", &msg[..200]);
 });
+
+// ---------------------------------------------------------------------------------------------
+// 8. Smaller: a byte order mark, a failing standard output, absurd thread counts.
+
+rtest!(a_utf8_bom_is_skipped_in_every_format, |dir, _cmd| {
+    for (file, text) in [
+        ("b.txt", "0 1\n1 2\n"),
+        ("b.rg", "vertices 3\n0 1\n1 2\n"),
+        ("b.json", r#"{"edges": [[0, 1], [1, 2]]}"#),
+        ("b.grf", "3\n0 u 1 1\n1 u 1 2\n2 u 0\n"),
+    ] {
+        let plain = dir.create(file, text);
+        let want = dir
+            .command()
+            .arg("solve")
+            .arg(&plain)
+            .arg("-o")
+            .arg("csv")
+            .stdout();
+        dir.create(file, format!("\u{feff}{text}"));
+        let got = dir.command().args(["solve", file, "-o", "csv"]).stdout();
+        assert_eq!(got, want, "{file}");
+    }
+});
+
+rtest!(
+    #[cfg(target_os = "linux")]
+    a_full_standard_output_is_exit_2_saying_so,
+    |dir, _cmd| {
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "exec '{}' solve '{}' > /dev/full",
+                env!("CARGO_BIN_EXE_retrograde"),
+                util::example("pebbles.rg")
+            ))
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.starts_with("retrograde: cannot write to standard output: "),
+            "{stderr}"
+        );
+    }
+);
+
+rtest!(absurd_thread_counts_are_refused_at_once, |dir, cmd| {
+    let msg = cmd
+        .args(["--threads", "100000", "solve", &util::example("pebbles.rg")])
+        .message();
+    assert!(
+        msg.starts_with("--threads 100000 is more than 256"),
+        "{msg}"
+    );
+    let _ = dir;
+});
