@@ -674,3 +674,33 @@ rtest!(absurd_thread_counts_are_refused_at_once, |dir, cmd| {
     );
     let _ = dir;
 });
+
+rtest!(heap_games_refuse_absurd_counts, |dir, cmd| {
+    // Splitting games are quadratic: 10^8 heaps would take days.
+    let msg = cmd
+        .args(["game", "octal", "0.77", "--count", "100000000"])
+        .message();
+    assert!(
+        msg.contains("too many for a game whose moves split heaps"),
+        "{msg}"
+    );
+    let msg = dir
+        .command()
+        .args(["game", "grundy-game", "--count", "2000000"])
+        .message();
+    assert!(msg.contains("at most 1000000"), "{msg}");
+    // The others are linear, but their report still needs memory.
+    let msg = dir
+        .command()
+        .args([
+            "game",
+            "subtraction",
+            "--take",
+            "1,2",
+            "--count",
+            "100000000",
+        ])
+        .args(["--memory", "1G"])
+        .message();
+    assert!(msg.contains("limit 1.0 GiB (from --memory)"), "{msg}");
+});
