@@ -17,6 +17,7 @@
 //! rather than failing an allocation, which is why estimates come first wherever they can.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::OnceLock;
 
@@ -146,8 +147,14 @@ fn kb_field(text: &str, name: &str) -> Option<u64> {
 /// ancestor, v2 or v1), when one is set.
 fn cgroup_room() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    cgroup_room_in(&text, Path::new("/sys/fs/cgroup"))
+}
+
+/// [`cgroup_room`] for the `/proc/self/cgroup` text `cgroups`, the hierarchy mounted at
+/// `mount` (v2 there, v1 under `mount/memory`).
+fn cgroup_room_in(cgroups: &str, mount: &Path) -> Option<u64> {
     let mut best: Option<u64> = None;
-    let mut consider = |dir: &std::path::Path, max: &str, used: &str| {
+    let mut consider = |dir: &Path, max: &str, used: &str| {
         let read = |f: &str| -> Option<u64> {
             std::fs::read_to_string(dir.join(f))
                 .ok()?
@@ -155,23 +162,23 @@ fn cgroup_room() -> Option<u64> {
                 .parse()
                 .ok()
         };
-        // `max` (v2) or a huge number (v1) means no limit; both fail or exceed 2^62.
+        // `max` (v2) fails to parse, and v1's "no limit" is a number near 2^63.
         if let Some(limit) = read(max).filter(|&l| l < 1 << 62) {
             let room = limit.saturating_sub(read(used).unwrap_or(0));
             best = Some(best.map_or(room, |b| b.min(room)));
         }
     };
-    for line in text.lines() {
+    for line in cgroups.lines() {
         let mut parts = line.splitn(3, ':');
-        let (_, controllers, path) = match (parts.next(), parts.next(), parts.next()) {
-            (Some(a), Some(b), Some(c)) => (a, b, c),
-            _ => continue,
+        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
         };
         let (root, max, used) = if controllers.is_empty() {
-            ("/sys/fs/cgroup", "memory.max", "memory.current")
+            (mount.to_path_buf(), "memory.max", "memory.current")
         } else if controllers.split(',').any(|c| c == "memory") {
             (
-                "/sys/fs/cgroup/memory",
+                mount.join("memory"),
                 "memory.limit_in_bytes",
                 "memory.usage_in_bytes",
             )
@@ -180,11 +187,10 @@ fn cgroup_room() -> Option<u64> {
         };
         // The cgroup and its ancestors up to the root of the mount (inside a container
         // whose cgroup namespace hides the path, the root is the container's cgroup).
-        let mut dir = std::path::PathBuf::from(root);
-        dir.push(path.trim_start_matches('/'));
+        let mut dir = root.join(path.trim_start_matches('/'));
         loop {
             consider(&dir, max, used);
-            if dir == std::path::Path::new(root) || !dir.pop() {
+            if dir == root || !dir.pop() {
                 break;
             }
         }
@@ -366,5 +372,52 @@ unsafe impl GlobalAlloc for Guard {
             Guard::fail(new_size);
         }
         p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, file: &str, text: &str) {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+
+    #[test]
+    fn cgroup_limits_v2_and_v1_with_ancestors() {
+        let t = tempfile::tempdir().unwrap();
+        let m = t.path();
+        // v2: the process's cgroup has no limit, its parent one of 1 GiB with 256 MiB used.
+        write(&m.join("a/b"), "memory.max", "max\n");
+        write(&m.join("a/b"), "memory.current", "1000\n");
+        write(&m.join("a"), "memory.max", "1073741824\n");
+        write(&m.join("a"), "memory.current", "268435456\n");
+        assert_eq!(cgroup_room_in("0::/a/b\n", m), Some(805306368));
+        // v1, beside it: the smaller room wins; "no limit" is a huge number.
+        write(&m.join("memory/x"), "memory.limit_in_bytes", "536870912\n");
+        write(&m.join("memory/x"), "memory.usage_in_bytes", "36870912\n");
+        write(
+            &m.join("memory"),
+            "memory.limit_in_bytes",
+            "9223372036854771712\n",
+        );
+        let both = "4:memory:/x\n1:cpu:/\n0::/a/b\n";
+        assert_eq!(cgroup_room_in(both, m), Some(500000000));
+        // No limit anywhere, or no files: none.
+        assert_eq!(cgroup_room_in("0::/\n", &m.join("none")), None);
+        assert_eq!(cgroup_room_in("3:cpu:/a\n", m), None);
+    }
+
+    #[test]
+    fn human_sizes_and_the_allocators_message() {
+        assert_eq!(human(0), "0 bytes");
+        assert_eq!(human(1536), "1.5 KiB");
+        assert_eq!(human(3 << 30), "3.0 GiB");
+        let mut m = Msg::default();
+        m.size(830 << 20);
+        m.push(b" ");
+        m.size(12345);
+        assert_eq!(&m.bytes[..m.len], b"830 MiB 12 KiB");
     }
 }
