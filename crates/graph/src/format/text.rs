@@ -25,6 +25,14 @@ struct ChunkOut<'a> {
 /// Lines longer than this are an error (no edge or directive line comes close).
 const MAX_LINE: usize = 16 << 20;
 
+/// The message for a line over [`MAX_LINE`].
+fn long_line() -> String {
+    format!(
+        "expected a line of at most {} MiB, found a longer one (is this a binary file?)",
+        MAX_LINE >> 20
+    )
+}
+
 /// A streaming parser for the `edges` and `rg` formats: [`feed`](TextParser::feed) it blocks of
 /// any size (it keeps the partial last line), then [`finish`](TextParser::finish). Memory stays
 /// at 8 bytes per edge whatever the block size, so a caller reading a file in blocks never
@@ -92,10 +100,7 @@ impl TextParser {
     fn keep(&mut self, tail: &[u8]) -> Result<(), ParseError> {
         self.carry.extend_from_slice(tail);
         if self.carry.len() > MAX_LINE {
-            return Err(ParseError::at(
-                self.lines + 1,
-                format!("expected a line of at most {} MiB, found a longer one (is this a binary file?)", MAX_LINE >> 20),
-            ));
+            return Err(ParseError::at(self.lines + 1, long_line()));
         }
         Ok(())
     }
@@ -202,6 +207,11 @@ fn parse_chunk(bytes: &[u8], rg: bool) -> ChunkOut<'_> {
         let end = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
         let line = &bytes[pos..end];
         pos = end + 1;
+        if line.len() > MAX_LINE {
+            // The same limit whether the line came in one block or across several.
+            out.error = Some((out.lines, long_line()));
+            break;
+        }
         match edge_line(line, rg) {
             Line::Skip => {}
             Line::Edge(u, v, again) => {
@@ -676,5 +686,15 @@ mod tests {
             .unwrap_err()
             .to_string()
             .starts_with("1: expected a line of at most 16 MiB"));
+        // The same line fed whole, in one block, and after other lines.
+        let mut one = b"0 1\n".to_vec();
+        one.extend(std::iter::repeat_n(b'9', (16 << 20) + 1));
+        one.push(b'\n');
+        let mut p = TextParser::new(Format::Edges);
+        assert!(p
+            .feed(&one)
+            .unwrap_err()
+            .to_string()
+            .starts_with("2: expected a line of at most 16 MiB"));
     }
 }
