@@ -223,6 +223,13 @@ pub fn solve_game<'g, G: Game>(
                     if id >= MAX_VERTICES {
                         return Err(ExploreError::TooManyPositions);
                     }
+                    if m.len() == m.capacity() {
+                        // The table is about to double: old and new at once (8/7 slots an
+                        // entry, each an entry and a control byte).
+                        let slot = std::mem::size_of::<(G::Position, u32)>() as u64 + 1;
+                        let slots = (m.capacity() as u64 * 8 / 7).max(16);
+                        check_memory(slots.saturating_mul(3 * slot))?;
+                    }
                     m.insert(p.clone(), id as u32);
                     Ok((id as u32, true))
                 }

@@ -642,12 +642,14 @@ impl Memo {
                 words[(i / 32) as usize] |= (u64::from(w.code()) + 1) << (2 * (i % 32));
             }
             Memo::Sparse(map) => {
-                map.insert(*p, w);
-                if map.len() % (1 << 16) == 0 {
-                    // An entry and the table's slack, about twice the entry.
-                    let entry = 2 * (std::mem::size_of::<(Position, Winner)>() as u64 + 1);
-                    crate::explore::check_memory(map.len() as u64 * entry)?;
+                if map.len() == map.capacity() {
+                    // The table is about to double: the old one (8/7 slots an entry, each
+                    // an entry and a control byte) and the new one, twice as big, at once.
+                    let slot = std::mem::size_of::<(Position, Winner)>() as u64 + 1;
+                    let slots = (map.capacity() as u64 * 8 / 7).max(16);
+                    crate::explore::check_memory(slots.saturating_mul(3 * slot))?;
                 }
+                map.insert(*p, w);
             }
         }
         Ok(())
