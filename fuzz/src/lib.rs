@@ -172,3 +172,163 @@ impl Shape {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Game inputs and database files.
+
+/// The memory the game targets may explore with (a fuzzer's process is small).
+const GAME_MEMORY: u64 = 64 << 20;
+
+/// A police-thief map: parse (never panics); solve a small one.
+pub fn fuzz_police(data: &[u8]) {
+    retrograde_games::set_memory_limit(Some(GAME_MEMORY));
+    let Ok(map) = retrograde_games::police::Map::parse(data) else {
+        return;
+    };
+    let (rows, cols) = map.size();
+    if rows * cols <= 64 {
+        if let Ok(s) = map.solve() {
+            let _ = s.verdict();
+        }
+    }
+}
+
+/// An IOI Score instance: parse (never panics); solve a small one, whose winner is 1 or 2.
+pub fn fuzz_scores(data: &[u8]) {
+    retrograde_games::set_memory_limit(Some(GAME_MEMORY));
+    let Ok(inst) = retrograde_games::scores::parse(data) else {
+        return;
+    };
+    if inst.positions() <= 12 {
+        if let Ok(s) = inst.solve() {
+            assert!(matches!(s.winner(), 1 | 2));
+        }
+    }
+}
+
+/// Great Game cases: parse (never panics); the three methods agree on small cases.
+pub fn fuzz_great_game(data: &[u8]) {
+    use retrograde_games::great_game::{parse, try_solve, Method};
+    retrograde_games::set_memory_limit(Some(GAME_MEMORY));
+    let Ok(cases) = parse(data) else {
+        return;
+    };
+    for case in cases.iter().filter(|c| c.n() <= 60) {
+        let fast = try_solve(case, Method::Minimax).expect("minimax needs no table");
+        for m in [Method::Memo, Method::Product] {
+            if let Ok(w) = try_solve(case, m) {
+                assert_eq!(w, fast, "{m:?} disagrees with minimax");
+            }
+        }
+    }
+}
+
+/// The files of a solved tic-tac-toe database, and its answers to [`QUERIES`].
+struct Base {
+    files: Vec<(String, Vec<u8>)>,
+    answers: Vec<String>,
+}
+
+/// Positions asked of the database: several tiers, symmetric twins.
+const QUERIES: &[&str] = &["", "b2", "a1", "b2,a1", "a1,b2,c3", "a1,a2,b1,b2"];
+
+fn base() -> &'static Base {
+    static BASE: std::sync::OnceLock<Base> = std::sync::OnceLock::new();
+    BASE.get_or_init(|| {
+        let mem = std::sync::Arc::new(retrograde_tier::MemStorage::new());
+        let storage: std::sync::Arc<dyn retrograde_tier::Storage> = mem.clone();
+        let e = retrograde_registry::entry("tictactoe").expect("tictactoe");
+        let args = retrograde_registry::Args::with_defaults(e.params).expect("defaults");
+        let built = (e.build)(&args).expect("tictactoe 3x3");
+        let opts = retrograde_tier::SolveOptions {
+            storage: Some(storage.clone()),
+            ..retrograde_tier::SolveOptions::default()
+        };
+        drop(built.solve(&opts).expect("solve"));
+        let files = mem
+            .names()
+            .into_iter()
+            .map(|n| {
+                let b = mem.get(&n).expect("listed");
+                (n, b)
+            })
+            .collect();
+        let answers = answers(storage).expect("the undamaged database answers");
+        Base { files, answers }
+    })
+}
+
+/// Opens the database in `storage` and answers [`QUERIES`].
+fn answers(storage: std::sync::Arc<dyn retrograde_tier::Storage>) -> Result<Vec<String>, String> {
+    use retrograde_registry::{database, Database, Query};
+    let Database::Game(built) = database(storage.clone()).map_err(|e| e.to_string())? else {
+        return Err("not a game database".into());
+    };
+    let answer = built
+        .open(storage)
+        .map_err(|e| e.to_string())?
+        .ok_or("no finished database")?;
+    let mut out = Vec::new();
+    for q in QUERIES {
+        let moves = q.split(',').filter(|m| !m.is_empty()).map(str::to_string).collect();
+        let a = answer.query(&Query::Moves(moves)).map_err(|e| e.to_string())?;
+        out.push(format!("{} {} {:?}", a.position, a.value, a.moves));
+    }
+    Ok(out)
+}
+
+/// Damages one file of the base database as `data` says (byte 0: which file, and whether
+/// to cut it short; then (offset, xor) triples) and checks that opening and querying it
+/// either fails or gives exactly the undamaged answers.
+pub fn fuzz_database(data: &[u8]) {
+    let base = base();
+    let Some((&first, edits)) = data.split_first() else {
+        return;
+    };
+    let mem = retrograde_tier::MemStorage::new();
+    let which = usize::from(first & 0x7f) % base.files.len();
+    for (i, (name, bytes)) in base.files.iter().enumerate() {
+        let mut b = bytes.clone();
+        if i == which {
+            for e in edits.chunks_exact(3) {
+                if !b.is_empty() {
+                    let at = usize::from(u16::from_le_bytes([e[0], e[1]])) % b.len();
+                    b[at] ^= e[2];
+                }
+            }
+            if first & 0x80 != 0 && !b.is_empty() {
+                let keep = edits.len() % b.len();
+                b.truncate(keep);
+            }
+        }
+        mem.put(name, b);
+    }
+    if let Ok(got) = answers(std::sync::Arc::new(mem)) {
+        assert_eq!(got, base.answers, "a damaged database gave a different answer");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The game and database targets on a few inputs, so that `cargo test` here catches a
+    /// broken target without a fuzzer.
+    #[test]
+    fn targets_run() {
+        super::fuzz_police(b"1 4\nP.TE\n");
+        super::fuzz_police(b"2 2\nPT\n..\nextra\n");
+        super::fuzz_scores(b"4\n0 0 1 0\n1 0 0 0\n0 1 0 1\n0 1 0 0\n1 2 1 2\n1 2 3 4\n");
+        super::fuzz_great_game(b"1\n7 9\n1 2\n1 2\n2 3\n3 4\n4 5\n5 6\n6 7\n1 5\n3 5\n4 6\n");
+        super::fuzz_database(&[]);
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for i in 0..400u32 {
+            let mut data = vec![(i % 256) as u8];
+            for _ in 0..(i % 4) * 3 + 3 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                data.push(x as u8);
+            }
+            super::fuzz_database(&data);
+        }
+    }
+}

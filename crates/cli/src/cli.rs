@@ -33,6 +33,11 @@ pub struct Cli {
     /// No progress bars (they are drawn on standard error, and only when it is a terminal).
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Stop with an error rather than use more than this much memory, e.g. `20G`, `512M`
+    /// (default and upper bound: the smallest of the memory the system reports available,
+    /// `ulimit -v` and the cgroup's limit).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, global = true)]
+    pub memory: Option<u64>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -202,10 +207,6 @@ pub struct TierArgs {
     /// ones are solved again).
     #[arg(long, requires = "db", global = true)]
     pub resume: bool,
-    /// Stop with an error rather than use more than this much memory, e.g. `20G`, `512M`
-    /// (default: the memory the system reports available).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size, global = true)]
-    pub memory: Option<u64>,
 }
 
 /// `20G`, `512M`, `64K`, `1000` (bytes); binary units.

@@ -87,6 +87,10 @@ pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
     let mut reader = open(path)?;
     let mut block = Vec::with_capacity(BLOCK);
     fill(&mut *reader, &mut block, &name)?;
+    // A UTF-8 byte order mark (editors on Windows write one) is not part of the graph.
+    if block.starts_with(b"\xEF\xBB\xBF") {
+        block.drain(..3);
+    }
 
     let format = match args.format {
         FormatArg::Edges => Format::Edges,
@@ -129,16 +133,10 @@ pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
     };
     // A huge id or `vertices` line must be an error, not an out-of-memory kill.
     let (n, m) = (builder.vertex_count(), builder.edge_count() as u64);
-    let need = crate::mem::solve_estimate(n, m);
-    if let Some(avail) = crate::mem::available_bytes() {
-        if need > avail {
-            bail!(
-                "{name}: {n} vertices and {m} edges need about {} of memory to solve, but only {} is available (the largest vertex id sets the vertex count)",
-                crate::mem::human(need),
-                crate::mem::human(avail)
-            );
-        }
-    }
+    crate::mem::check(
+        &format!("{name}: {n} vertices and {m} edges (the largest vertex id or `vertices` line sets the vertex count)"),
+        crate::mem::solve_estimate(n, m),
+    )?;
     let parse = started.elapsed();
     let started = Instant::now();
     let graph = builder.build().map_err(|e| anyhow!("{name}: {e}"))?;

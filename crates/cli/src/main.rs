@@ -13,13 +13,25 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// The most worker threads `--threads` may ask for.
+const MAX_THREADS: usize = 256;
+
+#[global_allocator]
+static ALLOC: mem::Guard = mem::Guard;
+
 fn main() -> ExitCode {
     let started = Instant::now();
     let cli = cli::Cli::parse();
     progress::set_quiet(cli.quiet);
+    mem::init(cli.memory);
     if let Some(n) = cli.threads {
         if n == 0 {
             eprintln!("retrograde: --threads must be at least 1");
+            return ExitCode::from(2);
+        }
+        // Each thread reserves a stack, and starting thousands takes minutes for no gain.
+        if n > MAX_THREADS {
+            eprintln!("retrograde: --threads {n} is more than {MAX_THREADS}, the most this program starts (the answer is the same for every N; the machine has {} cores)", std::thread::available_parallelism().map_or(1, |c| c.get()));
             return ExitCode::from(2);
         }
         if let Err(e) = rayon::ThreadPoolBuilder::new()
@@ -31,7 +43,7 @@ fn main() -> ExitCode {
         }
     }
     let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = io::BufWriter::with_capacity(1 << 16, Tagged(stdout.lock()));
     let result = match &cli.command {
         cli::Command::Solve(a) => cmd::solve::run(a, cli.verbose, started, &mut out),
         cli::Command::Verify(a) => cmd::verify::run(a, &mut out),
@@ -60,4 +72,22 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Standard output whose errors say so (`cannot write to standard output: No space left on
+/// device`), keeping their kind (a closed pipe is still recognised).
+struct Tagged<W>(W);
+
+impl<W: Write> Write for Tagged<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).map_err(tag)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().map_err(tag)
+    }
+}
+
+fn tag(e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("cannot write to standard output: {e}"))
 }

@@ -1559,7 +1559,7 @@ rtest!(error_grf_malformed, |dir, _cmd| {
         ),
         (
             "children.grf",
-            "1\n0 u 3\n1 2\n",
+            "3\n0 u 3\n1 2\n",
             "children.grf:3: expected a child id, found the end of the file",
         ),
         (
@@ -1609,9 +1609,22 @@ rtest!(error_grf_malformed, |dir, _cmd| {
 });
 
 rtest!(grf_children_without_records_and_notes, |dir, cmd| {
-    // Child 5 has no record: a position without moves. Notes after the records are ignored.
+    // Child 5 is past the 2 positions announced: an error (issue 14), not a silent vertex.
     dir.create("sparse.grf", "2\n0 u 1\n5\n1 W 0\nthese are notes 1 2 3\n");
-    let out = cmd.args(["solve", "sparse.grf", "-o", "csv"]).stdout();
+    let msg = cmd.args(["solve", "sparse.grf", "-o", "csv"]).message();
+    assert!(
+        msg.starts_with("sparse.grf:3: child 5 is past the 2 positions"),
+        "{msg}"
+    );
+    // Every position has its record; notes after the records are ignored.
+    dir.create(
+        "full.grf",
+        "6\n0 u 1\n5\n1 W 0\n2 u 0\n3 u 0\n4 u 0\n5 u 0\nthese are notes 1 2 3\n",
+    );
+    let out = dir
+        .command()
+        .args(["solve", "full.grf", "-o", "csv"])
+        .stdout();
     assert_eq!(shorts(&out), ["W1", "W0", "L0", "L0", "L0", "L0"]);
 });
 
@@ -2234,7 +2247,7 @@ rtest!(game_connect4_db_resume_and_errors, |dir, cmd| {
             "game", "connect4", "--width", "5", "--height", "4", "--memory", "1M",
         ])
         .message();
-    assert!(msg.contains("over the limit of 1.0 MiB"), "{msg}");
+    assert!(msg.contains("limit 1.0 MiB (from --memory)"), "{msg}");
     let msg = dir
         .command()
         .args(["game", "connect4", "--memory", "lots"])
@@ -2274,7 +2287,7 @@ rtest!(game_quixo, |dir, cmd| {
         .command()
         .args(["game", "quixo", "--size", "4", "--memory", "10M"])
         .message();
-    assert!(msg.contains("over the limit of 10.0 MiB"), "{msg}");
+    assert!(msg.contains("limit 10.0 MiB (from --memory)"), "{msg}");
     let msg = dir
         .command()
         .args(["game", "quixo", "--size", "6"])

@@ -7,7 +7,42 @@ use retrograde_solve::{solve, Rules, Solution, Value};
 pub use retrograde_tier::Stats;
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
+
+/// The process-wide memory limit of exploring games ([`u64::MAX`]: none).
+static MEMORY_LIMIT: AtomicU64 = AtomicU64::new(u64::MAX);
+
+/// Sets the memory that exploring a game ([`solve_game`], and the Great Game's memoised
+/// search) may use, in bytes; `None` for no limit (the default). Past it, they stop with
+/// [`ExploreError::Memory`] instead of growing until the allocator fails. The number of
+/// reachable positions is not known in advance, so the estimate is checked as they are
+/// discovered (and, for a dense index, before its table is made).
+pub fn set_memory_limit(limit: Option<u64>) {
+    MEMORY_LIMIT.store(limit.unwrap_or(u64::MAX), Relaxed);
+}
+
+/// The limit set by [`set_memory_limit`].
+pub fn memory_limit() -> Option<u64> {
+    Some(MEMORY_LIMIT.load(Relaxed)).filter(|&l| l != u64::MAX)
+}
+
+/// [`ExploreError::Memory`] when `needed` bytes are over the limit.
+pub(crate) fn check_memory(needed: u64) -> Result<(), ExploreError> {
+    match memory_limit() {
+        Some(limit) if needed > limit => Err(ExploreError::Memory { needed, limit }),
+        _ => Ok(()),
+    }
+}
+
+/// Bytes to lay out and solve a graph of `vertices` and `moves` (the graph engine's peak: 41
+/// a vertex, 16 a move) beside `ids` bytes of position ids.
+fn graph_bytes(vertices: u64, moves: u64, ids: u64) -> u64 {
+    vertices
+        .saturating_mul(41)
+        .saturating_add(moves.saturating_mul(16))
+        .saturating_add(ids)
+}
 
 /// Why a game could not be solved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,6 +58,13 @@ pub enum ExploreError {
     },
     /// The graph layout failed.
     Build(String),
+    /// More memory than the limit ([`set_memory_limit`]) would be needed.
+    Memory {
+        /// Bytes needed (at least: the positions found so far).
+        needed: u64,
+        /// The limit, in bytes.
+        limit: u64,
+    },
 }
 
 impl fmt::Display for ExploreError {
@@ -39,6 +81,11 @@ impl fmt::Display for ExploreError {
                 "the game's index gave {index}, past its index size {size} (a bug in the game)"
             ),
             ExploreError::Build(e) => f.write_str(e),
+            ExploreError::Memory { needed, limit } => write!(
+                f,
+                "the positions found need at least {} bytes of memory, over the limit of {limit}",
+                needed
+            ),
         }
     }
 }
@@ -139,7 +186,8 @@ impl<'g, G: Game> GameSolution<'g, G> {
 /// without one, a hash map from position to id. The graph itself takes 8 bytes per move.
 ///
 /// # Errors
-/// [`ExploreError`] when there are more positions than ids or the game's index is wrong.
+/// [`ExploreError`] when there are more positions than ids, the game's index is wrong, or
+/// the positions need more memory than the limit ([`set_memory_limit`]).
 pub fn solve_game<'g, G: Game>(
     game: &'g G,
     rules: &Rules,
@@ -155,6 +203,8 @@ pub fn solve_game<'g, G: Game>(
             if size > MAX_VERTICES {
                 return Err(ExploreError::TooManyPositions);
             }
+            // A graph vertex for every index, reached or not, and the bit set.
+            check_memory(graph_bytes(size, 0, size / 8))?;
             Ids::Dense {
                 reached: BitSet::new(size as usize),
             }
@@ -172,6 +222,13 @@ pub fn solve_game<'g, G: Game>(
                     let id = m.len() as u64;
                     if id >= MAX_VERTICES {
                         return Err(ExploreError::TooManyPositions);
+                    }
+                    if m.len() == m.capacity() {
+                        // The table is about to double: old and new at once (8/7 slots an
+                        // entry, each an entry and a control byte).
+                        let slot = std::mem::size_of::<(G::Position, u32)>() as u64 + 1;
+                        let slots = (m.capacity() as u64 * 8 / 7).max(16);
+                        check_memory(slots.saturating_mul(3 * slot))?;
                     }
                     m.insert(p.clone(), id as u32);
                     Ok((id as u32, true))
@@ -217,8 +274,13 @@ pub fn solve_game<'g, G: Game>(
                 positions += 1;
                 frontier.push_back((c, cid));
             }
+            // Every 2^16 positions or 2^20 moves (games with many moves a position).
+            if (new && positions % (1 << 16) == 0) || moves % (1 << 20) == 0 {
+                check_memory(need(&ids, positions, moves))?;
+            }
         }
     }
+    check_memory(need(&ids, positions, moves))?;
     if let Ids::Dense { reached } = &ids {
         builder
             .ensure_vertices(reached.len() as u64)
@@ -260,6 +322,22 @@ pub fn solve_game<'g, G: Game>(
         solution,
         stats,
     })
+}
+
+/// The memory an exploration with `positions` found and `moves` made so far will need to be
+/// laid out and solved: the graph, and the ids (a hash map entry, about twice a position and
+/// its id with the table's slack; or one bit an index).
+fn need<P>(ids: &Ids<P>, positions: u64, moves: u64) -> u64 {
+    match ids {
+        Ids::Map(_) => {
+            let entry = (std::mem::size_of::<(P, u32)>() as u64 + 1) * 2;
+            graph_bytes(positions, moves, positions.saturating_mul(entry))
+        }
+        Ids::Dense { reached } => {
+            let size = reached.len() as u64;
+            graph_bytes(size, moves, size / 8)
+        }
+    }
 }
 
 impl<G: Game> retrograde_tier::Solved for GameSolution<'_, G> {

@@ -552,11 +552,12 @@ pub fn solve(inst: &Instance, method: Method) -> Winner {
 /// Like [`solve`], but returns the product method's failure.
 ///
 /// # Errors
-/// [`ExploreError`] from [`solve_game`] (only for [`Method::Product`]).
+/// [`ExploreError`] from [`solve_game`] ([`Method::Product`]), or [`ExploreError::Memory`]
+/// when the memoised search outgrows the limit ([`crate::set_memory_limit`]).
 pub fn try_solve(inst: &Instance, method: Method) -> Result<Winner, ExploreError> {
     Ok(match method {
         Method::Product => solve_product(inst)?,
-        Method::Memo => solve_memo(inst),
+        Method::Memo => solve_memo(inst)?,
         Method::Minimax => solve_minimax(inst),
     })
 }
@@ -602,15 +603,18 @@ enum Memo {
 const MEMO_DENSE_MAX: u64 = 1 << 28;
 
 impl Memo {
-    fn new(inst: &Instance) -> Memo {
+    fn new(inst: &Instance) -> Result<Memo, ExploreError> {
         let dense = Dense::new(inst);
-        match dense.size {
-            Some(size) if size <= MEMO_DENSE_MAX => Memo::Dense {
-                dense,
-                words: vec![0; size.div_ceil(32) as usize],
-            },
+        Ok(match dense.size {
+            Some(size) if size <= MEMO_DENSE_MAX => {
+                crate::explore::check_memory(size / 4)?;
+                Memo::Dense {
+                    dense,
+                    words: vec![0; size.div_ceil(32) as usize],
+                }
+            }
             _ => Memo::Sparse(HashMap::new()),
-        }
+        })
     }
 
     fn get(&self, p: &Position) -> Option<Winner> {
@@ -627,16 +631,28 @@ impl Memo {
         }
     }
 
-    fn set(&mut self, p: &Position, w: Winner) {
+    /// Records a state's winner.
+    ///
+    /// # Errors
+    /// [`ExploreError::Memory`] when the hash map of visited states outgrows the limit.
+    fn set(&mut self, p: &Position, w: Winner) -> Result<(), ExploreError> {
         match self {
             Memo::Dense { dense, words } => {
                 let i = dense.index(p);
                 words[(i / 32) as usize] |= (u64::from(w.code()) + 1) << (2 * (i % 32));
             }
             Memo::Sparse(map) => {
+                if map.len() == map.capacity() {
+                    // The table is about to double: the old one (8/7 slots an entry, each
+                    // an entry and a control byte) and the new one, twice as big, at once.
+                    let slot = std::mem::size_of::<(Position, Winner)>() as u64 + 1;
+                    let slots = (map.capacity() as u64 * 8 / 7).max(16);
+                    crate::explore::check_memory(slots.saturating_mul(3 * slot))?;
+                }
                 map.insert(*p, w);
             }
         }
+        Ok(())
     }
 }
 
@@ -647,7 +663,7 @@ impl Memo {
 /// otherwise, once every child is lost for him, the opponent wins. A child already known —
 /// a meeple on `n` (the seed's `if r == n` / `if b == n`) or memoised — is settled on the
 /// spot; an unknown one is pushed, and its result comes back in `returned`.
-fn solve_memo(inst: &Instance) -> Winner {
+fn solve_memo(inst: &Instance) -> Result<Winner, ExploreError> {
     struct Frame {
         pos: Position,
         next: usize,
@@ -662,10 +678,10 @@ fn solve_memo(inst: &Instance) -> Winner {
             end: inst.first[v + 1],
         }
     };
-    let mut memo = Memo::new(inst);
+    let mut memo = Memo::new(inst)?;
     let start = Position::start(inst);
     if let Some(w) = start.winner(n) {
-        return w;
+        return Ok(w);
     }
     let mut stack = vec![frame(start)];
     let mut returned: Option<Winner> = None;
@@ -689,14 +705,14 @@ fn solve_memo(inst: &Instance) -> Winner {
         if let Some(w) = settled {
             let done = top.pos;
             stack.pop();
-            memo.set(&done, w);
+            memo.set(&done, w)?;
             returned = Some(w);
         } else if let Some(child) = push {
             stack.push(frame(child));
         }
     }
     // The last frame popped was the start's.
-    returned.unwrap_or(Winner::Moriarty)
+    Ok(returned.unwrap_or(Winner::Moriarty))
 }
 
 /// [`Method::Minimax`]: the seed's bottom-up `mini`/`maxi` and its comparison.

@@ -17,5 +17,5 @@ pub mod scores;
 pub mod teeko;
 pub mod tictactoe;
 
-pub use explore::{solve_game, ExploreError, GameSolution, Stats};
+pub use explore::{memory_limit, set_memory_limit, solve_game, ExploreError, GameSolution, Stats};
 pub use game::Game;

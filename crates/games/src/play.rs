@@ -693,7 +693,13 @@ pub fn start_session<'g, G: Playable + 'g>(
     side: &str,
 ) -> Result<(Box<dyn DynSession + 'g>, String), String> {
     let human = parse_side(&game, side).map_err(|e| format!("--side: {e}"))?;
-    let (s, intro) = Session::new(game, human).map_err(|e| e.to_string())?;
+    let (s, intro) = Session::new(game, human).map_err(|e| {
+        if e.is_damage() {
+            format!("{e}; solve again with --resume to repair it")
+        } else {
+            e.to_string()
+        }
+    })?;
     Ok((Box::new(s), intro))
 }
 

@@ -94,7 +94,10 @@ impl FromStr for Primitive {
             "win" => Ok(Primitive::Win),
             "loss" | "lose" => Ok(Primitive::Loss),
             "tie" => Ok(Primitive::Tie),
-            _ => Err(format!("expected win, loss or tie, found {s:?}")),
+            _ => Err(format!(
+                "expected win, loss or tie, found {}",
+                format::show(s.as_bytes())
+            )),
         }
     }
 }

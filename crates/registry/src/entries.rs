@@ -34,8 +34,15 @@ fn located(name: &str, e: ParseError) -> String {
     }
 }
 
-fn explore_error(e: impl std::fmt::Display) -> Error {
-    Error::Unsupported(e.to_string())
+fn explore_error(e: retrograde_games::ExploreError) -> Error {
+    match e {
+        retrograde_games::ExploreError::Memory { needed, limit } => Error::Memory {
+            what: "exploring the positions".into(),
+            needed,
+            limit,
+        },
+        e => Error::Unsupported(e.to_string()),
+    }
 }
 
 static ENTRIES: &[Entry] = &[
@@ -777,18 +784,34 @@ fn heap(
     a: &Args,
     take: Option<Vec<u32>>,
 ) -> Result<Box<dyn Built>, String> {
+    let count = a.number("count")?;
+    // Moves that split a heap make the sequence quadratic: 10^6 heaps take about a minute,
+    // 10^7 hours, 10^8 (the parameter's limit for the others) days.
+    if game.splits() && count > MAX_SPLIT_COUNT {
+        return Err(format!(
+            "game {id}: --count {count} is too many for a game whose moves split heaps (time grows with the square of the count: at most {MAX_SPLIT_COUNT})"
+        ));
+    }
     Ok(Box::new(HeapBuilt {
         game,
         id,
-        count: a.number("count")?,
+        count,
         period: a.flag("period"),
         take,
     }))
 }
 
+/// The most heaps of a splitting game's sequence (see [`heap`]).
+const MAX_SPLIT_COUNT: u64 = 1_000_000;
+
 impl Built for HeapBuilt {
     fn name(&self) -> String {
         self.id.into()
+    }
+    fn memory_needed(&self, _stored: bool) -> Result<Option<u64>, String> {
+        // The values (4 bytes a heap) and the report that lists them all (measured: about
+        // 110 bytes a heap at 10^8 heaps, for the lines and the JSON values).
+        Ok(Some(self.count.saturating_mul(128)))
     }
     fn title(&self) -> String {
         String::new()

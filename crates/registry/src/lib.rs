@@ -81,14 +81,31 @@ pub trait Built: Send + Sync {
         false
     }
 
+    /// The bytes of memory solving will need at least, when known before solving (`stored`:
+    /// whether tiers go to files); the caller compares it with its limit and names both.
+    ///
+    /// # Errors
+    /// A size past what can be counted.
+    fn memory_needed(&self, stored: bool) -> Result<Option<u64>, String> {
+        let _ = stored;
+        Ok(None)
+    }
+
     /// Refuses sizes out of reach before anything big is allocated: `memory_limit` is the
-    /// bytes available, `stored` whether tiers go to files.
+    /// bytes available, `stored` whether tiers go to files. The default refuses a
+    /// [`Built::memory_needed`] over the limit.
     ///
     /// # Errors
     /// What would be needed, and why it is refused.
     fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), String> {
-        let _ = (memory_limit, stored);
-        Ok(())
+        match (self.memory_needed(stored)?, memory_limit) {
+            (Some(need), Some(limit)) if need > limit => Err(format!(
+                "needs about {} of memory, over the limit of {}",
+                retrograde_tier::human_bytes(need),
+                retrograde_tier::human_bytes(limit)
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Solves it.

@@ -42,17 +42,22 @@ impl<G: Notation + Send + Sync + 'static> Built for TierBuilt<G> {
         self.stored
     }
 
+    fn memory_needed(&self, stored: bool) -> Result<Option<u64>, String> {
+        if self.check.is_some() || <G::Layout as Layout<G>>::KIND != LayoutKind::Dense || stored {
+            return Ok(None);
+        }
+        // Without files, every tier's values stay in memory.
+        retrograde_tier::values_bytes(&self.game)
+            .map(Some)
+            .map_err(|e| e.to_string())
+    }
+
     fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), String> {
         if let Some(f) = self.check {
             return f(&self.game, memory_limit, stored);
         }
-        if <G::Layout as Layout<G>>::KIND != LayoutKind::Dense || stored {
-            return Ok(());
-        }
-        // Without files, every tier's values stay in memory.
-        let need = retrograde_tier::values_bytes(&self.game).map_err(|e| e.to_string())?;
-        match memory_limit {
-            Some(limit) if need > limit => Err(format!(
+        match (self.memory_needed(stored)?, memory_limit) {
+            (Some(need), Some(limit)) if need > limit => Err(format!(
                 "needs about {} of memory for its values alone, over the limit of {}",
                 human_bytes(need),
                 human_bytes(limit)
@@ -180,12 +185,7 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
                         game.position_help()
                     )
                 })?;
-                if self
-                    .solution
-                    .value(&p)
-                    .map_err(|e| e.to_string())?
-                    .is_none()
-                {
+                if self.solution.value(&p).map_err(session_error)?.is_none() {
                     return Err(format!(
                         "position {:?} is not one this solution holds (it cannot be reached from the start)",
                         shorten(text)
@@ -196,8 +196,17 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
             None => None,
         };
         let play =
-            TierPlay::new(&self.solution, self.built.title(), start).map_err(|e| e.to_string())?;
+            TierPlay::new(&self.solution, self.built.title(), start).map_err(session_error)?;
         start_session(play, side)
+    }
+}
+
+/// A lookup error as a session's message; a damaged database says how to repair it.
+fn session_error(e: Error) -> String {
+    if e.is_damage() {
+        format!("{e}; solve again with --resume to repair it")
+    } else {
+        e.to_string()
     }
 }
 

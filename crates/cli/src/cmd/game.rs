@@ -11,7 +11,7 @@ use crate::progress;
 use anyhow::{anyhow, bail, Result};
 use retrograde_registry::{Answer, Built, Query, QueryAnswer, QueryError, Report};
 use retrograde_tier::{DirStorage, Error, Event, SolveOptions, Storage};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -36,7 +36,7 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
     let values = choice.args(false)?;
     let built = (entry.build)(&values).map_err(|e| anyhow!("{e}"))?;
     let name = built.name();
-    let limit = tiers.memory.or_else(mem::available_bytes);
+    let limit = mem::limit_bytes();
 
     // Where the tiers go: --db, a temporary directory for games that need files, or memory.
     let mut _tmp = None;
@@ -53,16 +53,18 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
         }
         None => None,
     };
-    built
-        .check(limit, storage.is_some())
-        .map_err(|e| anyhow!("{name}: {e}"))?;
+    check(&*built, &name, storage.is_some())?;
     let fail = |e: Error| tier_error(&name, e, tiers.db.is_some());
 
     // A query to a finished database needs no solve.
     if let (Some(q), Some(st)) = (&args.query, &storage) {
         if tiers.db.is_some() {
-            if let Some(answer) = built.open(st.clone()).map_err(fail)? {
-                return query(&*answer, q, &name, args.output, out);
+            match built.open(st.clone()) {
+                Ok(Some(answer)) => return query(&*answer, q, &name, args.output, out),
+                Ok(None) => {}
+                // --resume repairs a damaged database: solve below.
+                Err(e) if e.is_damage() && tiers.resume => {}
+                Err(e) => return Err(fail(e)),
             }
         }
     }
@@ -73,7 +75,9 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
     if let Some(mut p) = answer.protocol() {
         // The IOI protocol: our lines out (flushed), the opponent's in.
         let stdin = std::io::stdin();
-        let mut lines = stdin.lock().lines();
+        let mut input = stdin.lock();
+        let mut buf = Vec::new();
+        let mut number = 0;
         loop {
             for line in p.output() {
                 writeln!(out, "{line}")?;
@@ -82,11 +86,13 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
             if p.done() {
                 return Ok(Status::Success);
             }
-            let line = match lines.next() {
-                Some(l) => l.map_err(|e| anyhow!("<stdin>: cannot read: {e}"))?,
-                None => bail!("<stdin>: {}", p.ended_early()),
-            };
-            p.input(&line).map_err(|e| anyhow!("<stdin>: {e}"))?;
+            number += 1;
+            if super::play::read_line(&mut input, &mut buf, number)? == 0 {
+                bail!("<stdin>: {}", p.ended_early());
+            }
+            let line = String::from_utf8_lossy(&buf);
+            p.input(line.trim_end_matches(['\n', '\r']))
+                .map_err(|e| anyhow!("<stdin>:{number}: {e}"))?;
         }
     }
     let mut report = answer.report().map_err(fail)?;
@@ -101,8 +107,32 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
     print_report(&report, args.output, started, out)
 }
 
+/// Refuses a game whose size is out of reach before anything big is allocated: the memory
+/// it needs (when known) against the limit, then its own checks.
+pub fn check(built: &dyn Built, name: &str, stored: bool) -> Result<()> {
+    if let Some(need) = built
+        .memory_needed(stored)
+        .map_err(|e| anyhow!("{name}: {e}"))?
+    {
+        mem::check(&format!("{name}:"), need)?;
+    }
+    built
+        .check(mem::limit_bytes(), stored)
+        .map_err(|e| anyhow!("{name}: {e}"))
+}
+
 /// A tier error with the game's name, and how to repair a damaged database.
 pub fn tier_error(name: &str, e: Error, has_db: bool) -> anyhow::Error {
+    if let Error::Memory { what, needed, .. } = &e {
+        let what = if what.is_empty() { "solving" } else { what };
+        return match mem::limit() {
+            Some(l) => anyhow!("{name}: {what} {}", mem::refusal(*needed, l)),
+            None => anyhow!(
+                "{name}: {what} needs about {} of memory, more than could be allocated",
+                mem::human(*needed)
+            ),
+        };
+    }
     if e.is_damage() && has_db {
         anyhow!("{name}: {e}; run the same command with --resume to solve the damaged part again")
     } else {

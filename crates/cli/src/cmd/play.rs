@@ -128,7 +128,7 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             let values = choice.args(true)?;
             let built = (entry.build)(&values).map_err(|e| anyhow!("{e}"))?;
             let name = built.name();
-            let limit = crate::mem::available_bytes();
+            let limit = crate::mem::limit_bytes();
             let fail =
                 |e: retrograde_tier::Error| super::game::tier_error(&name, e, args.db.is_some());
             let mut _tmp = None;
@@ -154,9 +154,7 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             let answer = match opened {
                 Some(a) => a,
                 None => {
-                    built
-                        .check(limit, storage.is_some())
-                        .map_err(|e| anyhow!("{name}: {e}"))?;
+                    super::game::check(&*built, &name, storage.is_some())?;
                     super::game::solve(&*built, storage.clone(), args.db.is_some(), limit)
                         .map_err(fail)?
                 }
@@ -167,6 +165,29 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             play(session, intro, &fail, out)
         }
     }
+}
+
+/// The longest command line read from standard input (`play`, the IOI protocol).
+pub const MAX_LINE: usize = 64 << 10;
+
+/// Reads line `number` of standard input into `line` (cleared first), at most [`MAX_LINE`]
+/// bytes; returns the bytes read, 0 at the end of the input.
+///
+/// # Errors
+/// A read error, or a longer line (which is neither kept whole nor echoed).
+pub fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>, number: u64) -> Result<usize> {
+    line.clear();
+    let n = io::Read::take(&mut *input, MAX_LINE as u64 + 1)
+        .read_until(b'\n', line)
+        .context("<stdin>: cannot read")?;
+    if n > MAX_LINE && line.last() != Some(&b'\n') {
+        let start = String::from_utf8_lossy(&line[..40]).into_owned();
+        bail!(
+            "<stdin>:{number}: a line longer than {} KiB (starting {start:?}…); commands are short",
+            MAX_LINE >> 10
+        );
+    }
+    Ok(n)
 }
 
 fn not_stdin(path: &Path) -> Result<()> {
@@ -189,13 +210,12 @@ fn play(
     let echo = !stdin.is_terminal();
     let mut input = stdin.lock();
     let mut line = Vec::new();
+    let mut number = 0u64;
     loop {
         out.write_all(session.prompt().as_bytes())?;
         out.flush()?;
-        line.clear();
-        let n = input
-            .read_until(b'\n', &mut line)
-            .context("<stdin>: cannot read")?;
+        number += 1;
+        let n = read_line(&mut input, &mut line, number)?;
         if n == 0 {
             writeln!(out)?;
             out.write_all(session.end_of_input().as_bytes())?;

@@ -12,11 +12,13 @@
 //! - A child written with a `g` suffix right after the number (`37g`) is a go-again move: the
 //!   same player moves next.
 //! - Position 0 is the start. Text after the N-th record is ignored, as GamesmanClassic does
-//!   (files use it for notes).
+//!   (files use it for notes), unless it starts with a number: that is a record past the N
+//!   the file announces (or an edge list read as GRF), an error.
 //!
 //! Differences from GamesmanClassic, on purpose: no 50-position limit; a position listed
-//! twice is an error (GamesmanClassic silently keeps the later record); a child with no
-//! record of its own is a position without moves (GamesmanClassic treats it the same way).
+//! twice is an error (GamesmanClassic silently keeps the later record); ids, of positions
+//! and of children, must be below N (GamesmanClassic would read past its arrays), so the
+//! records are exactly the positions `0..N`.
 //!
 //! ```
 //! use retrograde_graph::format::{grf, ParseOptions};
@@ -93,6 +95,25 @@ fn id(tok: &[u8], line: u64, what: &str) -> Result<u32, ParseError> {
     checked_id(n).map_err(|e| ParseError::at(line, e.to_string()))
 }
 
+/// An id below the announced number of positions, or an error at `line`.
+fn below(v: u32, count: u64, line: u64, what: &str) -> Result<(), ParseError> {
+    if u64::from(v) < count {
+        return Ok(());
+    }
+    let ids = match count {
+        0 => "none".to_string(),
+        1 => "only 0".to_string(),
+        n => format!("0 to {}", n - 1),
+    };
+    Err(ParseError::at(
+        line,
+        format!(
+            "{what} {v} is past the {count} position{} the first line announces (ids {ids})",
+            if count == 1 { "" } else { "s" }
+        ),
+    ))
+}
+
 /// Parses a `.grf` file.
 ///
 /// # Errors
@@ -119,6 +140,7 @@ pub fn parse_builder(bytes: &[u8], opts: &ParseOptions) -> Result<GraphBuilder, 
     for _ in 0..count {
         let (tok, line) = t.expect("a position id")?;
         let v = id(tok, line, "a position id")?;
+        below(v, count, line, "position")?;
         if let Some(first) = seen.insert(v, line) {
             return Err(ParseError::at(
                 line,
@@ -147,6 +169,7 @@ pub fn parse_builder(bytes: &[u8], opts: &ParseOptions) -> Result<GraphBuilder, 
                 _ => (tok, false),
             };
             let c = id(digits, cline, "a child id (digits, with g for go-again)")?;
+            below(c, count, cline, "child")?;
             if again {
                 b.add_edge_again(v, c);
             } else {
@@ -157,6 +180,23 @@ pub fn parse_builder(bytes: &[u8], opts: &ParseOptions) -> Result<GraphBuilder, 
         b.ensure_vertices(v as u64 + 1)?;
         if let Some(p) = value {
             b.set_primitive(v, p);
+        }
+    }
+    if let Some((tok, line)) = t.next() {
+        if tok[0].is_ascii_digit() {
+            let hint = if count == 0 {
+                " (is this an edge list? use --format edges)"
+            } else {
+                ""
+            };
+            return Err(ParseError::at(
+                line,
+                format!(
+                    "expected the end of the {count} position{} the first line announces, found {}{hint} (notes after the last position must not start with a number)",
+                    if count == 1 { "" } else { "s" },
+                    show(tok)
+                ),
+            ));
         }
     }
     if count > 0 {
@@ -184,6 +224,33 @@ mod tests {
         assert!(g.forward_keeps_turn(r.start, 0, 1));
         assert!(!g.forward_keeps_turn(r.start + 1, 0, 2));
         assert_eq!(g.primitive(1), Some(Primitive::Loss));
+    }
+
+    #[test]
+    fn records_and_children_past_n_are_errors() {
+        assert_eq!(
+            p("2\n0 u 1 1\n1 l 0\n2 l 0\n").unwrap_err().to_string(),
+            "4: expected the end of the 2 positions the first line announces, found \"2\" \
+             (notes after the last position must not start with a number)"
+        );
+        assert_eq!(
+            p("2\n0 u 1 5\n1 l 0\n").unwrap_err().to_string(),
+            "2: child 5 is past the 2 positions the first line announces (ids 0 to 1)"
+        );
+        assert_eq!(
+            p("1\n3 u 0\n").unwrap_err().to_string(),
+            "2: position 3 is past the 1 position the first line announces (ids only 0)"
+        );
+        // An edge list is not a GRF file.
+        assert!(p("0 1\n1 2\n")
+            .unwrap_err()
+            .to_string()
+            .starts_with("1: expected the end of the 0 positions"));
+        assert!(p("0 1\n1 2\n")
+            .unwrap_err()
+            .to_string()
+            .contains("--format edges"));
+        assert_eq!(p("0\n").unwrap().vertex_count(), 0);
     }
 
     #[test]

@@ -106,6 +106,78 @@ impl<'de> Deserialize<'de> for Label {
     }
 }
 
+/// The `terminal` list; a vertex listed twice with different values is an error.
+struct Terminals(Vec<(Vid, Label)>);
+
+impl<'de> Deserialize<'de> for Terminals {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Terminals;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of [vertex, \"win\"|\"loss\"|\"tie\"]")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Terminals, A::Error> {
+                let mut out: Vec<(Vid, Label)> = Vec::new();
+                let mut seen = std::collections::HashMap::new();
+                while let Some((v, l)) = seq.next_element::<(Vid, Label)>()? {
+                    match seen.get(&v.0) {
+                        Some(&(i, p)) if p != l.0 => {
+                            return Err(de::Error::custom(format!(
+                                "terminal: vertex {} is {} here (entry {}) but {} in entry {i}",
+                                v.0,
+                                l.0,
+                                out.len(),
+                                p
+                            )))
+                        }
+                        Some(_) => {}
+                        None => {
+                            seen.insert(v.0, (out.len(), l.0));
+                        }
+                    }
+                    out.push((v, l));
+                }
+                Ok(Terminals(out))
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
+
+/// The `names` list; the same name on two vertices is an error.
+struct Names(Vec<Option<String>>);
+
+impl<'de> Deserialize<'de> for Names {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Names;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of names (strings, or null for none)")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Names, A::Error> {
+                let mut out: Vec<Option<String>> = Vec::new();
+                let mut seen = std::collections::HashMap::new();
+                while let Some(name) = seq.next_element::<Option<String>>()? {
+                    if let Some(n) = name.as_deref().filter(|n| !n.is_empty()) {
+                        if let Some(first) = seen.insert(n.to_string(), out.len()) {
+                            return Err(de::Error::custom(format!(
+                                "names: {} is the name of vertex {first} and of vertex {}; names must be unique",
+                                super::show(n.as_bytes()),
+                                out.len()
+                            )));
+                        }
+                    }
+                    out.push(name);
+                }
+                Ok(Names(out))
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct JsonGraph {
@@ -114,11 +186,11 @@ struct JsonGraph {
     #[serde(default)]
     edges: Vec<Edge>,
     #[serde(default)]
-    terminal: Vec<(Vid, Label)>,
+    terminal: Option<Terminals>,
     #[serde(default)]
     owners: Option<Vec<u8>>,
     #[serde(default)]
-    names: Vec<Option<String>>,
+    names: Option<Names>,
     #[serde(default)]
     start: Option<Vid>,
 }
@@ -155,7 +227,7 @@ pub fn parse_builder(bytes: &[u8], opts: &ParseOptions) -> Result<GraphBuilder, 
             b.add_edge(u, v);
         }
     }
-    for (v, Label(p)) in g.terminal {
+    for (v, Label(p)) in g.terminal.map(|t| t.0).unwrap_or_default() {
         b.set_primitive(v.0, p);
     }
     let count = |len: usize| u32::try_from(len).map_err(|_| ParseError::whole("too many entries"));
@@ -165,8 +237,9 @@ pub fn parse_builder(bytes: &[u8], opts: &ParseOptions) -> Result<GraphBuilder, 
             b.set_owner(v, o as u64)?;
         }
     }
-    let len = count(g.names.len())?;
-    for (v, name) in (0..len).zip(g.names) {
+    let names = g.names.map(|n| n.0).unwrap_or_default();
+    let len = count(names.len())?;
+    for (v, name) in (0..len).zip(names) {
         if let Some(name) = name.filter(|s| !s.is_empty()) {
             b.set_name(v, name);
         }

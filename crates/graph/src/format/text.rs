@@ -25,6 +25,14 @@ struct ChunkOut<'a> {
 /// Lines longer than this are an error (no edge or directive line comes close).
 const MAX_LINE: usize = 16 << 20;
 
+/// The message for a line over [`MAX_LINE`].
+fn long_line() -> String {
+    format!(
+        "expected a line of at most {} MiB, found a longer one (is this a binary file?)",
+        MAX_LINE >> 20
+    )
+}
+
 /// A streaming parser for the `edges` and `rg` formats: [`feed`](TextParser::feed) it blocks of
 /// any size (it keeps the partial last line), then [`finish`](TextParser::finish). Memory stays
 /// at 8 bytes per edge whatever the block size, so a caller reading a file in blocks never
@@ -92,10 +100,7 @@ impl TextParser {
     fn keep(&mut self, tail: &[u8]) -> Result<(), ParseError> {
         self.carry.extend_from_slice(tail);
         if self.carry.len() > MAX_LINE {
-            return Err(ParseError::at(
-                self.lines + 1,
-                format!("expected a line of at most {} MiB, found a longer one (is this a binary file?)", MAX_LINE >> 20),
-            ));
+            return Err(ParseError::at(self.lines + 1, long_line()));
         }
         Ok(())
     }
@@ -144,8 +149,9 @@ impl TextParser {
         for i in self.again {
             b.mark_again(i);
         }
+        let mut seen = Seen::default();
         for (line, text) in self.directives {
-            directive(&mut b, &text).map_err(|m| ParseError::at(line, m))?;
+            directive(&mut b, &text, line, &mut seen).map_err(|m| ParseError::at(line, m))?;
         }
         if let Some(n) = opts.vertices {
             b.ensure_vertices(n)?;
@@ -201,6 +207,11 @@ fn parse_chunk(bytes: &[u8], rg: bool) -> ChunkOut<'_> {
         let end = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
         let line = &bytes[pos..end];
         pos = end + 1;
+        if line.len() > MAX_LINE {
+            // The same limit whether the line came in one block or across several.
+            out.error = Some((out.lines, long_line()));
+            break;
+        }
         match edge_line(line, rg) {
             Line::Skip => {}
             Line::Edge(u, v, again) => {
@@ -383,8 +394,51 @@ fn edge_line(line: &[u8], rg: bool) -> Line {
     Line::Error(what)
 }
 
-/// Applies one `rg` directive line.
-fn directive(b: &mut GraphBuilder, line: &[u8]) -> Result<(), String> {
+/// What the directives said so far, and on which line, to refuse contradictions.
+#[derive(Default)]
+struct Seen {
+    /// (keyword, vertex) -> (line, value as written).
+    said: std::collections::HashMap<(&'static str, VertexId), (u64, String)>,
+    /// name -> (line, vertex).
+    names: std::collections::HashMap<String, (u64, VertexId)>,
+}
+
+impl Seen {
+    /// Records `keyword v value` on line `at`; the same thing said twice is fine, two
+    /// different values an error naming both lines.
+    fn say(
+        &mut self,
+        keyword: &'static str,
+        v: VertexId,
+        value: &str,
+        at: u64,
+    ) -> Result<(), String> {
+        // `start` is one per graph: keyed by keyword alone.
+        let key = (keyword, if keyword == "start" { 0 } else { v });
+        let shown = |val: &str| {
+            if keyword == "start" {
+                format!("start {val}")
+            } else {
+                format!("{keyword} {v} {val}")
+            }
+        };
+        match self.said.get(&key) {
+            Some((first, before)) if before != value => Err(format!(
+                "{} contradicts line {first}: {}",
+                show(shown(value).as_bytes()),
+                show(shown(before).as_bytes())
+            )),
+            Some(_) => Ok(()),
+            None => {
+                self.said.insert(key, (at, value.to_string()));
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Applies one `rg` directive line (line `at` of the file).
+fn directive(b: &mut GraphBuilder, line: &[u8], at: u64, seen: &mut Seen) -> Result<(), String> {
     let text = std::str::from_utf8(line)
         .map_err(|_| format!("expected a directive, found {} (not UTF-8)", show(line)))?;
     let text = match text.find('#') {
@@ -398,9 +452,12 @@ fn directive(b: &mut GraphBuilder, line: &[u8]) -> Result<(), String> {
     let rest = rest.trim();
     let args: Vec<&str> = rest.split_ascii_whitespace().collect();
     let vertex = |s: &str| -> Result<VertexId, String> {
-        let id: u64 = s
-            .parse()
-            .map_err(|_| format!("{keyword}: expected a vertex id, found {s:?}"))?;
+        let id: u64 = s.parse().map_err(|_| {
+            format!(
+                "{keyword}: expected a vertex id, found {}",
+                show(s.as_bytes())
+            )
+        })?;
         crate::builder::checked_id(id).map_err(|e| e.to_string())
     };
     let arity = |k: usize, usage: &str| -> Result<(), String> {
@@ -415,13 +472,14 @@ fn directive(b: &mut GraphBuilder, line: &[u8]) -> Result<(), String> {
             arity(1, "vertices N")?;
             let n: u64 = args[0]
                 .parse()
-                .map_err(|_| format!("vertices: expected a count, found {:?}", args[0]))?;
+                .map_err(|_| format!("vertices: expected a count, found {}", show(args[0].as_bytes())))?;
             b.ensure_vertices(n).map_err(|e| e.to_string())
         }
         "terminal" => {
             arity(2, "terminal V win|loss|tie")?;
             let v = vertex(args[0])?;
             let p: Primitive = args[1].parse().map_err(|e| format!("terminal: {e}"))?;
+            seen.say("terminal", v, args[1], at)?;
             b.set_primitive(v, p);
             Ok(())
         }
@@ -430,20 +488,36 @@ fn directive(b: &mut GraphBuilder, line: &[u8]) -> Result<(), String> {
             let v = vertex(args[0])?;
             let o: u64 = args[1]
                 .parse()
-                .map_err(|_| format!("owner: expected 0 or 1, found {:?}", args[1]))?;
-            b.set_owner(v, o).map_err(|e| e.to_string())
+                .map_err(|_| format!("owner: expected 0 or 1, found {}", show(args[1].as_bytes())))?;
+            b.set_owner(v, o).map_err(|e| e.to_string())?;
+            seen.say("owner", v, &o.to_string(), at)
         }
         "name" => {
             let (v, name) = rest
                 .split_once(|c: char| c.is_ascii_whitespace())
                 .ok_or_else(|| format!("expected \"name V TEXT\", found {}", show(line)))?;
             let v = vertex(v)?;
-            b.set_name(v, name.trim());
+            let name = name.trim();
+            seen.say("name", v, name, at)?;
+            match seen.names.get(name) {
+                Some(&(first, w)) if w != v => {
+                    return Err(format!(
+                        "name {} is already vertex {w}'s (line {first}); names must be unique",
+                        show(name.as_bytes())
+                    ))
+                }
+                Some(_) => {}
+                None => {
+                    seen.names.insert(name.to_string(), (at, v));
+                }
+            }
+            b.set_name(v, name);
             Ok(())
         }
         "start" => {
             arity(1, "start V")?;
             let v = vertex(args[0])?;
+            seen.say("start", v, &v.to_string(), at)?;
             b.set_start(v);
             Ok(())
         }
@@ -612,5 +686,15 @@ mod tests {
             .unwrap_err()
             .to_string()
             .starts_with("1: expected a line of at most 16 MiB"));
+        // The same line fed whole, in one block, and after other lines.
+        let mut one = b"0 1\n".to_vec();
+        one.extend(std::iter::repeat_n(b'9', (16 << 20) + 1));
+        one.push(b'\n');
+        let mut p = TextParser::new(Format::Edges);
+        assert!(p
+            .feed(&one)
+            .unwrap_err()
+            .to_string()
+            .starts_with("2: expected a line of at most 16 MiB"));
     }
 }
