@@ -2374,7 +2374,7 @@ rtest!(game_teeko, |dir, cmd| {
         (vec!["--size", "6"], "3, 4 or 5"),
         (vec!["--pieces", "5"], "3 or 4"),
         (vec!["--size", "3", "--pieces", "4"], "at most 3"),
-        (vec!["--memory", "10M"], "over the limit of 10.0 MiB"),
+        (vec!["--memory", "10M"], "limit 10.0 MiB (from --memory)"),
     ] {
         let msg = dir.command().args(["game", "teeko"]).args(&args).message();
         assert!(msg.contains(want), "{args:?}: {msg}");
