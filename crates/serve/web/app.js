@@ -248,10 +248,15 @@ function render() {
   const started = state.plies[0].query.position !== undefined ? `Position ${first.position}` : "Start";
   $("start").innerHTML = "";
   $("start").append(`${started}: `, valueSpan(first.outcome, first.remoteness, `${first.to_move} ${valueWords(first.outcome, first.remoteness)}`));
-  $("tomove").textContent = a.moves.length ? `${a.to_move} to move:` : `${a.to_move} to move, game over:`;
   const v = $("value");
   v.className = `value ${a.outcome}`;
-  v.textContent = valueWords(a.outcome, a.remoteness);
+  if (a.moves.length) {
+    $("tomove").textContent = `${a.to_move} to move:`;
+    v.textContent = valueWords(a.outcome, a.remoteness);
+  } else {
+    $("tomove").textContent = "Game over:";
+    v.textContent = a.outcome === "loss" ? `${a.to_move} has lost` : a.outcome === "win" ? `${a.to_move} has won` : a.outcome === "tie" ? "a tie" : "no moves";
+  }
   v.dataset.outcome = a.outcome;
   v.dataset.remoteness = a.remoteness === null ? "" : String(a.remoteness);
   $("position").textContent = a.position;
@@ -342,7 +347,10 @@ async function play(move) {
   const q = state.db.game === "graph"
     ? { position: move }
     : here.query.position !== undefined ? null : { moves: [...here.query.moves, move] };
-  if (!q) return;
+  if (!q) {
+    showError("this position was given in the game's notation, so moves cannot be replayed from the start: restart from the start to play");
+    return;
+  }
   state.busy = true;
   try {
     const answer = await ask(q);
