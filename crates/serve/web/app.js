@@ -324,11 +324,12 @@ function drawHistory() {
   // Axes and grid.
   for (let r = 0; r <= maxR; r += step) {
     svg("line", { x1: L, x2: W - R, y1: Y(r), y2: Y(r), class: "gridline" }, s);
-    text(s, L - 6, Y(r) + 4, String(r), { class: "axis", "text-anchor": "end" });
+    text(s, L - 6, Y(r) + 4, String(r), { class: "axis end" });
   }
   const xstep = Math.max(1, Math.ceil(n / 10));
   for (let i = 0; i <= n; i += xstep) text(s, X(i), H - 8, String(i), { class: "axis" });
-  text(s, W - R, H - 8, "ply", { class: "axis", "text-anchor": "end", dx: 0, dy: -12 });
+  text(s, L - 6, H - 8, "ply", { class: "axis end" });
+  text(s, L + 4, 10, "remoteness", { class: "axis start" });
   if (pts.length > 1) {
     svg("polyline", { points: pts.map((p) => `${X(p.i)},${Y(p.r)}`).join(" "), class: "hline" }, s);
   }
