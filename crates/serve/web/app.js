@@ -438,6 +438,12 @@ async function main() {
   });
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT") return;
+    const focused = document.activeElement;
+    if ((e.key === "Enter" || e.key === " ") && focused && focused.dataset) {
+      // A move or a piece on the board reached with Tab.
+      if (focused.dataset.move && focused.tagName !== "BUTTON") { e.preventDefault(); play(focused.dataset.move); return; }
+      if (focused.dataset.source) { e.preventDefault(); focused.dispatchEvent(new Event("click")); return; }
+    }
     if (e.key === "Backspace" || e.key === "ArrowLeft" || (e.key === "z" && (e.ctrlKey || e.metaKey))) {
       e.preventDefault();
       goBack(state.plies.length - 2);
