@@ -55,6 +55,7 @@
 pub mod external;
 pub mod games;
 pub mod gen;
+pub mod serve;
 pub mod table;
 
 use external::{CliSummary, CppCounts, ProcRun, Runner};

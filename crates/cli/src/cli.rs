@@ -144,10 +144,22 @@ pub enum Command {
         retrograde solve game.rg --db g && retrograde query g --position 7\n  \
         printf 'moves: 3\\nmoves: 3,3\\n' | retrograde query c4 --stdin --output json\n\n\
         JSON (one object a position): {\"outcome\", \"remoteness\" (null for a draw), \"moves\": [{\"move\",\n\
-        \"outcome\", \"remoteness\"}, ...] best first, \"position\", \"to_move\"}. On --stdin, a line is a\n\
+        \"outcome\", \"remoteness\"}, ...] best first, \"position\", \"to_move\", \"board\" (grid games)}. On --stdin, a line is a\n\
         position in the game's notation or `moves: M1,M2`; a bad line prints {\"line\", \"error\"}\n\
         (JSON) or an error on stderr, the others go on, and the exit status is 2.")]
     Query(QueryArgs),
+    /// Explore finished databases in a web browser: a page and an HTTP API on this machine.
+    ///
+    /// Prints the URL it listens on, then serves until stopped (Ctrl-C). The page draws the
+    /// position, colours every move by its value for the player who makes it, plays moves
+    /// on a click and charts the value history. `GET /api/query?moves=M1,M2` (or
+    /// `position=P`; `db=ID` when several databases are served) returns the JSON of `query
+    /// --output json`; a bad request is HTTP 400 with {"error"}.
+    #[command(after_help = "Examples:\n  \
+        retrograde game connect4 --width 5 --height 4 --db c4 && retrograde serve c4\n  \
+        retrograde serve c4 t3 --port 0\n  \
+        curl 'http://127.0.0.1:8080/api/query?db=c4&moves=3,3'")]
+    Serve(crate::cmd::serve::ServeArgs),
 }
 
 #[derive(Debug, Args)]

@@ -52,6 +52,7 @@ fn main() -> ExitCode {
         cli::Command::Game(a) => cmd::game::run(a, started, &mut out),
         cli::Command::Play(a) => cmd::play::run(a, &mut out),
         cli::Command::Query(a) => cmd::query::run(a, &mut out),
+        cli::Command::Serve(a) => cmd::serve::run(a, &mut out),
     };
     let result = result.and_then(|status| {
         out.flush()?;

@@ -140,6 +140,7 @@ impl Answer for GraphAnswer {
             side: "The player".into(),
             value,
             moves,
+            board: None,
         })
     }
 

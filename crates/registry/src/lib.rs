@@ -146,6 +146,90 @@ pub struct QueryAnswer {
     pub value: Value,
     /// Every legal move (its name) with its value for the player who makes it, best first.
     pub moves: Vec<(String, Value)>,
+    /// The board as a grid of cells, for games whose positions are one (drawings).
+    pub board: Option<Grid>,
+}
+
+impl QueryAnswer {
+    /// The answer as one line of JSON: `retrograde query --output json` prints it and the
+    /// web explorer's `/api/query` returns it, so the two cannot differ.
+    ///
+    /// `{"position", "to_move", "outcome", "remoteness" (null for a draw), "moves": [{"move",
+    /// "outcome", "remoteness"}], "board": {"rows", "cols", "cells"}}`, each move's value for
+    /// the player who makes it, best first; `board` only for games drawn on a grid.
+    pub fn to_json(&self) -> String {
+        let json = AnswerJson {
+            position: &self.position,
+            to_move: &self.side,
+            outcome: self.value.outcome().as_str(),
+            remoteness: self.value.remoteness(),
+            moves: self
+                .moves
+                .iter()
+                .map(|(m, v)| MoveJson {
+                    r#move: m,
+                    outcome: v.outcome().as_str(),
+                    remoteness: v.remoteness(),
+                })
+                .collect(),
+            board: self.board.as_ref(),
+        };
+        // Strings, numbers and a list of structs: serializing cannot fail.
+        serde_json::to_string(&json).expect("an answer always serializes")
+    }
+}
+
+/// The JSON shape of a [`QueryAnswer`] (fields in this order).
+#[derive(serde::Serialize)]
+struct AnswerJson<'a> {
+    position: &'a str,
+    to_move: &'a str,
+    outcome: &'static str,
+    remoteness: Option<u32>,
+    moves: Vec<MoveJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    board: Option<&'a Grid>,
+}
+
+#[derive(serde::Serialize)]
+struct MoveJson<'a> {
+    r#move: &'a str,
+    outcome: &'static str,
+    remoteness: Option<u32>,
+}
+
+/// A board as rows of cells, for drawing it: the games whose position notation is a grid
+/// (rows from the top separated by `/`, one character a cell, then perhaps the side to
+/// move: `x.o/.../... o`) are drawn from it, with no code of their own. Cells are named
+/// as in move names: files `a`, `b`… from the left, ranks `1`, `2`… from the bottom.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Grid {
+    /// The number of rows.
+    pub rows: usize,
+    /// The number of columns.
+    pub cols: usize,
+    /// Each row from the top, one character a cell: `.` empty, else the piece (`x`, `o`…).
+    pub cells: Vec<String>,
+}
+
+impl Grid {
+    /// The grid of a position string, if it is one: its first word is rows of equal
+    /// length (at most 26 cells, letters or `.`) separated by `/`, at most 99 of them.
+    pub fn from_position(text: &str) -> Option<Grid> {
+        let board = text.split_whitespace().next()?;
+        let cells: Vec<String> = board.split('/').map(str::to_string).collect();
+        let cols = cells.first()?.len();
+        let fits = (1..=26).contains(&cols)
+            && cells.len() <= 99
+            && cells.iter().all(|row| {
+                row.len() == cols && row.bytes().all(|b| b == b'.' || b.is_ascii_alphabetic())
+            });
+        fits.then_some(Grid {
+            rows: cells.len(),
+            cols,
+            cells,
+        })
+    }
 }
 
 /// What a solve reports.
@@ -249,5 +333,40 @@ impl std::error::Error for QueryError {
 impl From<Error> for QueryError {
     fn from(e: Error) -> Self {
         QueryError::Lookup(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grids_come_from_position_strings_that_are_grids() {
+        let g = Grid::from_position("x.o/.../..x o").unwrap();
+        assert_eq!((g.rows, g.cols), (3, 3));
+        assert_eq!(g.cells, ["x.o", "...", "..x"]);
+        assert_eq!(Grid::from_position("..../xo..").unwrap().rows, 2);
+        // Not grids: a vertex id, ragged rows, digits (FEN-like), nothing.
+        for text in ["7", "x./...", "rnb/8/ppp", "", "  ", "/", "x//x"] {
+            assert_eq!(Grid::from_position(text), None, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn the_json_of_an_answer_keeps_its_shape() {
+        let a = QueryAnswer {
+            position: "x../.../... o".into(),
+            picture: String::new(),
+            side: "O".into(),
+            value: Value::Tie(8),
+            moves: vec![("b2".into(), Value::Tie(8)), ("a1".into(), Value::Draw)],
+            board: Grid::from_position("x../.../... o"),
+        };
+        assert_eq!(
+            a.to_json(),
+            r#"{"position":"x../.../... o","to_move":"O","outcome":"tie","remoteness":8,"moves":[{"move":"b2","outcome":"tie","remoteness":8},{"move":"a1","outcome":"draw","remoteness":null}],"board":{"rows":3,"cols":3,"cells":["x..","...","..."]}}"#
+        );
+        let graph = QueryAnswer { board: None, ..a };
+        assert!(!graph.to_json().contains("board"));
     }
 }

@@ -161,8 +161,10 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
             ));
         }
         rank_moves(&mut moves);
+        let position = game.position_string(&p, side);
         Ok(QueryAnswer {
-            position: game.position_string(&p, side),
+            board: crate::Grid::from_position(&position),
+            position,
             picture: game.render(&p, side),
             side: game.side_names()[usize::from(side & 1)].clone(),
             value,

@@ -247,7 +247,7 @@ fn query(
 /// `remoteness`, `moves`).
 pub fn print_answer(a: &QueryAnswer, json: bool, out: &mut impl Write) -> Result<()> {
     if json {
-        writeln!(out, "{}", answer_json(a))?;
+        writeln!(out, "{}", a.to_json())?;
         return Ok(());
     }
     out.write_all(a.picture.as_bytes())?;
@@ -262,24 +262,6 @@ pub fn print_answer(a: &QueryAnswer, json: bool, out: &mut impl Write) -> Result
         writeln!(out, "moves (value for the mover): {}", list.join(", "))?;
     }
     Ok(())
-}
-
-/// The JSON of a query's answer.
-pub fn answer_json(a: &QueryAnswer) -> serde_json::Value {
-    let moves: Vec<serde_json::Value> = a
-        .moves
-        .iter()
-        .map(|(m, v)| {
-            serde_json::json!({"move": m, "outcome": v.outcome().as_str(), "remoteness": v.remoteness()})
-        })
-        .collect();
-    serde_json::json!({
-        "position": a.position,
-        "to_move": a.side,
-        "outcome": a.value.outcome().as_str(),
-        "remoteness": a.value.remoteness(),
-        "moves": moves,
-    })
 }
 
 /// `12.3M`: a rate per second in readable units.

@@ -4,6 +4,7 @@ pub mod game;
 pub mod grundy;
 pub mod play;
 pub mod query;
+pub mod serve;
 pub mod solve;
 pub mod sum;
 pub mod verify;

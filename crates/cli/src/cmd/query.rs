@@ -4,7 +4,7 @@
 use super::Status;
 use crate::cli::{GameOutput, QueryArgs};
 use anyhow::{anyhow, Result};
-use retrograde_registry::{database, Answer, Database, Query, QueryError};
+use retrograde_registry::{database, Answer, Built, Database, Query, QueryError};
 use retrograde_tier::{DirStorage, Storage};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -12,11 +12,21 @@ use std::sync::Arc;
 /// The longest line a query may take on standard input.
 const MAX_LINE: usize = 1 << 16;
 
-/// Opens the database in `dir`, whatever it holds, and calls `f` with its answers.
-pub fn with_database<T>(
-    dir: &std::path::Path,
-    f: impl FnOnce(&dyn Answer, &str) -> Result<T>,
-) -> Result<T> {
+/// A database opened by its directory alone.
+pub struct Opened {
+    /// Its answers.
+    pub answer: Box<dyn Answer>,
+    /// The game and its parameters (`connect4 4x4`), or `graph`.
+    pub name: String,
+    /// A few lines naming the game and its rules.
+    pub title: String,
+}
+
+/// Opens the database in `dir`, whatever it holds: `query` and `serve` both use it.
+///
+/// The game a database describes is built once and kept for the rest of the process (its
+/// answers borrow it), so call this once per database.
+pub fn open(dir: &std::path::Path) -> Result<Opened> {
     let storage: Arc<dyn Storage> = Arc::new(DirStorage::new(dir.to_path_buf()));
     let shown = dir.display().to_string();
     if !dir.is_dir() {
@@ -30,16 +40,34 @@ pub fn with_database<T>(
         }
     };
     match database(storage.clone()).map_err(fail)? {
-        Database::Graph(g) => f(&*g, "graph"),
+        Database::Graph(g) => Ok(Opened {
+            title: format!("a solved graph of {} vertices", g.db().vertices()),
+            answer: g,
+            name: "graph".into(),
+        }),
         Database::Game(built) => {
+            let built: &'static dyn Built = Box::leak(built);
             let name = built.name();
             let answer = built
                 .open(storage)
                 .map_err(fail)?
                 .ok_or_else(|| anyhow!("{shown}: no finished database of {name}"))?;
-            f(&*answer, &name)
+            Ok(Opened {
+                answer,
+                title: built.title(),
+                name,
+            })
         }
     }
+}
+
+/// Opens the database in `dir` and calls `f` with its answers and its name.
+pub fn with_database<T>(
+    dir: &std::path::Path,
+    f: impl FnOnce(&dyn Answer, &str) -> Result<T>,
+) -> Result<T> {
+    let opened = open(dir)?;
+    f(&*opened.answer, &opened.name)
 }
 
 pub fn run(args: &QueryArgs, out: &mut impl Write) -> Result<Status> {

@@ -1,0 +1,664 @@
+//! End-to-end tests of `retrograde serve`: the real binary on databases made here, its URL
+//! read from what it prints; the API compared byte for byte with `retrograde query --output
+//! json`; bad requests; a bounded load test on loopback; and the page in a real browser
+//! (Debian's Chromium over WebDriver, with `chromedriver`).
+//!
+//! The HTTP and WebDriver clients are a few lines over `std::net` (loopback only), so the
+//! tests need no client crates.
+
+#[macro_use]
+#[allow(dead_code)] // the helpers shared with cli.rs are not all used here
+mod util;
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use util::{example, Dir};
+
+/// A running `retrograde serve`, stopped when dropped.
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Server {
+    /// Starts `retrograde serve DBS --port 0` in `dir` and reads the URL it prints.
+    fn start(dir: &Dir, dbs: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_retrograde"))
+            .current_dir(dir.path())
+            .arg("serve")
+            .args(dbs)
+            .args(["--port", "0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start retrograde serve");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("piped stdout"))
+            .read_line(&mut line)
+            .expect("read the first line");
+        let url = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .and_then(|u| u.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("no URL printed: {line:?}"));
+        let addr: SocketAddr = url.parse().expect("an address");
+        assert!(addr.ip().is_loopback(), "serves on {addr} by default");
+        Server { child, addr }
+    }
+
+    fn get(&self, path: &str) -> Reply {
+        request(self.addr, "GET", path, None)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An HTTP reply.
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    content_type: String,
+    body: String,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", self.body))
+    }
+
+    /// The message of a JSON error with this status.
+    fn error(&self, status: u16) -> String {
+        assert_eq!(self.status, status, "{self:?}");
+        assert_eq!(self.content_type, "application/json", "{self:?}");
+        let j = self.json();
+        j["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no \"error\" in {j}"))
+            .to_string()
+    }
+}
+
+/// One HTTP/1.1 request on a fresh connection (`Connection: close`), to loopback only.
+fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Reply {
+    assert!(addr.ip().is_loopback(), "tests only talk to this machine");
+    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(10)).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let body = body.unwrap_or("");
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("send");
+    // Headers, then the body: Content-Length bytes, chunks, or up to the close.
+    let mut r = BufReader::new(s);
+    let mut line = String::new();
+    r.read_line(&mut line).expect("a status line");
+    let status = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("a status line: {line:?}"));
+    let (mut content_type, mut length, mut chunked) = (String::new(), None, false);
+    loop {
+        line.clear();
+        r.read_line(&mut line).expect("a header");
+        let l = line.trim_end();
+        if l.is_empty() {
+            break;
+        }
+        let (k, v) = l.split_once(':').expect("a header");
+        match k.to_ascii_lowercase().as_str() {
+            "content-type" => content_type = v.trim().to_string(),
+            "content-length" => length = v.trim().parse::<usize>().ok(),
+            "transfer-encoding" => chunked = v.trim().eq_ignore_ascii_case("chunked"),
+            _ => {}
+        }
+    }
+    let mut raw = Vec::new();
+    if chunked {
+        loop {
+            line.clear();
+            r.read_line(&mut line).expect("a chunk size");
+            let n = usize::from_str_radix(line.trim(), 16).expect("hex chunk size");
+            let mut chunk = vec![0; n + 2];
+            r.read_exact(&mut chunk).expect("a chunk");
+            if n == 0 {
+                break;
+            }
+            raw.extend_from_slice(&chunk[..n]);
+        }
+    } else if let Some(n) = length {
+        raw.resize(n, 0);
+        r.read_exact(&mut raw).expect("the body");
+    } else {
+        r.read_to_end(&mut raw).expect("the body");
+    }
+    let body = String::from_utf8(raw).expect("a UTF-8 body");
+    Reply {
+        status,
+        content_type,
+        body,
+    }
+}
+
+/// Percent-encodes a query parameter's value.
+fn enc(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~,".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The databases of these tests: connect4 4x4, tic-tac-toe, quixo 3x3 and a graph.
+fn databases(dir: &Dir) {
+    let game = |args: &[&str]| {
+        dir.command().args(["game"]).args(args).arg("-q").stdout();
+    };
+    game(&["connect4", "--width", "4", "--height", "4", "--db", "c4"]);
+    game(&["tictactoe", "--db", "t3"]);
+    game(&["quixo", "--size", "3", "--db", "q3"]);
+    dir.command()
+        .args(["solve", &example("loopy.rg"), "--db", "g", "-q"])
+        .stdout();
+}
+
+/// `retrograde query DB ARGS --output json`.
+fn query(dir: &Dir, db: &str, args: &[&str]) -> String {
+    dir.command()
+        .args(["query", db, "--output", "json"])
+        .args(args)
+        .stdout()
+}
+
+/// Move sequences from the start of `db`, walking the answers with a fixed generator:
+/// (moves, the answer after them).
+fn walks(server: &Server, db: &str, count: usize, seed: u64) -> Vec<(Vec<String>, String)> {
+    let mut rng = util::Rng::new(seed);
+    let mut out = Vec::new();
+    for _ in 0..count {
+        let mut moves: Vec<String> = Vec::new();
+        let steps = rng.below(12);
+        loop {
+            let path = format!("/api/query?db={db}&moves={}", enc(&moves.join(",")));
+            let r = server.get(&path);
+            assert_eq!(r.status, 200, "{path}: {r:?}");
+            let j = r.json();
+            let legal = j["moves"].as_array().unwrap();
+            if moves.len() as u64 >= steps || legal.is_empty() {
+                out.push((moves, r.body));
+                break;
+            }
+            let pick = &legal[rng.below(legal.len() as u64) as usize];
+            moves.push(pick["move"].as_str().unwrap().to_string());
+        }
+    }
+    out
+}
+
+rtest!(serve_answers_as_query_does_byte_for_byte, |dir, cmd| {
+    databases(&dir);
+    let server = Server::start(&dir, &["c4", "t3", "q3", "g"]);
+    let list = server.get("/api/databases").json();
+    let games: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["game"].as_str().unwrap())
+        .collect();
+    assert_eq!(games, ["connect4", "tictactoe", "quixo", "graph"]);
+    assert_eq!(list[0]["id"], "c4");
+    assert_eq!(list[0]["name"], "connect4 4x4");
+
+    for (db, seed) in [("c4", 1), ("t3", 2), ("q3", 3)] {
+        for (moves, body) in walks(&server, db, 6, seed) {
+            let want = query(&dir, db, &["--moves", &moves.join(",")]);
+            assert_eq!(format!("{body}\n"), want, "{db} after {moves:?}");
+            // The same position by its notation.
+            let position = serde_json::from_str::<Value>(&body).unwrap()["position"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let by_position =
+                server.get(&format!("/api/query?db={db}&position={}", enc(&position)));
+            assert_eq!(by_position.status, 200);
+            assert_eq!(
+                format!("{}\n", by_position.body),
+                query(&dir, db, &["--position", &position])
+            );
+        }
+    }
+    // The start, with no parameter; a board for grid games, none for graphs.
+    let start = server.get("/api/query?db=c4");
+    assert_eq!(start.content_type, "application/json");
+    assert_eq!(format!("{}\n", start.body), query(&dir, "c4", &[]));
+    let board = &start.json()["board"];
+    assert_eq!(board["rows"], 4);
+    assert_eq!(board["cols"], 4);
+    assert_eq!(board["cells"], json!(["....", "....", "....", "...."]));
+    for v in ["0", "5", "7", "8", "level end"] {
+        let r = server.get(&format!("/api/query?db=g&position={}", enc(v)));
+        assert_eq!(
+            format!("{}\n", r.body),
+            query(&dir, "g", &["--position", v])
+        );
+        assert!(r.json().get("board").is_none());
+    }
+    // One database served: no db= needed.
+    drop(server);
+    let one = Server::start(&dir, &["t3"]);
+    assert_eq!(
+        format!("{}\n", one.get("/api/query?moves=b2,a1").body),
+        query(&dir, "t3", &["--moves", "b2,a1"])
+    );
+    let _ = cmd;
+});
+
+rtest!(serve_bad_requests_are_400_with_a_json_error, |dir, cmd| {
+    databases(&dir);
+    let server = Server::start(&dir, &["c4", "g"]);
+    let e = server.get("/api/query?db=c4&moves=1,2,9").error(400);
+    assert!(e.contains("move 3") && e.contains("\"9\""), "{e}");
+    assert!(e.contains("columns are 1 to 4"), "{e}");
+    let e = server.get("/api/query?db=c4&moves=1,1,1,1,1").error(400);
+    assert!(e.contains("move 5"), "{e}");
+    let e = server.get("/api/query?moves=1").error(400);
+    assert!(e.contains("c4, g"), "which database: {e}");
+    let e = server.get("/api/query?db=nope").error(400);
+    assert!(e.contains("\"nope\""), "{e}");
+    let e = server
+        .get("/api/query?db=c4&moves=1&position=....%2F....%2F....%2F....")
+        .error(400);
+    assert!(e.contains("not both"), "{e}");
+    let e = server.get("/api/query?db=c4&position=xx").error(400);
+    assert!(e.contains("position \"xx\""), "{e}");
+    let e = server.get("/api/query?db=c4&colour=red").error(400);
+    assert!(e.contains("\"colour\""), "{e}");
+    let e = server.get("/api/query?db=g&moves=").error(400);
+    assert!(e.contains("no start vertex"), "{e}");
+    let e = server.get("/api/query?db=g&position=99").error(400);
+    assert!(e.contains("neither a vertex id"), "{e}");
+    // Bytes that are not UTF-8, stray percent signs, far too many moves, a huge position.
+    server.get("/api/query?db=c4&moves=%FF%FE").error(400);
+    server.get("/api/query?db=c4&moves=%").error(400);
+    let many = vec!["1"; 10_001].join(",");
+    let e = server
+        .get(&format!("/api/query?db=c4&moves={many}"))
+        .error(400);
+    assert!(e.contains("at most 10000"), "{e}");
+    let long = "x".repeat(20_000);
+    server
+        .get(&format!("/api/query?db=c4&position={long}"))
+        .error(400);
+    // Unknown pages and methods.
+    server.get("/nothing/here").error(404);
+    assert_eq!(
+        request(server.addr, "POST", "/api/query", Some("{}")).status,
+        405
+    );
+    // The server is still well after all that.
+    assert_eq!(server.get("/api/query?db=c4&moves=2").status, 200);
+    let _ = cmd;
+});
+
+rtest!(serve_command_errors_are_exit_2, |dir, cmd| {
+    let e = cmd.args(["serve", "missing"]).message();
+    assert!(e.contains("missing: not a directory"), "{e}");
+    std::fs::create_dir(dir.path().join("empty")).unwrap();
+    let e = dir.command().args(["serve", "empty"]).message();
+    assert!(e.contains("empty"), "{e}");
+    dir.command()
+        .args(["game", "tictactoe", "--db", "t3", "-q"])
+        .stdout();
+    let e = dir
+        .command()
+        .args(["serve", "t3", "--host", "no such host.invalid"])
+        .message();
+    assert!(e.contains("--host"), "{e}");
+    // A port already taken.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let e = dir
+        .command()
+        .args(["serve", "t3", "--port", &port])
+        .message();
+    assert!(e.contains("cannot listen"), "{e}");
+});
+
+rtest!(serve_keeps_answering_under_load, |dir, cmd| {
+    databases(&dir);
+    let server = Server::start(&dir, &["c4", "t3", "q3", "g"]);
+    // Requests and their answers, asked once alone.
+    let mut cases: Vec<(String, u16, String)> = Vec::new();
+    for (db, seed) in [("c4", 11), ("t3", 12), ("q3", 13)] {
+        for (moves, body) in walks(&server, db, 8, seed) {
+            cases.push((
+                format!("/api/query?db={db}&moves={}", enc(&moves.join(","))),
+                200,
+                body,
+            ));
+        }
+    }
+    for path in [
+        "/api/query?db=c4&moves=1,1,1,1,1",
+        "/api/query?db=g&position=x",
+    ] {
+        let r = server.get(path);
+        cases.push((path.to_string(), r.status, r.body));
+    }
+    let cases = std::sync::Arc::new(cases);
+    let addr = server.addr;
+    let started = Instant::now();
+    let clients: Vec<_> = (0..16u64)
+        .map(|c| {
+            let cases = cases.clone();
+            std::thread::spawn(move || {
+                let mut rng = util::Rng::new(100 + c);
+                let mut worst = Duration::ZERO;
+                for _ in 0..50 {
+                    let (path, status, body) = &cases[rng.below(cases.len() as u64) as usize];
+                    let t = Instant::now();
+                    let r = request(addr, "GET", path, None);
+                    worst = worst.max(t.elapsed());
+                    assert_eq!((r.status, &r.body), (*status, body), "{path}");
+                }
+                worst
+            })
+        })
+        .collect();
+    let worst = clients
+        .into_iter()
+        .map(|t| t.join().expect("a client"))
+        .max()
+        .unwrap();
+    eprintln!(
+        "800 requests from 16 clients in {:?}, slowest {worst:?}",
+        started.elapsed()
+    );
+    let _ = cmd;
+});
+
+// ---------------------------------------------------------------- the page in a browser
+
+/// A WebDriver session on Debian's Chromium, ended when dropped.
+struct Browser {
+    driver: Child,
+    addr: SocketAddr,
+    session: String,
+}
+
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+impl Browser {
+    /// Starts `chromedriver` and a headless Chromium; `None` when they are not installed
+    /// (an error under CI, which installs them).
+    fn start() -> Option<Browser> {
+        let have = |p: &str| std::path::Path::new(p).exists();
+        let (chromium, driver) = ("/usr/bin/chromium", "/usr/bin/chromedriver");
+        if !have(chromium) || !have(driver) {
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!("{chromium} and {driver} are needed for the browser test (apt-get install chromium chromium-driver); .ci/run installs them");
+            }
+            eprintln!("NOTICE: skipping the browser test: {chromium} or {driver} is missing (apt-get install chromium chromium-driver)");
+            return None;
+        }
+        let mut driver = Command::new(driver)
+            .arg("--port=0")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let mut out = BufReader::new(driver.stdout.take().unwrap());
+        let mut port = None;
+        let mut line = String::new();
+        while port.is_none() && out.read_line(&mut line).unwrap_or(0) > 0 {
+            port = line
+                .split("started successfully on port ")
+                .nth(1)
+                .and_then(|p| p.trim().trim_end_matches('.').parse::<u16>().ok());
+            line.clear();
+        }
+        // Keep reading its output so that it never blocks on a full pipe.
+        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+        let addr = SocketAddr::from(([127, 0, 0, 1], port.expect("chromedriver's port")));
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": chromium,
+                "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,900"]
+            }
+        }}});
+        let mut b = Browser {
+            driver,
+            addr,
+            session: String::new(),
+        };
+        let r = b.call("POST", "/session", Some(caps));
+        b.session = r["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no session: {r}"))
+            .to_string();
+        Some(b)
+    }
+
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let body = body.map(|b| b.to_string());
+        let r = request(self.addr, method, path, body.as_deref());
+        let j = r.json();
+        assert_eq!(r.status, 200, "WebDriver {method} {path}: {j}");
+        j["value"].clone()
+    }
+
+    fn cmd(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        self.call(method, &format!("/session/{}{path}", self.session), body)
+    }
+
+    fn goto(&self, url: &str) {
+        self.cmd("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    /// Runs `script` in the page (its last statement returns); the value it returns.
+    fn eval(&self, script: &str) -> Value {
+        self.cmd(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
+    }
+
+    /// Waits until `script` returns true.
+    fn wait(&self, what: &str, script: &str) {
+        let until = Instant::now() + Duration::from_secs(20);
+        while self.eval(script) != json!(true) {
+            assert!(Instant::now() < until, "waited in vain for {what}");
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+
+    /// Clicks the element `css` selects, as a person would (WebDriver's click).
+    fn click(&self, css: &str) {
+        let e = self.cmd(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        let id = e[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("no element {css}: {e}"));
+        self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
+    }
+
+    fn text(&self, css: &str) -> String {
+        let v = self.eval(&format!(
+            "return document.querySelector({}).textContent",
+            json!(css)
+        ));
+        v.as_str().unwrap_or_default().to_string()
+    }
+
+    /// What the page shows: ply, the value of the position, every move with its value.
+    fn shown(&self) -> Value {
+        self.eval(
+            "const v = document.getElementById('value');
+             return {ply: Number(document.getElementById('ply').textContent),
+               outcome: v.dataset.outcome, remoteness: v.dataset.remoteness,
+               moves: [...document.querySelectorAll('#moves button')].map(b =>
+                 [b.dataset.move, b.dataset.outcome, b.dataset.remoteness, b.className]),
+               history: document.querySelectorAll('#history circle.hpt').length};",
+        )
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = request(
+                self.addr,
+                "DELETE",
+                &format!("/session/{}", self.session),
+                None,
+            );
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// What the page should show for a query's JSON answer at ply `ply`.
+fn expected(answer: &str, ply: usize) -> Value {
+    let a: Value = serde_json::from_str(answer).unwrap();
+    let r = |v: &Value| v.as_u64().map(|r| r.to_string()).unwrap_or_default();
+    let moves: Vec<Value> = a["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let o = m["outcome"].as_str().unwrap();
+            json!([m["move"], o, r(&m["remoteness"]), format!("mv {o}")])
+        })
+        .collect();
+    json!({"ply": ply, "outcome": a["outcome"], "remoteness": r(&a["remoteness"]),
+        "moves": moves, "history": ply + 1})
+}
+
+// The page in a real browser: it loads, shows the start value and every move's value as
+// the API gives them, plays moves clicked on the board and in the list, undoes, and keeps
+// a history chart; for connect4, tic-tac-toe, quixo (two-cell moves) and a graph.
+rtest!(serve_page_in_a_real_browser, |dir, cmd| {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    databases(&dir);
+    let server = Server::start(&dir, &["c4", "t3", "q3", "g"]);
+    let base = format!("http://{}/", server.addr);
+    let ready = "return document.body.dataset.ready === '1'";
+    let at_ply = |n: usize| format!("return document.getElementById('ply').textContent === '{n}'");
+
+    // Connect-4: the start, a column clicked on the board, a move clicked in the list, undo.
+    browser.goto(&format!("{base}?db=c4"));
+    browser.wait("the page", ready);
+    let start = query(&dir, "c4", &[]);
+    assert_eq!(browser.shown(), expected(&start, 0));
+    let words = browser.text("#start");
+    // The start value in words: `Start: X ties in 16`.
+    let s: Value = serde_json::from_str(&start).unwrap();
+    let verb = match s["outcome"].as_str().unwrap() {
+        "win" => "wins in",
+        "loss" => "loses in",
+        "tie" => "ties in",
+        o => panic!("connect4 4x4 starts with a {o}"),
+    };
+    assert_eq!(words, format!("Start: X {verb} {}", s["remoteness"]));
+    browser.click("#board g.move[data-move='2']");
+    browser.wait("ply 1", &at_ply(1));
+    assert_eq!(
+        browser.shown(),
+        expected(&query(&dir, "c4", &["--moves", "2"]), 1)
+    );
+    browser.click("#moves button[data-move='3']");
+    browser.wait("ply 2", &at_ply(2));
+    assert_eq!(
+        browser.shown(),
+        expected(&query(&dir, "c4", &["--moves", "2,3"]), 2)
+    );
+    assert_eq!(browser.text("#path"), "2, 3");
+    browser.click("#undo");
+    browser.wait("undo", &at_ply(1));
+    assert_eq!(
+        browser.shown(),
+        expected(&query(&dir, "c4", &["--moves", "2"]), 1)
+    );
+    // The board shows the stone, the value history a point for each ply.
+    assert_eq!(
+        browser.eval("return document.querySelectorAll('#board circle.stone.x').length"),
+        json!(1)
+    );
+
+    // Tic-tac-toe: cells clicked; an illegal move in the URL is an error shown, not a crash.
+    browser.goto(&format!("{base}?db=t3&moves=b2"));
+    browser.wait("the page", ready);
+    assert_eq!(
+        browser.shown(),
+        expected(&query(&dir, "t3", &["--moves", "b2"]), 1)
+    );
+    browser.click("#board g.move[data-move='a1']");
+    browser.wait("ply 2", &at_ply(2));
+    assert_eq!(
+        browser.shown(),
+        expected(&query(&dir, "t3", &["--moves", "b2,a1"]), 2)
+    );
+    browser.goto(&format!("{base}?db=t3&moves=b2,b2"));
+    browser.wait("the page", ready);
+    let e = browser.text("#error");
+    assert!(e.contains("move 2") && e.contains("b2"), "{e}");
+    assert_eq!(browser.shown()["ply"], 1);
+
+    // Quixo: a cube chosen, then where it goes.
+    browser.goto(&format!("{base}?db=q3"));
+    browser.wait("the page", ready);
+    let start = query(&dir, "q3", &[]);
+    assert_eq!(browser.shown(), expected(&start, 0));
+    let first = serde_json::from_str::<Value>(&start).unwrap()["moves"][0]["move"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let from = first.split(' ').next().unwrap();
+    browser.click(&format!("#board g.source[data-source='{from}']"));
+    browser.click(&format!("#board g.move[data-move='{first}']"));
+    browser.wait("ply 1", &at_ply(1));
+    assert_eq!(
+        browser.shown(),
+        expected(&query(&dir, "q3", &["--moves", &first]), 1)
+    );
+
+    // A graph without a start: vertex 0, then its successor.
+    browser.goto(&format!("{base}?db=g"));
+    browser.wait("the page", ready);
+    assert_eq!(
+        browser.shown(),
+        expected(&query(&dir, "g", &["--position", "0"]), 0)
+    );
+    browser.click("#board g.move[data-move='1']");
+    browser.wait("ply 1", &at_ply(1));
+    assert_eq!(
+        browser.shown(),
+        expected(&query(&dir, "g", &["--position", "1"]), 1)
+    );
+    let _ = cmd;
+});
