@@ -839,6 +839,20 @@ mod tests {
     }
 
     #[test]
+    fn pdep_matches_the_portable_one() {
+        // The BMI2 instruction (when compiled in) against the plain loop of the tier crate.
+        let mut v = 0x9e37_79b9u32;
+        for _ in 0..10_000 {
+            v ^= v << 13;
+            v ^= v >> 17;
+            v ^= v << 5;
+            let (bits, mask) = (v & 0xf, v.rotate_left(11) & 0x1ff_ffff);
+            let want = retrograde_tier::index::pdep(u64::from(bits), u64::from(mask)) as u32;
+            assert_eq!(Teeko::pdep(bits, mask), want, "{bits:#x} {mask:#x}");
+        }
+    }
+
+    #[test]
     fn the_tiers_hold_every_board() {
         // Standard Teeko: 12,650 x 5,985 boards in the move phase.
         let t = Teeko::standard();
