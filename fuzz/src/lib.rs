@@ -308,6 +308,55 @@ pub fn fuzz_database(data: &[u8]) {
     }
 }
 
+/// A solution CSV for `verify`: arbitrary bytes read as the solution of a small arena (the
+/// reader must never panic); what reads back is verified (which must never panic either),
+/// and the true solution, written as `solve --output csv` writes it, reads back and verifies.
+pub fn fuzz_verify_csv(data: &[u8]) {
+    use retrograde_graph::format::{parse, Format, ParseOptions};
+    let g = parse(
+        b"owner 0 0\nowner 1 1\nowner 2 0\n0 1\n1 0\n1 2\n2 3\n",
+        Format::Rg,
+        &ParseOptions::default(),
+    )
+    .expect("a valid graph");
+    let rules = retrograde_solve::Rules::default();
+    if let Ok((s, _)) = retrograde_solve::csv::read_csv(data, &g) {
+        let _ = retrograde_solve::verify(&g, &rules, &s);
+    }
+    let s = retrograde_solve::solve(&g, &rules);
+    let mut csv = String::from("vertex,outcome,remoteness,best_move,owner,winner\n");
+    for v in 0..g.vertex_count() as u32 {
+        let r = s.remoteness(v).map_or(String::new(), |r| r.to_string());
+        let b = s.best_move(v).map_or(String::new(), |b| b.to_string());
+        let w = s.winner(&g, v).map_or(String::new(), |w| w.to_string());
+        csv.push_str(&format!("{v},{},{r},{b},{},{w}\n", s.outcome(v), g.owner(v)));
+    }
+    let (back, wrong) = retrograde_solve::csv::read_csv(csv.as_bytes(), &g).expect("reads back");
+    assert!(wrong.is_none(), "{wrong:?}");
+    retrograde_solve::verify(&g, &rules, &back).expect("the true solution verifies");
+}
+
+/// Play commands: arbitrary lines typed into a session of the pebble game (10 pebbles, take
+/// 1 or 2; the engine moves second) never panic, every reply is whole lines, and the session
+/// ends only on `quit` (or `exit`, `q`).
+pub fn fuzz_play(data: &[u8]) {
+    let game = retrograde_games::pebbles::Pebbles::new(10, vec![1, 2]).expect("a valid game");
+    let solved = game.solve(false).expect("solves");
+    let Ok((mut session, intro)) = retrograde_games::play::Session::new(&solved, 0) else {
+        panic!("a session of a solved game starts");
+    };
+    assert!(intro.ends_with('\n'));
+    for line in String::from_utf8_lossy(data).split('\n').take(200) {
+        let reply = session.command(line).expect("no file behind this game");
+        assert!(reply.text.is_empty() || reply.text.ends_with('\n'), "{reply:?}");
+        if reply.done {
+            let word = line.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+            assert!(["quit", "exit", "q"].contains(&word.as_str()), "{line:?} ended the session");
+            return;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// The game and database targets on a few inputs, so that `cargo test` here catches a
@@ -319,6 +368,10 @@ mod tests {
         super::fuzz_scores(b"4\n0 0 1 0\n1 0 0 0\n0 1 0 1\n0 1 0 0\n1 2 1 2\n1 2 3 4\n");
         super::fuzz_great_game(b"1\n7 9\n1 2\n1 2\n2 3\n3 4\n4 5\n5 6\n6 7\n1 5\n3 5\n4 6\n");
         super::fuzz_database(&[]);
+        super::fuzz_play(b"1\nundo\nhint\ntake 2\n\xff\xfe\n2\nmoves\nshow\nhelp\nquit\n");
+        super::fuzz_play(b"take 3\n\n   \nundo\nundo\n");
+        super::fuzz_verify_csv(b"vertex,outcome,remoteness,best_move,owner,winner\n0,win,1,1,0,0\n");
+        super::fuzz_verify_csv(b"\xef\xbb\xbfvertex,outcome\n9,x,,,,\n");
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for i in 0..400u32 {
             let mut data = vec![(i % 256) as u8];

@@ -165,13 +165,3 @@ pub fn text_line(
         writeln!(out, "game over: {} for the player to move", s.outcome(last))
     }
 }
-
-/// A token quoted for a message, at most 40 characters of it: `"abc"`, `"abcd…" (10000000 bytes)`.
-pub fn excerpt(s: &str) -> String {
-    let short: String = s.chars().take(40).collect();
-    if short.len() == s.len() {
-        format!("{s:?}")
-    } else {
-        format!("{:?}… ({} bytes)", short, s.len())
-    }
-}

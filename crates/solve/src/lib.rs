@@ -23,6 +23,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod csv;
 mod par;
 mod retro;
 mod solution;

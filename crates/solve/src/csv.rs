@@ -1,0 +1,238 @@
+//! A solution read back from the CSV that `solve --output csv` writes (see CONTRACT.md), so
+//! that [`verify`](crate::verify) can check it without the solver.
+
+use crate::{Outcome, Solution, Value};
+use retrograde_graph::Graph;
+use std::fmt;
+use std::io::BufRead;
+
+/// Why a solution CSV could not be read: the line (1-based) when there is one, and what was
+/// expected there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CsvError {
+    /// The line, 1-based; `None` for the file as a whole (a missing vertex).
+    pub line: Option<usize>,
+    /// What was expected and found.
+    pub message: String,
+}
+
+impl CsvError {
+    fn at(line: usize, message: String) -> CsvError {
+        CsvError {
+            line: Some(line),
+            message,
+        }
+    }
+
+    fn io(e: std::io::Error) -> CsvError {
+        CsvError {
+            line: None,
+            message: format!("cannot read: {e}"),
+        }
+    }
+}
+
+impl fmt::Display for CsvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{l}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for CsvError {}
+
+/// A well-formed row that contradicts the graph (an arena's owner or winner): the solution
+/// is wrong, not malformed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The line, 1-based.
+    pub line: usize,
+    /// What disagrees.
+    pub message: String,
+}
+
+/// A token quoted for an error message: at most 40 characters, with the length when cut.
+pub fn excerpt(s: &str) -> String {
+    let short: String = s.chars().take(40).collect();
+    if short.len() == s.len() {
+        format!("{s:?}")
+    } else {
+        format!("{:?}… ({} bytes)", short, s.len())
+    }
+}
+
+const HEADER: &str = "vertex,outcome,remoteness,best_move";
+const ARENA_HEADER: &str = "vertex,outcome,remoteness,best_move,owner,winner";
+
+/// Reads a solution CSV for the graph `g`: the header `vertex,outcome,remoteness,best_move`
+/// (and `,owner,winner` for an arena, as `solve --output csv` writes them; no other
+/// columns), then one row per vertex, in any order, each with exactly the header's fields.
+/// An arena's owner must be the graph's, and its winner the one its outcome names: the
+/// first that is not is returned beside the solution (a wrong solution, not a malformed one).
+///
+/// # Errors
+/// A malformed file: the line and what was expected there.
+pub fn read_csv(reader: impl BufRead, g: &Graph) -> Result<(Solution, Option<Mismatch>), CsvError> {
+    let n = g.vertex_count();
+    let arena = g.is_arena();
+    let want = if arena { ARENA_HEADER } else { HEADER };
+    let columns = want.split(',').count();
+    let mut values: Vec<Option<Value>> = vec![None; n];
+    let mut best: Vec<Option<u32>> = vec![None; n];
+    // The first owner or winner that disagrees with the graph: a wrong solution.
+    let mut wrong: Option<Mismatch> = None;
+    let mut lines = reader.split(b'\n');
+    let header = match lines.next() {
+        None => {
+            return Err(CsvError::at(
+                1,
+                format!("expected the header {want}, found an empty file"),
+            ))
+        }
+        Some(h) => h.map_err(CsvError::io)?,
+    };
+    let header = String::from_utf8_lossy(&header);
+    let header = header.trim_end_matches('\r');
+    let header = header.strip_prefix('\u{feff}').unwrap_or(header);
+    if header != want {
+        let why = match (arena, header) {
+            (false, ARENA_HEADER) => {
+                " (owner and winner apply to arenas only, and this graph has no owners)"
+            }
+            (true, HEADER) => " (the graph is an arena: its solution has owner and winner columns)",
+            _ => "",
+        };
+        return Err(CsvError::at(
+            1,
+            format!("expected the header {want}, found {}{why}", excerpt(header)),
+        ));
+    }
+    for (i, line) in lines.enumerate() {
+        let no = i + 2;
+        let line = line.map_err(CsvError::io)?;
+        let text = std::str::from_utf8(&line)
+            .map_err(|_| {
+                CsvError::at(
+                    no,
+                    "expected a CSV row, found bytes that are not UTF-8".into(),
+                )
+            })?
+            .trim_end_matches('\r');
+        if text.is_empty() {
+            continue;
+        }
+        let at = |msg: String| CsvError::at(no, msg);
+        let f: Vec<&str> = text.split(',').collect();
+        if f.len() != columns {
+            return Err(at(format!(
+                "expected {columns} fields {want}, found {}",
+                excerpt(text)
+            )));
+        }
+        let v: usize = f[0]
+            .parse()
+            .ok()
+            .filter(|&v: &usize| v < n)
+            .ok_or_else(|| {
+                at(format!(
+                    "expected a vertex id below {n}, found {}",
+                    excerpt(f[0])
+                ))
+            })?;
+        if values[v].is_some() {
+            return Err(at(format!("vertex {v} appears twice")));
+        }
+        let outcome: Outcome = f[1].parse().map_err(|_| {
+            at(format!(
+                "expected win, loss, tie or draw, found {}",
+                excerpt(f[1])
+            ))
+        })?;
+        let value = match (outcome, f[2]) {
+            (Outcome::Draw, "") => Value::Draw,
+            (Outcome::Draw, r) => {
+                return Err(at(format!(
+                    "a draw has no remoteness, found {}",
+                    excerpt(r)
+                )))
+            }
+            (o, r) => Value::new(
+                o,
+                r.parse()
+                    .map_err(|_| at(format!("expected a remoteness, found {}", excerpt(r))))?,
+            ),
+        };
+        if arena {
+            let owner = g.owner(v as u32);
+            let player = |t: &str, what: &str| -> Result<Option<u8>, CsvError> {
+                match t {
+                    "0" => Ok(Some(0)),
+                    "1" => Ok(Some(1)),
+                    "" if what == "winner" => Ok(None),
+                    t => Err(at(format!(
+                        "expected the {what} 0 or 1{}, found {}",
+                        if what == "winner" { " or nothing" } else { "" },
+                        excerpt(t)
+                    ))),
+                }
+            };
+            let given_owner = player(f[4], "owner")?;
+            let given_winner = player(f[5], "winner")?;
+            let winner = match outcome {
+                Outcome::Win => Some(owner),
+                Outcome::Loss => Some(1 - owner),
+                _ => None,
+            };
+            if wrong.is_none() && given_owner != Some(owner) {
+                wrong = Some(Mismatch {
+                    line: no,
+                    message: format!(
+                        "vertex {v}: owner {} in the solution, but player {owner} moves there in the graph",
+                        f[4]
+                    ),
+                });
+            } else if wrong.is_none() && given_winner != winner {
+                wrong = Some(Mismatch {
+                    line: no,
+                    message: format!(
+                        "vertex {v}: winner {:?} in the solution, but a {outcome} for player {owner} (who moves there) makes the winner {}",
+                        f[5],
+                        winner.map_or("nobody".into(), |w| format!("player {w}"))
+                    ),
+                });
+            }
+        }
+        values[v] = Some(value);
+        best[v] = match f[3] {
+            "" => None,
+            b => Some(
+                b.parse::<u32>()
+                    .ok()
+                    .filter(|&b| (b as usize) < n)
+                    .ok_or_else(|| {
+                        at(format!(
+                            "expected a best move below {n} or nothing, found {}",
+                            excerpt(b)
+                        ))
+                    })?,
+            ),
+        };
+    }
+    if let Some(missing) = values.iter().position(Option::is_none) {
+        return Err(CsvError {
+            line: None,
+            message: format!("vertex {missing} is missing (the graph has {n} vertices)"),
+        });
+    }
+    let values: Vec<Value> = values
+        .into_iter()
+        .map(|v| v.expect("all present"))
+        .collect();
+    let s = Solution::from_values(&values, &best).map_err(|e| CsvError {
+        line: None,
+        message: e.to_string(),
+    })?;
+    Ok((s, wrong))
+}
