@@ -240,10 +240,8 @@ fn base() -> &'static Base {
         let e = retrograde_registry::entry("tictactoe").expect("tictactoe");
         let args = retrograde_registry::Args::with_defaults(e.params).expect("defaults");
         let built = (e.build)(&args).expect("tictactoe 3x3");
-        let opts = retrograde_tier::SolveOptions {
-            storage: Some(storage.clone()),
-            ..retrograde_tier::SolveOptions::default()
-        };
+        let mut opts = retrograde_tier::SolveOptions::default();
+        opts.storage = Some(storage.clone());
         drop(built.solve(&opts).expect("solve"));
         let files = mem
             .names()
