@@ -41,6 +41,7 @@
 
 use retrograde_graph::Primitive;
 use retrograde_tier::index::Colex;
+use retrograde_tier::notation::{grid_string, parse_grid, split_side};
 use retrograde_tier::{
     Alternate, Dense, DenseIndex, Notation, SymmetricGame, Symmetries, TierGame, UnmoveGame,
     Unmoves,
@@ -583,70 +584,14 @@ impl Notation for Teeko {
 
     fn position_string(&self, p: &State, side: u8) -> String {
         let (xs, os) = if side == 0 { (p.x, p.o) } else { (p.o, p.x) };
-        let rows: Vec<String> = (0..self.n)
-            .map(|r| {
-                (0..self.n)
-                    .map(|c| {
-                        let b = 1u32 << (r * self.n + c);
-                        if xs & b != 0 {
-                            'x'
-                        } else if os & b != 0 {
-                            'o'
-                        } else {
-                            '.'
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        format!("{} {}", rows.join("/"), if side == 0 { 'x' } else { 'o' })
+        let grid = grid_string(u64::from(xs), u64::from(os), self.n, self.n);
+        format!("{grid} {}", if side == 0 { 'x' } else { 'o' })
     }
 
     fn parse_position(&self, text: &str) -> Result<(State, u8), String> {
-        let mut parts = text.split_whitespace();
-        let board = parts.next().ok_or("an empty position")?;
-        let side = match parts.next().map(str::to_ascii_lowercase).as_deref() {
-            Some("x") => 0u8,
-            Some("o") => 1,
-            Some(other) => return Err(format!("the side to move is x or o, found {other:?}")),
-            None => return Err("the side to move (x or o) is missing after the board".into()),
-        };
-        if let Some(extra) = parts.next() {
-            return Err(format!("unexpected {extra:?} after the side to move"));
-        }
-        let rows: Vec<&str> = board.split('/').collect();
-        if rows.len() != self.n as usize {
-            return Err(format!(
-                "expected {} rows separated by '/', found {}",
-                self.n,
-                rows.len()
-            ));
-        }
-        let (mut xs, mut os) = (0u32, 0u32);
-        for (r, row) in rows.iter().enumerate() {
-            if row.chars().count() != self.n as usize {
-                return Err(format!(
-                    "row {} has {} cells, expected {}",
-                    r + 1,
-                    row.chars().count(),
-                    self.n
-                ));
-            }
-            for (c, ch) in row.chars().enumerate() {
-                let b = 1u32 << (r as u32 * self.n + c as u32);
-                match ch.to_ascii_lowercase() {
-                    'x' => xs |= b,
-                    'o' => os |= b,
-                    '.' | '-' => {}
-                    other => {
-                        return Err(format!(
-                            "row {}: {other:?} is not a cell (x, o or .)",
-                            r + 1
-                        ))
-                    }
-                }
-            }
-        }
+        let (board, side) = split_side(text)?;
+        let (xs, os) = parse_grid(board, self.n, self.n)?;
+        let (xs, os) = (xs as u32, os as u32);
         let (nx, no, k) = (xs.count_ones(), os.count_ones(), self.k);
         let counts_fit = if side == 0 {
             nx == no && nx <= k

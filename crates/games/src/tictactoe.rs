@@ -28,6 +28,7 @@
 
 use retrograde_graph::Primitive;
 use retrograde_tier::index::{pdep, pext, Colex};
+use retrograde_tier::notation::{grid_string, parse_grid};
 use retrograde_tier::{
     Alternate, Dense, DenseIndex, Notation, ReverseEdges, SymmetricGame, Symmetries, TierGame,
 };
@@ -341,59 +342,15 @@ impl Notation for TicTacToe {
     }
 
     fn position_string(&self, b: &Board, _side: u8) -> String {
-        let mut s = String::new();
-        for r in 0..self.rows {
-            if r > 0 {
-                s.push('/');
-            }
-            for c in 0..self.cols {
-                let bit = 1u32 << (r * self.cols + c);
-                s.push(if b.x & bit != 0 {
-                    'x'
-                } else if b.o & bit != 0 {
-                    'o'
-                } else {
-                    '.'
-                });
-            }
-        }
-        s
+        grid_string(u64::from(b.x), u64::from(b.o), self.rows, self.cols)
     }
 
     fn parse_position(&self, text: &str) -> Result<(Board, u8), String> {
-        let rows: Vec<&str> = text.trim().split('/').collect();
-        if rows.len() != self.rows as usize {
-            return Err(format!(
-                "expected {} rows separated by '/', found {}",
-                self.rows,
-                rows.len()
-            ));
-        }
-        let mut b = Board { x: 0, o: 0 };
-        for (r, row) in rows.iter().enumerate() {
-            if row.chars().count() != self.cols as usize {
-                return Err(format!(
-                    "row {} has {} cells, expected {}",
-                    r + 1,
-                    row.chars().count(),
-                    self.cols
-                ));
-            }
-            for (c, ch) in row.chars().enumerate() {
-                let bit = 1u32 << (r as u32 * self.cols + c as u32);
-                match ch.to_ascii_lowercase() {
-                    'x' => b.x |= bit,
-                    'o' => b.o |= bit,
-                    '.' | '-' | '_' => {}
-                    other => {
-                        return Err(format!(
-                            "row {}: {other:?} is not a cell (x, o or .)",
-                            r + 1
-                        ))
-                    }
-                }
-            }
-        }
+        let (x, o) = parse_grid(text, self.rows, self.cols)?;
+        let b = Board {
+            x: x as u32,
+            o: o as u32,
+        };
         let (nx, no) = (b.x.count_ones(), b.o.count_ones());
         if nx != no && nx != no + 1 {
             return Err(format!(

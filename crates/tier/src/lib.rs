@@ -80,7 +80,7 @@ mod explicit;
 pub mod game;
 pub mod graphdb;
 pub mod index;
-mod notation;
+pub mod notation;
 mod seq;
 mod solution;
 mod sorted;

@@ -97,3 +97,88 @@ pub fn replay<G: Notation>(
     }
     Ok((p, side))
 }
+
+/// The grid notation of the board games (tic-tac-toe, Quixo, Teeko): `rows` rows of `cols`
+/// cells from the top, separated by `/`, each `x`, `o` or `.` (also `-` or `_`). Returns the
+/// cells of x and of o as bit sets, bit `row × cols + col` (row 0 at the top).
+///
+/// ```
+/// use retrograde_tier::notation::{grid_string, parse_grid};
+/// assert_eq!(parse_grid("x../.o./...", 3, 3), Ok((0b1, 0b1_0000)));
+/// assert_eq!(grid_string(0b1, 0b1_0000, 3, 3), "x../.o./...");
+/// assert!(parse_grid("x../.o.", 3, 3).unwrap_err().contains("expected 3 rows"));
+/// ```
+///
+/// # Errors
+/// A wrong number of rows or cells, or another character, said in words.
+pub fn parse_grid(board: &str, rows: u32, cols: u32) -> Result<(u64, u64), String> {
+    let lines: Vec<&str> = board.trim().split('/').collect();
+    if lines.len() != rows as usize {
+        return Err(format!(
+            "expected {rows} rows separated by '/', found {}",
+            lines.len()
+        ));
+    }
+    let (mut xs, mut os) = (0u64, 0u64);
+    for (r, row) in lines.iter().enumerate() {
+        let count = row.chars().count();
+        if count != cols as usize {
+            return Err(format!("row {} has {count} cells, expected {cols}", r + 1));
+        }
+        for (c, ch) in row.chars().enumerate() {
+            let bit = 1u64 << (r as u64 * u64::from(cols) + c as u64);
+            match ch.to_ascii_lowercase() {
+                'x' => xs |= bit,
+                'o' => os |= bit,
+                '.' | '-' | '_' => {}
+                other => {
+                    return Err(format!(
+                        "row {}: {other:?} is not a cell (x, o or .)",
+                        r + 1
+                    ))
+                }
+            }
+        }
+    }
+    Ok((xs, os))
+}
+
+/// Writes x's and o's cells in the notation [`parse_grid`] reads.
+pub fn grid_string(xs: u64, os: u64, rows: u32, cols: u32) -> String {
+    let mut s = String::with_capacity(((cols + 1) * rows) as usize);
+    for r in 0..rows {
+        if r > 0 {
+            s.push('/');
+        }
+        for c in 0..cols {
+            let bit = 1u64 << (r * cols + c);
+            s.push(if xs & bit != 0 {
+                'x'
+            } else if os & bit != 0 {
+                'o'
+            } else {
+                '.'
+            });
+        }
+    }
+    s
+}
+
+/// Splits `BOARD SIDE`, where the side to move is `x` (0) or `o` (1).
+///
+/// # Errors
+/// A missing or unknown side, or more text after it.
+pub fn split_side(text: &str) -> Result<(&str, u8), String> {
+    let mut parts = text.split_whitespace();
+    let board = parts.next().ok_or("an empty position")?;
+    let side = match parts.next().map(str::to_ascii_lowercase).as_deref() {
+        Some("x") => 0,
+        Some("o") => 1,
+        Some(other) => return Err(format!("the side to move is x or o, found {other:?}")),
+        None => return Err("the side to move (x or o) is missing after the board".into()),
+    };
+    if let Some(extra) = parts.next() {
+        return Err(format!("unexpected {extra:?} after the side to move"));
+    }
+    Ok((board, side))
+}
