@@ -215,22 +215,9 @@ fn run() -> Result<(), String> {
         })
         .collect::<Result<_, _>>()?;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let cli = env::var_os("RETRO_BENCH_CLI")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target/release/retrograde"));
-    if !cli.exists() {
-        if bench_mode {
-            return Err(format!(
-                "{} not found: build it first with `cargo build --release -p retrograde-cli`",
-                cli.display()
-            ));
-        }
-        println!(
-            "games bench smoke run skipped: {} is not built",
-            cli.display()
-        );
+    let Some(cli) = crate::release_cli(bench_mode, "games")? else {
         return Ok(());
-    }
+    };
     let data = root.join("target/bench-data");
     let mut table = Table::new(&[
         "game",

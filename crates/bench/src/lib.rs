@@ -860,6 +860,33 @@ fn check_cpp(cpp: &CppCounts, c: &Counts) -> Result<(), String> {
     Ok(())
 }
 
+/// The CLI binary the game and serve benches run: `RETRO_BENCH_CLI`, else
+/// `target/release/retrograde`. When it is missing, an error in a real bench run; in a smoke
+/// run (`cargo test --benches`) a notice and `None`, so the run is skipped.
+///
+/// # Errors
+/// The binary is missing in a real bench run.
+pub fn release_cli(bench_mode: bool, bench: &str) -> Result<Option<PathBuf>, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let cli = env::var_os("RETRO_BENCH_CLI")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target/release/retrograde"));
+    if cli.exists() {
+        return Ok(Some(cli));
+    }
+    if bench_mode {
+        return Err(format!(
+            "{} not found: build it first with `cargo build --release -p retrograde-cli`",
+            cli.display()
+        ));
+    }
+    println!(
+        "{bench} bench smoke run skipped: {} is not built",
+        cli.display()
+    );
+    Ok(None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

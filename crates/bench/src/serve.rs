@@ -131,22 +131,9 @@ fn run() -> Result<(), String> {
     }
     let count = if bench_mode { 10_000 } else { 500 };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let cli = env::var_os("RETRO_BENCH_CLI")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target/release/retrograde"));
-    if !cli.exists() {
-        if bench_mode {
-            return Err(format!(
-                "{} not found: build it first with `cargo build --release -p retrograde-cli`",
-                cli.display()
-            ));
-        }
-        println!(
-            "serve bench smoke run skipped: {} is not built",
-            cli.display()
-        );
+    let Some(cli) = crate::release_cli(bench_mode, "serve")? else {
         return Ok(());
-    }
+    };
     let data = root.join("target/bench-data");
     std::fs::create_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     let mut table = Table::new(&[
