@@ -76,17 +76,34 @@ pub(crate) enum TierData {
 /// (tier, block).
 type BlockKey = (usize, usize);
 
-/// A few decoded blocks, so that consecutive lookups (a position and its moves) read a
-/// block once.
+/// Bytes of decoded blocks a solution keeps, per kind (keys, values).
+const CACHE_BYTES: usize = 256 << 20;
+
+/// Decoded blocks, kept up to [`CACHE_BYTES`] and dropped least recently used first, so
+/// that a position and its moves read a block once, and a long-lived solution (`serve`)
+/// answers from memory once its blocks have been read.
 #[derive(Debug)]
 struct BlockCache<T> {
-    blocks: Mutex<Vec<(BlockKey, Arc<Vec<T>>)>>,
+    inner: Mutex<CacheInner<T>>,
+    budget: usize,
+}
+
+#[derive(Debug)]
+struct CacheInner<T> {
+    blocks: HashMap<BlockKey, (Arc<Vec<T>>, u64)>,
+    bytes: usize,
+    clock: u64,
 }
 
 impl<T> Default for BlockCache<T> {
     fn default() -> Self {
         BlockCache {
-            blocks: Mutex::new(Vec::new()),
+            inner: Mutex::new(CacheInner {
+                blocks: HashMap::new(),
+                bytes: 0,
+                clock: 0,
+            }),
+            budget: CACHE_BYTES,
         }
     }
 }
@@ -97,20 +114,34 @@ impl<T> BlockCache<T> {
         key: BlockKey,
         read: impl FnOnce() -> Result<Vec<T>, Error>,
     ) -> Result<Arc<Vec<T>>, Error> {
-        let mut b = self.blocks.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(pos) = b.iter().position(|(k, _)| *k == key) {
-            let hit = b.remove(pos);
-            let data = hit.1.clone();
-            b.push(hit);
-            return Ok(data);
+        {
+            let mut c = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+            c.clock += 1;
+            let now = c.clock;
+            if let Some((data, used)) = c.blocks.get_mut(&key) {
+                *used = now;
+                return Ok(data.clone());
+            }
         }
-        drop(b);
         let data = Arc::new(read()?);
-        let mut b = self.blocks.lock().unwrap_or_else(|e| e.into_inner());
-        if b.len() >= 64 {
-            b.remove(0);
+        let size = data.len() * std::mem::size_of::<T>();
+        let mut c = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        while c.bytes + size > self.budget && !c.blocks.is_empty() {
+            let oldest = *c
+                .blocks
+                .iter()
+                .min_by_key(|(_, (_, used))| *used)
+                .map(|(k, _)| k)
+                .expect("not empty");
+            if let Some((gone, _)) = c.blocks.remove(&oldest) {
+                c.bytes -= gone.len() * std::mem::size_of::<T>();
+            }
         }
-        b.push((key, data.clone()));
+        let now = c.clock;
+        if let Some((old, _)) = c.blocks.insert(key, (data.clone(), now)) {
+            c.bytes -= old.len() * std::mem::size_of::<T>();
+        }
+        c.bytes += size;
         Ok(data)
     }
 }
@@ -126,7 +157,7 @@ pub struct TierSolution<'g, G: TierGame> {
     pub(crate) tier_stats: Vec<Option<Stats>>,
     pub(crate) sizes: Vec<u64>,
     pub(crate) cell_bytes: u32,
-    keys_cache: BlockCache<u8>,
+    keys_cache: BlockCache<u64>,
     values_cache: BlockCache<u16>,
 }
 
@@ -177,8 +208,8 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
         &self.tiers
     }
 
-    /// The size of each tier (slots of a dense index, or keys), in the order of
-    /// [`TierSolution::tiers`].
+    /// What each tier holds, in the order of [`TierSolution::tiers`]: the slots of its
+    /// dense index, or its sorted keys (in a database, those of canonical positions only).
     pub fn tier_sizes(&self) -> &[u64] {
         &self.sizes
     }
@@ -252,32 +283,23 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
         key: u64,
         t: G::Tier,
     ) -> Result<Option<u64>, Error> {
-        let firsts: Vec<u64> = r.firsts().collect();
-        // The last block whose first key is <= key.
-        let b = firsts.partition_point(|&f| f <= key);
-        if b == 0 {
+        let Some(b) = r.block_of(key) else {
             return Ok(None);
-        }
-        let b = b - 1;
-        let block = self
-            .keys_cache
-            .get((k, b), || r.block(self.storage()?, b))?;
-        let bits = <G::Layout as Layout<G>>::key_bits(self.game, t);
-        let found = if bits <= 32 {
-            let keys: Vec<u32> = block
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes(c.try_into().expect("4")))
-                .collect();
-            u32::try_from(key)
-                .ok()
-                .and_then(|k32| keys.binary_search(&k32).ok())
-        } else {
-            let keys: Vec<u64> = block
-                .chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().expect("8")))
-                .collect();
-            keys.binary_search(&key).ok()
         };
+        let keys = self.keys_cache.get((k, b), || {
+            let raw = r.block(self.storage()?, b)?;
+            let bits = <G::Layout as Layout<G>>::key_bits(self.game, t);
+            Ok(if bits <= 32 {
+                raw.chunks_exact(4)
+                    .map(|c| u64::from(u32::from_le_bytes(c.try_into().expect("4"))))
+                    .collect()
+            } else {
+                raw.chunks_exact(8)
+                    .map(|c| u64::from_le_bytes(c.try_into().expect("8")))
+                    .collect()
+            })
+        })?;
+        let found = keys.binary_search(&key).ok();
         Ok(found.map(|j| b as u64 * u64::from(r.block_elems()) + j as u64))
     }
 
@@ -342,5 +364,45 @@ impl<G: TierGame> Solved for TierSolution<'_, G> {
 
     fn stats(&self) -> &Stats {
         &self.stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_block_cache_keeps_the_recently_used_within_its_budget() {
+        let cache = BlockCache::<u64> {
+            budget: 3 * 8 * 100,
+            ..BlockCache::default()
+        };
+        let reads = std::cell::Cell::new(0);
+        let get = |b: usize| {
+            cache
+                .get((0, b), || {
+                    reads.set(reads.get() + 1);
+                    Ok(vec![b as u64; 100])
+                })
+                .unwrap()
+        };
+        for b in 0..3 {
+            assert_eq!(get(b)[0], b as u64);
+        }
+        assert_eq!(reads.get(), 3);
+        get(0); // 0 is now the most recent: 1 goes first.
+        get(3);
+        assert_eq!(reads.get(), 4);
+        get(0);
+        get(2);
+        assert_eq!(reads.get(), 4, "0 and 2 were kept");
+        get(1);
+        assert_eq!(reads.get(), 5, "1 was dropped");
+        assert!(cache.inner.lock().unwrap().bytes <= 3 * 800);
+        // A read that fails is not kept.
+        assert!(cache
+            .get((1, 0), || Err(Error::Unsupported("x".into())))
+            .is_err());
+        assert_eq!(get(2)[0], 2);
     }
 }

@@ -17,8 +17,17 @@
 //!    the sorted child tier: no search), in parallel over runs of parents.
 //!
 //! Every move must leave its tier, and every tier has at most one child tier. Positions are
-//! never reduced by symmetry here (the merges need whole tiers: the mirror images of a
-//! sorted stream are not sorted); a game's symmetry only counts classes.
+//! not reduced by symmetry while solving (the merges need whole tiers: the mirror images of
+//! a sorted stream are not sorted); a game's symmetry counts classes, and decides what a
+//! database keeps.
+//!
+//! # Files
+//! With a storage, discovery writes each tier's keys to a work file (`NAME.work.keys`,
+//! delta-coded), which solving reads back. A solved tier is written as the database keeps
+//! it: the keys and values of its canonical positions only (`NAME.keys`, delta-coded, and
+//! `NAME.values`), since a lookup goes through the canonical position anyway. Resuming
+//! rebuilds a solved tier's values for every position from those (each position's value is
+//! its canonical one's). The work files are removed once the database is complete.
 //!
 //! # Memory
 //! Discovering a tier holds its parent tiers' keys, 2 bytes of slot flags per parent, and
@@ -132,12 +141,18 @@ fn slot_flags<G: TierGame>(game: &G, p: &G::Position) -> u16 {
     })
 }
 
-fn load_keys<K: Key>(storage: &dyn Storage, game: &str, tier: &str) -> Result<Vec<K>, Error> {
-    let r = Reader::open(
-        storage,
-        &keys_file(tier),
-        &header(game, tier, Kind::Keys, K::BYTES),
-    )?;
+/// The work file of a tier's keys, all of them (the database keeps canonical ones only).
+fn work_keys_file(tier: &str) -> String {
+    format!("{tier}.work.keys")
+}
+
+fn load_keys<K: Key>(
+    storage: &dyn Storage,
+    game: &str,
+    tier: &str,
+    file: &str,
+) -> Result<Vec<K>, Error> {
+    let r = Reader::open(storage, file, &header(game, tier, Kind::Keys, K::BYTES))?;
     let keys = r.read_elems::<K>(storage)?;
     if keys.windows(2).any(|w| w[0] >= w[1]) {
         return Err(Error::damaged(r.name().to_string(), "keys out of order"));
@@ -145,14 +160,141 @@ fn load_keys<K: Key>(storage: &dyn Storage, game: &str, tier: &str) -> Result<Ve
     Ok(keys)
 }
 
-fn load_vals<G: TierGame, C: CellArray>(
-    storage: &dyn Storage,
+/// Writes a solved tier as the database keeps it: the keys of its canonical positions
+/// (delta-coded) and their values, streamed a block at a time (a bit per key aside).
+fn store_canonical<G: TierGame, C: CellArray, K: Key>(
+    st: &dyn Storage,
     game: &G,
     t: G::Tier,
-    tier: &str,
-    count: usize,
+    name: &str,
+    keys: &[K],
+    vals: &[C],
+    codec: Codec,
+) -> Result<(), Error> {
+    let gname = game.name();
+    // Which keys are canonical, a bit each; then how many in each run of `RUN` keys.
+    const RUN: usize = 1 << 16;
+    let bits: Vec<u64> = keys
+        .par_chunks(64)
+        .map(|c| {
+            c.iter().enumerate().fold(0u64, |w, (i, k)| {
+                let p = <G::Layout as Layout<G>>::key_position(game, t, k.to_u64());
+                w | u64::from(<G::Symmetry as Symmetry<G>>::is_canonical(game, &p)) << i
+            })
+        })
+        .collect();
+    let mut before: Vec<u64> = bits
+        .chunks(RUN / 64)
+        .map(|w| w.iter().map(|x| u64::from(x.count_ones())).sum())
+        .collect();
+    let mut total = 0u64;
+    for b in &mut before {
+        let n = *b;
+        *b = total;
+        total += n;
+    }
+    let per = tierfile::BLOCK_ELEMS as u64;
+    // Calls `f` with the index (into `keys`) of canonical keys number `lo..hi`.
+    let each = |lo: u64, hi: u64, f: &mut dyn FnMut(usize)| {
+        // The last run that starts at or before canonical key `lo`.
+        let run = before.partition_point(|&b| b <= lo) - 1;
+        let mut seen = before[run];
+        let mut i = run * RUN;
+        while seen < hi && i < keys.len() {
+            if bits[i / 64] >> (i % 64) & 1 == 1 {
+                if seen >= lo {
+                    f(i);
+                }
+                seen += 1;
+            }
+            i += 1;
+        }
+    };
+    let key_codec = match codec {
+        Codec::Raw => Codec::Raw,
+        Codec::Zstd(l) | Codec::DeltaZstd(l) => Codec::DeltaZstd(l),
+    };
+    tierfile::write_values(
+        st,
+        &keys_file(name),
+        &header(&gname, name, Kind::Keys, K::BYTES),
+        total,
+        tierfile::BLOCK_ELEMS,
+        key_codec,
+        &|b, out| {
+            let lo = b as u64 * per;
+            let hi = (lo + per).min(total);
+            each(lo, hi, &mut |i| {
+                out.extend_from_slice(&keys[i].to_u64().to_le_bytes()[..K::BYTES as usize]);
+            });
+            hi - lo
+        },
+    )?;
+    let one = C::BYTES == 1
+        || vals
+            .par_iter()
+            .all(|c| c.decode().is_none_or(|v| u8::encode(v).is_some()));
+    tierfile::write_values(
+        st,
+        &values_file(name),
+        &header(&gname, name, Kind::Values, if one { 1 } else { 2 }),
+        total,
+        tierfile::BLOCK_ELEMS,
+        match codec {
+            Codec::DeltaZstd(l) => Codec::Zstd(l),
+            c => c,
+        },
+        &|b, out| {
+            let lo = b as u64 * per;
+            let hi = (lo + per).min(total);
+            each(lo, hi, &mut |i| {
+                let v = vals[i].decode().expect("a solved tier's cells hold values");
+                if one {
+                    out.push(u8::encode(v).expect("checked: fits"));
+                } else {
+                    out.extend_from_slice(&u16::encode(v).expect("a cell's value").to_le_bytes());
+                }
+            });
+            hi - lo
+        },
+    )
+}
+
+/// The values of every position of a solved tier (its sorted keys `keys`), from the
+/// database's files of its canonical positions.
+fn restore_vals<G: TierGame, C: CellArray, K: Key>(
+    st: &dyn Storage,
+    game: &G,
+    t: G::Tier,
+    name: &str,
+    keys: &[K],
 ) -> Result<Vec<C>, Error> {
-    crate::engine::load_cells::<G, C>(storage, game, t, tier, count as u64)
+    let gname = game.name();
+    let canon = load_keys::<K>(st, &gname, name, &keys_file(name))?;
+    let cvals = crate::engine::load_cells::<G, C>(st, game, t, name, canon.len() as u64)?;
+    let missing = AtomicBool::new(false);
+    let out: Vec<C> = keys
+        .par_iter()
+        .map(|k| {
+            let p = <G::Layout as Layout<G>>::key_position(game, t, k.to_u64());
+            let c = crate::game::canonical(game, &p);
+            let ck = K::from_u64(<G::Layout as Layout<G>>::key(game, &c));
+            match canon.binary_search(&ck) {
+                Ok(j) => cvals[j],
+                Err(_) => {
+                    missing.store(true, Relaxed);
+                    C::UNDECIDED
+                }
+            }
+        })
+        .collect();
+    if missing.load(Relaxed) {
+        return Err(Error::damaged(
+            st.describe(&keys_file(name)),
+            "a canonical position of the tier is missing",
+        ));
+    }
+    Ok(out)
 }
 
 fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
@@ -217,13 +359,15 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
             positions: found,
         });
         let loaded = match storage {
-            Some(st) if resumable(&keys_file(name)) => match load_keys::<K>(st, &gname, name) {
-                Ok(v) => Some(v),
-                Err(e) => {
-                    opts.emit(&Event::Damaged { error: &e });
-                    None
+            Some(st) if resumable(&work_keys_file(name)) => {
+                match load_keys::<K>(st, &gname, name, &work_keys_file(name)) {
+                    Ok(v) => Some(v),
+                    Err(e) => {
+                        opts.emit(&Event::Damaged { error: &e });
+                        None
+                    }
                 }
-            },
+            }
             _ => None,
         };
         let reused = loaded.is_some();
@@ -234,10 +378,10 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
         if let (Some(st), false) = (storage, reused) {
             tierfile::write(
                 st,
-                &keys_file(name),
+                &work_keys_file(name),
                 &header(&gname, name, Kind::Keys, K::BYTES),
                 &tierfile::le_bytes(&mine),
-                Codec::Raw,
+                Codec::DeltaZstd(1),
                 tierfile::BLOCK_ELEMS,
             )?;
         }
@@ -268,22 +412,34 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
         let name = &dag.names[k];
         if keys[k].is_none() {
             let st = storage.expect("stored");
-            keys[k] = Some(Arc::new(load_keys::<K>(st, &gname, name)?));
+            keys[k] = Some(Arc::new(load_keys::<K>(
+                st,
+                &gname,
+                name,
+                &work_keys_file(name),
+            )?));
         }
         let child = dag.children[k].first().copied();
         if let Some(c) = child {
             if keys[c].is_none() {
                 let st = storage.expect("stored");
-                keys[c] = Some(Arc::new(load_keys::<K>(st, &gname, &dag.names[c])?));
+                let cname = &dag.names[c];
+                keys[c] = Some(Arc::new(load_keys::<K>(
+                    st,
+                    &gname,
+                    cname,
+                    &work_keys_file(cname),
+                )?));
             }
             if vals[c].is_none() {
                 let st = storage.expect("stored");
-                vals[c] = Some(Arc::new(load_vals::<G, C>(
+                let ck = keys[c].as_ref().expect("loaded");
+                vals[c] = Some(Arc::new(restore_vals::<G, C, K>(
                     st,
                     game,
                     dag.tiers[c],
                     &dag.names[c],
-                    sizes[c] as usize,
+                    ck,
                 )?));
             }
         }
@@ -291,8 +447,8 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
         opts.check_memory(|| format!("tier {name}"), held)?;
         let my_keys = keys[k].clone().expect("loaded");
         let reuse = match storage {
-            Some(st) if resumable(&values_file(name)) => {
-                match load_vals::<G, C>(st, game, dag.tiers[k], name, my_keys.len()) {
+            Some(st) if resumable(&values_file(name)) && resumable(&keys_file(name)) => {
+                match restore_vals::<G, C, K>(st, game, dag.tiers[k], name, &my_keys) {
                     Ok(v) => Some(v),
                     Err(e) => {
                         opts.emit(&Event::Damaged { error: &e });
@@ -327,7 +483,7 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
             }
         };
         if let (Some(st), false) = (storage, reused) {
-            crate::engine::store_cells(st, &gname, name, &mine, opts.codec)?;
+            store_canonical::<G, C, K>(st, game, dag.tiers[k], name, &my_keys, &mine, opts.codec)?;
         }
         stats.merge(&tier_stats);
         vals[k] = Some(Arc::new(mine));
@@ -364,6 +520,15 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
             })
         })
         .collect::<Result<_, _>>()?;
+    // With a database, a tier holds the keys of its canonical positions only.
+    let held: Vec<u64> = data
+        .iter()
+        .zip(&sizes)
+        .map(|(d, &n)| match d {
+            TierData::SortedFiles { keys, .. } => keys.count(),
+            _ => n,
+        })
+        .collect();
     let n_tiers = dag.tiers.len();
     let solution = TierSolution::new(
         game,
@@ -372,7 +537,7 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
         opts.storage.clone(),
         stats,
         vec![None; n_tiers],
-        sizes.clone(),
+        held.clone(),
         C::BYTES as u32,
     );
     if let Some(st) = storage {
@@ -384,7 +549,7 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
             params: opts.params.clone(),
             layout: "sorted".into(),
             cell_bytes: C::BYTES as u32,
-            tiers: dag.names.iter().cloned().zip(sizes).collect(),
+            tiers: dag.names.iter().cloned().zip(held).collect(),
             start: start_value.map(|v| v.to_string()),
             stats: solution.stats.clone(),
             tier_stats: vec![None; n_tiers],
@@ -392,6 +557,12 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
         };
         crate::engine::write_meta(st, meta)?;
         debug_assert!(read_meta(st).is_ok());
+        // The database is complete: the work files have served.
+        for name in &dag.names {
+            let f = work_keys_file(name);
+            st.remove(&f)
+                .map_err(|e| Error::io(st.describe(&f), "remove", e))?;
+        }
     }
     Ok(solution)
 }
@@ -422,7 +593,8 @@ fn discover_tier<G: TierGame, K: Key>(
             Some(v) => v.clone(),
             None => {
                 let st = storage.expect("stored");
-                Arc::new(load_keys::<K>(st, gname, &dag.names[p])?)
+                let pname = &dag.names[p];
+                Arc::new(load_keys::<K>(st, gname, pname, &work_keys_file(pname))?)
             }
         };
         held += pk.len() as u64 * (u64::from(K::BYTES) + 2);

@@ -21,12 +21,16 @@
 //! | 8..12    | format version ([`VERSION`])                            |
 //! | 12..16   | kind: 0 keys, 1 values                                  |
 //! | 16..20   | bytes per element (1, 2, 4 or 8)                        |
-//! | 20..24   | codec of the blocks: 0 raw, 1 zstd                      |
+//! | 20..24   | codec of the blocks: 0 raw, 1 zstd, 2 delta + zstd (keys) |
 //! | 24..32   | keys, or numbers covered by the values                  |
 //! | 32..36   | keys or numbers per block (the last block may hold fewer) |
 //! | 40..80   | the game, UTF-8, zero-padded (e.g. `quixo 4x4`)         |
 //! | 80..120  | the tier's name, UTF-8, zero-padded                     |
 //! | 124..128 | CRC-32 (IEEE) of bytes 0..124                           |
+//!
+//! A block of sorted keys under codec 2 is its first key, then the gap to each next key,
+//! every one a LEB128 varint, the whole compressed with zstd: sorted keys of a sparse game
+//! take one to two bytes each instead of eight.
 //!
 //! Then the blocks, one after the other; then the index, 32 bytes a block: offset (u64)
 //! and length (u32) of the stored block, CRC-32 of the stored bytes (u32), the number of
@@ -69,6 +73,9 @@ pub enum Codec {
     Raw,
     /// Compressed with zstd at this level.
     Zstd(i32),
+    /// Sorted keys only: each key as its gap to the one before (varints), then zstd at
+    /// this level.
+    DeltaZstd(i32),
 }
 
 /// What a tier file says it is; checked against what the reader expects.
@@ -166,7 +173,12 @@ fn write_blocks(
     let codec_id: u32 = match codec {
         Codec::Raw => 0,
         Codec::Zstd(_) => 1,
+        Codec::DeltaZstd(_) => 2,
     };
+    assert!(
+        !matches!(codec, Codec::DeltaZstd(_)) || header.kind == Kind::Keys,
+        "delta coding is for sorted keys"
+    );
     h[20..24].copy_from_slice(&codec_id.to_le_bytes());
     h[24..32].copy_from_slice(&count.to_le_bytes());
     h[32..36].copy_from_slice(&block_elems.to_le_bytes());
@@ -197,6 +209,9 @@ fn write_blocks(
                 let stored = match codec {
                     Codec::Raw => raw,
                     Codec::Zstd(level) => zstd::bulk::compress(&raw, level)?,
+                    Codec::DeltaZstd(level) => {
+                        zstd::bulk::compress(&delta_encode(&raw, elem), level)?
+                    }
                 };
                 Ok((stored, n, u64::from_le_bytes(head)))
             })
@@ -291,7 +306,7 @@ impl Reader {
                 expect.tier, expect.kind as u32, expect.elem
             )));
         }
-        if codec > 1 {
+        if codec > 2 || (codec == 2 && kind != Kind::Keys as u32) {
             return Err(bad(format!("unknown codec {codec}")));
         }
         let count = u64::from_le_bytes(h[24..32].try_into().expect("8 bytes"));
@@ -386,6 +401,12 @@ impl Reader {
         self.blocks.iter().map(|b| b.4)
     }
 
+    /// The block where `key` would be in a keys file: the last whose first key is at most
+    /// `key` (`None` when `key` is below every key).
+    pub fn block_of(&self, key: u64) -> Option<usize> {
+        self.blocks.partition_point(|b| b.4 <= key).checked_sub(1)
+    }
+
     /// The file, as the storage names it.
     pub fn name(&self) -> &str {
         &self.name
@@ -410,6 +431,14 @@ impl Reader {
         storage.read_at(&self.file, off, &mut buf).map_err(io)?;
         if crc32fast::hash(&buf) != crc {
             return Err(bad(format!("block {b} checksum mismatch")));
+        }
+        if self.codec == 2 {
+            // A varint is at most 10 bytes.
+            let n = dst.len() / self.elem as usize;
+            let gaps = zstd::bulk::decompress(&buf, n * 10)
+                .map_err(|_| bad(format!("block {b} does not decompress")))?;
+            return delta_decode(&gaps, self.elem as usize, dst)
+                .map_err(|m| bad(format!("block {b}: {m}")));
         }
         match zstd::bulk::decompress_to_buffer(&buf, dst) {
             Ok(n) if n == dst.len() => Ok(()),
@@ -499,6 +528,72 @@ impl Reader {
     }
 }
 
+/// Sorted keys (`elem` bytes each, little-endian) as varints: the first key, then the gap
+/// to each next one.
+fn delta_encode(raw: &[u8], elem: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(raw.len() / 4);
+    let mut prev = 0u64;
+    for c in raw.chunks_exact(elem) {
+        let mut w = [0u8; 8];
+        w[..elem].copy_from_slice(c);
+        let k = u64::from_le_bytes(w);
+        let mut d = k.wrapping_sub(prev);
+        prev = k;
+        loop {
+            let byte = (d & 0x7f) as u8;
+            d >>= 7;
+            if d == 0 {
+                out.push(byte);
+                break;
+            }
+            out.push(byte | 0x80);
+        }
+    }
+    out
+}
+
+/// The inverse of [`delta_encode`] into `dst` (exactly its keys): every key must be
+/// greater than the one before and fit in `elem` bytes, and the varints must fill `gaps`.
+fn delta_decode(gaps: &[u8], elem: usize, dst: &mut [u8]) -> Result<(), String> {
+    let max = if elem == 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * elem)) - 1
+    };
+    let mut at = 0usize;
+    let mut prev: Option<u64> = None;
+    for out in dst.chunks_exact_mut(elem) {
+        let mut d = 0u64;
+        let mut shift = 0u32;
+        loop {
+            let &byte = gaps.get(at).ok_or("fewer keys than its index says")?;
+            at += 1;
+            if shift > 63 || (shift == 63 && byte & 0x7e != 0) {
+                return Err("a gap overflows".into());
+            }
+            d |= u64::from(byte & 0x7f) << shift;
+            shift += 7;
+            if byte & 0x80 == 0 {
+                break;
+            }
+        }
+        let k = match prev {
+            None => d,
+            Some(p) if d > 0 => p.checked_add(d).ok_or("a key overflows")?,
+            Some(_) => return Err("keys out of order".into()),
+        };
+        if k > max {
+            return Err(format!("a key wider than {elem} bytes"));
+        }
+        prev = Some(k);
+        out.copy_from_slice(&k.to_le_bytes()[..elem]);
+    }
+    if at != gaps.len() {
+        return Err("more keys than its index says".into());
+    }
+    Ok(())
+}
+
 /// Elements as little-endian bytes: the memory itself on little-endian machines.
 pub fn le_bytes<T: bytemuck::Pod>(v: &[T]) -> std::borrow::Cow<'_, [u8]> {
     #[cfg(target_endian = "little")]
@@ -586,6 +681,58 @@ mod tests {
         other = header();
         other.game = "other".into();
         assert!(Reader::open(&s, "f", &other).is_err());
+    }
+
+    #[test]
+    fn delta_coded_keys_round_trip_and_every_damage() {
+        for elem in [4u32, 8] {
+            let keys: Vec<u64> = (0..1500u64)
+                .map(|i| i * 37 + (i * i % 11) + if elem == 8 { 1 << 40 } else { 0 })
+                .collect();
+            let data: Vec<u8> = keys
+                .iter()
+                .flat_map(|&k| k.to_le_bytes()[..elem as usize].to_vec())
+                .collect();
+            let h = Header {
+                game: "test".into(),
+                tier: "07".into(),
+                kind: Kind::Keys,
+                elem,
+            };
+            let s = MemStorage::new();
+            write(&s, "k", &h, &data, Codec::DeltaZstd(3), 256).unwrap();
+            let r = Reader::open(&s, "k", &h).unwrap();
+            assert_eq!((r.count(), r.blocks()), (1500, 6));
+            let firsts: Vec<u64> = r.firsts().collect();
+            assert_eq!(firsts[2], keys[512]);
+            let mut got = Vec::new();
+            r.read_all(&s, &mut got).unwrap();
+            assert_eq!(got, data);
+            let bytes = s.get("k").unwrap();
+            assert!(bytes.len() < data.len() / 2, "{} bytes", bytes.len());
+            for i in 0..bytes.len() {
+                let mut b = bytes.clone();
+                b[i] ^= 0x41;
+                s.put("k", b);
+                let res = Reader::open(&s, "k", &h).and_then(|r| {
+                    let mut got = Vec::new();
+                    r.read_all(&s, &mut got).map(|_| got)
+                });
+                match res {
+                    Ok(got) => assert_eq!(got, data, "byte {i} flipped went unnoticed"),
+                    Err(e) => assert!(e.to_string().contains("memory:k"), "{e}"),
+                }
+            }
+        }
+        // Gaps that do not make increasing keys, or keys too wide: errors.
+        let mut dst = [0u8; 8];
+        assert!(delta_decode(&[5, 0], 4, &mut dst).is_err());
+        assert!(delta_decode(&[5], 4, &mut dst).is_err());
+        assert!(delta_decode(&[5, 1, 1], 4, &mut dst).is_err());
+        assert!(delta_decode(&[0xff, 0xff, 0xff, 0xff, 0x7f, 1], 4, &mut dst).is_err());
+        assert!(delta_decode(&[0xff; 11], 8, &mut dst[..8]).is_err());
+        delta_decode(&[5, 1], 4, &mut dst).unwrap();
+        assert_eq!(dst, [5, 0, 0, 0, 6, 0, 0, 0]);
     }
 
     #[test]
