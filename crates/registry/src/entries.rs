@@ -151,7 +151,7 @@ static ENTRIES: &[Entry] = &[
                directory, or --db). A move is a column number (1 = left); a position \
                (--position) is rows from the top separated by '/', each cell x (first \
                player), o or . Cost: 5x4 under a second; 5x5 and 6x4 seconds; 6x5 (2.8e9 \
-               positions) minutes and about 6 GiB of memory and 30 GB of disk. 7x6 (4.5e12) is \
+               positions) minutes, about 7 GiB of memory and a 0.4 GB database. 7x6 (4.5e12) is \
                out of reach.",
         examples: &[
             "connect4 --width 5 --height 4",
