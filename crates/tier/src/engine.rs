@@ -105,7 +105,8 @@ pub struct SolveOptions {
     pub count: bool,
     /// Set to stop the solve with [`Error::Interrupted`] (checked between levels and tiers).
     pub cancel: Option<Arc<AtomicBool>>,
-    /// How value files are compressed.
+    /// How value files are compressed (the sorted layout, whose tiers are big, uses at
+    /// most zstd's level 3, and delta-codes its keys).
     pub codec: Codec,
     /// Recorded in the database: what the caller needs to rebuild the game from it.
     pub params: serde_json::Value,

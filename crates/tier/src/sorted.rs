@@ -210,9 +210,11 @@ fn store_canonical<G: TierGame, C: CellArray, K: Key>(
             i += 1;
         }
     };
-    let key_codec = match codec {
-        Codec::Raw => Codec::Raw,
-        Codec::Zstd(l) | Codec::DeltaZstd(l) => Codec::DeltaZstd(l),
+    // Sorted tiers are big (Connect-4 6x5: 1.4e9 canonical positions): zstd's level 3
+    // writes them about three times faster than level 9, in about 30% more bytes.
+    let (key_codec, val_codec) = match codec {
+        Codec::Raw => (Codec::Raw, Codec::Raw),
+        Codec::Zstd(l) | Codec::DeltaZstd(l) => (Codec::DeltaZstd(l.min(3)), Codec::Zstd(l.min(3))),
     };
     tierfile::write_values(
         st,
@@ -240,10 +242,7 @@ fn store_canonical<G: TierGame, C: CellArray, K: Key>(
         &header(&gname, name, Kind::Values, if one { 1 } else { 2 }),
         total,
         tierfile::BLOCK_ELEMS,
-        match codec {
-            Codec::DeltaZstd(l) => Codec::Zstd(l),
-            c => c,
-        },
+        val_codec,
         &|b, out| {
             let lo = b as u64 * per;
             let hi = (lo + per).min(total);

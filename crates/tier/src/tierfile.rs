@@ -531,23 +531,30 @@ impl Reader {
 /// Sorted keys (`elem` bytes each, little-endian) as varints: the first key, then the gap
 /// to each next one.
 fn delta_encode(raw: &[u8], elem: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(raw.len() / 4);
+    // Most gaps take one byte; a varint takes at most ten.
+    let mut out = Vec::with_capacity(raw.len() / elem + 16);
     let mut prev = 0u64;
-    for c in raw.chunks_exact(elem) {
-        let mut w = [0u8; 8];
-        w[..elem].copy_from_slice(c);
-        let k = u64::from_le_bytes(w);
+    let mut put = |k: u64| {
         let mut d = k.wrapping_sub(prev);
         prev = k;
-        loop {
-            let byte = (d & 0x7f) as u8;
+        while d >= 0x80 {
+            out.push((d & 0x7f) as u8 | 0x80);
             d >>= 7;
-            if d == 0 {
-                out.push(byte);
-                break;
-            }
-            out.push(byte | 0x80);
         }
+        out.push(d as u8);
+    };
+    match elem {
+        4 => raw
+            .chunks_exact(4)
+            .for_each(|c| put(u64::from(u32::from_le_bytes(c.try_into().expect("4"))))),
+        8 => raw
+            .chunks_exact(8)
+            .for_each(|c| put(u64::from_le_bytes(c.try_into().expect("8")))),
+        _ => raw.chunks_exact(elem).for_each(|c| {
+            let mut w = [0u8; 8];
+            w[..elem].copy_from_slice(c);
+            put(u64::from_le_bytes(w))
+        }),
     }
     out
 }
