@@ -193,7 +193,7 @@ def _edge_array(edges: Any) -> np.ndarray:
     """Edges as a C-contiguous (m, 2) uint32 array, checked."""
     a = np.asarray(edges)
     if a.size == 0:
-        a = a.reshape(0, 2)
+        a = a.reshape(0, 2).astype(np.uint32)
     if a.ndim != 2 or a.shape[1] != 2:
         raise ValueError(f"edges must have shape (m, 2) (one row per move u -> v), got shape {a.shape}")
     if a.dtype.kind not in "iu":
@@ -650,7 +650,7 @@ class PythonGame:
         return out
 
     def __repr__(self) -> str:
-        return f"<retrograde.PythonGame {self.name}: {self.positions} positions, {self.start_value}>"
+        return f"<retrograde.{type(self).__name__} {self.name}: {self.positions} positions, {self.start_value}>"
 
 
 def solve_game(

@@ -79,6 +79,11 @@ class SpielGame(PythonGame):
     by ``state.action_to_string``; a value is for the player to move (for player 0 at a
     terminal state). Also ``returns(moves)`` and ``state_values()`` in OpenSpiel's terms."""
 
+    @property
+    def name(self) -> str:
+        """OpenSpiel's name of the game, with its parameters."""
+        return str(self.game.game)
+
     def _player(self, k) -> int:
         return self.game._perspective(k)
 
@@ -88,7 +93,7 @@ class SpielGame(PythonGame):
         for a tie (or a game that never ends)."""
         k = self.position(moves)
         v0 = _value_for(self.value_of(k), self._player(k), 0)
-        return [v0, -v0]
+        return [v0, -v0 + 0.0]
 
     def state_values(self) -> dict[str, float]:
         """Player 0's value of every state, keyed by ``str(state)``: the shape of OpenSpiel's

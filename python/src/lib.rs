@@ -768,7 +768,9 @@ fn open_db(py: Python<'_>, path: PathBuf) -> PyResult<NativeGame> {
     }
     let storage: Arc<dyn Storage> = Arc::new(DirStorage::new(path.clone()));
     let fail = |e: retrograde_tier::Error| {
-        if e.is_damage() {
+        if matches!(e, retrograde_tier::Error::Missing { .. }) {
+            PyFileNotFoundError::new_err(format!("{shown}: no finished database here ({e})"))
+        } else if e.is_damage() {
             PyOSError::new_err(format!(
                 "{e}; solve again with --db {shown} --resume to repair it"
             ))
