@@ -15,9 +15,7 @@
 
 use numpy::prelude::*;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
-use pyo3::exceptions::{
-    PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyTypeError, PyValueError,
-};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rayon::prelude::*;
@@ -236,7 +234,10 @@ fn solve_graph(g: &Graph, rules: &Rules) -> (Vec<u8>, Vec<i64>, Vec<i64>) {
 }
 
 /// Edges from an `(m, 2)` C-contiguous uint32 array, with the largest id seen.
-fn edge_pairs(edges: &PyReadonlyArray2<'_, u32>) -> PyResult<(Vec<(u32, u32)>, Option<u32>)> {
+/// Edge pairs and the largest id among them.
+type Pairs = (Vec<(u32, u32)>, Option<u32>);
+
+fn edge_pairs(edges: &PyReadonlyArray2<'_, u32>) -> PyResult<Pairs> {
     let shape = edges.shape();
     if shape[1] != 2 {
         return Err(PyValueError::new_err(format!(
@@ -360,6 +361,31 @@ fn solve_edges<'py>(
     })?
     .map_err(PyValueError::new_err)?;
     Ok((solved_arrays(py, out.0), out.1))
+}
+
+/// For the benchmark: the library's own time on an edge array, measured inside Rust with
+/// no Python in between: `(build seconds, solve seconds)`, the solve being the same call
+/// `solve_edges` makes (values, best moves, the arrays widened).
+#[pyfunction]
+#[pyo3(signature = (edges, n_vertices=None))]
+fn timed_solve(
+    py: Python<'_>,
+    edges: PyReadonlyArray2<'_, u32>,
+    n_vertices: Option<u64>,
+) -> PyResult<(f64, f64)> {
+    let b = edge_builder(&edges, n_vertices, None, None, None, None)?;
+    let rules = Rules::default();
+    py.detach(move || {
+        let t = Instant::now();
+        let g = b.build().map_err(|e| e.to_string())?;
+        let build = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let s = solve_graph(&g, &rules);
+        let solve = t.elapsed().as_secs_f64();
+        drop(s);
+        Ok::<_, String>((build, solve))
+    })
+    .map_err(PyValueError::new_err)
 }
 
 /// What a graph file gives beside its solution: edge count, start vertex and names.
@@ -487,7 +513,9 @@ fn grundy_edges<'py>(
     terminal_code: Option<PyReadonlyArray1<'py, u8>>,
 ) -> PyResult<GrundyArrays<'py>> {
     let b = edge_builder(&edges, n_vertices, terminal_v, terminal_code, None, None)?;
-    let g = b.build().map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let g = b
+        .build()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     grundy_arrays(py, g)
 }
 
@@ -521,6 +549,10 @@ struct NativeGame {
     _tmp: Option<tempfile::TempDir>,
 }
 
+/// A report as it crosses into Python: start value, stats, lines.
+type Reported<'py> = (Option<(u8, i64)>, Bound<'py, PyDict>, Vec<String>);
+
+/// A query's answer as it crosses into Python: position, side, picture, value, moves, JSON.
 type Answered = (
     String,
     String,
@@ -567,10 +599,7 @@ impl NativeGame {
     }
 
     /// The report of the solve: `(start value or None, stats dict, lines)`.
-    fn report<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Option<(u8, i64)>, Bound<'py, PyDict>, Vec<String>)> {
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Reported<'py>> {
         let r = self
             .answer
             .report()
@@ -814,7 +843,12 @@ fn game_entries() -> Vec<(
     &'static str,
     &'static str,
     bool,
-    Vec<(&'static str, &'static str, Option<&'static str>, &'static str)>,
+    Vec<(
+        &'static str,
+        &'static str,
+        Option<&'static str>,
+        &'static str,
+    )>,
 )> {
     retrograde_registry::entries()
         .iter()
@@ -999,6 +1033,7 @@ fn _retrograde(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(open_db, m)?)?;
     m.add_function(wrap_pyfunction!(game_entries, m)?)?;
     m.add_function(wrap_pyfunction!(explore, m)?)?;
+    m.add_function(wrap_pyfunction!(timed_solve, m)?)?;
     m.add_class::<NativeGame>()?;
     Ok(())
 }

@@ -44,3 +44,26 @@ def test_the_docstrings_reach_help():
     assert "player to move" in retrograde.Value.__doc__
     assert retrograde.games.connect4.__doc__
     assert retrograde.openspiel.solve.__doc__
+
+
+def test_help_shows_the_docstrings():
+    import pydoc
+
+    text = pydoc.render_doc(retrograde.solve, renderer=pydoc.plaintext)
+    assert "n_vertices" in text and "GIL is released" in text
+    text = pydoc.render_doc(retrograde.Solution, renderer=pydoc.plaintext)
+    assert "best_move" in text
+
+
+def test_the_stubs_name_every_public_function_and_class():
+    import ast
+    import pathlib
+
+    pkg = pathlib.Path(retrograde.__file__).parent
+    for module, stub in [(retrograde, "__init__.pyi"), (retrograde.games, "games.pyi"), (retrograde.openspiel, "openspiel.pyi")]:
+        tree = ast.parse((pkg / stub).read_text())
+        declared = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        declared |= {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names}
+        missing = [n for n in module.__all__ if n not in declared]
+        assert not missing, f"{stub} lacks {missing}"
+    assert (pkg / "py.typed").exists()
