@@ -80,12 +80,13 @@ def teeko(size: int = 5, pieces: int = 4, **kw: Any) -> Game:
 
 def pebbles(count: int = 10, take: Iterable[int] = (1, 2), misere: bool = False, **kw: Any) -> Game:
     """The pebble game: take ``take`` pebbles from a bag of ``count``; who cannot move loses
-    (wins, ``misere``). Reports the start value and the totals; it does not answer
-    ``value(moves)`` queries (the command line's ``query`` does not either)."""
+    (wins, ``misere``). Moves are named as ``retrograde play`` names them (``"take 2"``, or
+    just ``"2"``); the game has no position notation (ask by moves)."""
     return game("pebbles", count=count, take=take, misere=misere, **kw)
 
 
 def police_thief(map: str | os.PathLike, **kw: Any) -> Game:
     """The policeman and the thief on a map file (see ``retrograde game police-thief
-    --help``). Reports the start value and the totals (no ``value(moves)`` queries)."""
+    --help``). Moves are the policeman's and the thief's steps as ``retrograde play`` names
+    them (``n ne e se s sw w nw stay``); ask by moves (no position notation)."""
     return game("police-thief", map=map, **kw)

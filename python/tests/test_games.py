@@ -119,8 +119,36 @@ def test_query_errors_are_value_errors(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises((FileNotFoundError, ValueError)):
         retrograde.open(tmp_path / "empty")
-    with pytest.raises(ValueError, match="does not answer queries"):
-        retrograde.games.pebbles().value([])
+    with pytest.raises(ValueError, match="no position notation"):
+        retrograde.games.pebbles().value(position="7")
+
+
+def test_explored_games_answer_by_moves_too(tmp_path, cli):
+    p = retrograde.games.pebbles(count=10)
+    assert p.value([]) == p.start_value == Value.win(7)
+    assert [(m, str(v)) for m, v in p.moves([])] == [("take 1", "win in 7"), ("take 2", "loss in 6")]
+    assert p.value(["take 1", "2"]) == Value.win(5)
+    with pytest.raises(ValueError, match="take 3"):
+        p.value(["take 3"])
+    # The same values as the graph of the game.
+    s = retrograde.solve([(v, v - t) for v in range(1, 11) for t in (1, 2) if t <= v])
+    line = []
+    for n in range(10, 0, -1):
+        assert p.value(line) == s.value(n)
+        line.append("take 1")
+
+    m = tmp_path / "map.txt"
+    m.write_text("4 5\nP...T\n.*.*.\n.....\n*..E.\n")
+    want = json.loads(cli("game", "police-thief", m, "--output", "json"))
+    g = retrograde.games.police_thief(m)
+    assert g.positions == want["positions"]
+    assert g.start_value.outcome.name.lower() == want["start"]["outcome"]
+    assert g.start_value.remoteness == want["start"]["remoteness"]
+    first = g.moves([])
+    assert first and first[0][1] == g.start_value
+    # The policeman and the thief alternate: the best move's position, seen from the
+    # start, has the start's value.
+    assert g.value([first[0][0]]).through() == g.start_value
 
 
 def test_every_built_in_game_name_is_listed():
