@@ -14,6 +14,9 @@ venv=${RETRO_VENV:-target/python-venv}
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
+venv=$(cd "$venv" && pwd)
+# maturin's build hook runs the `maturin` program it finds on the PATH.
+export PATH="$venv/bin:$PATH"
 py="$venv/bin/python"
 "$py" -m pip install -q --disable-pip-version-check maturin numpy pytest networkx open-spiel cvxpy
 "$py" -m pip install -q --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps ./python
