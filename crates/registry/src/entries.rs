@@ -1015,7 +1015,9 @@ mod tests {
         assert_eq!(after.position, "2,take 1");
         assert_eq!(after.side, start.side);
         let bad = answer.query(&Query::Moves(vec!["take 3".into()]));
-        assert!(matches!(bad, Err(QueryError::Bad(m)) if m.contains("take 3") && m.contains("take 1, take 2")));
+        assert!(
+            matches!(bad, Err(QueryError::Bad(m)) if m.contains("take 3") && m.contains("take 1, take 2"))
+        );
         assert!(answer.query(&Query::Position("7".into())).is_err());
     }
 }
