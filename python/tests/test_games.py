@@ -169,3 +169,26 @@ def test_ctrl_c_interrupts_a_long_solve():
         retrograde.games.teeko(progress=False)
     timer.cancel()
     assert time.perf_counter() - t < 45
+
+
+def test_a_solved_graph_database_opens_like_a_game(cli, tmp_path):
+    f = tmp_path / "g.rg"
+    f.write_text("vertices 11\nstart 10\n" + "".join(f"{v} {v - t}\n" for v in range(1, 11) for t in (1, 2) if t <= v))
+    db = tmp_path / "gdb"
+    cli("solve", f, "--db", db)
+    g = retrograde.open(db)
+    assert g.name == "graph"
+    assert g.start_value == Value.win(7)
+    assert g.value(["9"]) == Value.loss(6)
+    assert [(m, str(v)) for m, v in g.moves([])] == [("9", "win in 7"), ("8", "loss in 6")]
+    assert g.query(["9", "7"]) == json.loads(cli("query", db, "--moves", "9,7", "--output", "json"))
+    with pytest.raises(ValueError, match="no move"):
+        g.value(["5"])
+
+
+def test_heap_games_report_their_nim_sequences():
+    g = retrograde.games.game("octal", code="0.77", count=20)  # Kayles
+    assert g.stats["values"][:8] == [0, 1, 2, 3, 1, 4, 3, 2]
+    assert g.positions == 20 and g.start_value is None
+    g = retrograde.games.game("subtraction", take=[1, 3, 4], count=10)
+    assert g.stats["values"] == [0, 1, 0, 1, 2, 3, 2, 0, 1, 0]
