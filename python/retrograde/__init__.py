@@ -377,7 +377,9 @@ def solve(
         TypeError: edges that are not integers.
         FileNotFoundError, OSError: a graph file that cannot be read.
 
-    Complexity: O(n + m) time. The GIL is released while solving, and Ctrl-C interrupts.
+    Complexity: O(n + m) time. The GIL is released while solving, and Ctrl-C interrupts
+    (the call returns at once with KeyboardInterrupt; the solver, which has no cancel
+    point, finishes its work on its worker thread and the result is dropped).
     """
     if _is_path(edges):
         if terminal is not None or owners is not None or go_again is not None:
