@@ -1,11 +1,11 @@
 //! The built-in games.
 
 use crate::params::{Args, Kind, Param};
-use crate::{Answer, Built, Entry, Protocol, Report, TierBuilt};
+use crate::{Answer, Built, Entry, Protocol, Query, QueryAnswer, QueryError, Report, TierBuilt};
 use retrograde_games::connect4::{position_bound, Connect4};
 use retrograde_games::great_game;
 use retrograde_games::pebbles::Pebbles;
-use retrograde_games::play::{start_session, DynSession};
+use retrograde_games::play::{ranked_moves, start_session, DynSession, Playable};
 use retrograde_games::police::Map;
 use retrograde_games::quixo::Quixo;
 use retrograde_games::scores::{Instance, IoiPlayer, ScoresSolution};
@@ -453,6 +453,9 @@ impl Answer for PebblesAnswer<'_> {
             .push(("pattern".into(), serde_json::json!(pattern)));
         Ok(r)
     }
+    fn query(&self, q: &Query) -> Result<QueryAnswer, QueryError> {
+        playable_query(&self.s, q)
+    }
     fn session(
         &self,
         side: &str,
@@ -460,6 +463,62 @@ impl Answer for PebblesAnswer<'_> {
     ) -> Result<(Box<dyn DynSession + '_>, String), String> {
         no_position(from)?;
         start_session(&self.s, side)
+    }
+}
+
+/// A query to a game played from its start only (the explored games: pebbles,
+/// police-thief): the moves are replayed by their `play` labels (or aliases), the values
+/// and ranked moves come from the solution, as `play` shows them. Such games have no
+/// position notation: the position is named by its moves, comma-separated.
+fn playable_query<P: Playable>(g: &P, q: &Query) -> Result<QueryAnswer, QueryError> {
+    let Query::Moves(moves) = q else {
+        return Err(QueryError::Bad(
+            "this game has no position notation: ask by moves from the start".into(),
+        ));
+    };
+    let mut p = g.start();
+    let mut side = g.first_side() & 1;
+    for (i, m) in moves.iter().enumerate() {
+        let legal = g.moves(&p)?;
+        let Some(mv) = legal
+            .iter()
+            .find(|mv| mv.label == *m || mv.aliases.iter().any(|a| a == m))
+        else {
+            let labels: Vec<&str> = legal.iter().map(|mv| mv.label.as_str()).collect();
+            return Err(QueryError::Bad(format!(
+                "move {} ({m:?}) is not legal here ({})",
+                i + 1,
+                if labels.is_empty() {
+                    "the game is over".to_string()
+                } else {
+                    format!("legal moves: {}", labels.join(", "))
+                }
+            )));
+        };
+        if !mv.keeps_turn {
+            side ^= 1;
+        }
+        p = mv.to.clone();
+    }
+    let value = g.value(&p)?;
+    let moves = ranked_moves(g, &p)?
+        .into_iter()
+        .map(|(mv, v)| (mv.label, v))
+        .collect();
+    Ok(QueryAnswer {
+        position: moves_name(q),
+        picture: g.render(&p),
+        side: g.side_names()[side].clone(),
+        value,
+        moves,
+        board: None,
+    })
+}
+
+fn moves_name(q: &Query) -> String {
+    match q {
+        Query::Moves(m) => m.join(","),
+        Query::Position(p) => p.clone(),
     }
 }
 
@@ -509,6 +568,9 @@ impl Answer for PoliceAnswer<'_> {
         r.fields
             .push(("verdict".into(), serde_json::json!(verdict)));
         Ok(r)
+    }
+    fn query(&self, q: &Query) -> Result<QueryAnswer, QueryError> {
+        playable_query(self.s.game(), q)
     }
     fn session(
         &self,
@@ -923,5 +985,39 @@ impl Answer for HeapAnswer<'_> {
             standard: None,
             timed: true,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pebbles() -> Box<dyn Built> {
+        let e = crate::entry("pebbles").unwrap();
+        (e.build)(&Args::with_defaults(e.params).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn explored_games_answer_queries_by_moves() {
+        let built = pebbles();
+        let answer = built.solve(&SolveOptions::default()).unwrap();
+        let start = answer.query(&Query::Moves(vec![])).unwrap();
+        assert_eq!(start.value, Value::Win(7));
+        let labels: Vec<&str> = start.moves.iter().map(|(m, _)| m.as_str()).collect();
+        assert_eq!(labels, ["take 1", "take 2"]);
+        assert_eq!(start.moves[0].1, Value::Win(7));
+        assert_eq!(start.moves[1].1, Value::Loss(6));
+        // Aliases as in play; the side to move alternates.
+        let after = answer
+            .query(&Query::Moves(vec!["2".into(), "take 1".into()]))
+            .unwrap();
+        assert_eq!(after.value, Value::Win(5));
+        assert_eq!(after.position, "2,take 1");
+        assert_eq!(after.side, start.side);
+        let bad = answer.query(&Query::Moves(vec!["take 3".into()]));
+        assert!(
+            matches!(bad, Err(QueryError::Bad(m)) if m.contains("take 3") && m.contains("take 1, take 2"))
+        );
+        assert!(answer.query(&Query::Position("7".into())).is_err());
     }
 }

@@ -59,6 +59,13 @@ impl Solution {
         })
     }
 
+    /// The three arrays, taken apart without copying: outcome codes (`Outcome as u8`),
+    /// remoteness (`u32::MAX` for draws) and best moves (`u32::MAX` where there is none;
+    /// empty when best moves were not computed). For bindings that hand them on as arrays.
+    pub fn into_parts(self) -> (Vec<u8>, Vec<u32>, Vec<u32>) {
+        (self.outcome, self.remoteness, self.best)
+    }
+
     /// Number of vertices.
     pub fn len(&self) -> usize {
         self.outcome.len()

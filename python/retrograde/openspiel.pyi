@@ -1,0 +1,9 @@
+from typing import Any, Sequence
+
+from . import PythonGame
+
+class SpielGame(PythonGame):
+    def returns(self, moves: Sequence[str] | str | None = ...) -> list[float]: ...
+    def state_values(self) -> dict[str, float]: ...
+
+def solve(game: Any, *, threads: int | None = ..., progress: bool | None = ...) -> SpielGame: ...

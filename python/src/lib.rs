@@ -1,0 +1,1039 @@
+//! The native half of the `retrograde` Python package (`retrograde._retrograde`).
+//!
+//! Everything here is a thin layer over the library crates: graphs are built with
+//! `retrograde_graph::GraphBuilder` and solved with `retrograde_solve`, Sprague-Grundy values
+//! come from `retrograde_impartial`, built-in games and databases go through
+//! `retrograde_registry` exactly as `retrograde game` and `retrograde query` do. The Python
+//! package (`retrograde/__init__.py`) turns what these functions return (NumPy arrays, tuples
+//! of codes) into its `Solution`, `Value` and game objects.
+//!
+//! Values cross the boundary as `(outcome code, remoteness)`: the code is `Outcome as u8`
+//! (win 0, loss 1, tie 2, draw 3) and the remoteness is -1 for a draw.
+//!
+//! Long work (solving, building, exploring databases) runs on a worker thread while the
+//! calling thread waits without the GIL and checks for Ctrl-C every 50 ms ([`interruptible`]).
+
+use numpy::prelude::*;
+use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use rayon::prelude::*;
+use retrograde_graph::format::{self, Format, ParseOptions};
+use retrograde_graph::{Graph, GraphBuilder, Primitive};
+use retrograde_registry::{
+    database, entry, Answer, ArgValue, Args, Built, Database, Input, Kind, Query, QueryError,
+};
+use retrograde_solve::{Rules, Value};
+use retrograde_tier::{DirStorage, Event, Storage};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// "None" in the solver's remoteness and best-move arrays.
+const NONE: u32 = u32::MAX;
+
+/// A value as it crosses into Python: outcome code and remoteness (-1 for a draw).
+fn value_codes(v: Value) -> (u8, i64) {
+    (v.outcome() as u8, v.remoteness().map_or(-1, i64::from))
+}
+
+/// Runs `f` on a worker thread (in a rayon pool of `threads` when given) while this thread
+/// waits without the GIL, checking for signals every 50 ms. On Ctrl-C (or any signal handler
+/// that raises) it sets `cancel`, if given, waits for the worker to stop, and returns the
+/// exception; without `cancel` the worker is left to finish on its own and its result is
+/// dropped. A panic in `f` becomes a `RuntimeError`, never a crash of the interpreter.
+fn interruptible<T: Send + 'static>(
+    py: Python<'_>,
+    threads: Option<usize>,
+    cancel: Option<Arc<AtomicBool>>,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let pool = match threads {
+        Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
+        Some(n) => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| PyRuntimeError::new_err(format!("cannot start {n} threads: {e}")))?,
+        ),
+        None => None,
+    };
+    let (tx, rx) = mpsc::channel();
+    let worker = std::thread::Builder::new()
+        .name("retrograde".into())
+        .spawn(move || {
+            let out = match pool {
+                Some(p) => p.install(f),
+                None => f(),
+            };
+            let _ = tx.send(out);
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+    let mut rx = rx;
+    loop {
+        // The receiver moves into the GIL-free closure and back (it is not `Sync`).
+        let (got, back) = py.detach(move || (rx.recv_timeout(Duration::from_millis(50)), rx));
+        rx = back;
+        match got {
+            Ok(out) => {
+                let _ = py.detach(|| worker.join());
+                return Ok(out);
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    if let Some(c) = &cancel {
+                        c.store(true, Ordering::Relaxed);
+                        let _ = py.detach(|| worker.join());
+                    }
+                    return Err(e);
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let _ = py.detach(|| worker.join());
+                return Err(PyRuntimeError::new_err(
+                    "retrograde: internal error: the solver stopped without an answer (a panic); please report it",
+                ));
+            }
+        }
+    }
+}
+
+/// Progress lines on Python's `sys.stderr` (so that notebooks show them), at most one every
+/// half second, overwriting each other with `\r`. `None` (auto) stays silent for the first
+/// second, so quick solves print nothing; `True` prints from the start; `False` never.
+struct Progress {
+    mode: Option<bool>,
+    started: Instant,
+    last: Mutex<Option<Instant>>,
+    shown: AtomicBool,
+}
+
+impl Progress {
+    fn new(mode: Option<bool>) -> Arc<Progress> {
+        Arc::new(Progress {
+            mode,
+            started: Instant::now(),
+            last: Mutex::new(None),
+            shown: AtomicBool::new(false),
+        })
+    }
+
+    fn show(&self, line: impl FnOnce() -> String) {
+        let wait = match self.mode {
+            Some(false) => return,
+            Some(true) => Duration::ZERO,
+            None => Duration::from_secs(1),
+        };
+        if self.started.elapsed() < wait {
+            return;
+        }
+        let mut last = self.last.lock().unwrap_or_else(|p| p.into_inner());
+        if last.is_some_and(|t| t.elapsed() < Duration::from_millis(500)) {
+            return;
+        }
+        *last = Some(Instant::now());
+        self.shown.store(true, Ordering::Relaxed);
+        let text = format!("\rretrograde: {:<60}", line());
+        write_stderr(&text);
+    }
+
+    fn finish(&self) {
+        if self.shown.load(Ordering::Relaxed) {
+            write_stderr("\n");
+        }
+    }
+}
+
+fn write_stderr(text: &str) {
+    Python::attach(|py| {
+        if let Ok(err) = py.import("sys").and_then(|s| s.getattr("stderr")) {
+            let _ = err.call_method1("write", (text,));
+            let _ = err.call_method0("flush");
+        }
+    });
+}
+
+fn tier_progress(p: Arc<Progress>) -> retrograde_tier::ProgressFn {
+    let total = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    Arc::new(move |e: &Event<'_>| match e {
+        Event::Plan { slots, .. } => total.store(*slots, Ordering::Relaxed),
+        Event::Discover { tier, positions } => {
+            p.show(|| format!("finding positions: {positions} (tier {tier})"))
+        }
+        Event::Tier {
+            tier, size, done, ..
+        } => {
+            let all = total.load(Ordering::Relaxed).max(done + size);
+            p.show(|| {
+                format!(
+                    "solving tier {tier}: {done}/{all} ({:.0}%)",
+                    100.0 * *done as f64 / all.max(1) as f64
+                )
+            })
+        }
+        Event::Count { done, total } => p.show(|| {
+            format!(
+                "counting positions: {done}/{total} ({:.0}%)",
+                100.0 * *done as f64 / (*total).max(1) as f64
+            )
+        }),
+        Event::Damaged { error } => {
+            let error = error.to_string();
+            write_stderr(&format!("retrograde: warning: {error}: solving it again\n"))
+        }
+        _ => {}
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Graphs.
+
+fn no_move_rule(no_move: &str) -> PyResult<Rules> {
+    let p: Primitive = no_move.parse().map_err(|_| {
+        PyValueError::new_err(format!(
+            "no_move must be \"loss\", \"win\" or \"tie\", got {no_move:?}"
+        ))
+    })?;
+    Ok(Rules { no_move: p })
+}
+
+fn primitive_of(code: u8) -> PyResult<Primitive> {
+    match code {
+        0 => Ok(Primitive::Win),
+        1 => Ok(Primitive::Loss),
+        2 => Ok(Primitive::Tie),
+        c => Err(PyValueError::new_err(format!(
+            "a terminal value must be win, loss or tie (codes 0, 1, 2), got code {c}"
+        ))),
+    }
+}
+
+/// Solves `g` and hands the three arrays over as NumPy arrays: outcome codes (moved, not
+/// copied), remoteness and best moves widened to int64 with -1 for "none".
+type Arrays<'py> = (
+    Bound<'py, PyArray1<u8>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+);
+
+fn solved_arrays<'py>(py: Python<'py>, parts: (Vec<u8>, Vec<i64>, Vec<i64>)) -> Arrays<'py> {
+    let (o, r, b) = parts;
+    (o.into_pyarray(py), r.into_pyarray(py), b.into_pyarray(py))
+}
+
+/// The solve itself, on the worker thread: values, then the arrays widened in parallel.
+fn solve_graph(g: &Graph, rules: &Rules) -> (Vec<u8>, Vec<i64>, Vec<i64>) {
+    let (o, r, b) = retrograde_solve::solve(g, rules).into_parts();
+    let widen = |x: &u32| if *x == NONE { -1 } else { i64::from(*x) };
+    let r: Vec<i64> = r.par_iter().map(widen).collect();
+    let b: Vec<i64> = b.par_iter().map(widen).collect();
+    (o, r, b)
+}
+
+/// Edges from an `(m, 2)` C-contiguous uint32 array, with the largest id seen.
+/// Edge pairs and the largest id among them.
+type Pairs = (Vec<(u32, u32)>, Option<u32>);
+
+fn edge_pairs(edges: &PyReadonlyArray2<'_, u32>) -> PyResult<Pairs> {
+    let shape = edges.shape();
+    if shape[1] != 2 {
+        return Err(PyValueError::new_err(format!(
+            "edges must have shape (m, 2), got ({}, {})",
+            shape[0], shape[1]
+        )));
+    }
+    let flat = edges
+        .as_slice()
+        .map_err(|_| PyValueError::new_err("edges must be a C-contiguous array"))?;
+    let pairs: Vec<(u32, u32)> = flat.chunks_exact(2).map(|c| (c[0], c[1])).collect();
+    let max = flat.par_iter().copied().max();
+    if max == Some(NONE) {
+        return Err(PyValueError::new_err(format!(
+            "vertex id {NONE} is too large (ids must be at most {})",
+            NONE - 1
+        )));
+    }
+    Ok((pairs, max))
+}
+
+/// Builds the graph of an edge array and the optional per-vertex and per-edge facts.
+#[allow(clippy::too_many_arguments)]
+fn edge_builder(
+    edges: &PyReadonlyArray2<'_, u32>,
+    n_vertices: Option<u64>,
+    terminal_v: Option<PyReadonlyArray1<'_, u32>>,
+    terminal_code: Option<PyReadonlyArray1<'_, u8>>,
+    owners: Option<PyReadonlyArray1<'_, u8>>,
+    go_again: Option<PyReadonlyArray1<'_, bool>>,
+) -> PyResult<GraphBuilder> {
+    let (pairs, max) = edge_pairs(edges)?;
+    let m = pairs.len();
+    if let (Some(n), Some(max)) = (n_vertices, max) {
+        if u64::from(max) >= n {
+            return Err(PyValueError::new_err(format!(
+                "vertex id {max} is out of range for n_vertices={n} (ids must be below it)"
+            )));
+        }
+    }
+    let mut b = GraphBuilder::new();
+    b.push_chunk(pairs, max);
+    if let Some(n) = n_vertices {
+        b.ensure_vertices(n)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    }
+    let n = b.vertex_count();
+    if let (Some(tv), Some(tc)) = (terminal_v, terminal_code) {
+        let (tv, tc) = (tv.as_slice()?, tc.as_slice()?);
+        if tv.len() != tc.len() {
+            return Err(PyValueError::new_err(
+                "terminal: as many vertices as values",
+            ));
+        }
+        for (&v, &c) in tv.iter().zip(tc) {
+            if u64::from(v) >= n {
+                return Err(PyValueError::new_err(format!(
+                    "terminal: vertex {v} is out of range (the graph has {n} vertices)"
+                )));
+            }
+            b.set_primitive(v, primitive_of(c)?);
+        }
+    }
+    if let Some(owners) = owners {
+        let owners = owners.as_slice()?;
+        if owners.len() as u64 != n {
+            return Err(PyValueError::new_err(format!(
+                "owners must have one entry per vertex: {} given for {n} vertices",
+                owners.len()
+            )));
+        }
+        for (v, &o) in owners.iter().enumerate() {
+            b.set_owner(v as u32, u64::from(o))
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        }
+    }
+    if let Some(again) = go_again {
+        let again = again.as_slice()?;
+        if again.len() != m {
+            return Err(PyValueError::new_err(format!(
+                "go_again must have one flag per edge: {} given for {m} edges",
+                again.len()
+            )));
+        }
+        for (i, &a) in again.iter().enumerate() {
+            if a {
+                b.mark_again(i);
+            }
+        }
+    }
+    Ok(b)
+}
+
+/// Solves the graph of an edge array (see `retrograde.solve`).
+#[pyfunction]
+#[pyo3(signature = (edges, n_vertices, no_move, terminal_v, terminal_code, owners, go_again, threads))]
+#[allow(clippy::too_many_arguments)]
+fn solve_edges<'py>(
+    py: Python<'py>,
+    edges: PyReadonlyArray2<'py, u32>,
+    n_vertices: Option<u64>,
+    no_move: &str,
+    terminal_v: Option<PyReadonlyArray1<'py, u32>>,
+    terminal_code: Option<PyReadonlyArray1<'py, u8>>,
+    owners: Option<PyReadonlyArray1<'py, u8>>,
+    go_again: Option<PyReadonlyArray1<'py, bool>>,
+    threads: Option<usize>,
+) -> PyResult<(Arrays<'py>, usize)> {
+    let rules = no_move_rule(no_move)?;
+    let b = edge_builder(
+        &edges,
+        n_vertices,
+        terminal_v,
+        terminal_code,
+        owners,
+        go_again,
+    )?;
+    let out = interruptible(py, threads, None, move || {
+        let g = b.build().map_err(|e| e.to_string())?;
+        Ok::<_, String>((solve_graph(&g, &rules), g.edge_count()))
+    })?
+    .map_err(PyValueError::new_err)?;
+    Ok((solved_arrays(py, out.0), out.1))
+}
+
+/// For the benchmark: the library's own time on an edge array, measured inside Rust with
+/// no Python in between: `(build seconds, solve seconds)`, the solve being the same call
+/// `solve_edges` makes (values, best moves, the arrays widened).
+#[pyfunction]
+#[pyo3(signature = (edges, n_vertices=None))]
+fn timed_solve(
+    py: Python<'_>,
+    edges: PyReadonlyArray2<'_, u32>,
+    n_vertices: Option<u64>,
+) -> PyResult<(f64, f64)> {
+    let b = edge_builder(&edges, n_vertices, None, None, None, None)?;
+    let rules = Rules::default();
+    py.detach(move || {
+        let t = Instant::now();
+        let g = b.build().map_err(|e| e.to_string())?;
+        let build = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let s = solve_graph(&g, &rules);
+        let solve = t.elapsed().as_secs_f64();
+        drop(s);
+        Ok::<_, String>((build, solve))
+    })
+    .map_err(PyValueError::new_err)
+}
+
+/// What a graph file gives beside its solution: edge count, start vertex and names.
+type FileFacts = (usize, Option<u32>, Option<Vec<String>>);
+
+fn read_graph(path: &PathBuf, fmt: &str, n_vertices: Option<u64>) -> PyResult<Graph> {
+    let shown = path.display().to_string();
+    if path.is_dir() {
+        return Err(PyOSError::new_err(format!("{shown}: is a directory")));
+    }
+    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            pyo3::exceptions::PyFileNotFoundError::new_err(format!("{shown}: no such file"))
+        }
+        _ => PyOSError::new_err(format!("{shown}: cannot read: {e}")),
+    })?;
+    let format = match fmt {
+        "auto" => {
+            let ext = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .map(str::to_ascii_lowercase);
+            match ext.as_deref() {
+                Some("grf") => Format::Grf,
+                Some("json") => Format::Json,
+                _ => format::detect(&bytes),
+            }
+        }
+        f => f.parse().map_err(PyValueError::new_err)?,
+    };
+    let opts = ParseOptions {
+        vertices: n_vertices,
+    };
+    format::parse(&bytes, format, &opts).map_err(|e| {
+        PyValueError::new_err(match e.line {
+            Some(l) => format!("{shown}:{l}: {}", e.message),
+            None => format!("{shown}: {}", e.message),
+        })
+    })
+}
+
+/// Reads a graph file in any format the CLI reads and solves it.
+#[pyfunction]
+#[pyo3(signature = (path, format, n_vertices, no_move, threads))]
+fn solve_file<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    format: &str,
+    n_vertices: Option<u64>,
+    no_move: &str,
+    threads: Option<usize>,
+) -> PyResult<(Arrays<'py>, FileFacts)> {
+    let rules = no_move_rule(no_move)?;
+    let g = read_graph(&path, format, n_vertices)?;
+    let (arrays, g) = interruptible(py, threads, None, move || {
+        let s = solve_graph(&g, &rules);
+        (s, g)
+    })?;
+    let names = g.has_names().then(|| {
+        (0..g.vertex_count() as u32)
+            .map(|v| g.name(v).unwrap_or("").to_string())
+            .collect()
+    });
+    Ok((
+        solved_arrays(py, arrays),
+        (g.edge_count(), g.start(), names),
+    ))
+}
+
+/// Sprague-Grundy values: `values` (int64, -1 for an infinite value), `outcome` codes, and
+/// for infinite values the index into `ksets` (the sets `K`, each a sorted list), else -1.
+type GrundyArrays<'py> = (
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<u8>>,
+    Bound<'py, PyArray1<i64>>,
+    Vec<Vec<u32>>,
+);
+
+fn grundy_arrays(py: Python<'_>, g: Graph) -> PyResult<GrundyArrays<'_>> {
+    let out = interruptible(py, None, None, move || {
+        let s = retrograde_impartial::grundy(&g).map_err(|e| e.to_string())?;
+        let n = s.len();
+        let mut values = Vec::with_capacity(n);
+        let mut outcome = Vec::with_capacity(n);
+        let mut kindex = Vec::with_capacity(n);
+        let mut ksets: Vec<Vec<u32>> = Vec::new();
+        let mut seen: std::collections::HashMap<Vec<u32>, i64> = Default::default();
+        for v in 0..n as u32 {
+            let sg = s.value(v);
+            outcome.push(sg.outcome() as u8);
+            match sg {
+                retrograde_impartial::Sg::Finite(x) => {
+                    values.push(i64::from(x));
+                    kindex.push(-1);
+                }
+                retrograde_impartial::Sg::Infinite(k) => {
+                    values.push(-1);
+                    let id = *seen.entry(k.to_vec()).or_insert_with(|| {
+                        ksets.push(k.to_vec());
+                        ksets.len() as i64 - 1
+                    });
+                    kindex.push(id);
+                }
+            }
+        }
+        Ok::<_, String>((values, outcome, kindex, ksets))
+    })?
+    .map_err(PyValueError::new_err)?;
+    Ok((
+        out.0.into_pyarray(py),
+        out.1.into_pyarray(py),
+        out.2.into_pyarray(py),
+        out.3,
+    ))
+}
+
+/// Sprague-Grundy values of the graph of an edge array.
+#[pyfunction]
+#[pyo3(signature = (edges, n_vertices, terminal_v, terminal_code))]
+fn grundy_edges<'py>(
+    py: Python<'py>,
+    edges: PyReadonlyArray2<'py, u32>,
+    n_vertices: Option<u64>,
+    terminal_v: Option<PyReadonlyArray1<'py, u32>>,
+    terminal_code: Option<PyReadonlyArray1<'py, u8>>,
+) -> PyResult<GrundyArrays<'py>> {
+    let b = edge_builder(&edges, n_vertices, terminal_v, terminal_code, None, None)?;
+    let g = b
+        .build()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    grundy_arrays(py, g)
+}
+
+/// Sprague-Grundy values of a graph file.
+#[pyfunction]
+#[pyo3(signature = (path, format, n_vertices))]
+fn grundy_file<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    format: &str,
+    n_vertices: Option<u64>,
+) -> PyResult<GrundyArrays<'py>> {
+    let g = read_graph(&path, format, n_vertices)?;
+    grundy_arrays(py, g)
+}
+
+// ---------------------------------------------------------------------------------------
+// Built-in games and databases, through the registry.
+
+/// A solved built-in game or an opened database: the registry's [`Answer`].
+///
+/// The registry's answers borrow the built game; like `retrograde query` (`query::open`),
+/// the built game (its parameters: a few bytes) is leaked so that the answer can live as
+/// long as this object. The answer itself (the solved tables) is freed with it.
+#[pyclass(module = "retrograde._retrograde", name = "NativeGame", frozen)]
+struct NativeGame {
+    // Fields drop in order: the answer before the temporary directory its files are in.
+    answer: Box<dyn Answer>,
+    name: String,
+    title: String,
+    _tmp: Option<tempfile::TempDir>,
+}
+
+/// A report as it crosses into Python: start value, stats, lines.
+type Reported<'py> = (Option<(u8, i64)>, Bound<'py, PyDict>, Vec<String>);
+
+/// A query's answer as it crosses into Python: position, side, picture, value, moves, JSON.
+type Answered = (
+    String,
+    String,
+    String,
+    (u8, i64),
+    Vec<(String, u8, i64)>,
+    String,
+);
+
+fn query_error(name: &str, e: QueryError) -> PyErr {
+    match e {
+        QueryError::Bad(m) => PyValueError::new_err(format!("{name}: {m}")),
+        QueryError::Lookup(e) => tier_error(name, e),
+    }
+}
+
+fn tier_error(name: &str, e: retrograde_tier::Error) -> PyErr {
+    if matches!(e, retrograde_tier::Error::Interrupted) {
+        return PyKeyboardInterrupt::new_err("interrupted");
+    }
+    if e.is_damage() {
+        PyOSError::new_err(format!(
+            "{name}: {e}; solve again with the same db= to repair it"
+        ))
+    } else if matches!(e, retrograde_tier::Error::Memory { .. }) {
+        pyo3::exceptions::PyMemoryError::new_err(format!("{name}: {e}"))
+    } else {
+        PyRuntimeError::new_err(format!("{name}: {e}"))
+    }
+}
+
+#[pymethods]
+impl NativeGame {
+    /// The game and its parameters (`connect4 5x4`), or `graph`.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A few lines naming the game and its rules.
+    #[getter]
+    fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// The report of the solve: `(start value or None, stats dict, lines)`.
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Reported<'py>> {
+        let r = self
+            .answer
+            .report()
+            .map_err(|e| tier_error(&self.name, e))?;
+        let d = PyDict::new(py);
+        let mut start = None;
+        if let Some((v, st)) = &r.standard {
+            start = Some(value_codes(*v));
+            for (k, x) in [
+                ("positions", st.positions),
+                ("moves", st.moves),
+                ("win", st.win),
+                ("loss", st.loss),
+                ("tie", st.tie),
+                ("draw", st.draw),
+                ("classes", st.classes),
+                ("states", st.states),
+            ] {
+                d.set_item(k, x)?;
+            }
+            d.set_item("longest_win", st.longest_win)?;
+            d.set_item("longest_loss", st.longest_loss)?;
+            d.set_item("explore_seconds", st.explore.as_secs_f64())?;
+            d.set_item("solve_seconds", st.solve.as_secs_f64())?;
+        }
+        for (k, v) in &r.fields {
+            // Small JSON values (numbers, strings, lists of numbers): as their JSON text,
+            // which Python's json module reads back.
+            d.set_item(k.as_str(), v.to_string())?;
+        }
+        let mut lines = Vec::new();
+        lines.extend(r.first_line.clone());
+        lines.extend(r.lines.iter().cloned());
+        Ok((start, d, lines))
+    }
+
+    /// Answers a query by moves from the start (`position` None) or by a position in the
+    /// game's notation: `(position, side, picture, value, moves, json)`.
+    #[pyo3(signature = (moves, position=None))]
+    fn query(
+        &self,
+        py: Python<'_>,
+        moves: Vec<String>,
+        position: Option<String>,
+    ) -> PyResult<Answered> {
+        let q = match position {
+            Some(p) => Query::Position(p),
+            None => Query::Moves(moves),
+        };
+        let a = py
+            .detach(|| self.answer.query(&q))
+            .map_err(|e| query_error(&self.name, e))?;
+        let json = a.to_json();
+        Ok((
+            a.position,
+            a.side,
+            a.picture,
+            value_codes(a.value),
+            a.moves
+                .into_iter()
+                .map(|(m, v)| {
+                    let (o, r) = value_codes(v);
+                    (m, o, r)
+                })
+                .collect(),
+            json,
+        ))
+    }
+}
+
+/// Solves the built-in game `name` with `args` (parameter name to value as the CLI takes it;
+/// for a file parameter, its path), keeping its tiers in `db` when given (reusing a finished
+/// database there, resuming an unfinished one).
+#[pyfunction]
+#[pyo3(signature = (name, args, db, threads, progress))]
+fn game(
+    py: Python<'_>,
+    name: &str,
+    args: Vec<(String, String)>,
+    db: Option<PathBuf>,
+    threads: Option<usize>,
+    progress: Option<bool>,
+) -> PyResult<NativeGame> {
+    let e = entry(name).ok_or_else(|| PyValueError::new_err(format!("no game {name:?}")))?;
+    let mut values =
+        Args::with_defaults(e.params).map_err(|m| PyRuntimeError::new_err(m.to_string()))?;
+    for (k, v) in &args {
+        let p = e
+            .params
+            .iter()
+            .find(|p| p.name == k.replace('_', "-") || p.name == k.as_str())
+            .ok_or_else(|| {
+                let known: Vec<&str> = e.params.iter().map(|p| p.name).collect();
+                PyTypeError::new_err(format!(
+                    "{name}: no parameter {k:?} (it takes {})",
+                    known.join(", ")
+                ))
+            })?;
+        if p.kind == Kind::Input {
+            let bytes = std::fs::read(v)
+                .map_err(|err| PyOSError::new_err(format!("{v}: cannot read: {err}")))?;
+            values.set(
+                p.name,
+                ArgValue::Input(Input {
+                    name: v.clone(),
+                    bytes,
+                }),
+            );
+        } else {
+            values
+                .set_text(p, v)
+                .map_err(|m| PyValueError::new_err(format!("{name}: {m}")))?;
+        }
+    }
+    for p in e.params {
+        if p.default.is_none() && p.kind != Kind::Flag && !args.iter().any(|(k, _)| k == p.name) {
+            return Err(PyTypeError::new_err(format!(
+                "{name}: the parameter {:?} is required ({})",
+                p.name, p.help
+            )));
+        }
+    }
+    if db.is_some() && !e.tiered {
+        return Err(PyValueError::new_err(format!(
+            "{name}: db= applies to tier games only (connect4, quixo, tictactoe, teeko)"
+        )));
+    }
+    let built = (e.build)(&values).map_err(PyValueError::new_err)?;
+    let built: &'static dyn Built = Box::leak(built);
+    let gname = built.name();
+    let title = built.title();
+    let mut tmp = None;
+    let storage: Option<Arc<dyn Storage>> = match &db {
+        Some(d) => Some(Arc::new(DirStorage::new(d.clone()))),
+        None if e.tiered && built.needs_storage() => {
+            let t = tempfile::Builder::new()
+                .prefix("retrograde-tiers-")
+                .tempdir()
+                .map_err(|err| {
+                    PyOSError::new_err(format!(
+                        "cannot create a temporary directory for the tiers: {err}"
+                    ))
+                })?;
+            let s: Arc<dyn Storage> = Arc::new(DirStorage::new(t.path().to_path_buf()));
+            tmp = Some(t);
+            Some(s)
+        }
+        None => None,
+    };
+    built
+        .check(None, storage.is_some())
+        .map_err(|m| PyValueError::new_err(format!("{gname}: {m}")))?;
+    if let (Some(st), Some(_)) = (&storage, &db) {
+        match built.open(st.clone()) {
+            Ok(Some(answer)) => {
+                return Ok(NativeGame {
+                    answer,
+                    name: gname,
+                    title,
+                    _tmp: tmp,
+                })
+            }
+            Ok(None) => {}
+            Err(err) if err.is_damage() => {} // solved again below, with resume
+            Err(err) => return Err(tier_error(&gname, err)),
+        }
+    }
+    let cancel = Arc::new(AtomicBool::new(false));
+    let shown = Progress::new(progress);
+    let mut opts = retrograde_tier::SolveOptions::default();
+    opts.resume = db.is_some();
+    opts.storage = storage;
+    opts.cancel = Some(cancel.clone());
+    opts.progress = Some(tier_progress(shown.clone()));
+    let answer = interruptible(py, threads, Some(cancel), move || built.solve(&opts));
+    shown.finish();
+    let answer = answer?.map_err(|err| tier_error(&gname, err))?;
+    Ok(NativeGame {
+        answer,
+        name: gname,
+        title,
+        _tmp: tmp,
+    })
+}
+
+/// Opens a database directory made by `retrograde game ... --db DIR` (or `solve --db`),
+/// whatever it holds, as `retrograde query` does.
+#[pyfunction]
+fn open_db(py: Python<'_>, path: PathBuf) -> PyResult<NativeGame> {
+    let shown = path.display().to_string();
+    if !path.is_dir() {
+        return Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!(
+            "{shown}: not a directory (a database is the directory `--db DIR` wrote)"
+        )));
+    }
+    let storage: Arc<dyn Storage> = Arc::new(DirStorage::new(path.clone()));
+    let fail = |e: retrograde_tier::Error| {
+        if matches!(e, retrograde_tier::Error::Missing { .. }) {
+            PyFileNotFoundError::new_err(format!("{shown}: no finished database here ({e})"))
+        } else if e.is_damage() {
+            PyOSError::new_err(format!(
+                "{e}; solve again with --db {shown} --resume to repair it"
+            ))
+        } else {
+            PyValueError::new_err(e.to_string())
+        }
+    };
+    let opened = py.detach(|| database(storage.clone()));
+    match opened.map_err(fail)? {
+        Database::Graph(g) => Ok(NativeGame {
+            title: format!("a solved graph of {} vertices", g.db().vertices()),
+            answer: g,
+            name: "graph".into(),
+            _tmp: None,
+        }),
+        Database::Game(built) => {
+            let built: &'static dyn Built = Box::leak(built);
+            let name = built.name();
+            let answer = py
+                .detach(|| built.open(storage))
+                .map_err(fail)?
+                .ok_or_else(|| {
+                    PyFileNotFoundError::new_err(format!("{shown}: no finished database of {name}"))
+                })?;
+            Ok(NativeGame {
+                answer,
+                title: built.title(),
+                name,
+                _tmp: None,
+            })
+        }
+    }
+}
+
+use pyo3::exceptions::PyFileNotFoundError;
+
+/// The built-in games: `(name, about, tiered, [(param, help, default or None, kind)])`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn game_entries() -> Vec<(
+    &'static str,
+    &'static str,
+    bool,
+    Vec<(
+        &'static str,
+        &'static str,
+        Option<&'static str>,
+        &'static str,
+    )>,
+)> {
+    retrograde_registry::entries()
+        .iter()
+        .map(|e| {
+            let params = e
+                .params
+                .iter()
+                .map(|p| {
+                    let kind = match p.kind {
+                        Kind::Number { .. } => "number",
+                        Kind::Numbers { .. } => "numbers",
+                        Kind::Flag => "flag",
+                        Kind::Choice(_) => "choice",
+                        Kind::Input => "file",
+                        Kind::Text => "text",
+                    };
+                    (p.name, p.help, p.default, kind)
+                })
+                .collect();
+            (e.name, e.about, e.tiered, params)
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Games written in Python.
+
+/// `primitive(p)`'s answer as a terminal code, or None.
+fn primitive_code(r: &Bound<'_, PyAny>, p: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
+    if r.is_none() {
+        return Ok(None);
+    }
+    if let Ok(s) = r.extract::<String>() {
+        return match s.as_str() {
+            "win" => Ok(Some(0)),
+            "loss" | "lose" => Ok(Some(1)),
+            "tie" => Ok(Some(2)),
+            _ => Err(PyValueError::new_err(format!(
+                "primitive({}) returned {s:?}: expected None, \"win\", \"loss\" or \"tie\" (for the player to move)",
+                short_repr(p)
+            ))),
+        };
+    }
+    if let Ok(c) = r.extract::<i64>() {
+        if (0..=2).contains(&c) {
+            return Ok(Some(c as u8));
+        }
+    }
+    Err(PyValueError::new_err(format!(
+        "primitive({}) returned {}: expected None, \"win\", \"loss\", \"tie\" or Outcome.WIN/LOSS/TIE",
+        short_repr(p),
+        short_repr(r)
+    )))
+}
+
+fn short_repr(x: &Bound<'_, PyAny>) -> String {
+    let s = x
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "<unprintable>".into());
+    if s.chars().count() > 60 {
+        format!("{}…", s.chars().take(60).collect::<String>())
+    } else {
+        s
+    }
+}
+
+type Explored<'py> = (
+    Bound<'py, PyArray2<u32>>,
+    Option<Bound<'py, PyArray1<bool>>>,
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<u8>>,
+    Bound<'py, PyList>,
+    Bound<'py, PyDict>,
+);
+
+/// Explores a game written in Python breadth-first from `game.start()`: every position is
+/// looked up in a dict (so positions must be hashable), numbered in the order found, and
+/// every move becomes an edge. A position whose `primitive` is not None is terminal (its
+/// moves are not asked). `moves(p)` returns the positions after each move, as an iterable or
+/// as a dict from move names to positions. Exceptions raised by the game's methods pass
+/// through unchanged.
+///
+/// Returns the edges `(m, 2)`, the go-again flags (when the game has `keeps_turn`), terminal
+/// vertices and codes, the positions in id order and the dict from position to id.
+#[pyfunction]
+#[pyo3(signature = (game, progress=None, max_positions=None))]
+fn explore<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyAny>,
+    progress: Option<bool>,
+    max_positions: Option<u64>,
+) -> PyResult<Explored<'py>> {
+    let limit = max_positions.unwrap_or(u64::from(NONE - 1));
+    let index = PyDict::new(py);
+    let positions = PyList::empty(py);
+    let start = game.call_method0("start")?;
+    index.set_item(&start, 0u32)?;
+    positions.append(&start)?;
+    let keeps = game.hasattr("keeps_turn")?;
+    let mut edges: Vec<u32> = Vec::new();
+    let mut again: Vec<bool> = Vec::new();
+    let mut tv: Vec<u32> = Vec::new();
+    let mut tc: Vec<u8> = Vec::new();
+    let shown = Progress::new(progress);
+    let mut q = 0usize;
+    while q < positions.len() {
+        let p = positions.get_item(q)?;
+        if q % 1024 == 0 {
+            py.check_signals()?;
+            let found = positions.len();
+            shown.show(|| format!("explored {q} positions, found {found}"));
+        }
+        let prim = game.call_method1("primitive", (&p,))?;
+        if let Some(code) = primitive_code(&prim, &p)? {
+            tv.push(q as u32);
+            tc.push(code);
+            q += 1;
+            continue;
+        }
+        let ms = game.call_method1("moves", (&p,))?;
+        let children = if let Ok(d) = ms.cast::<PyDict>() {
+            d.values().into_any()
+        } else if ms.hasattr("values")? && ms.hasattr("keys")? {
+            ms.call_method0("values")?
+        } else {
+            ms
+        };
+        for child in children.try_iter().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "moves({}) must return an iterable of positions or a dict of them",
+                short_repr(&p)
+            ))
+        })? {
+            let child = child?;
+            let id = match index.get_item(&child)? {
+                Some(id) => id.extract::<u32>()?,
+                None => {
+                    let id = positions.len() as u64;
+                    if id >= limit {
+                        return Err(pyo3::exceptions::PyMemoryError::new_err(format!(
+                            "the game has more than {limit} positions (max_positions)"
+                        )));
+                    }
+                    index.set_item(&child, id as u32)?;
+                    positions.append(&child)?;
+                    id as u32
+                }
+            };
+            edges.push(q as u32);
+            edges.push(id);
+            if keeps {
+                again.push(game.call_method1("keeps_turn", (&p, &child))?.is_truthy()?);
+            }
+        }
+        q += 1;
+    }
+    shown.finish();
+    let m = edges.len() / 2;
+    let edges = edges
+        .into_pyarray(py)
+        .reshape([m, 2])
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    Ok((
+        edges,
+        keeps.then(|| again.into_pyarray(py)),
+        tv.into_pyarray(py),
+        tc.into_pyarray(py),
+        positions,
+        index,
+    ))
+}
+
+/// The native module.
+#[pymodule]
+fn _retrograde(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(solve_edges, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_file, m)?)?;
+    m.add_function(wrap_pyfunction!(grundy_edges, m)?)?;
+    m.add_function(wrap_pyfunction!(grundy_file, m)?)?;
+    m.add_function(wrap_pyfunction!(game, m)?)?;
+    m.add_function(wrap_pyfunction!(open_db, m)?)?;
+    m.add_function(wrap_pyfunction!(game_entries, m)?)?;
+    m.add_function(wrap_pyfunction!(explore, m)?)?;
+    m.add_function(wrap_pyfunction!(timed_solve, m)?)?;
+    m.add_class::<NativeGame>()?;
+    Ok(())
+}

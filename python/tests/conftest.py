@@ -1,0 +1,42 @@
+"""Shared fixtures: the command-line binary the Python results are compared with."""
+
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def _find_cli():
+    env = os.environ.get("RETROGRADE_BIN")
+    if env:
+        return env
+    for profile in ("release", "debug"):
+        p = ROOT / "target" / profile / "retrograde"
+        if p.exists():
+            return str(p)
+    return None
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """Runs `retrograde ARGS...` and returns its standard output. Missing binary: a skip on
+    a developer's machine, a failure in CI (CI builds it with `cargo test --workspace`)."""
+    path = _find_cli()
+    if path is None:
+        msg = "the retrograde binary is not built (cargo build -p retrograde-cli, or set RETROGRADE_BIN)"
+        if os.environ.get("CI"):
+            pytest.fail(msg)
+        pytest.skip(msg)
+
+    def run(*args, input=None):
+        r = subprocess.run(
+            [path, *map(str, args)], capture_output=True, text=True, input=input, timeout=600
+        )
+        if r.returncode != 0:
+            raise AssertionError(f"retrograde {' '.join(map(str, args))} failed: {r.stderr}")
+        return r.stdout
+
+    return run
