@@ -33,7 +33,7 @@
 //! let s = solve(&krk, &SolveOptions::default()).unwrap();
 //! // The longest win in KRvK is mate in 16 (31 plies), white to move.
 //! assert_eq!(s.stats().longest_win, Some(31));
-//! let (p, _) = retrograde_tier::Notation::parse_position(&krk, "8/8/8/8/8/8/8/k1K4R w - - 0 1").unwrap();
+//! let (p, _) = retrograde_tier::Notation::parse_position(&krk, "k7/8/1K6/8/8/8/8/7R w - - 0 1").unwrap();
 //! assert_eq!(s.value(&p).unwrap(), Some(Value::Win(1)));
 //! ```
 
