@@ -1252,7 +1252,18 @@ impl Notation for Chess {
                 ))
             }
         };
-        let board = Board::from_fen(&full, false).map_err(|e| format!("not a legal FEN: {e:?}"))?;
+        let board = Board::from_fen(&full, false).map_err(|e| {
+            use cozy_chess::FenParseError as F;
+            let why = match e {
+                F::InvalidBoard => "the board is not a legal position (one king each, no pawn on the first or last rank, the side not to move not in check)",
+                F::InvalidSideToMove => "the side to move is w or b",
+                F::InvalidCastlingRights => "the castling rights are invalid",
+                F::InvalidEnPassant => "the en-passant square is not behind a pawn that has just made a double push",
+                F::InvalidHalfMoveClock | F::InvalidFullmoveNumber => "the move counters are invalid",
+                F::MissingField | F::TooManyFields => "a field is missing or one too many",
+            };
+            format!("not a legal FEN: {why}")
+        })?;
         let p = Chess::from_board(&board)?;
         Ok((p, p.stm))
     }
