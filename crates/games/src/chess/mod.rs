@@ -65,10 +65,13 @@ pub struct Material(u16);
 impl Material {
     /// Material from piece codes (any order).
     fn from_codes(codes: &[u8]) -> Material {
-        let mut c = codes.to_vec();
-        c.sort_unstable();
+        let mut c = [0u8; MAX_OTHERS];
+        let n = codes.len().min(MAX_OTHERS);
+        c[..n].copy_from_slice(&codes[..n]);
+        c[..n].sort_unstable();
         Material(
-            c.iter()
+            c[..n]
+                .iter()
                 .enumerate()
                 .fold(0u16, |m, (i, &x)| m | u16::from(x) << (4 * i)),
         )
@@ -88,8 +91,9 @@ impl Material {
     }
 
     /// Pieces other than the kings.
+    #[inline]
     pub fn len(self) -> usize {
-        self.codes().count()
+        (0..MAX_OTHERS).filter(|&i| self.code(i) != 0).count()
     }
 
     /// Whether only the kings are left.
@@ -98,8 +102,9 @@ impl Material {
     }
 
     /// Whether there are pawns (then only the mirror is a symmetry).
+    #[inline]
     pub fn has_pawns(self) -> bool {
-        self.codes().any(|c| c & 7 == 1)
+        (0..MAX_OTHERS).any(|i| self.code(i) & 7 == 1)
     }
 
     /// Parses `KQvK`, `KRPvKR`, ... (white first; the order of the pieces after each king
@@ -141,6 +146,28 @@ impl Material {
             ));
         }
         Ok(Material::from_codes(&codes))
+    }
+
+    /// Every ending of exactly `pieces` pieces, kings included (2 to [`MAX_PIECES`]): every
+    /// multiset of `pieces - 2` pieces of either colour, white first (`KQvK` and `KvKQ` both).
+    pub fn all(pieces: usize) -> Vec<Material> {
+        let kinds: Vec<u8> = (1..=5).chain((1..=5).map(|k| k | BLACK)).collect();
+        let mut out = Vec::new();
+        fn rec(kinds: &[u8], from: usize, left: usize, acc: &mut Vec<u8>, out: &mut Vec<Material>) {
+            if left == 0 {
+                out.push(Material::from_codes(acc));
+                return;
+            }
+            for i in from..kinds.len() {
+                acc.push(kinds[i]);
+                rec(kinds, i, left - 1, acc, out);
+                acc.pop();
+            }
+        }
+        if (2..=MAX_PIECES).contains(&pieces) {
+            rec(&kinds, 0, pieces - 2, &mut Vec::new(), &mut out);
+        }
+        out
     }
 
     /// Whether neither side can ever mate: no pawns, rooks or queens, and at most one minor
@@ -251,9 +278,11 @@ fn sq(s: u8) -> Square {
     Square::index(s as usize)
 }
 
-/// The chess rules for one ending and the tables of its index.
+/// The chess rules for one ending (or several) and the tables of its index.
 pub struct Chess {
     root: Material,
+    /// Every ending solved, with the tiers they convert into (the first is `root`).
+    roots: Vec<Material>,
     /// King pairs canonical under the 8 symmetries, then under the mirror: (white, black).
     pairs: [Vec<(u8, u8)>; 2],
     /// `pair_index[k][white * 64 + black]`: the number of a pair, or `NO_PAIR`.
@@ -280,6 +309,17 @@ impl Chess {
 
     /// The ending of `root`.
     pub fn with_material(root: Material) -> Chess {
+        Chess::endings(&[root])
+    }
+
+    /// Several endings solved together (each tier once), such as every ending of 3 and 4
+    /// pieces ([`Material::all`]). The first is the one [`material`](Chess::material)
+    /// names.
+    ///
+    /// # Panics
+    /// When `roots` is empty.
+    pub fn endings(roots: &[Material]) -> Chess {
+        let root = roots[0];
         let mut pairs = [Vec::new(), Vec::new()];
         let mut pair_index = [vec![NO_PAIR; 4096], vec![NO_PAIR; 4096]];
         let mut to_canonical = [vec![1u8; 4096], vec![1u8; 4096]];
@@ -305,6 +345,7 @@ impl Chess {
         }
         Chess {
             root,
+            roots: roots.to_vec(),
             pairs,
             pair_index,
             to_canonical,
@@ -618,7 +659,10 @@ impl TierGame for Chess {
     type Turn = Alternate;
 
     fn name(&self) -> String {
-        format!("chess {}", self.root)
+        match self.roots.len() {
+            1 => format!("chess {}", self.root),
+            n => format!("chess {} and {} more", self.root, n - 1),
+        }
     }
 
     fn start(&self) -> Option<Pos> {
@@ -626,7 +670,7 @@ impl TierGame for Chess {
     }
 
     fn root_tiers(&self) -> Vec<Tier> {
-        self.tiers_of(self.root)
+        self.roots.iter().flat_map(|&m| self.tiers_of(m)).collect()
     }
 
     #[inline]
@@ -891,28 +935,34 @@ impl Chess {
                 continue;
             }
             let from = p.sq[2 + i];
-            let mut targets: Vec<(u8, Option<u8>)> = Vec::new(); // (to, en-passant victim)
+            // (to, en-passant victim): at most two pushes, two captures, one en passant.
+            let mut targets = [(0u8, None::<u8>); 5];
+            let mut count = 0;
+            let mut push = |t: (u8, Option<u8>)| {
+                targets[count] = t;
+                count += 1;
+            };
             let one = (from as i8 + step) as u8;
             if occ >> one & 1 == 0 {
-                targets.push((one, None));
+                push((one, None));
                 let two = (one as i8 + step) as u8;
                 if from >> 3 == start && occ >> two & 1 == 0 {
-                    targets.push((two, None));
+                    push((two, None));
                 }
             }
             let caps = get_pawn_attacks(sq(from), colour).0 & colours[them] & !(1u64 << p.sq[them]);
             for t in BitBoard(caps) {
-                targets.push((t as u8, None));
+                push((t as u8, None));
             }
             if p.ep != 0 {
                 let file = p.ep - 1;
                 let to = if us == 0 { 40 + file } else { 16 + file };
                 if get_pawn_attacks(sq(from), colour).has(sq(to)) {
                     let victim = if us == 0 { 32 + file } else { 24 + file };
-                    targets.push((to, Some(victim)));
+                    push((to, Some(victim)));
                 }
             }
-            for (to, victim) in targets {
+            for &(to, victim) in &targets[..count] {
                 let mut d = Draft::of(p);
                 let gone = victim.unwrap_or(to);
                 if let Some(j) = (0..d.n).find(|&j| d.others[j].1 == gone) {
@@ -1103,13 +1153,15 @@ impl UnmoveGame for Chess {
         let occ = colours[0] | colours[1];
         let mover = 1 - usize::from(p.stm);
         let mover_bit = if mover == 0 { 0 } else { BLACK };
-        let mut slots: Vec<(usize, u8)> = vec![(mover, 6)];
+        let mut slots = [(mover, 6u8); MAX_PIECES];
+        let mut count = 1;
         for (i, c) in p.mat.codes().enumerate() {
             if c & BLACK == mover_bit && c & 7 != 1 {
-                slots.push((2 + i, c & 7));
+                slots[count] = (2 + i, c & 7);
+                count += 1;
             }
         }
-        for (slot, kind) in slots {
+        for &(slot, kind) in &slots[..count] {
             let from = p.sq[slot];
             let s = sq(from);
             let o = BitBoard(occ);

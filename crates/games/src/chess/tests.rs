@@ -64,6 +64,21 @@ fn material_reads_and_writes_the_usual_way() {
 }
 
 #[test]
+fn every_ending_of_three_and_four_pieces() {
+    assert_eq!(Material::all(2).len(), 1);
+    assert_eq!(Material::all(3).len(), 10);
+    // Multisets of 2 among 10 kinds of piece: C(11, 2).
+    let four = Material::all(4);
+    assert_eq!(four.len(), 55);
+    let names: Vec<String> = four.iter().map(Material::to_string).collect();
+    for m in ["KQvKR", "KRvKQ", "KBNvK", "KvKBN", "KPvKP", "KPPvK"] {
+        assert!(names.iter().any(|n| n == m), "{m}");
+    }
+    let g = Chess::endings(&Material::all(3));
+    assert_eq!(g.name(), "chess KPvK and 9 more");
+}
+
+#[test]
 fn keeps_the_api_promises() {
     for m in ["KvK", "KQvK", "KPvK", "KBBvK", "KRvKB", "KPvKP"] {
         check_game(&Chess::new(m).unwrap(), 100).unwrap_or_else(|e| panic!("{m}: {e}"));
