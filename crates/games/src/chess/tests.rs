@@ -27,19 +27,6 @@ fn pos(g: &Chess, fen: &str) -> Pos {
     g.parse_position(fen).unwrap().0
 }
 
-/// Every position of the index of `g`'s root tiers (canonical or not), in index order.
-fn every_position(g: &Chess) -> Vec<Pos> {
-    let mut out = Vec::new();
-    for t in g.root_tiers() {
-        for i in 0..g.tier_size(t) {
-            if let Some(p) = g.unrank(t, i) {
-                out.push(p);
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn the_king_pairs_are_the_published_462_and_1806() {
     let g = Chess::new("KvK").unwrap();
