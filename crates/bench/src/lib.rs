@@ -52,6 +52,7 @@
 //! Run without `--bench` (as `cargo test --benches` does), the harness makes one quick smoke
 //! run at 10k vertices and skips the external programs.
 
+pub mod chess;
 pub mod external;
 pub mod games;
 pub mod gen;

@@ -168,8 +168,9 @@ pub struct QueryArgs {
     #[arg(value_name = "DB")]
     pub db: PathBuf,
     /// The position after these moves from the start, comma-separated, in the notation of
-    /// `play` (an empty string: the start).
-    #[arg(long, value_name = "MOVES", conflicts_with = "position")]
+    /// `play` (an empty string: the start); with --position, the moves are played from
+    /// that position (games without a start, such as chess endings).
+    #[arg(long, value_name = "MOVES")]
     pub moves: Option<String>,
     /// A position in the game's own notation (see `retrograde game NAME --help`), or a
     /// vertex id or name for a graph.
@@ -197,6 +198,10 @@ pub struct GameArgs {
     /// every move ranked. With a finished --db, answers without solving. Tier games only.
     #[arg(long, value_name = "MOVES", value_delimiter = ',', num_args = 0.., global = true)]
     pub query: Option<Vec<String>>,
+    /// Instead of the totals, print every position with its value as CSV, header first
+    /// (chess: `fen,outcome,remoteness`, one row per legal position, both sides to move).
+    #[arg(long, global = true, conflicts_with = "query")]
+    pub dump: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

@@ -298,3 +298,86 @@ rtest!(query_a_damaged_database_names_the_file, |dir, cmd| {
         "{msg}"
     );
 });
+
+rtest!(query_a_chess_ending, |dir, cmd| {
+    // KRvK: 3 pieces, solved in seconds even in a debug build.
+    let report = cmd
+        .args(["game", "chess", "KRvK", "--db", "krk", "-o", "json"])
+        .stdout();
+    let j = json(&report);
+    assert_eq!(j["material"], "KRvK");
+    // The published longest win: mate in 16 (31 plies), white to move.
+    assert_eq!(j["white_to_move"]["longest_win"], 31);
+    assert_eq!(j["longest_loss"], 32);
+    assert_eq!(j["draw"], 0);
+    // Both sides to move: kings apart (3612 placements) times 62 rook squares, less
+    // black in check with white to move.
+    assert_eq!(j["black_to_move"]["positions"], 3612 * 62);
+    let fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1";
+    let j = json(
+        &dir.command()
+            .args(["query", "krk", "--position", fen, "-o", "json"])
+            .stdout(),
+    );
+    assert_eq!(
+        (&j["outcome"], &j["remoteness"]),
+        (&"win".into(), &1.into())
+    );
+    assert_eq!(j["moves"][0]["move"], "h1h8");
+    // Moves played from a position.
+    let j = json(
+        &dir.command()
+            .args([
+                "query",
+                "krk",
+                "--position",
+                fen,
+                "--moves",
+                "h1h8",
+                "-o",
+                "json",
+            ])
+            .stdout(),
+    );
+    assert_eq!(j["position"], "k6R/8/1K6/8/8/8/8/8 b - - 0 1");
+    assert_eq!(
+        (&j["outcome"], &j["remoteness"]),
+        (&"loss".into(), &0.into())
+    );
+    for (args, want) in [
+        (vec!["--moves", "h1h2"], "no start position"),
+        (
+            vec!["--position", fen, "--moves", "h1h9"],
+            "move 1 (\"h1h9\")",
+        ),
+        (vec!["--position", "8/8/8 w - -"], "not a legal FEN"),
+        (
+            vec!["--position", "k7/8/1K6/8/8/8/8/6Q1 w - - 0 1"],
+            "not a position this solution holds",
+        ),
+    ] {
+        let msg = dir.command().args(["query", "krk"]).args(&args).message();
+        assert!(msg.contains(want), "{args:?}: {msg}");
+    }
+});
+
+rtest!(dump_a_chess_ending, |dir, cmd| {
+    // KvK: every placement of two kings apart, both sides to move, all ties.
+    let out = cmd.args(["game", "chess", "KvK", "--dump"]).stdout();
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("fen,outcome,remoteness"));
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 2 * 3612);
+    assert!(
+        rows.iter().all(|r| r.ends_with(",tie,0")),
+        "{:?}",
+        &rows[..3]
+    );
+    let distinct: std::collections::HashSet<&str> = rows.iter().copied().collect();
+    assert_eq!(distinct.len(), rows.len());
+    assert!(distinct.contains("8/8/8/8/8/8/8/K1k5 w - - 0 1,tie,0"));
+    let msg = dir.command().args(["game", "teeko", "--dump"]).message();
+    assert!(msg.contains("--dump applies to chess"), "{msg}");
+    let msg = dir.command().args(["game", "chess", "KQvKX"]).message();
+    assert!(msg.contains("not a piece"), "{msg}");
+});

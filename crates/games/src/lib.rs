@@ -5,6 +5,7 @@
 //! the Great Game, IOI 2001 Scores) with their own input formats.
 #![warn(missing_docs)]
 
+pub mod chess;
 pub mod connect4;
 mod explore;
 mod game;

@@ -108,6 +108,11 @@ impl Answer for GraphAnswer {
     fn query(&self, q: &Query) -> Result<QueryAnswer, QueryError> {
         let v = match q {
             Query::Position(text) => self.vertex(text)?,
+            Query::After(..) => {
+                return Err(QueryError::Bad(
+                    "a graph is asked by moves from its start or by a vertex, not both".into(),
+                ))
+            }
             Query::Moves(moves) => {
                 let mut v = self.db.start().ok_or_else(|| {
                     QueryError::Bad("the graph has no start vertex: ask for a vertex".into())

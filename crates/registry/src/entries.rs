@@ -232,6 +232,46 @@ static ENTRIES: &[Entry] = &[
         build: build_teeko,
     },
     Entry {
+        name: "chess",
+        about: "chess endings: exact depth to mate of every position (KQvK, KRPvKR, ...)",
+        help: "A chess ending given by its material, white first: KQvK, KRvK, KPvK, KBNvK, \
+               KRvKB, KRPvKR (at most 5 pieces, kings included). Solves every position of \
+               the ending, and of every ending it converts into by a capture or a \
+               promotion, by retrograde analysis, and prints the totals by side to move, \
+               the longest win and a histogram of the depth to mate. Values are for the \
+               side to move: win in N / loss in N count plies to mate (mate in M moves is \
+               2M-1 plies for the winner to move); a tie is a stalemate or insufficient \
+               material ahead; a draw never ends (no 50-move rule, repetitions are not \
+               counted). No castling; en passant and every promotion are played. \
+               Positions are FEN (--position '8/8/8/4k3/8/8/8/4KQ2 w - - 0 1'), moves \
+               UCI (e2e4, e7e8q); `query DB --position FEN --moves e2e4,...` asks about \
+               the position after moves. --dump prints every position as CSV \
+               fen,outcome,remoteness. Cost: 3 pieces in about a second, 4 pieces in \
+               seconds to a minute, KRPvKR about 1.5 GB of values (use --db).",
+        examples: &[
+            "chess KQvK",
+            "chess KRvK --output json",
+            "chess KPvK --db kpk",
+            "chess KQvK --dump",
+        ],
+        params: &[Param {
+            name: "material",
+            help: "The ending, white first: KQvK, KRPvKR, ... (at most 5 pieces).",
+            kind: Kind::Text,
+            default: None,
+            positional: true,
+            value_name: "MATERIAL",
+        }],
+        play: Some("a move in UCI notation, such as e2e4 or e7e8q"),
+        tiered: true,
+        build: |a| {
+            Ok(Box::new(crate::ChessBuilt::new(
+                a.text("material")?,
+                a.to_json(),
+            )?))
+        },
+    },
+    Entry {
         name: "great-game",
         about: "the Great Game (ETH Algolab): red and black meeples on a DAG",
         help: "The Great Game (ETH Algolab): red and black meeples on a topologically sorted \

@@ -22,12 +22,14 @@
 //! ```
 #![warn(missing_docs)]
 
+mod chess;
 mod database;
 mod entries;
 mod params;
 mod play_graph;
 mod tier;
 
+pub use chess::ChessBuilt;
 pub use database::{database, Database, GraphAnswer};
 pub use entries::{entries, entry};
 pub use params::{parse, ArgValue, Args, Input, Kind, Param};
@@ -122,6 +124,11 @@ pub trait Built: Send + Sync {
         let _ = storage;
         Ok(None)
     }
+
+    /// Whether the answer can write every position as CSV ([`Answer::dump`]).
+    fn dumps(&self) -> bool {
+        false
+    }
 }
 
 /// A position asked about: by the moves from the start, or in the game's notation.
@@ -131,6 +138,9 @@ pub enum Query {
     Moves(Vec<String>),
     /// A position in the game's own notation.
     Position(String),
+    /// The position after move names played from a position in the game's notation (for
+    /// games without a start, such as a chess ending).
+    After(String, Vec<String>),
 }
 
 /// What a query answers.
@@ -300,6 +310,16 @@ pub trait Answer: Send + Sync {
     /// The IOI protocol, for games that have one and were asked for it.
     fn protocol(&self) -> Option<Box<dyn Protocol + '_>> {
         None
+    }
+
+    /// Writes every position of the game with its value as CSV (`--dump`; games whose
+    /// [`Built::dumps`] says so).
+    ///
+    /// # Errors
+    /// A write that fails, or a value that cannot be read.
+    fn dump(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let _ = out;
+        Err(std::io::Error::other("this game has no --dump"))
     }
 }
 

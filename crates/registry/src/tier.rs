@@ -129,47 +129,7 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
     }
 
     fn query(&self, q: &Query) -> Result<QueryAnswer, QueryError> {
-        let game = self.solution.game();
-        let (p, side) = match q {
-            Query::Moves(m) => replay(game, m).map_err(QueryError::Bad)?,
-            Query::Position(text) => game.parse_position(text).map_err(|e| {
-                QueryError::Bad(format!(
-                    "position {:?}: {e} (expected {})",
-                    shorten(text),
-                    game.position_help()
-                ))
-            })?,
-        };
-        let value = self.solution.value(&p)?.ok_or_else(|| {
-            QueryError::Bad(format!(
-                "{} is not a position this solution holds (it cannot be reached from the start)",
-                game.position_string(&p, side)
-            ))
-        })?;
-        let mut named = Vec::new();
-        game.named_moves(&p, side, &mut named);
-        let mut moves = Vec::with_capacity(named.len());
-        for (name, c) in named {
-            let v = self.solution.value(&c)?.ok_or_else(|| {
-                QueryError::Lookup(Error::Game(format!(
-                    "move {name} leads out of the database"
-                )))
-            })?;
-            moves.push((
-                name,
-                v.through(<G::Turn as Turn<G>>::keeps_turn(game, &p, &c)),
-            ));
-        }
-        rank_moves(&mut moves);
-        let position = game.position_string(&p, side);
-        Ok(QueryAnswer {
-            board: crate::Grid::from_position(&position),
-            position,
-            picture: game.render(&p, side),
-            side: game.side_names()[usize::from(side & 1)].clone(),
-            value,
-            moves,
-        })
+        query(&self.solution, q)
     }
 
     fn session(
@@ -177,29 +137,7 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
         side: &str,
         from: Option<&str>,
     ) -> Result<(Box<dyn DynSession + '_>, String), String> {
-        let game = self.solution.game();
-        let start = match from {
-            Some(text) => {
-                let (p, side) = game.parse_position(text).map_err(|e| {
-                    format!(
-                        "position {:?}: {e} (expected {})",
-                        shorten(text),
-                        game.position_help()
-                    )
-                })?;
-                if self.solution.value(&p).map_err(session_error)?.is_none() {
-                    return Err(format!(
-                        "position {:?} is not one this solution holds (it cannot be reached from the start)",
-                        shorten(text)
-                    ));
-                }
-                Some((p, side))
-            }
-            None => None,
-        };
-        let play =
-            TierPlay::new(&self.solution, self.built.title(), start).map_err(session_error)?;
-        start_session(play, side)
+        session(&self.solution, self.built.title(), side, from)
     }
 }
 
@@ -220,4 +158,107 @@ pub(crate) fn shorten(s: &str) -> String {
     } else {
         t
     }
+}
+
+/// Answers a query from a solution of a tier game: the position (after the moves), its
+/// value and every move's, best first.
+pub(crate) fn query<G: Notation + Send + Sync>(
+    solution: &TierSolution<'_, G>,
+    q: &Query,
+) -> Result<QueryAnswer, QueryError> {
+    let game = solution.game();
+    let (p, side) = match q {
+        Query::Moves(m) => replay(game, m).map_err(QueryError::Bad)?,
+        Query::Position(text) => parse(game, text)?,
+        Query::After(text, moves) => {
+            let (mut p, mut side) = parse(game, text)?;
+            for (i, m) in moves.iter().enumerate() {
+                if game.primitive(&p).is_some() {
+                    return Err(QueryError::Bad(format!(
+                        "move {} ({m:?}): the game is already over",
+                        i + 1
+                    )));
+                }
+                let q = game
+                    .parse_move(&p, side, m)
+                    .map_err(|e| QueryError::Bad(format!("move {} ({m:?}): {e}", i + 1)))?;
+                if !<G::Turn as Turn<G>>::keeps_turn(game, &p, &q) {
+                    side ^= 1;
+                }
+                p = q;
+            }
+            (p, side)
+        }
+    };
+    let value = solution.value(&p)?.ok_or_else(|| {
+        QueryError::Bad(format!(
+            "{} is not a position this solution holds (it cannot be reached from the start)",
+            game.position_string(&p, side)
+        ))
+    })?;
+    let mut named = Vec::new();
+    game.named_moves(&p, side, &mut named);
+    let mut moves = Vec::with_capacity(named.len());
+    for (name, c) in named {
+        let v = solution.value(&c)?.ok_or_else(|| {
+            QueryError::Lookup(Error::Game(format!(
+                "move {name} leads out of the database"
+            )))
+        })?;
+        moves.push((
+            name,
+            v.through(<G::Turn as Turn<G>>::keeps_turn(game, &p, &c)),
+        ));
+    }
+    rank_moves(&mut moves);
+    let position = game.position_string(&p, side);
+    Ok(QueryAnswer {
+        board: crate::Grid::from_position(&position),
+        position,
+        picture: game.render(&p, side),
+        side: game.side_names()[usize::from(side & 1)].clone(),
+        value,
+        moves,
+    })
+}
+/// A position in the game's notation, or a query error that says what was expected.
+fn parse<G: Notation>(game: &G, text: &str) -> Result<(G::Position, u8), QueryError> {
+    game.parse_position(text).map_err(|e| {
+        QueryError::Bad(format!(
+            "position {:?}: {e} (expected {})",
+            shorten(text),
+            game.position_help()
+        ))
+    })
+}
+
+/// A play session against perfect play from a solution of a tier game.
+pub(crate) fn session<'a, G: Notation + Send + Sync>(
+    solution: &'a TierSolution<'_, G>,
+    title: String,
+    side: &str,
+    from: Option<&str>,
+) -> Result<(Box<dyn DynSession + 'a>, String), String> {
+    let game = solution.game();
+    let start = match from {
+        Some(text) => {
+            let (p, side) = game.parse_position(text).map_err(|e| {
+                format!(
+                    "position {:?}: {e} (expected {})",
+                    shorten(text),
+                    game.position_help()
+                )
+            })?;
+            if solution.value(&p).map_err(session_error)?.is_none() {
+                return Err(format!(
+                        "position {:?} is not one this solution holds (it cannot be reached from the start)",
+                        shorten(text)
+                    ));
+            }
+            Some((p, side))
+        }
+        None => None,
+    };
+    let play = TierPlay::new(solution, title, start).map_err(session_error)?;
+    start_session(play, side)
 }

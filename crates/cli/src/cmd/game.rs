@@ -36,6 +36,9 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
     let values = choice.args(false)?;
     let built = (entry.build)(&values).map_err(|e| anyhow!("{e}"))?;
     let name = built.name();
+    if args.dump && !built.dumps() {
+        bail!("game {}: --dump applies to chess endings only", entry.name);
+    }
     let limit = mem::limit_bytes();
 
     // Where the tiers go: --db, a temporary directory for games that need files, or memory.
@@ -71,6 +74,12 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
     let answer = solve(&*built, storage.clone(), tiers.resume, limit).map_err(fail)?;
     if let Some(q) = &args.query {
         return query(&*answer, q, &name, args.output, out);
+    }
+    if args.dump {
+        answer
+            .dump(out)
+            .map_err(|e| anyhow::Error::new(e).context(format!("{name}: --dump")))?;
+        return Ok(Status::Success);
     }
     if let Some(mut p) = answer.protocol() {
         // The IOI protocol: our lines out (flushed), the opponent's in.

@@ -75,7 +75,8 @@ pub fn run(args: &QueryArgs, out: &mut impl Write) -> Result<Status> {
         let json = args.output == GameOutput::Json;
         if !args.stdin {
             let q = match (&args.moves, &args.position) {
-                (_, Some(p)) => Query::Position(p.clone()),
+                (Some(m), Some(p)) => Query::After(p.clone(), split_moves(m)),
+                (None, Some(p)) => Query::Position(p.clone()),
                 (Some(m), None) => Query::Moves(split_moves(m)),
                 (None, None) => Query::Moves(Vec::new()),
             };

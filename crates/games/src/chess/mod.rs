@@ -1,0 +1,1333 @@
+//! Chess endgames: exact depth to mate for every position of an ending, on the tier engine.
+//!
+//! An ending is named by its material, white first: `KQvK`, `KRPvKR` (at most five pieces,
+//! kings included). The rules are standard chess without castling (no castling rights in
+//! these endings) and without the 50-move rule or repetitions: en passant where legal,
+//! promotion to any piece, checkmate is a loss for the side to move, stalemate and
+//! insufficient material (no pawns, rooks or queens, and at most one minor piece, or only
+//! bishops all on squares of one colour) are ties. A position is a legal placement: no two
+//! pieces on a square, no pawn on the first or last rank, and the side not to move not in
+//! check. Move generation and legality come from the `cozy-chess` crate; the un-moves that
+//! the engine needs inside a tier are written here and tested against its forward moves.
+//!
+//! # Tiers and index
+//! A tier is a material signature together with the *ranks* of its pawns (and, for the
+//! positions just after a double push that the opponent can take en passant, the side that
+//! pushed). A pawn move always changes a pawn's rank, a capture or a promotion the
+//! material, so every move inside a tier is a king or piece move that captures nothing,
+//! and the tiers form a DAG (captures, promotions and pawn moves lead to child tiers).
+//! Left-right mirroring keeps a pawn's rank, so it keeps the tier.
+//!
+//! Inside a tier the index is dense: the side to move (or, in an en-passant tier, the
+//! file of the pushed pawn), the two kings as one of the 462 pairs that are canonical
+//! under the 8 symmetries of the board (1806 under the mirror alone when there are pawns),
+//! then each other piece's square (64), or a pawn's file (8: its rank is the tier's).
+//! Numbers that are no legal position (two pieces on a square, identical pieces out of
+//! order, the side not to move in check) are holes.
+//!
+//! ```
+//! use retrograde_games::chess::Chess;
+//! use retrograde_tier::{solve, SolveOptions, Solved};
+//! use retrograde_solve::Value;
+//! let krk = Chess::new("KRvK").unwrap();
+//! let s = solve(&krk, &SolveOptions::default()).unwrap();
+//! // The longest win in KRvK is mate in 16 (31 plies), white to move.
+//! assert_eq!(s.stats().longest_win, Some(31));
+//! let (p, _) = retrograde_tier::Notation::parse_position(&krk, "k7/8/1K6/8/8/8/8/7R w - - 0 1").unwrap();
+//! assert_eq!(s.value(&p).unwrap(), Some(Value::Win(1)));
+//! ```
+
+use cozy_chess::{
+    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
+    Board, BoardBuilder, Color, File, Piece, Rank, Square,
+};
+use retrograde_graph::Primitive;
+use retrograde_tier::{
+    Alternate, Dense, DenseIndex, Notation, SymmetricGame, Symmetries, TierGame, UnmoveGame,
+    Unmoves,
+};
+use std::fmt;
+
+/// The most pieces of an ending, kings included.
+pub const MAX_PIECES: usize = 5;
+/// Pieces other than the kings.
+const MAX_OTHERS: usize = MAX_PIECES - 2;
+/// Black's bit in a piece code (a code is `kind | colour`, kind 1 = pawn .. 5 = queen).
+const BLACK: u8 = 8;
+/// Marks a king pair that is not in the table.
+const NO_PAIR: u16 = u16::MAX;
+
+/// The pieces of an ending other than the kings, as codes in ascending order (white's
+/// pawns, knights, bishops, rooks, queens, then black's), 4 bits each.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Material(u16);
+
+impl Material {
+    /// Material from piece codes (any order).
+    fn from_codes(codes: &[u8]) -> Material {
+        let mut c = [0u8; MAX_OTHERS];
+        let n = codes.len().min(MAX_OTHERS);
+        c[..n].copy_from_slice(&codes[..n]);
+        c[..n].sort_unstable();
+        Material(
+            c[..n]
+                .iter()
+                .enumerate()
+                .fold(0u16, |m, (i, &x)| m | u16::from(x) << (4 * i)),
+        )
+    }
+
+    /// The piece codes, in order.
+    fn codes(self) -> impl Iterator<Item = u8> {
+        (0..MAX_OTHERS)
+            .map(move |i| ((self.0 >> (4 * i)) & 0xf) as u8)
+            .take_while(|&c| c != 0)
+    }
+
+    /// The code of slot `i` (0 past the end).
+    #[inline]
+    fn code(self, i: usize) -> u8 {
+        ((self.0 >> (4 * i)) & 0xf) as u8
+    }
+
+    /// Pieces other than the kings.
+    #[inline]
+    pub fn len(self) -> usize {
+        (0..MAX_OTHERS).filter(|&i| self.code(i) != 0).count()
+    }
+
+    /// Whether only the kings are left.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether there are pawns (then only the mirror is a symmetry).
+    #[inline]
+    pub fn has_pawns(self) -> bool {
+        (0..MAX_OTHERS).any(|i| self.code(i) & 7 == 1)
+    }
+
+    /// Parses `KQvK`, `KRPvKR`, ... (white first; the order of the pieces after each king
+    /// does not matter, case neither).
+    ///
+    /// # Errors
+    /// A missing `v` or king, an unknown letter, or more than [`MAX_PIECES`] pieces.
+    pub fn parse(text: &str) -> Result<Material, String> {
+        let t = text.trim();
+        let up = t.to_ascii_uppercase();
+        let (w, b) = up
+            .split_once('V')
+            .ok_or_else(|| format!("{t:?}: expected white's pieces, v, black's, like KRvK"))?;
+        let mut codes = Vec::new();
+        for (side, colour) in [(w, 0u8), (b, BLACK)] {
+            let rest = side
+                .strip_prefix('K')
+                .ok_or_else(|| format!("{t:?}: each side starts with its king K, like KRvK"))?;
+            for ch in rest.chars() {
+                let kind = match ch {
+                    'P' => 1,
+                    'N' => 2,
+                    'B' => 3,
+                    'R' => 4,
+                    'Q' => 5,
+                    _ => {
+                        return Err(format!(
+                            "{t:?}: {ch:?} is not a piece (P, N, B, R, Q after the K)"
+                        ))
+                    }
+                };
+                codes.push(kind | colour);
+            }
+        }
+        if codes.len() > MAX_OTHERS {
+            return Err(format!(
+                "{t:?}: {} pieces; endings of at most {MAX_PIECES} pieces are supported",
+                codes.len() + 2
+            ));
+        }
+        Ok(Material::from_codes(&codes))
+    }
+
+    /// Every ending of exactly `pieces` pieces, kings included (2 to [`MAX_PIECES`]): every
+    /// multiset of `pieces - 2` pieces of either colour, white first (`KQvK` and `KvKQ` both).
+    pub fn all(pieces: usize) -> Vec<Material> {
+        let kinds: Vec<u8> = (1..=5).chain((1..=5).map(|k| k | BLACK)).collect();
+        let mut out = Vec::new();
+        fn rec(kinds: &[u8], from: usize, left: usize, acc: &mut Vec<u8>, out: &mut Vec<Material>) {
+            if left == 0 {
+                out.push(Material::from_codes(acc));
+                return;
+            }
+            for i in from..kinds.len() {
+                acc.push(kinds[i]);
+                rec(kinds, i, left - 1, acc, out);
+                acc.pop();
+            }
+        }
+        if (2..=MAX_PIECES).contains(&pieces) {
+            rec(&kinds, 0, pieces - 2, &mut Vec::new(), &mut out);
+        }
+        out
+    }
+
+    /// Whether neither side can ever mate: no pawns, rooks or queens, and at most one minor
+    /// piece, or bishops only. (Bishops on one colour of squares are checked by the caller.)
+    fn minor_only(self) -> (bool, bool) {
+        let mut minors = 0;
+        let mut knights = 0;
+        for c in self.codes() {
+            match c & 7 {
+                2 => {
+                    minors += 1;
+                    knights += 1
+                }
+                3 => minors += 1,
+                _ => return (false, false),
+            }
+        }
+        (minors <= 1, knights == 0)
+    }
+}
+
+impl fmt::Display for Material {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for colour in [0, BLACK] {
+            if colour == BLACK {
+                f.write_str("v")?;
+            }
+            f.write_str("K")?;
+            for kind in (1..=5).rev() {
+                let n = self.codes().filter(|&c| c == kind | colour).count();
+                f.write_str(&["P", "N", "B", "R", "Q"][kind as usize - 1].repeat(n))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Material {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+/// A tier: the material, the rank of each pawn (3 bits a slot, 0 for other pieces), and
+/// who just made a double push that can be taken en passant (0: nobody, 1: white, 2:
+/// black).
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Tier {
+    /// The material.
+    pub mat: Material,
+    ranks: u16,
+    ep: u8,
+}
+
+impl Tier {
+    #[inline]
+    fn rank_of(self, i: usize) -> u8 {
+        ((self.ranks >> (3 * i)) & 7) as u8
+    }
+}
+
+/// A position: the squares of the kings and of the other pieces (in the order of the
+/// material; identical pieces by ascending square), the side to move, and the en-passant
+/// file (1 + file, or 0) when the side to move can take a pawn that has just made a
+/// double push.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Pos {
+    /// Squares (0 = a1, 7 = h1, 63 = h8): white king, black king, then the others.
+    sq: [u8; MAX_PIECES],
+    /// 1 + the en-passant file, or 0.
+    ep: u8,
+    /// 0: white to move, 1: black.
+    stm: u8,
+    mat: Material,
+}
+
+impl Pos {
+    /// The side to move: 0 white, 1 black.
+    pub fn side_to_move(&self) -> u8 {
+        self.stm
+    }
+
+    /// The material.
+    pub fn material(&self) -> Material {
+        self.mat
+    }
+}
+
+/// Which squares a symmetry sends where: `g` bit 2 transposes (swaps rank and file), then
+/// bit 1 flips the ranks, bit 0 the files.
+#[inline]
+fn map_square(g: usize, s: u8) -> u8 {
+    let (mut r, mut f) = (s >> 3, s & 7);
+    if g & 4 != 0 {
+        std::mem::swap(&mut r, &mut f);
+    }
+    if g & 2 != 0 {
+        r = 7 - r;
+    }
+    if g & 1 != 0 {
+        f = 7 - f;
+    }
+    r * 8 + f
+}
+
+#[inline]
+fn sq(s: u8) -> Square {
+    Square::index(s as usize)
+}
+
+/// The chess rules for one ending (or several) and the tables of its index.
+pub struct Chess {
+    root: Material,
+    /// Every ending solved, with the tiers they convert into (the first is `root`).
+    roots: Vec<Material>,
+    /// King pairs canonical under the 8 symmetries, then under the mirror: (white, black).
+    pairs: [Vec<(u8, u8)>; 2],
+    /// `pair_index[k][white * 64 + black]`: the number of a pair, or `NO_PAIR`.
+    pair_index: [Vec<u16>; 2],
+    /// `to_canonical[k][white * 64 + black]`: the symmetries (bit g) that send the kings
+    /// to their canonical pair; the canonical position is the least of those images.
+    to_canonical: [Vec<u8>; 2],
+}
+
+impl fmt::Debug for Chess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Chess({})", self.root)
+    }
+}
+
+impl Chess {
+    /// The ending `material` (`KQvK`, ...).
+    ///
+    /// # Errors
+    /// A malformed material (see [`Material::parse`]).
+    pub fn new(material: &str) -> Result<Chess, String> {
+        Ok(Chess::with_material(Material::parse(material)?))
+    }
+
+    /// The ending of `root`.
+    pub fn with_material(root: Material) -> Chess {
+        Chess::endings(&[root])
+    }
+
+    /// Several endings solved together (each tier once), such as every ending of 3 and 4
+    /// pieces ([`Material::all`]). The first is the one [`material`](Chess::material)
+    /// names.
+    ///
+    /// # Panics
+    /// When `roots` is empty.
+    pub fn endings(roots: &[Material]) -> Chess {
+        let root = roots[0];
+        let mut pairs = [Vec::new(), Vec::new()];
+        let mut pair_index = [vec![NO_PAIR; 4096], vec![NO_PAIR; 4096]];
+        let mut to_canonical = [vec![1u8; 4096], vec![1u8; 4096]];
+        for (k, syms) in [8usize, 2].into_iter().enumerate() {
+            for w in 0..64u8 {
+                for b in 0..64u8 {
+                    let least = (0..syms)
+                        .map(|g| (map_square(g, w), map_square(g, b)))
+                        .min()
+                        .expect("the identity");
+                    to_canonical[k][w as usize * 64 + b as usize] = (0..syms)
+                        .filter(|&g| (map_square(g, w), map_square(g, b)) == least)
+                        .fold(0u8, |m, g| m | 1 << g);
+                    if w == b || get_king_moves(sq(w)).has(sq(b)) {
+                        continue;
+                    }
+                    if least == (w, b) {
+                        pair_index[k][w as usize * 64 + b as usize] = pairs[k].len() as u16;
+                        pairs[k].push((w, b));
+                    }
+                }
+            }
+        }
+        Chess {
+            root,
+            roots: roots.to_vec(),
+            pairs,
+            pair_index,
+            to_canonical,
+        }
+    }
+
+    /// The ending this game solves (with every ending it converts into).
+    pub fn material(&self) -> Material {
+        self.root
+    }
+
+    /// The number of king pairs of the index: 462 without pawns, 1806 with.
+    pub fn king_pairs(&self, pawns: bool) -> usize {
+        self.pairs[usize::from(pawns)].len()
+    }
+
+    /// Every tier of material `mat`: each placement of its pawns on ranks, and the
+    /// en-passant tiers where a double push can be taken.
+    pub fn tiers_of(&self, mat: Material) -> Vec<Tier> {
+        let codes: Vec<u8> = mat.codes().collect();
+        let mut out = Vec::new();
+        let mut ranks = vec![0u8; codes.len()];
+        fn rec(codes: &[u8], i: usize, ranks: &mut Vec<u8>, mat: Material, out: &mut Vec<Tier>) {
+            if i == codes.len() {
+                let packed = ranks
+                    .iter()
+                    .enumerate()
+                    .fold(0u16, |m, (j, &r)| m | u16::from(r) << (3 * j));
+                for ep in 0..3 {
+                    let t = Tier {
+                        mat,
+                        ranks: packed,
+                        ep,
+                    };
+                    if ep == 0 || ep_possible(t) {
+                        out.push(t);
+                    }
+                }
+                return;
+            }
+            if codes[i] & 7 != 1 {
+                ranks[i] = 0;
+                rec(codes, i + 1, ranks, mat, out);
+                return;
+            }
+            // Identical pawns in slot order have ascending ranks.
+            let low = if i > 0 && codes[i - 1] == codes[i] {
+                ranks[i - 1]
+            } else {
+                1
+            };
+            for r in low..=6 {
+                ranks[i] = r;
+                rec(codes, i + 1, ranks, mat, out);
+            }
+        }
+        rec(&codes, 0, &mut ranks, mat, &mut out);
+        out
+    }
+
+    /// The king-pair table of a tier.
+    #[inline]
+    fn table(&self, t: Tier) -> usize {
+        usize::from(t.mat.has_pawns())
+    }
+
+    /// The bitboards of a position: by colour, and by kind (index 1..=6, 6 = king).
+    fn boards(p: &Pos) -> ([u64; 2], [u64; 7]) {
+        let mut colours = [0u64; 2];
+        let mut kinds = [0u64; 7];
+        colours[0] |= 1 << p.sq[0];
+        colours[1] |= 1 << p.sq[1];
+        kinds[6] |= 1 << p.sq[0] | 1 << p.sq[1];
+        for (i, c) in p.mat.codes().enumerate() {
+            let s = p.sq[2 + i];
+            colours[usize::from(c & BLACK != 0)] |= 1 << s;
+            kinds[usize::from(c & 7)] |= 1 << s;
+        }
+        (colours, kinds)
+    }
+
+    /// Whether `target` is attacked by `by` (0 white, 1 black) with the given boards.
+    fn attacked(target: u8, by: usize, colours: &[u64; 2], kinds: &[u64; 7]) -> bool {
+        let occ = BitBoard(colours[0] | colours[1]);
+        let them = colours[by];
+        let s = sq(target);
+        let defender = if by == 0 { Color::Black } else { Color::White };
+        let hit = |b: BitBoard, kind: usize| b.0 & them & kinds[kind] != 0;
+        hit(get_knight_moves(s), 2)
+            || hit(get_king_moves(s), 6)
+            || hit(get_pawn_attacks(s, defender), 1)
+            || get_bishop_moves(s, occ).0 & them & (kinds[3] | kinds[5]) != 0
+            || get_rook_moves(s, occ).0 & them & (kinds[4] | kinds[5]) != 0
+    }
+
+    /// The position as a `cozy-chess` board (`None` when the crate refuses it, e.g. an
+    /// en-passant square whose checks could not have come from the double push).
+    pub fn board(&self, p: &Pos) -> Option<Board> {
+        let mut b = BoardBuilder::empty();
+        b.board[p.sq[0] as usize] = Some((Piece::King, Color::White));
+        b.board[p.sq[1] as usize] = Some((Piece::King, Color::Black));
+        for (i, c) in p.mat.codes().enumerate() {
+            let colour = if c & BLACK != 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            b.board[p.sq[2 + i] as usize] = Some((Piece::index(usize::from(c & 7) - 1), colour));
+        }
+        b.side_to_move = if p.stm == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if p.ep != 0 {
+            let rank = if p.stm == 0 { Rank::Sixth } else { Rank::Third };
+            b.en_passant = Some(Square::new(File::index(usize::from(p.ep - 1)), rank));
+        }
+        b.build().ok()
+    }
+
+    /// The position of a board (its en-passant file kept only when the side to move can
+    /// take en passant), or why it is none of ours.
+    ///
+    /// # Errors
+    /// Castling rights, or more than [`MAX_PIECES`] pieces.
+    pub fn from_board(board: &Board) -> Result<Pos, String> {
+        if board.castle_rights(Color::White).short.is_some()
+            || board.castle_rights(Color::White).long.is_some()
+            || board.castle_rights(Color::Black).short.is_some()
+            || board.castle_rights(Color::Black).long.is_some()
+        {
+            return Err("castling rights are not part of these endings (write - )".into());
+        }
+        let n = board.occupied().len() as usize;
+        if n > MAX_PIECES {
+            return Err(format!(
+                "{n} pieces; endings of at most {MAX_PIECES} pieces are supported"
+            ));
+        }
+        let mut sqs = [0u8; MAX_PIECES];
+        sqs[0] = board.king(Color::White) as u8;
+        sqs[1] = board.king(Color::Black) as u8;
+        let mut codes = [0u8; MAX_OTHERS];
+        let mut k = 0;
+        for (colour, bit) in [(Color::White, 0u8), (Color::Black, BLACK)] {
+            for piece in [
+                Piece::Pawn,
+                Piece::Knight,
+                Piece::Bishop,
+                Piece::Rook,
+                Piece::Queen,
+            ] {
+                for s in board.colored_pieces(colour, piece) {
+                    codes[k] = (piece as u8 + 1) | bit;
+                    sqs[2 + k] = s as u8;
+                    k += 1;
+                }
+            }
+        }
+        let stm = u8::from(board.side_to_move() == Color::Black);
+        let mut p = Pos {
+            sq: sqs,
+            ep: 0,
+            stm,
+            mat: Material::from_codes(&codes[..k]),
+        };
+        if let Some(f) = board.en_passant() {
+            if can_take_en_passant(board) {
+                p.ep = f as u8 + 1;
+            }
+        }
+        Ok(p)
+    }
+
+    /// The legal moves of `p` with the position after each, in `cozy-chess`'s order.
+    pub fn legal_moves(&self, p: &Pos) -> Vec<(cozy_chess::Move, Pos)> {
+        let mut out = Vec::new();
+        let Some(board) = self.board(p) else {
+            return out;
+        };
+        board.generate_moves(|pm| {
+            for mv in pm {
+                let mut b = board.clone();
+                b.play_unchecked(mv);
+                out.push((
+                    mv,
+                    Chess::from_board(&b).expect("a move keeps the ending small"),
+                ));
+            }
+            false
+        });
+        out
+    }
+
+    /// Whether the material can never mate (the position is a tie): no pawns, rooks or
+    /// queens, and at most one minor piece, or bishops all on squares of one colour.
+    pub fn insufficient(p: &Pos) -> bool {
+        let (one_minor, bishops_only) = p.mat.minor_only();
+        if one_minor {
+            return true;
+        }
+        if !bishops_only {
+            return false;
+        }
+        let colours: Vec<u8> = p
+            .mat
+            .codes()
+            .enumerate()
+            .map(|(i, _)| {
+                let s = p.sq[2 + i];
+                ((s >> 3) + (s & 7)) & 1
+            })
+            .collect();
+        colours.iter().all(|&c| c == colours[0])
+    }
+
+    /// Sorts the squares of identical pieces (runs of equal codes) in place.
+    #[inline]
+    fn sort_identical(p: &mut Pos) {
+        let n = p.mat.len();
+        let mut i = 0;
+        while i < n {
+            let mut j = i + 1;
+            while j < n && p.mat.code(j) == p.mat.code(i) {
+                j += 1;
+            }
+            if j - i > 1 {
+                p.sq[2 + i..2 + j].sort_unstable();
+            }
+            i = j;
+        }
+    }
+
+    /// The FEN of a position (no castling rights, halfmove clock 0, move 1).
+    pub fn fen(&self, p: &Pos) -> String {
+        match self.board(p) {
+            Some(b) => b.to_string(),
+            None => format!("{p:?}"),
+        }
+    }
+}
+
+/// Whether the side to move can take en passant (legally) on `board`.
+fn can_take_en_passant(board: &Board) -> bool {
+    let Some(f) = board.en_passant() else {
+        return false;
+    };
+    let rank = if board.side_to_move() == Color::White {
+        Rank::Sixth
+    } else {
+        Rank::Third
+    };
+    let target = Square::new(f, rank);
+    let pawns = board.colored_pieces(board.side_to_move(), Piece::Pawn);
+    let mut found = false;
+    board.generate_moves_for(pawns, |pm| {
+        if pm.to.has(target) {
+            found = true;
+        }
+        found
+    });
+    found
+}
+
+/// Whether an en-passant tier can hold positions: the pusher has a pawn on its fourth
+/// rank and the other side a pawn on the same rank.
+fn ep_possible(t: Tier) -> bool {
+    if t.ep == 0 {
+        return false;
+    }
+    let (pusher, rank) = if t.ep == 1 { (0, 3) } else { (BLACK, 4) };
+    let mut mine = false;
+    let mut theirs = false;
+    for (i, c) in t.mat.codes().enumerate() {
+        if c & 7 == 1 && t.rank_of(i) == rank {
+            if c & BLACK == pusher {
+                mine = true;
+            } else {
+                theirs = true;
+            }
+        }
+    }
+    mine && theirs
+}
+
+/// A tier from pieces as (code, rank) pairs and an en-passant flag.
+fn tier_from(mut slots: Vec<(u8, u8)>, ep: u8) -> Tier {
+    slots.sort_unstable();
+    let codes: Vec<u8> = slots.iter().map(|s| s.0).collect();
+    let ranks = slots.iter().enumerate().fold(0u16, |m, (j, &(c, r))| {
+        m | if c & 7 == 1 {
+            u16::from(r) << (3 * j)
+        } else {
+            0
+        }
+    });
+    Tier {
+        mat: Material::from_codes(&codes),
+        ranks,
+        ep,
+    }
+}
+
+impl TierGame for Chess {
+    type Position = Pos;
+    type Tier = Tier;
+    type Layout = Dense;
+    type Parents = Unmoves;
+    type Symmetry = Symmetries;
+    type Turn = Alternate;
+
+    fn name(&self) -> String {
+        match self.roots.len() {
+            1 => format!("chess {}", self.root),
+            n => format!("chess {} and {} more", self.root, n - 1),
+        }
+    }
+
+    fn start(&self) -> Option<Pos> {
+        None
+    }
+
+    fn root_tiers(&self) -> Vec<Tier> {
+        self.roots.iter().flat_map(|&m| self.tiers_of(m)).collect()
+    }
+
+    #[inline]
+    fn tier(&self, p: &Pos) -> Tier {
+        let mut ranks = 0u16;
+        for (i, c) in p.mat.codes().enumerate() {
+            if c & 7 == 1 {
+                ranks |= u16::from(p.sq[2 + i] >> 3) << (3 * i);
+            }
+        }
+        let ep = if p.ep == 0 { 0 } else { 2 - p.stm };
+        Tier {
+            mat: p.mat,
+            ranks,
+            ep,
+        }
+    }
+
+    fn child_tiers(&self, t: Tier, out: &mut Vec<Tier>) {
+        let slots: Vec<(u8, u8)> = t
+            .mat
+            .codes()
+            .enumerate()
+            .map(|(i, c)| (c, t.rank_of(i)))
+            .collect();
+        let mut found: Vec<Tier> = Vec::new();
+        let mut add = |s: Vec<(u8, u8)>, ep: u8| {
+            let nt = tier_from(s, ep);
+            if nt != t && (ep == 0 || ep_possible(nt)) && !found.contains(&nt) {
+                found.push(nt);
+            }
+        };
+        // Without: the slots with `skip` removed.
+        let without = |v: &[(u8, u8)], skip: usize| -> Vec<(u8, u8)> {
+            v.iter()
+                .enumerate()
+                .filter(|&(j, _)| j != skip)
+                .map(|(_, &x)| x)
+                .collect()
+        };
+        for colour in [0u8, BLACK] {
+            let opponents: Vec<usize> = (0..slots.len())
+                .filter(|&j| slots[j].0 & BLACK != colour)
+                .collect();
+            // A king or a piece captures an opponent's piece.
+            for &j in &opponents {
+                add(without(&slots, j), 0);
+            }
+            for (i, &(c, r)) in slots.iter().enumerate() {
+                if c & BLACK != colour || c & 7 != 1 {
+                    continue;
+                }
+                let (next, last, start, two) = if colour == 0 {
+                    (r + 1, 7, 1, 3)
+                } else {
+                    (r.wrapping_sub(1), 0, 6, 4)
+                };
+                // Where the pawn goes by a step, with or without a capture.
+                let mut targets = vec![slots.clone()];
+                for &j in &opponents {
+                    targets.push(without(&slots, j));
+                }
+                for mut s in targets {
+                    let at = s
+                        .iter()
+                        .position(|&x| x == (c, r))
+                        .expect("the pawn is still there");
+                    if next == last {
+                        for kind in 2..=5 {
+                            s[at] = (kind | colour, 0);
+                            add(s.clone(), 0);
+                        }
+                    } else {
+                        s[at] = (c, next);
+                        add(s, 0);
+                    }
+                }
+                if r == start {
+                    let mut s = slots.clone();
+                    s[i] = (c, two);
+                    add(s.clone(), 0);
+                    add(s, if colour == 0 { 1 } else { 2 });
+                }
+            }
+        }
+        if t.ep != 0 {
+            add(slots.clone(), 0);
+        }
+        out.extend(found);
+    }
+
+    fn tier_name(&self, t: Tier) -> String {
+        let mut s = t.mat.to_string();
+        let pawns: String = t
+            .mat
+            .codes()
+            .enumerate()
+            .filter(|&(_, c)| c & 7 == 1)
+            .map(|(i, _)| char::from(b'1' + t.rank_of(i)))
+            .collect();
+        if !pawns.is_empty() {
+            s.push('_');
+            s.push_str(&pawns);
+        }
+        match t.ep {
+            1 => s.push_str("_epw"),
+            2 => s.push_str("_epb"),
+            _ => {}
+        }
+        s
+    }
+
+    fn primitive(&self, p: &Pos) -> Option<Primitive> {
+        if Chess::insufficient(p) {
+            return Some(Primitive::Tie);
+        }
+        if self.children(p, |_| true) {
+            return None;
+        }
+        let (colours, kinds) = Chess::boards(p);
+        let us = usize::from(p.stm);
+        if Chess::attacked(p.sq[us], 1 - us, &colours, &kinds) {
+            Some(Primitive::Loss)
+        } else {
+            Some(Primitive::Tie)
+        }
+    }
+
+    fn moves(&self, p: &Pos, out: &mut Vec<Pos>) {
+        self.children(p, |c| {
+            out.push(c);
+            false
+        });
+    }
+}
+
+/// A position being made: the kings and the other pieces as (code, square).
+struct Draft {
+    kings: [u8; 2],
+    others: [(u8, u8); MAX_OTHERS],
+    n: usize,
+}
+
+impl Draft {
+    fn of(p: &Pos) -> Draft {
+        let mut others = [(0u8, 0u8); MAX_OTHERS];
+        let n = p.mat.len();
+        for (i, o) in others.iter_mut().enumerate().take(n) {
+            *o = (p.mat.code(i), p.sq[2 + i]);
+        }
+        Draft {
+            kings: [p.sq[0], p.sq[1]],
+            others,
+            n,
+        }
+    }
+
+    /// The position, with `stm` to move and no en-passant right.
+    fn finish(&self, stm: u8) -> Pos {
+        let mut o = self.others;
+        o[..self.n].sort_unstable();
+        let mut sqs = [0u8; MAX_PIECES];
+        sqs[0] = self.kings[0];
+        sqs[1] = self.kings[1];
+        let mut codes = [0u8; MAX_OTHERS];
+        for i in 0..self.n {
+            codes[i] = o[i].0;
+            sqs[2 + i] = o[i].1;
+        }
+        Pos {
+            sq: sqs,
+            ep: 0,
+            stm,
+            mat: Material::from_codes(&codes[..self.n]),
+        }
+    }
+
+    fn remove(&mut self, i: usize) {
+        self.others.copy_within(i + 1..self.n, i);
+        self.n -= 1;
+        self.others[self.n] = (0, 0);
+    }
+}
+
+impl Chess {
+    /// Calls `f` with the position after each legal move of `p` until it returns true;
+    /// returns whether it did (so `children(p, |_| true)` says whether `p` has a move).
+    ///
+    /// The crate's attack tables give where each piece goes; a move is legal when the
+    /// mover's king is not attacked after it. Tested against the crate's own legal moves
+    /// (`Chess::legal_moves`), which `play` and `query` use for the moves' names.
+    pub fn children(&self, p: &Pos, mut f: impl FnMut(Pos) -> bool) -> bool {
+        let (colours, _) = Chess::boards(p);
+        let us = usize::from(p.stm);
+        let them = 1 - us;
+        let occ = colours[0] | colours[1];
+        let n = p.mat.len();
+        let our_bit = if us == 0 { 0 } else { BLACK };
+        let colour = if us == 0 { Color::White } else { Color::Black };
+        // The legal children of a draft: the mover's king must not be attacked.
+        let emit = |d: &Draft, ep_push: Option<u8>, f: &mut dyn FnMut(Pos) -> bool| -> bool {
+            let mut c = d.finish(1 - p.stm);
+            let (cc, ck) = Chess::boards(&c);
+            if Chess::attacked(c.sq[us], them, &cc, &ck) {
+                return false;
+            }
+            if let Some(file) = ep_push {
+                if Chess::ep_capture_legal(&c, file) {
+                    c.ep = file + 1;
+                }
+            }
+            f(c)
+        };
+        // Kings and pieces.
+        for slot in std::iter::once(us).chain(2..2 + n) {
+            let (code, from) = if slot < 2 {
+                (6 | our_bit, p.sq[slot])
+            } else {
+                (p.mat.code(slot - 2), p.sq[slot])
+            };
+            if code & BLACK != our_bit {
+                continue;
+            }
+            let s = sq(from);
+            let o = BitBoard(occ);
+            let kind = code & 7;
+            if kind == 1 {
+                continue;
+            }
+            let reach = match kind {
+                2 => get_knight_moves(s),
+                3 => get_bishop_moves(s, o),
+                4 => get_rook_moves(s, o),
+                5 => get_bishop_moves(s, o) | get_rook_moves(s, o),
+                _ => get_king_moves(s),
+            };
+            let targets = reach.0 & !colours[us] & !(1u64 << p.sq[them]);
+            for t in BitBoard(targets) {
+                let t = t as u8;
+                let mut d = Draft::of(p);
+                if let Some(j) = (0..d.n).find(|&j| d.others[j].1 == t) {
+                    d.remove(j);
+                }
+                if slot < 2 {
+                    d.kings[us] = t;
+                } else {
+                    let j = (0..d.n)
+                        .find(|&j| d.others[j].1 == from)
+                        .expect("the piece moves");
+                    d.others[j].1 = t;
+                }
+                if emit(&d, None, &mut f) {
+                    return true;
+                }
+            }
+        }
+        // Pawns.
+        let (step, start, last): (i8, u8, u8) = if us == 0 { (8, 1, 7) } else { (-8, 6, 0) };
+        for i in 0..n {
+            let code = p.mat.code(i);
+            if code != 1 | our_bit {
+                continue;
+            }
+            let from = p.sq[2 + i];
+            // (to, en-passant victim): at most two pushes, two captures, one en passant.
+            let mut targets = [(0u8, None::<u8>); 5];
+            let mut count = 0;
+            let mut push = |t: (u8, Option<u8>)| {
+                targets[count] = t;
+                count += 1;
+            };
+            let one = (from as i8 + step) as u8;
+            if occ >> one & 1 == 0 {
+                push((one, None));
+                let two = (one as i8 + step) as u8;
+                if from >> 3 == start && occ >> two & 1 == 0 {
+                    push((two, None));
+                }
+            }
+            let caps = get_pawn_attacks(sq(from), colour).0 & colours[them] & !(1u64 << p.sq[them]);
+            for t in BitBoard(caps) {
+                push((t as u8, None));
+            }
+            if p.ep != 0 {
+                let file = p.ep - 1;
+                let to = if us == 0 { 40 + file } else { 16 + file };
+                if get_pawn_attacks(sq(from), colour).has(sq(to)) {
+                    let victim = if us == 0 { 32 + file } else { 24 + file };
+                    push((to, Some(victim)));
+                }
+            }
+            for &(to, victim) in &targets[..count] {
+                let mut d = Draft::of(p);
+                let gone = victim.unwrap_or(to);
+                if let Some(j) = (0..d.n).find(|&j| d.others[j].1 == gone) {
+                    d.remove(j);
+                }
+                let j = (0..d.n)
+                    .find(|&j| d.others[j].1 == from)
+                    .expect("the pawn moves");
+                d.others[j].1 = to;
+                if to >> 3 == last {
+                    for kind in 2..=5 {
+                        d.others[j].0 = kind | our_bit;
+                        if emit(&d, None, &mut f) {
+                            return true;
+                        }
+                    }
+                } else {
+                    let double = (to as i8 - from as i8).abs() == 16;
+                    if emit(&d, double.then_some(to & 7), &mut f) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the side to move in `c` can take en passant the pawn that has just made a
+    /// double push to file `file`: a pawn of theirs beside it, and their king safe after.
+    fn ep_capture_legal(c: &Pos, file: u8) -> bool {
+        let us = usize::from(c.stm);
+        let our_bit = if us == 0 { 0 } else { BLACK };
+        let (victim, to) = if us == 0 {
+            (32 + file, 40 + file)
+        } else {
+            (24 + file, 16 + file)
+        };
+        let n = c.mat.len();
+        for i in 0..n {
+            if c.mat.code(i) != 1 | our_bit {
+                continue;
+            }
+            let from = c.sq[2 + i];
+            if from >> 3 != victim >> 3 || (i16::from(from & 7) - i16::from(file)).abs() != 1 {
+                continue;
+            }
+            let mut d = Draft::of(c);
+            let j = (0..d.n)
+                .find(|&j| d.others[j].1 == victim)
+                .expect("the pushed pawn");
+            d.remove(j);
+            let k = (0..d.n)
+                .find(|&k| d.others[k].1 == from)
+                .expect("the taker");
+            d.others[k].1 = to;
+            let after = d.finish(1 - c.stm);
+            let (cc, ck) = Chess::boards(&after);
+            if !Chess::attacked(after.sq[us], 1 - us, &cc, &ck) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+impl Chess {
+    /// Radix of each slot other than the kings in tier `t`: 8 for a pawn (its file), 64.
+    #[inline]
+    fn radix(t: Tier, i: usize) -> u64 {
+        if t.mat.code(i) & 7 == 1 {
+            8
+        } else {
+            64
+        }
+    }
+}
+
+impl DenseIndex for Chess {
+    fn tier_size(&self, t: Tier) -> u64 {
+        let blocks = if t.ep == 0 { 2 } else { 8 };
+        let mut n = blocks * self.pairs[self.table(t)].len() as u64;
+        for i in 0..t.mat.len() {
+            n *= Chess::radix(t, i);
+        }
+        n
+    }
+
+    fn rank(&self, p: &Pos) -> u64 {
+        let t = self.tier(p);
+        let block = if t.ep == 0 {
+            u64::from(p.stm)
+        } else {
+            u64::from(p.ep - 1)
+        };
+        // A position whose kings are not a canonical pair is outside the index (the engine
+        // ranks canonical positions only): its number is another position's.
+        let pair = match self.pair_index[self.table(t)][p.sq[0] as usize * 64 + p.sq[1] as usize] {
+            NO_PAIR => 0,
+            k => k,
+        };
+        let mut i = block * self.pairs[self.table(t)].len() as u64 + u64::from(pair);
+        for j in 0..t.mat.len() {
+            let s = p.sq[2 + j];
+            let digit = if Chess::radix(t, j) == 8 { s & 7 } else { s };
+            i = i * Chess::radix(t, j) + u64::from(digit);
+        }
+        i
+    }
+
+    fn unrank(&self, t: Tier, mut i: u64) -> Option<Pos> {
+        let n = t.mat.len();
+        let mut sqs = [0u8; MAX_PIECES];
+        for j in (0..n).rev() {
+            let r = Chess::radix(t, j);
+            let d = (i % r) as u8;
+            i /= r;
+            sqs[2 + j] = if r == 8 { t.rank_of(j) * 8 + d } else { d };
+        }
+        let pairs = &self.pairs[self.table(t)];
+        let (w, b) = pairs[(i % pairs.len() as u64) as usize];
+        let block = (i / pairs.len() as u64) as u8;
+        sqs[0] = w;
+        sqs[1] = b;
+        // Distinct squares; identical pieces in ascending order.
+        let mut occ = 1u64 << w | 1u64 << b;
+        for j in 0..n {
+            let s = sqs[2 + j];
+            if occ >> s & 1 != 0 {
+                return None;
+            }
+            occ |= 1 << s;
+            if j > 0 && t.mat.code(j) == t.mat.code(j - 1) && sqs[1 + j] > s {
+                return None;
+            }
+        }
+        let (stm, ep) = match t.ep {
+            0 => (block, 0),
+            1 => (1, block + 1),
+            _ => (0, block + 1),
+        };
+        let p = Pos {
+            sq: sqs,
+            ep,
+            stm,
+            mat: t.mat,
+        };
+        let (colours, kinds) = Chess::boards(&p);
+        // The side not to move is not in check.
+        let other = 1 - usize::from(stm);
+        if Chess::attacked(sqs[other], usize::from(stm), &colours, &kinds) {
+            return None;
+        }
+        if ep != 0 {
+            // The pawn that was pushed is there, the squares it crossed are empty, and the
+            // side to move can take it.
+            let (pawn_rank, crossed) = if stm == 1 {
+                (3u8, [1u8, 2])
+            } else {
+                (4, [6, 5])
+            };
+            let f = ep - 1;
+            let pusher = 1 - usize::from(stm);
+            let pawn = pawn_rank * 8 + f;
+            if colours[pusher] & kinds[1] & 1 << pawn == 0
+                || crossed.iter().any(|&r| occ >> (r * 8 + f) & 1 != 0)
+            {
+                return None;
+            }
+            let board = self.board(&p)?;
+            if !can_take_en_passant(&board) {
+                return None;
+            }
+        }
+        Some(p)
+    }
+}
+
+impl UnmoveGame for Chess {
+    /// The positions of the same tier with a move to `p`: a king or piece of the side that
+    /// just moved steps back to an empty square, capturing nothing, and the side to move
+    /// in `p` is not in check there. (Positions with an en-passant right are reached by
+    /// double pushes only, from other tiers.)
+    fn unmoves(&self, p: &Pos, out: &mut Vec<Pos>) {
+        if p.ep != 0 {
+            return;
+        }
+        let (colours, kinds) = Chess::boards(p);
+        let occ = colours[0] | colours[1];
+        let mover = 1 - usize::from(p.stm);
+        let mover_bit = if mover == 0 { 0 } else { BLACK };
+        let mut slots = [(mover, 6u8); MAX_PIECES];
+        let mut count = 1;
+        for (i, c) in p.mat.codes().enumerate() {
+            if c & BLACK == mover_bit && c & 7 != 1 {
+                slots[count] = (2 + i, c & 7);
+                count += 1;
+            }
+        }
+        for &(slot, kind) in &slots[..count] {
+            let from = p.sq[slot];
+            let s = sq(from);
+            let o = BitBoard(occ);
+            let reach = match kind {
+                2 => get_knight_moves(s),
+                3 => get_bishop_moves(s, o),
+                4 => get_rook_moves(s, o),
+                5 => get_bishop_moves(s, o) | get_rook_moves(s, o),
+                _ => get_king_moves(s),
+            };
+            for e in BitBoard(reach.0 & !occ) {
+                let e = e as u8;
+                let mut q = *p;
+                q.sq[slot] = e;
+                q.stm = mover as u8;
+                // The side to move in `p` must not be in check before the move.
+                let c2 = {
+                    let mut c = colours;
+                    c[mover] ^= 1 << from | 1 << e;
+                    c
+                };
+                let mut k2 = kinds;
+                let k = usize::from(kind);
+                k2[k] ^= 1 << from | 1 << e;
+                let victim_king = q.sq[usize::from(p.stm)];
+                if Chess::attacked(victim_king, mover, &c2, &k2) {
+                    continue;
+                }
+                Chess::sort_identical(&mut q);
+                out.push(q);
+            }
+        }
+    }
+}
+
+impl SymmetricGame for Chess {
+    /// The 8 symmetries of the board; with pawns only the mirror counts (the other
+    /// numbers act as the identity or the mirror, by their bit 0).
+    fn symmetry_count(&self) -> usize {
+        8
+    }
+
+    fn apply_symmetry(&self, p: &Pos, g: usize) -> Pos {
+        let g = if p.mat.has_pawns() { g & 1 } else { g };
+        if g == 0 {
+            return *p;
+        }
+        let mut q = *p;
+        for j in 0..2 + p.mat.len() {
+            q.sq[j] = map_square(g, p.sq[j]);
+        }
+        if p.ep != 0 {
+            q.ep = 8 - (p.ep - 1);
+        }
+        Chess::sort_identical(&mut q);
+        q
+    }
+
+    /// The least image, found among the images whose kings are the least pair (the
+    /// position's order compares the kings first): usually one symmetry, two when both
+    /// kings are on a diagonal.
+    fn canonical(&self, p: &Pos) -> Pos {
+        let k = usize::from(p.mat.has_pawns());
+        let mut mask = self.to_canonical[k][p.sq[0] as usize * 64 + p.sq[1] as usize];
+        let mut best: Option<Pos> = None;
+        while mask != 0 {
+            let g = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let q = self.apply_symmetry(p, g);
+            if best.is_none_or(|b| q < b) {
+                best = Some(q);
+            }
+        }
+        best.expect("some symmetry gives the least pair")
+    }
+}
+
+impl Notation for Chess {
+    fn title(&self) -> String {
+        format!(
+            "Chess, the ending {}: moves in UCI notation (e2e4, e7e8q); no castling, no 50-move rule; mate loses, stalemate and insufficient material tie.",
+            self.root
+        )
+    }
+
+    fn named_moves(&self, p: &Pos, _side: u8, out: &mut Vec<(String, Pos)>) {
+        if self.primitive(p).is_some() {
+            return;
+        }
+        for (mv, q) in self.legal_moves(p) {
+            out.push((mv.to_string(), q));
+        }
+    }
+
+    fn render(&self, p: &Pos, _side: u8) -> String {
+        let mut grid = [['.'; 8]; 8];
+        let letter = |kind: u8, black: bool| {
+            let c = b" pnbrqk"[usize::from(kind)] as char;
+            if black {
+                c
+            } else {
+                c.to_ascii_uppercase()
+            }
+        };
+        grid[usize::from(p.sq[0] >> 3)][usize::from(p.sq[0] & 7)] = 'K';
+        grid[usize::from(p.sq[1] >> 3)][usize::from(p.sq[1] & 7)] = 'k';
+        for (i, c) in p.mat.codes().enumerate() {
+            let s = p.sq[2 + i];
+            grid[usize::from(s >> 3)][usize::from(s & 7)] = letter(c & 7, c & BLACK != 0);
+        }
+        let mut out = String::new();
+        for r in (0..8).rev() {
+            out.push_str(&format!("{} ", r + 1));
+            let row: Vec<String> = grid[r].iter().map(char::to_string).collect();
+            out.push_str(&row.join(" "));
+            out.push('\n');
+        }
+        out.push_str("  a b c d e f g h\n");
+        out.push_str(if p.stm == 0 {
+            "white to move\n"
+        } else {
+            "black to move\n"
+        });
+        out
+    }
+
+    fn position_string(&self, p: &Pos, _side: u8) -> String {
+        self.fen(p)
+    }
+
+    fn parse_position(&self, text: &str) -> Result<(Pos, u8), String> {
+        let t = text.trim();
+        let fields = t.split_whitespace().count();
+        let full = match fields {
+            4 => format!("{} 0 1", t.split_whitespace().collect::<Vec<_>>().join(" ")),
+            6 => t.split_whitespace().collect::<Vec<_>>().join(" "),
+            _ => {
+                return Err(format!(
+                    "a FEN has 4 or 6 fields separated by spaces, found {fields}"
+                ))
+            }
+        };
+        let board = Board::from_fen(&full, false).map_err(|e| {
+            use cozy_chess::FenParseError as F;
+            let why = match e {
+                F::InvalidBoard => "the board is not a legal position (one king each, no pawn on the first or last rank, the side not to move not in check)",
+                F::InvalidSideToMove => "the side to move is w or b",
+                F::InvalidCastlingRights => "the castling rights are invalid",
+                F::InvalidEnPassant => "the en-passant square is not behind a pawn that has just made a double push",
+                F::InvalidHalfMoveClock | F::InvalidFullmoveNumber => "the move counters are invalid",
+                F::MissingField | F::TooManyFields => "a field is missing or one too many",
+            };
+            format!("not a legal FEN: {why}")
+        })?;
+        let p = Chess::from_board(&board)?;
+        Ok((p, p.stm))
+    }
+
+    fn position_help(&self) -> String {
+        "a FEN without castling rights, like 8/8/8/4k3/8/8/8/4KQ2 w - - 0 1".into()
+    }
+
+    fn side_names(&self) -> [String; 2] {
+        ["white".into(), "black".into()]
+    }
+}
+
+#[cfg(test)]
+mod tests;

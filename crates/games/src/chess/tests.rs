@@ -1,0 +1,596 @@
+use super::*;
+use retrograde_solve::{Outcome, Value};
+use retrograde_tier::{check_game, solve, SolveOptions, Solved, TierSolution};
+use std::collections::HashMap;
+
+fn solved(g: &Chess) -> TierSolution<'_, Chess> {
+    solve(g, &SolveOptions::default()).unwrap()
+}
+
+/// KPvK, solved once for all tests: with it KQvK, KRvK, KBvK, KNvK and KvK.
+fn kpk() -> &'static TierSolution<'static, Chess> {
+    static GAME: std::sync::OnceLock<Chess> = std::sync::OnceLock::new();
+    static SOLVED: std::sync::OnceLock<TierSolution<'static, Chess>> = std::sync::OnceLock::new();
+    SOLVED.get_or_init(|| solved(GAME.get_or_init(|| Chess::new("KPvK").unwrap())))
+}
+
+/// The longest win over the tiers of one material.
+fn longest_win(s: &TierSolution<'_, Chess>, m: &str) -> Option<u32> {
+    let g = Chess::new(m).unwrap();
+    g.root_tiers()
+        .iter()
+        .filter_map(|&t| s.tier_stats(t).and_then(|st| st.longest_win))
+        .max()
+}
+
+fn pos(g: &Chess, fen: &str) -> Pos {
+    g.parse_position(fen).unwrap().0
+}
+
+#[test]
+fn the_king_pairs_are_the_published_462_and_1806() {
+    let g = Chess::new("KvK").unwrap();
+    assert_eq!(g.king_pairs(false), 462);
+    assert_eq!(g.king_pairs(true), 1806);
+}
+
+#[test]
+fn material_reads_and_writes_the_usual_way() {
+    for (text, shown) in [
+        ("KQvK", "KQvK"),
+        ("kpvk", "KPvK"),
+        ("KPRvKR", "KRPvKR"),
+        ("KvK", "KvK"),
+        ("KNBvK", "KBNvK"),
+    ] {
+        assert_eq!(Material::parse(text).unwrap().to_string(), shown);
+    }
+    for bad in ["", "KQ", "QvK", "KQvQ", "KXvK", "KQRRNvK", "KQRvKRR"] {
+        assert!(Material::parse(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn every_ending_of_three_and_four_pieces() {
+    assert_eq!(Material::all(2).len(), 1);
+    assert_eq!(Material::all(3).len(), 10);
+    // Multisets of 2 among 10 kinds of piece: C(11, 2).
+    let four = Material::all(4);
+    assert_eq!(four.len(), 55);
+    let names: Vec<String> = four.iter().map(Material::to_string).collect();
+    for m in ["KQvKR", "KRvKQ", "KBNvK", "KvKBN", "KPvKP", "KPPvK"] {
+        assert!(names.iter().any(|n| n == m), "{m}");
+    }
+    let g = Chess::endings(&Material::all(3));
+    assert_eq!(g.name(), "chess KPvK and 9 more");
+}
+
+#[test]
+fn keeps_the_api_promises() {
+    for m in ["KvK", "KQvK", "KPvK", "KBBvK", "KRvKB", "KPvKP"] {
+        check_game(&Chess::new(m).unwrap(), 100).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+}
+
+/// The positions of the tier with a move to `p` are exactly the un-moves of `p`, checked
+/// with the crate's forward moves from every position of a few tiers.
+#[test]
+fn unmoves_are_the_crate_s_moves_backwards() {
+    for m in ["KRvK", "KBNvK", "KPvKR"] {
+        let g = Chess::new(m).unwrap();
+        let tiers = g.root_tiers();
+        for &t in tiers.iter().take(2) {
+            let size = g.tier_size(t);
+            let step = (size / 3_000).max(1);
+            let mut forward: HashMap<Pos, Vec<Pos>> = HashMap::new();
+            let mut all = Vec::new();
+            for i in (0..size).step_by(step as usize) {
+                if let Some(p) = g.unrank(t, i) {
+                    all.push(p);
+                }
+            }
+            // Forward: every child inside the tier must list p among its un-moves.
+            for p in &all {
+                if g.primitive(p).is_some() {
+                    continue;
+                }
+                let mut ms = Vec::new();
+                g.moves(p, &mut ms);
+                for c in ms.into_iter().filter(|c| g.tier(c) == t) {
+                    forward.entry(c).or_default().push(*p);
+                    let mut back = Vec::new();
+                    g.unmoves(&c, &mut back);
+                    assert!(
+                        back.contains(p),
+                        "{m}: {} is missing from the un-moves of {}",
+                        g.fen(p),
+                        g.fen(&c)
+                    );
+                }
+            }
+            // Backward: every un-move is a legal position with a move to p.
+            for p in &all {
+                let mut back = Vec::new();
+                g.unmoves(p, &mut back);
+                for q in back {
+                    assert_eq!(g.tier(&q), t);
+                    assert!(g.board(&q).is_some(), "{m}: un-move to an illegal {q:?}");
+                    let mut ms = Vec::new();
+                    g.moves(&q, &mut ms);
+                    assert!(
+                        ms.contains(p),
+                        "{m}: {} has no move to {}",
+                        g.fen(&q),
+                        g.fen(p)
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn kvk_and_lone_minor_pieces_are_ties() {
+    for m in ["KvK", "KNvK", "KBvK", "KvKB"] {
+        let g = Chess::new(m).unwrap();
+        let s = solved(&g);
+        let st = s.stats();
+        assert!(st.positions > 0);
+        assert_eq!((st.win, st.loss, st.draw), (0, 0, 0), "{m}");
+        assert_eq!(st.tie, st.positions, "{m}");
+    }
+    // KvK: 462 pairs, 3612 legal placements of two kings (64 x 63 less 420 touching), each
+    // with either side to move.
+    let g = Chess::new("KvK").unwrap();
+    assert_eq!(solved(&g).stats().positions, 2 * 3612);
+}
+
+#[test]
+fn published_longest_mates_of_three_piece_endings() {
+    // Longest wins (white to move): KQvK mate in 10, KRvK mate in 16, KPvK mate in 28
+    // (through a promotion): 2n - 1 plies.
+    let s = kpk();
+    assert_eq!(longest_win(s, "KQvK"), Some(19));
+    assert_eq!(longest_win(s, "KRvK"), Some(31));
+    assert_eq!(longest_win(s, "KPvK"), Some(55));
+    // Black to move loses at most one ply later.
+    let g = Chess::new("KQvK").unwrap();
+    let t = g.root_tiers()[0];
+    assert_eq!(s.tier_stats(t).unwrap().longest_loss, Some(20));
+    assert_eq!(longest_win(s, "KBvK"), None);
+}
+
+#[test]
+fn mates_stalemates_and_short_wins() {
+    let s = kpk();
+    let g = s.game();
+    let v = |fen: &str| s.value(&pos(g, fen)).unwrap().unwrap();
+    // Mate: black to move has none and is in check.
+    assert_eq!(v("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"), Value::Loss(0));
+    // Stalemate: no move, not in check.
+    assert_eq!(v("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"), Value::Tie(0));
+    // Mate in one, and black to move who can take the queen: a tie (KvK).
+    assert_eq!(v("k7/8/1K6/8/8/8/8/2Q5 w - - 0 1"), Value::Win(1));
+    assert_eq!(v("k7/1Q6/8/8/8/8/8/7K b - - 0 1"), Value::Tie(1));
+    // KRvK: the only mate is on the back rank.
+    let p = pos(g, "k7/8/1K6/8/8/8/8/7R w - - 0 1");
+    assert_eq!(s.value(&p).unwrap(), Some(Value::Win(1)));
+    let best = s.ranked_moves(&p).unwrap()[0].0;
+    assert_eq!(g.fen(&best), "k6R/8/1K6/8/8/8/8/8 b - - 0 1");
+    // KPvK: the king on the sixth rank ahead of its pawn wins whoever moves; with the pawn
+    // on the seventh and the defender in front, black to move is stalemated.
+    assert_eq!(
+        v("4k3/8/4K3/4P3/8/8/8/8 b - - 0 1").outcome(),
+        Outcome::Loss
+    );
+    assert_eq!(v("4k3/8/4K3/4P3/8/8/8/8 w - - 0 1").outcome(), Outcome::Win);
+    assert_eq!(v("4k3/4P3/4K3/8/8/8/8/8 b - - 0 1"), Value::Tie(0));
+    // A rook pawn with the defender in the corner: a tie whoever moves.
+    assert_eq!(v("k7/8/8/P7/8/8/8/K7 w - - 0 1").outcome(), Outcome::Tie);
+    // Insufficient material is a tie at once.
+    assert_eq!(v("k7/8/8/8/8/8/8/K6N w - - 0 1"), Value::Tie(0));
+}
+
+/// Positions of the tiers of `m` (sampled), with en-passant tiers first.
+fn sample(g: &Chess, per_tier: u64) -> Vec<Pos> {
+    let mut tiers = Vec::new();
+    let dag_roots = g.root_tiers();
+    let mut seen = std::collections::HashSet::new();
+    let mut todo = dag_roots.clone();
+    while let Some(t) = todo.pop() {
+        if seen.insert(t) {
+            tiers.push(t);
+            let mut c = Vec::new();
+            g.child_tiers(t, &mut c);
+            todo.extend(c);
+        }
+    }
+    let mut out = Vec::new();
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    for t in tiers {
+        let size = g.tier_size(t);
+        for _ in 0..per_tier {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            if let Some(p) = g.unrank(t, rng % size) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// The rules' own move generator against the crate's legal moves, in every kind of
+/// tier: captures, promotions, double pushes, en passant.
+#[test]
+fn moves_are_the_crate_s_legal_moves() {
+    let mut eps = 0;
+    let mut promotions = 0;
+    for m in [
+        "KQvK", "KPvK", "KPvKP", "KRvKB", "KNPvK", "KPvKN", "KPPvK", "KBvKP",
+    ] {
+        let g = Chess::new(m).unwrap();
+        for p in sample(&g, 300) {
+            let board = g
+                .board(&p)
+                .expect("every position of the index is a legal board");
+            let mut ours = Vec::new();
+            g.moves(&p, &mut ours);
+            let mut theirs: Vec<Pos> = g.legal_moves(&p).into_iter().map(|(_, c)| c).collect();
+            ours.sort();
+            theirs.sort();
+            assert_eq!(ours, theirs, "{m}: {board}");
+            eps += ours.iter().filter(|c| c.ep != 0).count() + usize::from(p.ep != 0);
+            promotions += ours
+                .iter()
+                .filter(|c| c.mat != p.mat && c.mat.len() == p.mat.len())
+                .count();
+            // The primitive value against the crate's verdict.
+            let want = if Chess::insufficient(&p) {
+                Some(Primitive::Tie)
+            } else if theirs.is_empty() {
+                Some(if board.checkers().is_empty() {
+                    Primitive::Tie
+                } else {
+                    Primitive::Loss
+                })
+            } else {
+                None
+            };
+            assert_eq!(g.primitive(&p), want, "{m}: {board}");
+        }
+    }
+    assert!(
+        eps > 0 && promotions > 0,
+        "the sample has en passant ({eps}) and promotions ({promotions})"
+    );
+}
+
+// ------------------------------------------------------------------------------------------
+// A plain search on the crate's boards, sharing nothing with the rules above.
+
+fn board_moves(b: &Board) -> Vec<Board> {
+    let mut out = Vec::new();
+    b.generate_moves(|pm| {
+        for mv in pm {
+            let mut c = b.clone();
+            c.play(mv);
+            out.push(c);
+        }
+        false
+    });
+    out
+}
+
+/// No pawns, rooks or queens, and at most one minor piece or bishops on one colour only.
+fn dead(b: &Board) -> bool {
+    let heavy = b.pieces(Piece::Pawn) | b.pieces(Piece::Rook) | b.pieces(Piece::Queen);
+    if !heavy.is_empty() {
+        return false;
+    }
+    let minors = b.pieces(Piece::Knight) | b.pieces(Piece::Bishop);
+    if minors.len() <= 1 {
+        return true;
+    }
+    let light = BitBoard(0x55aa_55aa_55aa_55aa);
+    b.pieces(Piece::Knight).is_empty()
+        && ((b.pieces(Piece::Bishop) & light).is_empty()
+            || (b.pieces(Piece::Bishop) & !light).is_empty())
+}
+
+/// Whether the side to move can force mate within `d` plies (odd).
+fn can_mate(b: &Board, d: u32) -> bool {
+    board_moves(b).iter().any(|c| {
+        let replies = board_moves(c);
+        if replies.is_empty() {
+            return !c.checkers().is_empty();
+        }
+        d >= 3 && !dead(c) && replies.iter().all(|r| can_mate(r, d - 2))
+    })
+}
+
+/// Whether the side to move is mated within `d` plies (even) whatever it does.
+fn mated_within(b: &Board, d: u32) -> bool {
+    let moves = board_moves(b);
+    if moves.is_empty() {
+        return !b.checkers().is_empty();
+    }
+    d >= 2 && !dead(b) && moves.iter().all(|c| can_mate(c, d - 1))
+}
+
+/// Random positions of KQvK, KRvK and KPvK with a short mate: the table's depth to mate is
+/// the one a plain search of the crate's moves finds (a mate that soon, none sooner).
+#[test]
+fn a_plain_search_agrees_on_short_mates() {
+    let s = kpk();
+    let g = s.game();
+    let mut checked = [0usize; 6];
+    for m in ["KQvK", "KRvK", "KPvK"] {
+        let h = Chess::new(m).unwrap();
+        for p in sample(&h, 4000) {
+            if p.mat != h.material() {
+                continue;
+            }
+            let Some(v) = s.value(&p).unwrap() else {
+                continue;
+            };
+            let b = g.board(&p).unwrap();
+            match v {
+                Value::Win(r) if r <= 3 && checked[r as usize] < 40 => {
+                    checked[r as usize] += 1;
+                    assert!(can_mate(&b, r), "{b}: {v}");
+                    assert!(r < 3 || !can_mate(&b, r - 2), "{b}: {v}");
+                }
+                Value::Loss(r) if r <= 4 && checked[r as usize] < 40 => {
+                    checked[r as usize] += 1;
+                    assert!(mated_within(&b, r), "{b}: {v}");
+                    assert!(r < 2 || !mated_within(&b, r - 2), "{b}: {v}");
+                }
+                // A tie or a longer win: no mate within 3 plies for the side to move.
+                Value::Tie(_) if checked[5] < 40 => {
+                    checked[5] += 1;
+                    assert!(!can_mate(&b, 3), "{b}: {v}");
+                }
+                Value::Win(r) if r > 3 && checked[5] < 40 => {
+                    checked[5] += 1;
+                    assert!(!can_mate(&b, 3), "{b}: {v}");
+                }
+                _ => {}
+            }
+        }
+    }
+    // Mates themselves are rare in a sample (and checked by name elsewhere).
+    assert!(checked.iter().all(|&c| c >= 1), "{checked:?}");
+    assert!(checked[1..].iter().all(|&c| c >= 10), "{checked:?}");
+}
+
+/// A FEN with its board mirrored left to right (files a-h reversed).
+fn mirror_fen(fen: &str) -> String {
+    let (board, rest) = fen.split_once(' ').unwrap();
+    let rows: Vec<String> = board
+        .split('/')
+        .map(|r| {
+            let mut cells = Vec::new();
+            for ch in r.chars() {
+                match ch.to_digit(10) {
+                    Some(n) => cells.extend(std::iter::repeat_n('1', n as usize)),
+                    None => cells.push(ch),
+                }
+            }
+            cells.reverse();
+            // Runs of empty cells back to one digit.
+            let mut row = String::new();
+            let mut empty = 0;
+            for c in cells {
+                if c == '1' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        row.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    row.push(c);
+                }
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+            }
+            row
+        })
+        .collect();
+    format!("{} {rest}", rows.join("/"))
+}
+
+/// The same position with the colours swapped: ranks reversed, case swapped, the other
+/// side to move.
+fn colour_flip_fen(fen: &str) -> String {
+    let parts: Vec<&str> = fen.split(' ').collect();
+    let rows: Vec<String> = parts[0]
+        .split('/')
+        .rev()
+        .map(|r| {
+            r.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let side = if parts[1] == "w" { "b" } else { "w" };
+    format!("{} {side} - - 0 1", rows.join("/"))
+}
+
+/// Mirrored positions have the same value (written as FEN, not through the rules'
+/// symmetries); without pawns so do positions turned upside down; and swapping the
+/// colours (KPvK against KvKP) changes nothing.
+#[test]
+fn mirrored_and_colour_swapped_positions_have_the_same_value() {
+    let s = kpk();
+    let g = s.game();
+    let flipped_game = Chess::new("KvKP").unwrap();
+    let flipped = solved(&flipped_game);
+    let mut n = 0;
+    for m in ["KPvK", "KQvK", "KRvK"] {
+        let h = Chess::new(m).unwrap();
+        for p in sample(&h, 600) {
+            if p.mat != h.material() {
+                continue;
+            }
+            let fen = g.fen(&p);
+            let v = s.value(&p).unwrap();
+            let mirrored = mirror_fen(&fen);
+            assert_eq!(
+                s.value(&pos(g, &mirrored)).unwrap(),
+                v,
+                "{fen} / {mirrored}"
+            );
+            if m != "KPvK" {
+                // Upside down: ranks reversed, same colours.
+                let (board, rest) = fen.split_once(' ').unwrap();
+                let turned: Vec<&str> = board.split('/').rev().collect();
+                let turned = format!("{} {rest}", turned.join("/"));
+                assert_eq!(s.value(&pos(g, &turned)).unwrap(), v, "{fen} / {turned}");
+            } else {
+                let swapped = colour_flip_fen(&fen);
+                let q = pos(&flipped_game, &swapped);
+                assert_eq!(flipped.value(&q).unwrap(), v, "{fen} / {swapped}");
+            }
+            n += 1;
+        }
+    }
+    assert!(n > 1000);
+}
+
+/// Promotion to a rook, bishop or knight is played, and is better than a queen where the
+/// queen would stalemate.
+#[test]
+fn underpromotion_is_played_where_a_queen_would_stalemate() {
+    let s = kpk();
+    let g = s.game();
+    // Black king a7, white king c6, pawn c7: c8=Q stalemates, c8=R wins.
+    let p = pos(g, "8/k1P5/2K5/8/8/8/8/8 w - - 0 1");
+    let mut named = Vec::new();
+    g.named_moves(&p, 0, &mut named);
+    let value_of = |name: &str| {
+        let (_, c) = named.iter().find(|(n, _)| n == name).expect(name);
+        s.value(c).unwrap().unwrap().through(false)
+    };
+    assert_eq!(value_of("c7c8q"), Value::Tie(1));
+    assert_eq!(value_of("c7c8b").outcome(), Outcome::Tie);
+    assert_eq!(value_of("c7c8n").outcome(), Outcome::Tie);
+    assert_eq!(value_of("c7c8r").outcome(), Outcome::Win);
+    assert_eq!(s.value(&p).unwrap().unwrap().outcome(), Outcome::Win);
+    // The plain search agrees that the queen stalemates and the rook does not.
+    let b = g.board(&p).unwrap();
+    let after = |piece: Piece| {
+        board_moves(&b)
+            .into_iter()
+            .find(|c| c.pieces(piece).len() == 1 && c.pieces(Piece::Pawn).is_empty())
+            .unwrap()
+    };
+    let q = after(Piece::Queen);
+    assert!(board_moves(&q).is_empty() && q.checkers().is_empty());
+    assert!(!board_moves(&after(Piece::Rook)).is_empty());
+    // Somewhere in KPvK an underpromotion is the only winning move.
+    let mut only = 0;
+    for t in g.root_tiers() {
+        for i in 0..g.tier_size(t) {
+            let Some(p) = g.unrank(t, i) else { continue };
+            if p.stm != 0 || p.sq[2] >> 3 != 6 {
+                continue;
+            }
+            let ranked = s.ranked_moves(&p).unwrap();
+            let wins: Vec<&(Pos, Value)> = ranked
+                .iter()
+                .filter(|(_, v)| v.outcome() == Outcome::Win)
+                .collect();
+            if !wins.is_empty()
+                && wins.iter().all(|(c, _)| {
+                    c.mat.len() == 1 && !c.mat.has_pawns() && c.mat.to_string() != "KQvK"
+                })
+            {
+                only += 1;
+            }
+        }
+    }
+    assert!(only > 0);
+}
+
+/// A FEN's en-passant square is kept when the capture is legal and dropped when not (the
+/// position is then the one without it); positions with the right have tiers of their own.
+#[test]
+fn en_passant_is_a_position_of_its_own() {
+    let g = Chess::new("KPvKP").unwrap();
+    // Black can take e3 en passant.
+    let (p, side) = g.parse_position("7k/8/8/8/3pP3/8/8/K7 b - e3 0 1").unwrap();
+    assert_eq!((side, p.ep), (1, 5));
+    assert_eq!(g.tier_name(g.tier(&p)), "KPvKP_44_epw");
+    assert_eq!(g.unrank(g.tier(&p), g.rank(&p)), Some(p));
+    let mut names = Vec::new();
+    g.named_moves(&p, 1, &mut names);
+    let (_, after) = names
+        .iter()
+        .find(|(n, _)| n == "d4e3")
+        .expect("the capture");
+    assert_eq!(after.mat.to_string(), "KvKP");
+    // Without a pawn beside it, or with the taker pinned, the square says nothing.
+    let (q, _) = g.parse_position("7k/8/8/8/4P3/8/8/K7 b - - 0 1").unwrap();
+    assert_eq!(q.ep, 0);
+    let (r, _) = g
+        .parse_position("8/8/8/8/k2pP2R/8/8/7K b - e3 0 1")
+        .unwrap();
+    assert_eq!(
+        r.ep, 0,
+        "the black pawn is pinned to its king along the rank"
+    );
+    // The double push from the tier without the right leads to the one with it.
+    let (before, _) = g.parse_position("7k/8/8/8/3p4/8/4P3/K7 w - - 0 1").unwrap();
+    let mut kids = Vec::new();
+    g.moves(&before, &mut kids);
+    assert!(kids.contains(&p));
+    let mut tiers = Vec::new();
+    g.child_tiers(g.tier(&before), &mut tiers);
+    assert!(tiers.contains(&g.tier(&p)));
+}
+
+/// KPvKP solved: a position with the en-passant right is worth what the best of its moves
+/// gives, and the right changes the value of some positions. (Slow in a debug build: it
+/// solves every 4-piece ending with two queens or fewer that KPvKP converts into.)
+#[test]
+#[cfg_attr(debug_assertions, ignore)]
+fn en_passant_values_follow_from_the_moves() {
+    let g = Chess::new("KPvKP").unwrap();
+    let s = solved(&g);
+    let mut differs = 0;
+    let mut checked = 0;
+    for t in g
+        .root_tiers()
+        .into_iter()
+        .filter(|t| g.tier_name(*t).contains("_ep"))
+    {
+        for i in 0..g.tier_size(t) {
+            let Some(p) = g.unrank(t, i) else { continue };
+            let v = s.value(&p).unwrap().unwrap();
+            // The value from the children, by the rules of the contract.
+            let kids: Vec<Value> = {
+                let mut c = Vec::new();
+                g.moves(&p, &mut c);
+                c.iter().map(|c| s.value(c).unwrap().unwrap()).collect()
+            };
+            let best = kids.iter().map(|&k| k.through(false)).max().unwrap();
+            assert_eq!(v, best, "{}", g.fen(&p));
+            let mut plain = p;
+            plain.ep = 0;
+            if s.value(&plain).unwrap() != Some(v) {
+                differs += 1;
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000 && differs > 0, "{checked} {differs}");
+}
