@@ -281,9 +281,22 @@ rtest!(serve_bad_requests_are_400_with_a_json_error, |dir, cmd| {
     assert!(e.contains("c4, g"), "which database: {e}");
     let e = server.get("/api/query?db=nope").error(400);
     assert!(e.contains("\"nope\""), "{e}");
+    // A position and moves: the moves are played from the position, as `query` does.
+    let after = server.get("/api/query?db=c4&moves=1,2&position=....%2F....%2F....%2F....");
+    assert_eq!(after.status, 200, "{}", after.body);
+    assert_eq!(
+        format!("{}\n", after.body),
+        query(
+            &dir,
+            "c4",
+            &["--position", "..../..../..../....", "--moves", "1,2"]
+        )
+    );
     let e = server
-        .get("/api/query?db=c4&moves=1&position=....%2F....%2F....%2F....")
+        .get("/api/query?db=c4&moves=1,9&position=....%2F....%2F....%2F....")
         .error(400);
+    assert!(e.contains("move 2"), "{e}");
+    let e = server.get("/api/query?db=g&moves=1&position=0").error(400);
     assert!(e.contains("not both"), "{e}");
     let e = server.get("/api/query?db=c4&position=xx").error(400);
     assert!(e.contains("position \"xx\""), "{e}");
@@ -622,6 +635,40 @@ rtest!(serve_page_in_a_real_browser, |dir, cmd| {
     assert_eq!(
         browser.shown(),
         expected(&query(&dir, "t3", &["--moves", "b2,a1"]), 2)
+    );
+    // A position in the game's notation, then moves played from it (click, then the URL).
+    let b2 = serde_json::from_str::<Value>(&query(&dir, "t3", &["--moves", "b2"])).unwrap()
+        ["position"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    browser.goto(&format!("{base}?db=t3&position={}", enc(&b2)));
+    browser.wait("the page", ready);
+    assert_eq!(
+        browser.shown()["outcome"],
+        expected(&query(&dir, "t3", &["--position", &b2]), 0)["outcome"]
+    );
+    browser.click("#board g.move[data-move='c3']");
+    browser.wait("ply 1", &at_ply(1));
+    assert_eq!(
+        browser.eval("return document.getElementById('error').hidden"),
+        json!(true)
+    );
+    assert_eq!(
+        browser.shown(),
+        expected(&query(&dir, "t3", &["--position", &b2, "--moves", "c3"]), 1)
+    );
+    let url = browser.eval("return location.search");
+    assert!(url.as_str().unwrap().contains("moves=c3"), "{url}");
+    browser.goto(&format!("{base}?db=t3&position={}&moves=c3,a1", enc(&b2)));
+    browser.wait("the page", ready);
+    browser.wait("ply 2", &at_ply(2));
+    assert_eq!(
+        browser.shown(),
+        expected(
+            &query(&dir, "t3", &["--position", &b2, "--moves", "c3,a1"]),
+            2
+        )
     );
     browser.goto(&format!("{base}?db=t3&moves=b2,b2"));
     browser.wait("the page", ready);

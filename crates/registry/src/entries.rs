@@ -559,6 +559,7 @@ fn moves_name(q: &Query) -> String {
     match q {
         Query::Moves(m) => m.join(","),
         Query::Position(p) => p.clone(),
+        Query::After(p, m) => format!("{p} then {}", m.join(",")),
     }
 }
 

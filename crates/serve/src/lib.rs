@@ -10,7 +10,8 @@
 //!   [{"move", "outcome", "remoteness"}], "board"}`, each move's value for the player who
 //!   makes it, best first, and `board` (rows, columns, cells) for games drawn on a grid.
 //!   `db` may be left out when one database is served; no `moves` and no `position` is the
-//!   start.
+//!   start; `?position=P&moves=M1,M2` is the position after those moves played from `P`
+//!   (what `query --position P --moves M1,M2` answers).
 //! - A bad request is `400` with `{"error": "..."}` saying what is wrong (which move and
 //!   why); a database file that cannot be read is `500` with `{"error"}` naming it; an
 //!   unknown path is `404` with `{"error"}`.
@@ -147,10 +148,8 @@ fn request(dbs: &[Served], q: &BTreeMap<String, String>) -> Result<(usize, Query
         None if dbs.len() == 1 => 0,
         None => return Err(format!("db: say which database, one of {}", ids())),
     };
-    let query = match (q.get("moves"), q.get("position")) {
-        (Some(_), Some(_)) => return Err("give moves or position, not both".into()),
-        (_, Some(p)) => Query::Position(p.clone()),
-        (Some(m), None) => {
+    let moves = match q.get("moves") {
+        Some(m) => {
             let moves: Vec<String> = m
                 .split(',')
                 .map(|s| s.trim().to_string())
@@ -162,8 +161,14 @@ fn request(dbs: &[Served], q: &BTreeMap<String, String>) -> Result<(usize, Query
                     moves.len()
                 ));
             }
-            Query::Moves(moves)
+            Some(moves)
         }
+        None => None,
+    };
+    let query = match (moves, q.get("position")) {
+        (Some(m), Some(p)) if !m.is_empty() => Query::After(p.clone(), m),
+        (_, Some(p)) => Query::Position(p.clone()),
+        (Some(m), None) => Query::Moves(m),
         (None, None) => Query::Moves(Vec::new()),
     };
     Ok((db, query))

@@ -29,7 +29,7 @@ function queryString(q) {
   const p = new URLSearchParams();
   if (state.dbs.length > 1) p.set("db", state.db.id);
   if (q.position !== undefined) p.set("position", q.position);
-  else p.set("moves", q.moves.join(","));
+  if (q.moves && (q.moves.length || q.position === undefined)) p.set("moves", q.moves.join(","));
   return p.toString();
 }
 
@@ -345,13 +345,11 @@ function drawHistory() {
 async function play(move) {
   if (state.busy) return;
   const here = current();
+  // Moves are replayed from the first position: the start, or one given in the game's
+  // notation (then the server plays the moves from it).
   const q = state.db.game === "graph"
     ? { position: move }
-    : here.query.position !== undefined ? null : { moves: [...here.query.moves, move] };
-  if (!q) {
-    showError("this position was given in the game's notation, so moves cannot be replayed from the start: restart from the start to play");
-    return;
-  }
+    : { ...(here.query.position !== undefined ? { position: here.query.position } : {}), moves: [...(here.query.moves || []), move] };
   state.busy = true;
   try {
     const answer = await ask(q);
@@ -405,8 +403,11 @@ function syncUrl() {
   p.set("db", state.db.id);
   const first = state.plies[0].query;
   if (state.db.game === "graph") p.set("position", current().query.position ?? current().answer.position);
-  else if (first.position !== undefined) p.set("position", first.position);
-  else if (current().query.moves.length) p.set("moves", current().query.moves.join(","));
+  else {
+    if (first.position !== undefined) p.set("position", first.position);
+    const moves = current().query.moves || [];
+    if (moves.length) p.set("moves", moves.join(","));
+  }
   history.replaceState(null, "", `?${p}`);
 }
 
@@ -456,11 +457,12 @@ async function main() {
   const url = new URLSearchParams(location.search);
   const id = url.get("db") || state.dbs[0].id;
   let q = null;
+  const urlMoves = (url.get("moves") || "").split(",").map((s) => s.trim()).filter(Boolean);
   if (url.has("position")) q = { position: url.get("position") };
-  else if (url.get("moves")) q = { moves: url.get("moves").split(",").map((s) => s.trim()).filter(Boolean) };
+  if (urlMoves.length) q = { ...(q || {}), moves: urlMoves };
   if (q && q.moves && (state.dbs.find((d) => d.id === id) || {}).game !== "graph") {
     // Replay move by move, so that the history chart shows the whole game.
-    await openDb(id, { moves: [] });
+    await openDb(id, q.position !== undefined ? { position: q.position } : { moves: [] });
     for (const m of q.moves) {
       await play(m);
       if (!$("error").hidden) break;
