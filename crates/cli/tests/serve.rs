@@ -670,6 +670,22 @@ rtest!(serve_page_in_a_real_browser, |dir, cmd| {
             2
         )
     );
+    // The same position typed into the page's position box.
+    browser.goto(&format!("{base}?db=t3"));
+    browser.wait("the page", ready);
+    browser.eval(&format!(
+        "document.getElementById('gotov').value = {}; return true",
+        json!(b2)
+    ));
+    browser.click("#goto button");
+    browser.wait(
+        "the typed position",
+        "return document.getElementById('start').textContent.startsWith('Position')",
+    );
+    assert_eq!(
+        browser.shown(),
+        expected(&query(&dir, "t3", &["--position", &b2]), 0)
+    );
     browser.goto(&format!("{base}?db=t3&moves=b2,b2"));
     browser.wait("the page", ready);
     let e = browser.text("#error");

@@ -232,8 +232,12 @@ function drawGraph(box, a) {
     g.appendChild(title(`to vertex ${m.move}: ${shortValue(m.outcome, m.remoteness)} for the mover`));
     g.addEventListener("click", () => play(m.move));
   });
-  svg("circle", { cx: vx, cy: vy, r: 38, class: `vertex ${a.outcome}` }, s);
-  text(s, vx, vy + 7, a.position, { class: "vlabel" });
+  const vc = svg("circle", { cx: vx, cy: vy, r: 38, class: `vertex ${a.outcome}` }, s);
+  // A long name (a FEN) would spill out of the circle: the full text is its tooltip and
+  // is shown under the board.
+  const label = a.position.length > 6 ? `${a.position.slice(0, 4)}…` : a.position;
+  text(s, vx, vy + 7, label, { class: "vlabel" });
+  vc.appendChild(title(a.position));
   if (a.moves.length > shown.length) text(s, 384, H - 6, `+${a.moves.length - shown.length} more in the list`, { class: "coord" });
   if (a.moves.length === 0) text(s, 300, vy + 5, "no moves", { class: "coord" });
 }
@@ -268,7 +272,6 @@ function render() {
   drawBoard();
   drawMoves(a);
   drawHistory();
-  $("goto").hidden = state.db.game !== "graph";
   syncUrl();
 }
 
@@ -381,6 +384,12 @@ async function begin(q) {
 async function openDb(id, q) {
   state.db = state.dbs.find((d) => d.id === id) || state.dbs[0];
   $("db").value = state.db.id;
+  // Any position can be typed in: a vertex of a graph, else the game's own notation (a FEN
+  // for chess, whose endings have no start).
+  const graph = state.db.game === "graph";
+  $("goto").hidden = false;
+  $("gotov").placeholder = graph ? "vertex id or name" : state.db.game === "chess" ? "a position (FEN)" : "a position in the game's notation";
+  $("gotov").setAttribute("aria-label", graph ? "go to vertex" : "go to position");
   try {
     if (q) {
       await begin(q);
