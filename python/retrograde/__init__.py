@@ -532,7 +532,7 @@ class Game:
 
     def value(self, moves: Any = None, *, position: str | None = None) -> Value:
         """The value, for the player to move, of the position after ``moves`` from the start
-        (or of ``position``, in the game's own notation).
+        (or from ``position``, in the game's own notation, when it is given).
 
         Raises ValueError for an illegal move (naming it and why)."""
         return Value._from_codes(*self._query(moves, position)[3])

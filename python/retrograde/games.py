@@ -17,7 +17,17 @@ from typing import Any, Iterable
 
 from . import Game, _retrograde
 
-__all__ = ["connect4", "tictactoe", "quixo", "teeko", "pebbles", "police_thief", "game", "names"]
+__all__ = [
+    "connect4",
+    "tictactoe",
+    "quixo",
+    "teeko",
+    "chess",
+    "pebbles",
+    "police_thief",
+    "game",
+    "names",
+]
 
 
 def names() -> list[str]:
@@ -76,6 +86,15 @@ def teeko(size: int = 5, pieces: int = 4, **kw: Any) -> Game:
     The full game (size 5, 4 pieces) takes about a minute on 2 cores; ``teeko(4, 3)``
     seconds."""
     return game("teeko", size=size, pieces=pieces, **kw)
+
+
+def chess(material: str, **kw: Any) -> Game:
+    """A chess ending, ``material`` written white first (``"KQvK"``, ``"KRvKB"``, up to 5
+    pieces), with every ending it converts into; values are depth to mate in plies for the
+    side to move (stalemate and insufficient material tie; no castling, no 50-move rule).
+    An ending has no start: ask by ``position=`` (a FEN), with ``moves`` (UCI) played from
+    it, e.g. ``g.value(["b1f1"], position="8/8/8/4k3/8/8/8/KQ6 w - - 0 1")``."""
+    return game("chess", material=material, **kw)
 
 
 def pebbles(count: int = 10, take: Iterable[int] = (1, 2), misere: bool = False, **kw: Any) -> Game:

@@ -636,8 +636,9 @@ impl NativeGame {
         Ok((start, d, lines))
     }
 
-    /// Answers a query by moves from the start (`position` None) or by a position in the
-    /// game's notation: `(position, side, picture, value, moves, json)`.
+    /// Answers a query by moves from the start (`position` None), by a position in the
+    /// game's notation, or by moves played from that position (both given):
+    /// `(position, side, picture, value, moves, json)`.
     #[pyo3(signature = (moves, position=None))]
     fn query(
         &self,
@@ -646,6 +647,7 @@ impl NativeGame {
         position: Option<String>,
     ) -> PyResult<Answered> {
         let q = match position {
+            Some(p) if !moves.is_empty() => Query::After(p, moves),
             Some(p) => Query::Position(p),
             None => Query::Moves(moves),
         };

@@ -192,3 +192,18 @@ def test_heap_games_report_their_nim_sequences():
     assert g.positions == 20 and g.start_value is None
     g = retrograde.games.game("subtraction", take=[1, 3, 4], count=10)
     assert g.stats["values"] == [0, 1, 0, 1, 2, 3, 2, 0, 1, 0]
+
+
+def test_chess_endings_answer_by_fen_and_moves_as_the_cli_does(cli, tmp_path):
+    db = tmp_path / "krk"
+    g = retrograde.games.chess("KRvK", db=db)
+    assert g.start_value is None  # an ending has no start
+    fen = "8/8/8/4k3/8/8/8/KR6 w - - 0 1"
+    want = json.loads(cli("query", db, "--position", fen, "--output", "json"))
+    check_answer(g.value(position=fen), g.moves(position=fen), want)
+    # Moves (UCI) played from the position, as `query --position FEN --moves` does.
+    after = json.loads(cli("query", db, "--position", fen, "--moves", "b1b2", "--output", "json"))
+    check_answer(g.value(["b1b2"], position=fen), g.moves(["b1b2"], position=fen), after)
+    assert g.value(position=fen).outcome == retrograde.Outcome.WIN
+    with pytest.raises(ValueError, match="b1b9"):
+        g.value(["b1b9"], position=fen)
