@@ -192,8 +192,9 @@ pub(crate) fn query<G: Notation + Send + Sync>(
     };
     let value = solution.value(&p)?.ok_or_else(|| {
         QueryError::Bad(format!(
-            "{} is not a position this solution holds (it cannot be reached from the start)",
-            game.position_string(&p, side)
+            "{} is not a position this solution holds{}",
+            game.position_string(&p, side),
+            unreachable_why(game)
         ))
     })?;
     let mut named = Vec::new();
@@ -251,9 +252,10 @@ pub(crate) fn session<'a, G: Notation + Send + Sync>(
             })?;
             if solution.value(&p).map_err(session_error)?.is_none() {
                 return Err(format!(
-                        "position {:?} is not one this solution holds (it cannot be reached from the start)",
-                        shorten(text)
-                    ));
+                    "position {:?} is not one this solution holds{}",
+                    shorten(text),
+                    unreachable_why(game)
+                ));
             }
             Some((p, side))
         }
@@ -261,4 +263,14 @@ pub(crate) fn session<'a, G: Notation + Send + Sync>(
     };
     let play = TierPlay::new(solution, title, start).map_err(session_error)?;
     start_session(play, side)
+}
+
+/// Why a position that parses may still not be held: for a game solved from its start, the
+/// position cannot be reached from it (an ending without a start holds every legal one).
+fn unreachable_why<G: retrograde_tier::TierGame>(game: &G) -> &'static str {
+    if game.start().is_some() {
+        " (it cannot be reached from the start)"
+    } else {
+        ""
+    }
 }
