@@ -610,6 +610,23 @@ pub(crate) fn load_cells<G: TierGame, C: CellArray>(
     Ok(out)
 }
 
+/// Whether every value among `cells` fits a one-byte stored cell.
+pub(crate) fn fits_one_byte<C: CellArray>(cells: &[C]) -> bool {
+    C::BYTES == 1
+        || cells
+            .par_iter()
+            .all(|c| c.decode().is_none_or(|v| u8::encode(v).is_some()))
+}
+
+/// Appends `v` as a stored cell: one byte when `one` (see [`fits_one_byte`]), else two.
+pub(crate) fn push_stored(out: &mut Vec<u8>, v: Value, one: bool) {
+    if one {
+        out.push(u8::encode(v).expect("checked: fits"));
+    } else {
+        out.extend_from_slice(&u16::encode(v).expect("a cell's value").to_le_bytes());
+    }
+}
+
 /// Writes a tier's cells: only those holding a value, one byte each when all fit.
 pub(crate) fn store_cells<C: CellArray>(
     storage: &dyn Storage,
@@ -618,10 +635,7 @@ pub(crate) fn store_cells<C: CellArray>(
     cells: &[C],
     codec: Codec,
 ) -> Result<(), Error> {
-    let one = C::BYTES == 1
-        || cells
-            .par_iter()
-            .all(|c| c.decode().is_none_or(|v| u8::encode(v).is_some()));
+    let one = fits_one_byte(cells);
     let elem = if one { 1 } else { 2 };
     let per = tierfile::BLOCK_ELEMS as usize;
     tierfile::write_values(
@@ -638,12 +652,7 @@ pub(crate) fn store_cells<C: CellArray>(
                     continue;
                 }
                 n += 1;
-                let v = c.decode().expect("a stored cell holds a value");
-                if one {
-                    out.push(u8::encode(v).expect("checked: fits"));
-                } else {
-                    out.extend_from_slice(&u16::encode(v).expect("a cell's value").to_le_bytes());
-                }
+                push_stored(out, c.decode().expect("a stored cell holds a value"), one);
             }
             n
         },

@@ -232,10 +232,7 @@ fn store_canonical<G: TierGame, C: CellArray, K: Key>(
             hi - lo
         },
     )?;
-    let one = C::BYTES == 1
-        || vals
-            .par_iter()
-            .all(|c| c.decode().is_none_or(|v| u8::encode(v).is_some()));
+    let one = crate::engine::fits_one_byte(vals);
     tierfile::write_values(
         st,
         &values_file(name),
@@ -248,11 +245,7 @@ fn store_canonical<G: TierGame, C: CellArray, K: Key>(
             let hi = (lo + per).min(total);
             each(lo, hi, &mut |i| {
                 let v = vals[i].decode().expect("a solved tier's cells hold values");
-                if one {
-                    out.push(u8::encode(v).expect("checked: fits"));
-                } else {
-                    out.extend_from_slice(&u16::encode(v).expect("a cell's value").to_le_bytes());
-                }
+                crate::engine::push_stored(out, v, one);
             });
             hi - lo
         },
