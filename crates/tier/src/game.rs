@@ -373,19 +373,17 @@ pub struct NoSymmetry;
 
 impl<G: SymmetricGame> Symmetry<G> for Symmetries {
     const SYMMETRIC: bool = true;
-    #[inline]
+    #[inline(always)]
     fn canonical(game: &G, p: &G::Position) -> G::Position {
         game.canonical(p)
     }
-    #[inline]
+    #[inline(always)]
     fn is_canonical(game: &G, p: &G::Position) -> bool {
         game.is_canonical(p)
     }
+    #[inline]
     fn class_size(game: &G, p: &G::Position) -> u64 {
-        // |class| = |group| / |stabilizer|.
-        let n = game.symmetry_count();
-        let fixed = (0..n).filter(|&g| game.apply_symmetry(p, g) == *p).count();
-        (n / fixed.max(1)) as u64
+        game.class_size(p)
     }
 }
 impl<G: TierGame> Symmetry<G> for NoSymmetry {
@@ -457,7 +455,7 @@ mod sealed {
 // ------------------------------------------------------------------------------------------
 // Shorthands the engine uses.
 
-#[inline]
+#[inline(always)]
 pub(crate) fn canonical<G: TierGame>(g: &G, p: &G::Position) -> G::Position {
     <G::Symmetry as Symmetry<G>>::canonical(g, p)
 }
