@@ -74,6 +74,7 @@ mod cell;
 mod check;
 mod count;
 mod dense;
+mod distinct;
 mod engine;
 mod error;
 mod explicit;
