@@ -362,6 +362,8 @@ pub trait Symmetry<G: TierGame>: sealed::Sealed {
     fn is_canonical(game: &G, p: &G::Position) -> bool;
     /// The number of distinct positions in `p`'s class (1 without symmetries).
     fn class_size(game: &G, p: &G::Position) -> u64;
+    /// The images of `p` under every symmetry, the identity's first (`p` alone without).
+    fn images(game: &G, p: &G::Position) -> Vec<G::Position>;
 }
 
 /// Symmetry: the game gives symmetries ([`SymmetricGame`]).
@@ -385,6 +387,11 @@ impl<G: SymmetricGame> Symmetry<G> for Symmetries {
     fn class_size(game: &G, p: &G::Position) -> u64 {
         game.class_size(p)
     }
+    fn images(game: &G, p: &G::Position) -> Vec<G::Position> {
+        (0..game.symmetry_count())
+            .map(|g| game.apply_symmetry(p, g))
+            .collect()
+    }
 }
 impl<G: TierGame> Symmetry<G> for NoSymmetry {
     const SYMMETRIC: bool = false;
@@ -398,6 +405,9 @@ impl<G: TierGame> Symmetry<G> for NoSymmetry {
     }
     fn class_size(_: &G, _: &G::Position) -> u64 {
         1
+    }
+    fn images(_: &G, p: &G::Position) -> Vec<G::Position> {
+        vec![*p]
     }
 }
 
