@@ -833,15 +833,18 @@ fn merge_children<G: TierGame, K: Key, F: Flags>(
              -> Result<(), Error> {
                 let (pi, s) = streams[x];
                 let (pt, pk, flags) = &parents[pi];
-                while idx[x] < end[x] && !flags[idx[x]].has(s) {
-                    idx[x] += 1;
-                }
-                if idx[x] < end[x] {
-                    head[x] = child(*pt, pk[idx[x]], s)?;
-                    live[x] = true;
-                    idx[x] += 1;
-                } else {
-                    live[x] = false;
+                // The next parent with the slot (a scan of its flags, without bounds checks).
+                let (i, e) = (idx[x], end[x]);
+                match flags[i..e].iter().position(|f| f.has(s)) {
+                    Some(d) => {
+                        head[x] = child(*pt, pk[i + d], s)?;
+                        live[x] = true;
+                        idx[x] = i + d + 1;
+                    }
+                    None => {
+                        live[x] = false;
+                        idx[x] = e;
+                    }
                 }
                 Ok(())
             };
