@@ -24,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod csv;
+pub mod exchange;
 mod par;
 mod retro;
 mod solution;
