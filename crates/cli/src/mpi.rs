@@ -1,0 +1,197 @@
+//! [`Exchange`] over MPI: the transport of the distributed solvers when the program runs
+//! under `mpirun` or `srun`.
+//!
+//! Only the thread that called [`Mpi::init`] talks to MPI (the `Funneled` threading level):
+//! the solvers' worker threads compute, the main thread exchanges. Messages are byte
+//! buffers; MPI counts are `i32`, so an all-to-all goes in rounds of at most [`ROUND_BYTES`]
+//! bytes from a rank, as many rounds as the largest sender needs. Errors are MPI's default:
+//! a failed or lost rank ends the whole job.
+//!
+//! Compiled only with the `mpi` feature, which needs an MPI library to build (Debian:
+//! `libopenmpi-dev`, with `libclang-dev` for the bindings).
+
+use mpi::collective::SystemOperation;
+use mpi::datatype::{Partition, PartitionMut};
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use mpi::Count;
+use retrograde_solve::exchange::Exchange;
+use std::cell::Cell;
+
+/// Bytes a rank sends in one round of an all-to-all, at most (to all ranks together).
+pub const ROUND_BYTES: usize = 1 << 30;
+
+/// Whether this process was started by an MPI launcher (`mpirun`, `mpiexec`, `srun`): only
+/// then does the program initialise MPI; started alone, it is one rank without MPI.
+pub fn launched() -> bool {
+    [
+        "OMPI_COMM_WORLD_SIZE",
+        "PMIX_RANK",
+        "PMI_RANK",
+        "PMI_SIZE",
+        "MPI_LOCALNRANKS",
+    ]
+    .iter()
+    .any(|v| std::env::var_os(v).is_some())
+}
+
+/// The job's ranks: `MPI_COMM_WORLD`. Dropping it finalises MPI.
+pub struct Mpi {
+    world: SimpleCommunicator,
+    sent: Cell<u64>,
+    // Dropped last: finalises MPI.
+    _universe: mpi::environment::Universe,
+}
+
+impl std::fmt::Debug for Mpi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Mpi(rank {} of {})", self.rank(), self.size())
+    }
+}
+
+impl Mpi {
+    /// Initialises MPI (once per process).
+    ///
+    /// # Errors
+    /// MPI already initialised, or without the `Funneled` threading level.
+    pub fn init() -> Result<Mpi, String> {
+        let (universe, threading) = mpi::initialize_with_threading(mpi::Threading::Funneled)
+            .ok_or("MPI was initialised already")?;
+        if threading < mpi::Threading::Funneled {
+            return Err(format!(
+                "the MPI library offers threading level {threading:?}, the solver needs Funneled"
+            ));
+        }
+        let world = universe.world();
+        Ok(Mpi {
+            world,
+            sent: Cell::new(0),
+            _universe: universe,
+        })
+    }
+
+    /// Ends every rank of the job with `code` (after an error on some ranks, so that none
+    /// waits forever for the others).
+    pub fn abort(&self, code: i32) -> ! {
+        self.world.abort(code)
+    }
+
+    fn round(&self, send: &[&[u8]]) -> Vec<Vec<u8>> {
+        let k = self.size();
+        let counts: Vec<Count> = send.iter().map(|s| s.len() as Count).collect();
+        let mut rcounts: Vec<Count> = vec![0; k];
+        self.world.all_to_all_into(&counts[..], &mut rcounts[..]);
+        let displs = |c: &[Count]| -> Vec<Count> {
+            c.iter()
+                .scan(0, |acc, &x| {
+                    let d = *acc;
+                    *acc += x;
+                    Some(d)
+                })
+                .collect()
+        };
+        let sdispls = displs(&counts);
+        let rdispls = displs(&rcounts);
+        // Never an empty buffer: its dangling address, 1, is OpenMPI's MPI_IN_PLACE.
+        let mut flat: Vec<u8> = send.concat();
+        flat.push(0);
+        let total: usize = rcounts.iter().map(|&c| c as usize).sum();
+        let mut recv = vec![0u8; total + 1];
+        {
+            let out = Partition::new(&flat[..], &counts[..], &sdispls[..]);
+            let mut into = PartitionMut::new(&mut recv[..], &rcounts[..], &rdispls[..]);
+            self.world.all_to_all_varcount_into(&out, &mut into);
+        }
+        (0..k)
+            .map(|r| {
+                let a = rdispls[r] as usize;
+                recv[a..a + rcounts[r] as usize].to_vec()
+            })
+            .collect()
+    }
+}
+
+impl Exchange for Mpi {
+    fn rank(&self) -> usize {
+        self.world.rank() as usize
+    }
+
+    fn size(&self) -> usize {
+        self.world.size() as usize
+    }
+
+    fn all_to_all(&self, send: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        let k = self.size();
+        assert_eq!(send.len(), k, "one buffer per rank");
+        let me = self.rank();
+        let out: u64 = send
+            .iter()
+            .enumerate()
+            .filter(|&(d, _)| d != me)
+            .map(|(_, s)| s.len() as u64)
+            .sum();
+        self.sent.set(self.sent.get() + out);
+        // Rounds of at most ROUND_BYTES / k bytes to each rank.
+        let cap = (ROUND_BYTES / k).max(1);
+        let mut at = vec![0usize; k];
+        let mut got: Vec<Vec<u8>> = vec![Vec::new(); k];
+        loop {
+            let left = send.iter().zip(&at).any(|(s, &a)| a < s.len());
+            let mut any = [u64::from(left)];
+            self.max(&mut any);
+            if any[0] == 0 {
+                return got;
+            }
+            let pieces: Vec<&[u8]> = send
+                .iter()
+                .zip(&at)
+                .map(|(s, &a)| &s[a..(a + cap).min(s.len())])
+                .collect();
+            for (a, p) in at.iter_mut().zip(&pieces) {
+                *a += p.len();
+            }
+            for (g, r) in got.iter_mut().zip(self.round(&pieces)) {
+                if g.is_empty() {
+                    *g = r;
+                } else {
+                    g.extend_from_slice(&r);
+                }
+            }
+        }
+    }
+
+    fn sum(&self, v: &mut [u64]) {
+        let mine = v.to_vec();
+        self.world
+            .all_reduce_into(&mine[..], v, SystemOperation::sum());
+    }
+
+    fn max(&self, v: &mut [u64]) {
+        let mine = v.to_vec();
+        self.world
+            .all_reduce_into(&mine[..], v, SystemOperation::max());
+    }
+
+    fn gather(&self, bytes: &[u8]) -> Option<Vec<Vec<u8>>> {
+        let k = self.size();
+        let mut send = vec![Vec::new(); k];
+        send[0] = bytes.to_vec();
+        let got = self.all_to_all(send);
+        (self.rank() == 0).then_some(got)
+    }
+
+    fn broadcast(&self, bytes: &mut Vec<u8>) {
+        let root = self.world.process_at_rank(0);
+        let mut len = bytes.len() as u64;
+        root.broadcast_into(&mut len);
+        bytes.resize(len as usize, 0);
+        // In pieces: MPI counts are i32.
+        for piece in bytes.chunks_mut(ROUND_BYTES) {
+            root.broadcast_into(piece);
+        }
+    }
+
+    fn bytes_sent(&self) -> u64 {
+        self.sent.get()
+    }
+}
