@@ -90,6 +90,16 @@ fn main() -> ExitCode {
         Ok(status)
     });
     #[cfg(feature = "mpi")]
+    if let (true, Some(w)) = (cli.verbose, &world) {
+        let (t, n) = w.waited();
+        eprintln!(
+            "retrograde (rank {rank} of {}): {:.3} s in {n} collectives (waiting included), {} bytes sent",
+            w.size(),
+            t.as_secs_f64(),
+            w.bytes_sent()
+        );
+    }
+    #[cfg(feature = "mpi")]
     if let (Err(e), Some(w)) = (&result, &world) {
         // The other ranks may be waiting for this one: end the whole job.
         eprintln!("retrograde (rank {rank} of {}): {e:#}", w.size());

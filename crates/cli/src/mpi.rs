@@ -39,6 +39,9 @@ pub fn launched() -> bool {
 pub struct Mpi {
     world: SimpleCommunicator,
     sent: Cell<u64>,
+    /// Time spent in collectives (waiting for the others included), and their number.
+    waited: Cell<std::time::Duration>,
+    calls: Cell<u64>,
     // Dropped last: finalises MPI.
     _universe: mpi::environment::Universe,
 }
@@ -66,6 +69,8 @@ impl Mpi {
         Ok(Mpi {
             world,
             sent: Cell::new(0),
+            waited: Cell::new(std::time::Duration::ZERO),
+            calls: Cell::new(0),
             _universe: universe,
         })
     }
@@ -76,11 +81,25 @@ impl Mpi {
         self.world.abort(code)
     }
 
+    /// Time spent in collectives so far (waiting for the other ranks included), and their
+    /// number.
+    pub fn waited(&self) -> (std::time::Duration, u64) {
+        (self.waited.get(), self.calls.get())
+    }
+
+    fn timed<T>(&self, f: impl FnOnce() -> T) -> T {
+        let t = std::time::Instant::now();
+        let out = f();
+        self.waited.set(self.waited.get() + t.elapsed());
+        self.calls.set(self.calls.get() + 1);
+        out
+    }
+
     fn round(&self, send: &[&[u8]]) -> Vec<Vec<u8>> {
         let k = self.size();
         let counts: Vec<Count> = send.iter().map(|s| s.len() as Count).collect();
         let mut rcounts: Vec<Count> = vec![0; k];
-        self.world.all_to_all_into(&counts[..], &mut rcounts[..]);
+        self.timed(|| self.world.all_to_all_into(&counts[..], &mut rcounts[..]));
         let displs = |c: &[Count]| -> Vec<Count> {
             c.iter()
                 .scan(0, |acc, &x| {
@@ -100,7 +119,7 @@ impl Mpi {
         {
             let out = Partition::new(&flat[..], &counts[..], &sdispls[..]);
             let mut into = PartitionMut::new(&mut recv[..], &rcounts[..], &rdispls[..]);
-            self.world.all_to_all_varcount_into(&out, &mut into);
+            self.timed(|| self.world.all_to_all_varcount_into(&out, &mut into));
         }
         (0..k)
             .map(|r| {
@@ -162,14 +181,18 @@ impl Exchange for Mpi {
 
     fn sum(&self, v: &mut [u64]) {
         let mine = v.to_vec();
-        self.world
-            .all_reduce_into(&mine[..], v, SystemOperation::sum());
+        self.timed(|| {
+            self.world
+                .all_reduce_into(&mine[..], v, SystemOperation::sum())
+        });
     }
 
     fn max(&self, v: &mut [u64]) {
         let mine = v.to_vec();
-        self.world
-            .all_reduce_into(&mine[..], v, SystemOperation::max());
+        self.timed(|| {
+            self.world
+                .all_reduce_into(&mine[..], v, SystemOperation::max())
+        });
     }
 
     fn gather(&self, bytes: &[u8]) -> Option<Vec<Vec<u8>>> {

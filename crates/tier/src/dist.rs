@@ -60,7 +60,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// Local slots per init round.
-pub(crate) const ROUND: u64 = 1 << 18;
+pub(crate) const ROUND: u64 = 1 << 16;
 /// Local slots per init task (a multiple of every unit).
 const TASK: u64 = 1 << 12;
 /// Frontier positions per task.
@@ -363,6 +363,7 @@ fn init_one<G: TierGame, C: Cell>(
     moves: &mut Vec<G::Position>,
     inside: &mut Vec<u64>,
     inside_pos: &mut Vec<(G::Position, bool)>,
+    exits: &mut Vec<(usize, u64, bool)>,
     out: &mut InitOut,
 ) -> Result<(), Error> {
     let cell = &cells[l as usize];
@@ -394,6 +395,7 @@ fn init_one<G: TierGame, C: Cell>(
     let unmoves = <G::Parents as Parents<G>>::UNMOVES;
     inside.clear();
     inside_pos.clear();
+    exits.clear();
     let mut best: Option<Value> = None;
     let pending = out.pending.len() as u32;
     let mut remote = false;
@@ -416,12 +418,8 @@ fn init_one<G: TierGame, C: Cell>(
         } else {
             let (ct, owner, lj) = below.locate(game, t, c)?;
             if owner == me {
-                let v = below
-                    .read(t, ct, lj, below.tiers[ct].1[lj as usize])?
-                    .through(k);
-                if best.is_none_or(|b| v > b) {
-                    best = Some(v);
-                }
+                crate::dense::prefetch(below.tiers[ct].1, lj as usize);
+                exits.push((ct, lj, k));
             } else {
                 remote = true;
                 out.remote
@@ -445,6 +443,14 @@ fn init_one<G: TierGame, C: Cell>(
     if n_inside > 0 {
         out.loopy = true;
     }
+    for &(ct, lj, k) in exits.iter() {
+        let v = below
+            .read(t, ct, lj, below.tiers[ct].1[lj as usize])?
+            .through(k);
+        if best.is_none_or(|b| v > b) {
+            best = Some(v);
+        }
+    }
     if remote {
         out.pending.push((l, n_inside as u32, best));
         return Ok(());
@@ -465,11 +471,12 @@ struct ParentsOf<'a, G: TierGame> {
 
 impl<G: TierGame> ParentsOf<'_, G> {
     /// Calls `f(parent slot, keeps)` once per distinct (parent, keeps) of place `l`.
-    fn each(
+    fn each<T>(
         &self,
         l: u32,
         moves: &mut Vec<G::Position>,
         seen: &mut Vec<u64>,
+        hint: &[T],
         mut f: impl FnMut(u64, bool) -> Result<(), Error>,
     ) -> Result<(), Error> {
         if !<G::Parents as Parents<G>>::UNMOVES {
@@ -500,6 +507,9 @@ impl<G: TierGame> ParentsOf<'_, G> {
                     "an un-move of {p:?} gives {q:?}, rank {j}, past the size {} of tier {:?}",
                     self.part.size, self.t
                 )));
+            }
+            if self.part.owner(j) == self.me {
+                crate::dense::prefetch(hint, self.part.local(j) as usize);
             }
             seen.push(j << 1 | u64::from(k));
         }
@@ -569,8 +579,8 @@ fn solve_tier<G: TierGame, C: Cell>(
         let mut outs: Vec<InitOut> = (0..tasks)
             .into_par_iter()
             .map_init(
-                || (Vec::new(), Vec::new(), Vec::new()),
-                |(moves, inside, inside_pos), task| {
+                || (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
+                |(moves, inside, inside_pos, exits), task| {
                     let a = lo + task * TASK;
                     let b = (a + TASK).min(hi);
                     let mut out = InitOut::default();
@@ -584,7 +594,7 @@ fn solve_tier<G: TierGame, C: Cell>(
                             let l = (l0 + (i - g0)) as u32;
                             if let Err(e) = init_one::<G, C>(
                                 game, t, part, me, below, i, l, p, &cells, moves, inside,
-                                inside_pos, &mut out,
+                                inside_pos, exits, &mut out,
                             ) {
                                 err = Err(e);
                             }
@@ -763,7 +773,7 @@ fn solve_tier<G: TierGame, C: Cell>(
                 for &c in chunk {
                     let child = C::load(&cells[c as usize]);
                     let lost = child.is_loss();
-                    parents.each(c, &mut moves, &mut seen, |q, k| {
+                    parents.each(c, &mut moves, &mut seen, &cells, |q, k| {
                         let win = lost != k;
                         let owner = part.owner(q);
                         let lq = part.local(q) as u32;
@@ -849,7 +859,7 @@ fn solve_tier<G: TierGame, C: Cell>(
                 let mut away: Vec<Vec<u32>> = vec![Vec::new(); kk];
                 let (mut moves, mut seen) = (Vec::new(), Vec::new());
                 for &c in chunk {
-                    parents.each(c, &mut moves, &mut seen, |q, _| {
+                    parents.each(c, &mut moves, &mut seen, &cells, |q, _| {
                         let owner = part.owner(q);
                         let lq = part.local(q) as u32;
                         if owner != me {
@@ -1413,7 +1423,9 @@ fn count<G: TierGame, C: Cell>(
             let bits_ref = &bits;
             let results: Vec<(Stats, Vec<u32>, Vec<Vec<u64>>)> = frontier
                 .par_chunks(CHUNK)
-                .map_init(Vec::new, |moves, chunk| {
+                .map_init(
+                    || (Vec::new(), Vec::new()),
+                    |(moves, here): &mut (Vec<G::Position>, Vec<(&[AtomicU8], usize, u8, bool)>), chunk| {
                     let mut st = Stats::default();
                     let mut next = Vec::new();
                     let mut away: Vec<Vec<u64>> = vec![Vec::new(); kk];
@@ -1456,6 +1468,8 @@ fn count<G: TierGame, C: Cell>(
                         game.moves(&p, moves);
                         st.moves += w * sides * moves.len() as u64;
                         let swapped = (fresh & 1) << 1 | fresh >> 1;
+                        // Locate every child first (prefetching its byte), then mark them.
+                        here.clear();
                         for c in moves.iter() {
                             let mark = if !G::MOVER_VIEW || keeps(game, &p, c) {
                                 fresh
@@ -1479,14 +1493,19 @@ fn count<G: TierGame, C: Cell>(
                                 away[owner].push((x as u64) << 40 | u64::from(mark) << 32 | lj);
                                 continue;
                             }
-                            let cell = if x == 0 {
-                                &mine[lj as usize]
+                            let b: &[AtomicU8] = if x == 0 {
+                                &mine
                             } else {
-                                &bits_ref[kc].as_ref().expect("allocated")[lj as usize]
+                                bits_ref[kc].as_ref().expect("allocated")
                             };
+                            crate::dense::prefetch(b, lj as usize);
+                            here.push((b, lj as usize, mark, x == 0));
+                        }
+                        for &(b, lj, mark, same) in here.iter() {
+                            let cell = &b[lj];
                             if cell.load(Relaxed) & mark != mark
                                 && cell.fetch_or(mark, Relaxed) & mark != mark
-                                && x == 0
+                                && same
                             {
                                 next.push(lj as u32);
                             }
@@ -1496,23 +1515,21 @@ fn count<G: TierGame, C: Cell>(
                 })
                 .collect::<Result<_, Error>>()?;
             frontier = Vec::new();
-            let mut away: Vec<Vec<u8>> = vec![Vec::new(); kk];
+            let mut away: Vec<Vec<u64>> = vec![Vec::new(); kk];
             for (st, next, a) in results {
                 stats.merge(&st);
                 frontier.extend(next);
                 for (d, v) in a.into_iter().enumerate() {
-                    for x in v {
-                        away[d].extend_from_slice(&x.to_le_bytes());
-                    }
+                    away[d].extend(v);
                 }
             }
+            let away: Vec<Vec<u8>> = away.into_iter().map(pack_marks).collect();
             for g in ex.all_to_all(away) {
-                for e in u64s(&g) {
-                    let x = (e >> 40) as usize;
-                    let mark = (e >> 32 & 0xff) as u8;
-                    let lj = (e & 0xffff_ffff) as usize;
+                let mut err = None;
+                unpack_marks(&g, |x, mark, lj| {
                     let Some(&(_, kc)) = targets.get(x) else {
-                        return Err(Error::Unsupported("a mark for an unknown tier".into()));
+                        err = Some(Error::Unsupported("a mark for an unknown tier".into()));
+                        return;
                     };
                     let cell = if x == 0 {
                         mine.get(lj)
@@ -1520,17 +1537,55 @@ fn count<G: TierGame, C: Cell>(
                         bits[kc].as_ref().and_then(|b| b.get(lj))
                     };
                     let Some(cell) = cell else {
-                        return Err(Error::Unsupported("a mark past a share of a tier".into()));
+                        err = Some(Error::Unsupported("a mark past a share of a tier".into()));
+                        return;
                     };
                     if cell.fetch_or(mark, Relaxed) & mark != mark && x == 0 {
                         frontier.push(lj as u32);
                     }
+                })?;
+                if let Some(e) = err {
+                    return Err(e);
                 }
             }
         }
     }
     let mut merged = merge_stats(ex, vec![stats]);
     Ok(merged.pop().expect("one"))
+}
+
+/// Marks for one rank, `(target << 40 | sides << 32 | place)`, sorted, without repeats, and
+/// packed: per (target, sides) a header `(target << 40 | sides << 32 | count)` and `count`
+/// places of 4 bytes.
+fn pack_marks(mut v: Vec<u64>) -> Vec<u8> {
+    v.par_sort_unstable();
+    v.dedup();
+    let mut out = Vec::with_capacity(4 * v.len() + 64);
+    for group in v.chunk_by(|a, b| a >> 32 == b >> 32) {
+        out.extend_from_slice(&((group[0] >> 32) << 32 | group.len() as u64).to_le_bytes());
+        for e in group {
+            out.extend_from_slice(&(*e as u32).to_le_bytes());
+        }
+    }
+    out
+}
+
+/// Calls `f(target, sides, place)` for every mark of a [`pack_marks`] buffer.
+fn unpack_marks(b: &[u8], mut f: impl FnMut(usize, u8, usize)) -> Result<(), Error> {
+    let bad = || Error::Unsupported("a truncated buffer of marks".into());
+    let mut at = 0;
+    while at < b.len() {
+        let h = b.get(at..at + 8).ok_or_else(bad)?;
+        let h = u64::from_le_bytes(h.try_into().expect("8 bytes"));
+        at += 8;
+        let n = (h & 0xffff_ffff) as usize;
+        let body = b.get(at..at + 4 * n).ok_or_else(bad)?;
+        at += 4 * n;
+        for lj in u32s(body) {
+            f((h >> 40) as usize, (h >> 32 & 0xff) as u8, lj as usize);
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
