@@ -1425,7 +1425,7 @@ fn count<G: TierGame, C: Cell>(
                 .par_chunks(CHUNK)
                 .map_init(
                     || (Vec::new(), Vec::new()),
-                    |(moves, here): &mut (Vec<G::Position>, Vec<(&[AtomicU8], usize, u8, bool)>), chunk| {
+                    |(moves, here): &mut (Vec<G::Position>, Vec<Mark<'_>>), chunk| {
                     let mut st = Stats::default();
                     let mut next = Vec::new();
                     let mut away: Vec<Vec<u64>> = vec![Vec::new(); kk];
@@ -1553,6 +1553,9 @@ fn count<G: TierGame, C: Cell>(
     let mut merged = merge_stats(ex, vec![stats]);
     Ok(merged.pop().expect("one"))
 }
+
+/// A mark to set on this rank: (the tier's bytes, place, sides, in the tier being counted).
+type Mark<'a> = (&'a [AtomicU8], usize, u8, bool);
 
 /// Marks for one rank, `(target << 40 | sides << 32 | place)`, sorted, without repeats, and
 /// packed: per (target, sides) a header `(target << 40 | sides << 32 | count)` and `count`
