@@ -95,11 +95,9 @@ impl Mpi {
         out
     }
 
-    fn round(&self, send: &[&[u8]]) -> Vec<Vec<u8>> {
-        let k = self.size();
+    /// One `alltoallv` of byte pieces whose sizes both sides know.
+    fn round(&self, send: &[&[u8]], rcounts: &[Count]) -> Vec<u8> {
         let counts: Vec<Count> = send.iter().map(|s| s.len() as Count).collect();
-        let mut rcounts: Vec<Count> = vec![0; k];
-        self.timed(|| self.world.all_to_all_into(&counts[..], &mut rcounts[..]));
         let displs = |c: &[Count]| -> Vec<Count> {
             c.iter()
                 .scan(0, |acc, &x| {
@@ -110,7 +108,7 @@ impl Mpi {
                 .collect()
         };
         let sdispls = displs(&counts);
-        let rdispls = displs(&rcounts);
+        let rdispls = displs(rcounts);
         // Never an empty buffer: its dangling address, 1, is OpenMPI's MPI_IN_PLACE.
         let mut flat: Vec<u8> = send.concat();
         flat.push(0);
@@ -118,15 +116,11 @@ impl Mpi {
         let mut recv = vec![0u8; total + 1];
         {
             let out = Partition::new(&flat[..], &counts[..], &sdispls[..]);
-            let mut into = PartitionMut::new(&mut recv[..], &rcounts[..], &rdispls[..]);
+            let mut into = PartitionMut::new(&mut recv[..], rcounts, &rdispls[..]);
             self.timed(|| self.world.all_to_all_varcount_into(&out, &mut into));
         }
-        (0..k)
-            .map(|r| {
-                let a = rdispls[r] as usize;
-                recv[a..a + rcounts[r] as usize].to_vec()
-            })
-            .collect()
+        recv.truncate(total);
+        recv
     }
 }
 
@@ -140,6 +134,10 @@ impl Exchange for Mpi {
     }
 
     fn all_to_all(&self, send: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        self.all_to_all_max(send, 0).0
+    }
+
+    fn all_to_all_max(&self, send: Vec<Vec<u8>>, flag: u64) -> (Vec<Vec<u8>>, u64) {
         let k = self.size();
         assert_eq!(send.len(), k, "one buffer per rank");
         let me = self.rank();
@@ -150,33 +148,43 @@ impl Exchange for Mpi {
             .map(|(_, s)| s.len() as u64)
             .sum();
         self.sent.set(self.sent.get() + out);
-        // Rounds of at most ROUND_BYTES / k bytes to each rank.
-        let cap = (ROUND_BYTES / k).max(1);
-        let mut at = vec![0usize; k];
-        let mut got: Vec<Vec<u8>> = vec![Vec::new(); k];
-        loop {
-            let left = send.iter().zip(&at).any(|(s, &a)| a < s.len());
-            let mut any = [u64::from(left)];
-            self.max(&mut any);
-            if any[0] == 0 {
-                return got;
-            }
+        // One step tells every rank what comes to it, every rank's flag, and the largest
+        // buffer anyone sends, hence how many rounds of at most `cap` bytes a pair all ranks
+        // run alike.
+        let biggest = send.iter().map(Vec::len).max().unwrap_or(0) as u64;
+        let head: Vec<u64> = send
+            .iter()
+            .flat_map(|s| [s.len() as u64, flag, biggest])
+            .collect();
+        let mut got_head = vec![0u64; 3 * k];
+        self.timed(|| self.world.all_to_all_into(&head[..], &mut got_head[..]));
+        let sizes: Vec<u64> = got_head.chunks_exact(3).map(|h| h[0]).collect();
+        let flag = got_head.chunks_exact(3).map(|h| h[1]).max().unwrap_or(0);
+        let biggest = got_head.chunks_exact(3).map(|h| h[2]).max().unwrap_or(0);
+        let cap = (ROUND_BYTES / k).max(1) as u64;
+        let rounds = biggest.div_ceil(cap);
+        let mut got: Vec<Vec<u8>> = sizes
+            .iter()
+            .map(|&n| Vec::with_capacity(n as usize))
+            .collect();
+        for i in 0..rounds {
+            let piece = |n: u64| (n.saturating_sub(i * cap)).min(cap);
             let pieces: Vec<&[u8]> = send
                 .iter()
-                .zip(&at)
-                .map(|(s, &a)| &s[a..(a + cap).min(s.len())])
+                .map(|s| {
+                    let a = ((i * cap) as usize).min(s.len());
+                    &s[a..a + piece(s.len() as u64) as usize]
+                })
                 .collect();
-            for (a, p) in at.iter_mut().zip(&pieces) {
-                *a += p.len();
-            }
-            for (g, r) in got.iter_mut().zip(self.round(&pieces)) {
-                if g.is_empty() {
-                    *g = r;
-                } else {
-                    g.extend_from_slice(&r);
-                }
+            let rcounts: Vec<Count> = sizes.iter().map(|&n| piece(n) as Count).collect();
+            let recv = self.round(&pieces, &rcounts);
+            let mut at = 0;
+            for (g, &c) in got.iter_mut().zip(&rcounts) {
+                g.extend_from_slice(&recv[at..at + c as usize]);
+                at += c as usize;
             }
         }
+        (got, flag)
     }
 
     fn sum(&self, v: &mut [u64]) {

@@ -28,6 +28,15 @@ pub trait Exchange {
     /// sent to this one, by source rank.
     fn all_to_all(&self, send: Vec<Vec<u8>>) -> Vec<Vec<u8>>;
 
+    /// [`all_to_all`](Exchange::all_to_all) and the maximum of every rank's `flag`, in one
+    /// step (a level of a solve ends with both: its updates, and whether any rank has work
+    /// left). Transports override it to save a round trip.
+    fn all_to_all_max(&self, send: Vec<Vec<u8>>, flag: u64) -> (Vec<Vec<u8>>, u64) {
+        let mut f = [flag];
+        self.max(&mut f);
+        (self.all_to_all(send), f[0])
+    }
+
     /// Element-wise sum over every rank's `v` (all of the same length), left in `v`.
     fn sum(&self, v: &mut [u64]);
 

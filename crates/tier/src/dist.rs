@@ -522,9 +522,38 @@ impl<G: TierGame> ParentsOf<'_, G> {
     }
 }
 
-/// Exchanges per-destination lists of `u32`, returning what arrived (all sources).
-fn swap_u32(ex: &dyn Exchange, out: Vec<Vec<u32>>) -> Vec<Vec<u8>> {
-    ex.all_to_all(out.iter().map(|v| bytes_of_u32(v)).collect())
+/// Exchanges per-destination lists of `u32`, returning what arrived (all sources) and the
+/// ranks' flag (see [`still`]): whether some rank has `more` to do, or was cancelled.
+fn swap_u32(
+    ex: &dyn Exchange,
+    out: Vec<Vec<u32>>,
+    more: bool,
+    opts: &SolveOptions,
+) -> (Vec<Vec<u8>>, u64) {
+    ex.all_to_all_max(
+        out.iter().map(|v| bytes_of_u32(v)).collect(),
+        flag(more, opts),
+    )
+}
+
+/// This rank's flag: 1 when it has more to do, 2 or 3 when it was cancelled.
+fn flag(more: bool, opts: &SolveOptions) -> u64 {
+    u64::from(more) | u64::from(opts.cancelled().is_err()) << 1
+}
+
+/// Whether to go on, from the ranks' largest flag.
+fn still(flag: u64) -> Result<bool, Error> {
+    if flag >= 2 {
+        return Err(Error::Interrupted);
+    }
+    Ok(flag == 1)
+}
+
+/// Whether any rank has anything (`n > 0`), unless one was cancelled.
+fn anything(ex: &dyn Exchange, n: u64, opts: &SolveOptions) -> Result<bool, Error> {
+    let mut m = [flag(n > 0, opts)];
+    ex.max(&mut m);
+    still(m[0])
 }
 
 /// Solves this rank's share of tier `t`: its cells by place (holes 0, draws
@@ -698,7 +727,7 @@ fn solve_tier<G: TierGame, C: Cell>(
     let loopy = ex.any(loopy);
     // Reverse edges at the owners of their child slots, CSR by place.
     let (rev_off, rev) = if !unmoves && loopy {
-        let got = swap_u32(ex, edges_out);
+        let (got, _) = swap_u32(ex, edges_out, false, opts);
         let mut off = vec![0u64; n as usize + 1];
         for g in &got {
             for e in g.chunks_exact(8) {
@@ -735,19 +764,11 @@ fn solve_tier<G: TierGame, C: Cell>(
             rev: &rev,
         };
         // 2. Wins and losses.
+        // Each level ends with one exchange, which also tells whether any rank has work
+        // left (a later level, or updates sent): then the next level runs everywhere.
         let mut r = 0u32;
-        loop {
-            let mut m = [
-                decided.len().max(seeds.len()).max(phantoms.len()),
-                u64::from(opts.cancelled().is_err()),
-            ];
-            ex.max(&mut m);
-            if m[1] == 1 {
-                return Err(Error::Interrupted);
-            }
-            if u64::from(r) >= m[0] {
-                break;
-            }
+        let mut go = anything(ex, decided.len().max(seeds.len()).max(phantoms.len()), opts)?;
+        while go {
             let mut frontier = decided.take(r);
             let s = seeds.take(r);
             if !s.is_empty() {
@@ -809,7 +830,11 @@ fn solve_tier<G: TierGame, C: Cell>(
                     away[d].extend(v);
                 }
             }
-            for g in swap_u32(ex, away) {
+            let more = decided.len().max(seeds.len()).max(phantoms.len()) > u64::from(r) + 1
+                || !next.is_empty()
+                || away.iter().any(|a| !a.is_empty());
+            let (got, flag) = swap_u32(ex, away, more, opts);
+            for g in got {
                 for x in u32s(&g) {
                     let lq = x & !(1 << 31);
                     let cell = cells.get(lq as usize).ok_or_else(|| {
@@ -827,22 +852,13 @@ fn solve_tier<G: TierGame, C: Cell>(
                 }
             }
             decided.extend(r + 1, next);
+            go = still(flag)?;
             r += 1;
         }
         // 3. Ties.
         let mut r = 0u32;
-        loop {
-            let mut m = [
-                ties.len().max(tie_seeds.len()),
-                u64::from(opts.cancelled().is_err()),
-            ];
-            ex.max(&mut m);
-            if m[1] == 1 {
-                return Err(Error::Interrupted);
-            }
-            if u64::from(r) >= m[0] {
-                break;
-            }
+        let mut go = anything(ex, ties.len().max(tie_seeds.len()), opts)?;
+        while go {
             let mut frontier = ties.take(r);
             let s = tie_seeds.take(r);
             if !s.is_empty() {
@@ -893,7 +909,11 @@ fn solve_tier<G: TierGame, C: Cell>(
                     away[d].extend(v);
                 }
             }
-            for g in swap_u32(ex, away) {
+            let more = ties.len().max(tie_seeds.len()) > u64::from(r) + 1
+                || !next.is_empty()
+                || away.iter().any(|a| !a.is_empty());
+            let (got, flag) = swap_u32(ex, away, more, opts);
+            for g in got {
                 for lq in u32s(&g) {
                     let cell = cells.get(lq as usize).ok_or_else(|| {
                         Error::Unsupported(format!(
@@ -908,6 +928,7 @@ fn solve_tier<G: TierGame, C: Cell>(
                 }
             }
             ties.extend(r + 1, next);
+            go = still(flag)?;
             r += 1;
         }
     }
@@ -1408,18 +1429,8 @@ fn count<G: TierGame, C: Cell>(
             .filter(|(_, b)| b.load(Relaxed) & 3 != 0)
             .map(|(i, _)| i as u32)
             .collect();
-        loop {
-            let mut m = [
-                u64::from(!frontier.is_empty()),
-                u64::from(opts.cancelled().is_err()),
-            ];
-            ex.max(&mut m);
-            if m[1] == 1 {
-                return Err(Error::Interrupted);
-            }
-            if m[0] == 0 {
-                break;
-            }
+        let mut go = anything(ex, frontier.len() as u64, opts)?;
+        while go {
             let bits_ref = &bits;
             let results: Vec<(Stats, Vec<u32>, Vec<Vec<u64>>)> = frontier
                 .par_chunks(CHUNK)
@@ -1523,8 +1534,11 @@ fn count<G: TierGame, C: Cell>(
                     away[d].extend(v);
                 }
             }
+            let more = !frontier.is_empty() || away.iter().any(|a| !a.is_empty());
             let away: Vec<Vec<u8>> = away.into_iter().map(pack_marks).collect();
-            for g in ex.all_to_all(away) {
+            let (got, f) = ex.all_to_all_max(away, flag(more, opts));
+            go = still(f)?;
+            for g in got {
                 let mut err = None;
                 unpack_marks(&g, |x, mark, lj| {
                     let Some(&(_, kc)) = targets.get(x) else {
