@@ -39,6 +39,11 @@
 //! their values, are the same as with one process; only who wrote them differs. Counts are
 //! sums (and maxima) over positions, which do not depend on who adds them.
 //!
+//! # Limits
+//! A rank holds fewer than 2^31 slots of a tier (places are `u32`, with a bit spare in
+//! messages); the tier itself may be bigger than the one-process engine's `u32` slots (it
+//! needs un-moves then: reverse edges name their parents by `u32` slot).
+//!
 //! # Memory per rank
 //! Its share of the cells of the tier being solved and of the child tiers (`1/K`), the level
 //! lists of its share, and per init round the exits waiting for remote values. Messages per
@@ -569,11 +574,13 @@ fn solve_tier<G: TierGame, C: Cell>(
     let me = ex.rank();
     let kk = ex.size();
     let n = part.len(me);
-    if part.size > u64::from(u32::MAX) || n >= 1 << 31 {
+    // Places are `u32` with a spare bit for messages; global slots are `u64` (a tier bigger
+    // than one process's `u32` slots is fine when spread over enough ranks).
+    if (0..kk).any(|r| part.len(r) >= 1 << 31) {
         return Err(Error::Unsupported(format!(
-            "tier {t:?} has {} slots; the distributed engine handles at most {} a tier and 2^31 a rank",
+            "tier {t:?} has {} slots: over {kk} ranks, a rank would hold 2^31 or more; use at least {} ranks",
             part.size,
-            u32::MAX
+            part.size.div_ceil((1 << 31) - TASK)
         )));
     }
     let unmoves = <G::Parents as Parents<G>>::UNMOVES;
