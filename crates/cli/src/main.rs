@@ -73,17 +73,17 @@ fn main() -> ExitCode {
         Box::new(io::sink())
     };
     let result = match (&cli.command, ex) {
-        (cli::Command::Solve(a), _) => cmd::solve::run(a, cli.verbose, started, &mut out),
         (cli::Command::Game(a), ex) => cmd::game::run(a, ex, started, &mut out),
-        (_, Some(_)) => Err(anyhow::anyhow!(
-            "only `game` solves across MPI ranks: run this command without mpirun"
+        (_, Some(w)) if w.size() > 1 => Err(anyhow::anyhow!(
+            "only `game` (dense tier games) solves across MPI ranks so far: run this command without mpirun"
         )),
-        (cli::Command::Verify(a), None) => cmd::verify::run(a, &mut out),
-        (cli::Command::Grundy(a), None) => cmd::grundy::run(a, cli.verbose, started, &mut out),
-        (cli::Command::Sum(a), None) => cmd::sum::run(a, started, &mut out),
-        (cli::Command::Play(a), None) => cmd::play::run(a, &mut out),
-        (cli::Command::Query(a), None) => cmd::query::run(a, &mut out),
-        (cli::Command::Serve(a), None) => cmd::serve::run(a, &mut out),
+        (cli::Command::Solve(a), _) => cmd::solve::run(a, cli.verbose, started, &mut out),
+        (cli::Command::Verify(a), _) => cmd::verify::run(a, &mut out),
+        (cli::Command::Grundy(a), _) => cmd::grundy::run(a, cli.verbose, started, &mut out),
+        (cli::Command::Sum(a), _) => cmd::sum::run(a, started, &mut out),
+        (cli::Command::Play(a), _) => cmd::play::run(a, &mut out),
+        (cli::Command::Query(a), _) => cmd::query::run(a, &mut out),
+        (cli::Command::Serve(a), _) => cmd::serve::run(a, &mut out),
     };
     let result = result.and_then(|status| {
         out.flush()?;

@@ -124,6 +124,26 @@ impl Mpi {
     }
 }
 
+/// Waits for a collective that starts a step, where a rank waits for the slowest one:
+/// tests it, briefly spinning, then sleeping between tests (50 us, doubling up to 1 ms).
+/// MPI's own wait spins, and on a node with more ranks or other work than cores, a spinning
+/// rank takes the core from the ranks it waits for.
+fn patient<'a, R: ?Sized, S: mpi::request::Scope<'a>>(mut req: mpi::request::Request<'a, R, S>) {
+    let mut nap = std::time::Duration::from_micros(50);
+    for spin in 0u32.. {
+        match req.test() {
+            Ok(_) => return,
+            Err(r) => req = r,
+        }
+        if spin < 64 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::sleep(nap);
+            nap = (nap * 2).min(std::time::Duration::from_millis(1));
+        }
+    }
+}
+
 impl Exchange for Mpi {
     fn rank(&self) -> usize {
         self.world.rank() as usize
@@ -157,7 +177,14 @@ impl Exchange for Mpi {
             .flat_map(|s| [s.len() as u64, flag, biggest])
             .collect();
         let mut got_head = vec![0u64; 3 * k];
-        self.timed(|| self.world.all_to_all_into(&head[..], &mut got_head[..]));
+        self.timed(|| {
+            mpi::request::scope(|scope| {
+                patient(
+                    self.world
+                        .immediate_all_to_all_into(scope, &head[..], &mut got_head[..]),
+                )
+            })
+        });
         let sizes: Vec<u64> = got_head.chunks_exact(3).map(|h| h[0]).collect();
         let flag = got_head.chunks_exact(3).map(|h| h[1]).max().unwrap_or(0);
         let biggest = got_head.chunks_exact(3).map(|h| h[2]).max().unwrap_or(0);
@@ -190,16 +217,28 @@ impl Exchange for Mpi {
     fn sum(&self, v: &mut [u64]) {
         let mine = v.to_vec();
         self.timed(|| {
-            self.world
-                .all_reduce_into(&mine[..], v, SystemOperation::sum())
+            mpi::request::scope(|scope| {
+                patient(self.world.immediate_all_reduce_into(
+                    scope,
+                    &mine[..],
+                    v,
+                    SystemOperation::sum(),
+                ))
+            })
         });
     }
 
     fn max(&self, v: &mut [u64]) {
         let mine = v.to_vec();
         self.timed(|| {
-            self.world
-                .all_reduce_into(&mine[..], v, SystemOperation::max())
+            mpi::request::scope(|scope| {
+                patient(self.world.immediate_all_reduce_into(
+                    scope,
+                    &mine[..],
+                    v,
+                    SystemOperation::max(),
+                ))
+            })
         });
     }
 
