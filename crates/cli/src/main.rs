@@ -74,10 +74,10 @@ fn main() -> ExitCode {
     };
     let result = match (&cli.command, ex) {
         (cli::Command::Game(a), ex) => cmd::game::run(a, ex, started, &mut out),
+        (cli::Command::Solve(a), ex) => cmd::solve::run(a, ex, cli.verbose, started, &mut out),
         (_, Some(w)) if w.size() > 1 => Err(anyhow::anyhow!(
-            "only `game` (dense tier games) solves across MPI ranks so far: run this command without mpirun"
+            "only `game` (dense tier games) and `solve` run across MPI ranks: run this command without mpirun"
         )),
-        (cli::Command::Solve(a), _) => cmd::solve::run(a, cli.verbose, started, &mut out),
         (cli::Command::Verify(a), _) => cmd::verify::run(a, &mut out),
         (cli::Command::Grundy(a), _) => cmd::grundy::run(a, cli.verbose, started, &mut out),
         (cli::Command::Sum(a), _) => cmd::sum::run(a, started, &mut out),
