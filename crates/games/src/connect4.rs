@@ -368,6 +368,24 @@ impl SymmetricGame for Connect4 {
     fn canonical(&self, p: &Board) -> Board {
         self.apply_symmetry(p, 1).min(*p)
     }
+
+    /// Whether the key is at most its mirror's: columns compared from the outside in (the
+    /// last column is the key's most significant field, and the mirror's last column is
+    /// the key's first), so most positions are decided by one pair.
+    #[inline]
+    fn is_canonical(&self, p: &Board) -> bool {
+        let (s, m) = (self.stride(), self.field_mask());
+        let (mut lo, mut hi) = (0, self.width - 1);
+        while lo < hi {
+            let (a, b) = ((p.key >> (hi * s)) & m, (p.key >> (lo * s)) & m);
+            if a != b {
+                return a < b;
+            }
+            lo += 1;
+            hi -= 1;
+        }
+        true
+    }
 }
 
 impl Notation for Connect4 {

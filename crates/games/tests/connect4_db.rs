@@ -51,6 +51,35 @@ fn a_database_keeps_one_position_per_mirror_pair_and_answers_for_all() {
 }
 
 #[test]
+fn a_solve_for_the_totals_writes_no_database_and_refuses_lookups() {
+    let g = Connect4::new(4, 4).unwrap();
+    let full = solve(&g, &SolveOptions::default()).unwrap();
+    for st in [None, Some(MemStorage::new())] {
+        let mut o = match &st {
+            Some(st) => stored(st),
+            None => SolveOptions::default(),
+        };
+        o.keep_values = false;
+        let s = solve(&g, &o).unwrap();
+        assert_eq!(s.stats().positions, full.stats().positions);
+        assert_eq!(s.stats().classes, full.stats().classes);
+        assert_eq!(s.stats().moves, full.stats().moves);
+        assert_eq!(s.stats().histogram, full.stats().histogram);
+        assert_eq!(s.start_value().unwrap(), full.start_value().unwrap());
+        assert_eq!(s.tier_sizes().iter().sum::<u64>(), 80_541);
+        // Any other position: an error, never a wrong value.
+        let p = g.drop_into(&g.start().unwrap(), 1).unwrap();
+        assert!(matches!(
+            s.value(&p),
+            Err(retrograde_tier::Error::Unsupported(_))
+        ));
+        if let Some(st) = st {
+            assert_eq!(st.names(), Vec::<String>::new(), "no file is left");
+        }
+    }
+}
+
+#[test]
 fn resume_after_an_interruption_gives_the_same_values() {
     let g = Connect4::new(4, 3).unwrap();
     let want = values(&g, &solve(&g, &SolveOptions::default()).unwrap());

@@ -115,6 +115,20 @@ pub fn check_game<G: TierGame>(game: &G, samples: u64) -> Result<(), Violation> 
             if game.tier(&cp) != t {
                 return Err(format!("{p:?}: canonical {cp:?} is in another tier"));
             }
+            // The games' fast twins of the default rules.
+            let is_c = <G::Symmetry as Symmetry<G>>::is_canonical;
+            if is_c(game, &p) != (cp == p) || !is_c(game, &cp) {
+                return Err(format!(
+                    "{p:?}: is_canonical disagrees with its canonical form {cp:?}"
+                ));
+            }
+            let size = <G::Symmetry as Symmetry<G>>::class_size(game, &p);
+            if size != class_by_images(game, &p) {
+                return Err(format!(
+                    "{p:?}: class size {size}, but its images say {}",
+                    class_by_images(game, &p)
+                ));
+            }
             if game.primitive(&cp) != game.primitive(&p) {
                 return Err(format!(
                     "{p:?} and its canonical {cp:?} differ in primitive value"
@@ -230,4 +244,12 @@ fn sample_positions<G: TierGame>(
         }
     }
     Ok(out)
+}
+
+/// The number of distinct images of `p` under the game's symmetries (1 without).
+fn class_by_images<G: TierGame>(game: &G, p: &G::Position) -> u64 {
+    let mut images = <G::Symmetry as Symmetry<G>>::images(game, p);
+    images.sort_unstable();
+    images.dedup();
+    images.len() as u64
 }

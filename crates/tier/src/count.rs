@@ -145,7 +145,9 @@ fn expand<'a, G: TierGame, C: Cell>(
         st.states += w;
     }
     st.count_many(v, w * sides);
-    if game.primitive(&p).is_some() {
+    // Remoteness 0 is where the game ends (a primitive value, or no move): nothing to
+    // expand. Anything else is not primitive.
+    if v.remoteness() == Some(0) {
         return Ok(());
     }
     moves.clear();

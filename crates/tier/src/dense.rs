@@ -64,6 +64,7 @@
 //! built, 4 (plus offsets, 8 per slot) once they are.
 
 use crate::cell::Cell;
+use crate::distinct::Distinct;
 use crate::error::Error;
 use crate::game::{canonical, keeps, Layout, Parents, Symmetry, TierGame};
 use rayon::prelude::*;
@@ -262,20 +263,21 @@ struct InitOut {
 /// Per-thread scratch space.
 struct Scratch<P> {
     moves: Vec<P>,
-    inside: Vec<u64>,
+    /// Distinct (slot << 1 | keeps-turn) of moves inside the tier or of parents.
+    inside: Distinct<u64>,
     /// Moves inside the tier as (canonical child, keeps-turn), with un-moves: counting
     /// needs no rank.
-    inside_pos: Vec<(P, bool)>,
+    inside_pos: Distinct<(P, bool)>,
     /// Exits located: (child tier, slot, keeps-turn).
     exits: Vec<(usize, usize, bool)>,
 }
 
-impl<P> Scratch<P> {
+impl<P: Copy + Eq + std::hash::Hash> Scratch<P> {
     fn new() -> Scratch<P> {
         Scratch {
             moves: Vec::with_capacity(64),
-            inside: Vec::with_capacity(64),
-            inside_pos: Vec::with_capacity(64),
+            inside: Distinct::new(),
+            inside_pos: Distinct::new(),
             exits: Vec::with_capacity(64),
         }
     }
@@ -570,7 +572,7 @@ fn init_one<G: TierGame, C: Cell>(
         if game.tier(c) == t {
             let cc = canonical(game, c);
             if unmoves {
-                s.inside_pos.push((cc, k));
+                s.inside_pos.insert((cc, k));
                 continue;
             }
             let j = <G::Layout as Layout<G>>::rank(game, &cc);
@@ -579,7 +581,7 @@ fn init_one<G: TierGame, C: Cell>(
                     "rank {j} of a position of tier {t:?}, whose size is {size}"
                 )));
             }
-            s.inside.push(j << 1 | u64::from(k));
+            s.inside.insert(j << 1 | u64::from(k));
         } else {
             let (ct, j) = below.locate(game, t, c)?;
             below.prefetch(ct, j);
@@ -587,13 +589,9 @@ fn init_one<G: TierGame, C: Cell>(
         }
     }
     let inside = if unmoves {
-        s.inside_pos.sort_unstable();
-        s.inside_pos.dedup();
         s.inside_pos.len()
     } else {
-        s.inside.sort_unstable();
-        s.inside.dedup();
-        for &e in &s.inside {
+        for &e in s.inside.keys() {
             out.edges
                 .push(((e >> 1) as u32, i | ((e & 1) as u32) << 31));
         }
@@ -696,12 +694,11 @@ impl<G: TierGame> ParentsOf<'_, G> {
                     self.size, self.t
                 )));
             }
-            prefetch(hint, j as usize);
-            s.inside.push(j << 1 | u64::from(k));
+            if s.inside.insert(j << 1 | u64::from(k)) {
+                prefetch(hint, j as usize);
+            }
         }
-        s.inside.sort_unstable();
-        s.inside.dedup();
-        for &e in &s.inside {
+        for &e in s.inside.keys() {
             f((e >> 1) as u32, e & 1 == 1)?;
         }
         Ok(())

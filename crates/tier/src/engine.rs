@@ -110,6 +110,12 @@ pub struct SolveOptions {
     pub codec: Codec,
     /// Recorded in the database: what the caller needs to rebuild the game from it.
     pub params: serde_json::Value,
+    /// Whether the solution keeps every value, to answer lookups (the default). Without,
+    /// it keeps the totals and the start's value only, and the sorted layout writes no
+    /// database: its files serve the solve alone (a summary of Connect-4 6x5 needs no
+    /// half-gigabyte database). The dense layout keeps its values either way: its count
+    /// of the reachable positions reads every tier again.
+    pub keep_values: bool,
 }
 
 impl Default for SolveOptions {
@@ -124,6 +130,7 @@ impl Default for SolveOptions {
             cancel: None,
             codec: Codec::Zstd(9),
             params: serde_json::Value::Null,
+            keep_values: true,
         }
     }
 }
@@ -136,6 +143,7 @@ impl std::fmt::Debug for SolveOptions {
             .field("resume", &self.resume)
             .field("engine", &self.engine)
             .field("count", &self.count)
+            .field("keep_values", &self.keep_values)
             .finish_non_exhaustive()
     }
 }

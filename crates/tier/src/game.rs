@@ -362,6 +362,8 @@ pub trait Symmetry<G: TierGame>: sealed::Sealed {
     fn is_canonical(game: &G, p: &G::Position) -> bool;
     /// The number of distinct positions in `p`'s class (1 without symmetries).
     fn class_size(game: &G, p: &G::Position) -> u64;
+    /// The images of `p` under every symmetry, the identity's first (`p` alone without).
+    fn images(game: &G, p: &G::Position) -> Vec<G::Position>;
 }
 
 /// Symmetry: the game gives symmetries ([`SymmetricGame`]).
@@ -373,19 +375,22 @@ pub struct NoSymmetry;
 
 impl<G: SymmetricGame> Symmetry<G> for Symmetries {
     const SYMMETRIC: bool = true;
-    #[inline]
+    #[inline(always)]
     fn canonical(game: &G, p: &G::Position) -> G::Position {
         game.canonical(p)
     }
-    #[inline]
+    #[inline(always)]
     fn is_canonical(game: &G, p: &G::Position) -> bool {
         game.is_canonical(p)
     }
+    #[inline]
     fn class_size(game: &G, p: &G::Position) -> u64 {
-        // |class| = |group| / |stabilizer|.
-        let n = game.symmetry_count();
-        let fixed = (0..n).filter(|&g| game.apply_symmetry(p, g) == *p).count();
-        (n / fixed.max(1)) as u64
+        game.class_size(p)
+    }
+    fn images(game: &G, p: &G::Position) -> Vec<G::Position> {
+        (0..game.symmetry_count())
+            .map(|g| game.apply_symmetry(p, g))
+            .collect()
     }
 }
 impl<G: TierGame> Symmetry<G> for NoSymmetry {
@@ -400,6 +405,9 @@ impl<G: TierGame> Symmetry<G> for NoSymmetry {
     }
     fn class_size(_: &G, _: &G::Position) -> u64 {
         1
+    }
+    fn images(_: &G, p: &G::Position) -> Vec<G::Position> {
+        vec![*p]
     }
 }
 
@@ -457,7 +465,7 @@ mod sealed {
 // ------------------------------------------------------------------------------------------
 // Shorthands the engine uses.
 
-#[inline]
+#[inline(always)]
 pub(crate) fn canonical<G: TierGame>(g: &G, p: &G::Position) -> G::Position {
     <G::Symmetry as Symmetry<G>>::canonical(g, p)
 }

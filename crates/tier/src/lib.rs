@@ -75,6 +75,7 @@ mod check;
 mod count;
 mod dense;
 mod dist;
+mod distinct;
 mod engine;
 mod error;
 mod explicit;

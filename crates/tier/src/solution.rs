@@ -71,6 +71,8 @@ pub(crate) enum TierData {
     },
     /// Sorted keys and their values, in tier files.
     SortedFiles { keys: Reader, vals: Reader },
+    /// Not kept ([`SolveOptions::keep_values`](crate::SolveOptions::keep_values) off).
+    Dropped,
 }
 
 /// (tier, block).
@@ -272,6 +274,9 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
                 };
                 self.file_value(k, vals, i)
             }
+            TierData::Dropped => Err(Error::Unsupported(format!(
+                "tier {t:?} was solved for the totals only and not kept; solve with a database to look positions up"
+            ))),
         }
     }
 

@@ -161,28 +161,22 @@ fn load_keys<K: Key>(
 }
 
 /// Writes a solved tier as the database keeps it: the keys of its canonical positions
-/// (delta-coded) and their values, streamed a block at a time (a bit per key aside).
+/// (delta-coded) and their values, streamed a block at a time; `bits` has a bit per key,
+/// set for the canonical ones (the solve found them).
+#[allow(clippy::too_many_arguments)]
 fn store_canonical<G: TierGame, C: CellArray, K: Key>(
     st: &dyn Storage,
     game: &G,
-    t: G::Tier,
     name: &str,
     keys: &[K],
     vals: &[C],
+    bits: &[u64],
     codec: Codec,
 ) -> Result<(), Error> {
     let gname = game.name();
-    // Which keys are canonical, a bit each; then how many in each run of `RUN` keys.
+    // How many canonical keys in each run of `RUN` keys.
     const RUN: usize = 1 << 16;
-    let bits: Vec<u64> = keys
-        .par_chunks(64)
-        .map(|c| {
-            c.iter().enumerate().fold(0u64, |w, (i, k)| {
-                let p = <G::Layout as Layout<G>>::key_position(game, t, k.to_u64());
-                w | u64::from(<G::Symmetry as Symmetry<G>>::is_canonical(game, &p)) << i
-            })
-        })
-        .collect();
+    debug_assert_eq!(bits.len(), keys.len().div_ceil(64));
     let mut before: Vec<u64> = bits
         .chunks(RUN / 64)
         .map(|w| w.iter().map(|x| u64::from(x.count_ones())).sum())
@@ -399,6 +393,7 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
     let mut parents_left: Vec<usize> = dag.parents.iter().map(Vec::len).collect();
     let mut stats = Stats::default();
     let mut solved = 0u64;
+    let mut classes = vec![0u64; n];
     for &k in &dag.order {
         opts.cancelled()?;
         let name = &dag.names[k];
@@ -458,10 +453,10 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
             reused,
         });
         solved += sizes[k];
-        let (mine, tier_stats) = match reuse {
+        let (mine, tier_stats, canon) = match reuse {
             Some(v) => {
                 let st = tally::<G, C, K>(game, dag.tiers[k], &my_keys, &v);
-                (v, st)
+                (v, st, Vec::new())
             }
             None => {
                 let below = child.map(|c| {
@@ -474,14 +469,15 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
                 solve_tier::<G, C, K>(game, dag.tiers[k], &my_keys, below, opts)?
             }
         };
-        if let (Some(st), false) = (storage, reused) {
-            store_canonical::<G, C, K>(st, game, dag.tiers[k], name, &my_keys, &mine, opts.codec)?;
+        if let (Some(st), false, true) = (storage, reused, opts.keep_values) {
+            store_canonical::<G, C, K>(st, game, name, &my_keys, &mine, &canon, opts.codec)?;
         }
+        classes[k] = tier_stats.classes;
         stats.merge(&tier_stats);
         vals[k] = Some(Arc::new(mine));
         if let Some(c) = child {
             parents_left[c] -= 1;
-            if parents_left[c] == 0 && storage.is_some() {
+            if parents_left[c] == 0 && (storage.is_some() || !opts.keep_values) {
                 keys[c] = None;
                 vals[c] = None;
             }
@@ -490,6 +486,31 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
     stats.explore = explore;
     stats.solve = started.elapsed();
 
+    if !opts.keep_values {
+        // The start's tier (solved last, one position) answers the start's value.
+        let data: Vec<TierData> = (0..n)
+            .map(|k| match (&keys[k], &vals[k]) {
+                (Some(kk), Some(vs)) if k == ks => TierData::Sorted {
+                    keys: K::wrap(kk.clone()),
+                    vals: C::wrap(vs.clone()),
+                },
+                _ => TierData::Dropped,
+            })
+            .collect();
+        if let Some(st) = storage {
+            remove_work_files(st, &dag)?;
+        }
+        return Ok(TierSolution::new(
+            game,
+            dag.tiers.clone(),
+            data,
+            opts.storage.clone(),
+            stats,
+            vec![None; n],
+            classes,
+            C::BYTES as u32,
+        ));
+    }
     let data: Vec<TierData> = (0..n)
         .map(|k| -> Result<TierData, Error> {
             Ok(match storage {
@@ -550,13 +571,19 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
         crate::engine::write_meta(st, meta)?;
         debug_assert!(read_meta(st).is_ok());
         // The database is complete: the work files have served.
-        for name in &dag.names {
-            let f = work_keys_file(name);
-            st.remove(&f)
-                .map_err(|e| Error::io(st.describe(&f), "remove", e))?;
-        }
+        remove_work_files(st, &dag)?;
     }
     Ok(solution)
+}
+
+/// Removes the discovery's work files.
+fn remove_work_files<T>(st: &dyn Storage, dag: &Dag<T>) -> Result<(), Error> {
+    for name in &dag.names {
+        let f = work_keys_file(name);
+        st.remove(&f)
+            .map_err(|e| Error::io(st.describe(&f), "remove", e))?;
+    }
+    Ok(())
 }
 
 /// The keys of tier `k`: the start alone for the start's tier, else the merge of the
@@ -879,15 +906,15 @@ fn merge_children<G: TierGame, K: Key, F: Flags>(
     Ok(out)
 }
 
-/// The values of a tier from its child tier's keys and values, and the tier's totals (every
-/// key is a reachable position).
+/// The values of a tier from its child tier's keys and values, the tier's totals (every
+/// key is a reachable position), and a bit per key set for the canonical ones.
 fn solve_tier<G: TierGame, C: Cell, K: Key>(
     game: &G,
     t: G::Tier,
     keys: &[K],
     below: Option<(G::Tier, &[K], &[C])>,
     opts: &SolveOptions,
-) -> Result<(Vec<C>, Stats), Error> {
+) -> Result<(Vec<C>, Stats, Vec<u64>), Error> {
     let nslots = <G::Layout as Layout<G>>::slots(game);
     let encode = |v: Value| {
         C::encode(v).ok_or_else(|| Error::Remoteness {
@@ -895,13 +922,21 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
             max: C::MAX_REMOTENESS,
         })
     };
+    // A multiple of 64, so that each part's canonical bits fill whole words.
     let chunk = if opts.engine == crate::Engine::Sequential {
-        keys.len().max(1)
+        keys.len().max(1).next_multiple_of(64)
     } else {
         SOLVE_CHUNK
     };
-    keys.par_chunks(chunk)
-        .map(|part| -> Result<(Vec<C>, Stats), Error> {
+    // The cells and bits are written in place: collecting each part's and concatenating
+    // them held the tier's values twice (a third of a gigabyte at Connect-4 6x5's biggest).
+    let mut cells = vec![C::default(); keys.len()];
+    let mut bits = vec![0u64; keys.len().div_ceil(64)];
+    let stats = keys
+        .par_chunks(chunk)
+        .zip(cells.par_chunks_mut(chunk))
+        .zip(bits.par_chunks_mut(chunk / 64))
+        .map(|((part, out), canon)| -> Result<Stats, Error> {
             let pos: Vec<G::Position> = part
                 .iter()
                 .map(|k| <G::Layout as Layout<G>>::key_position(game, t, k.to_u64()))
@@ -960,7 +995,6 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
                     "a position of tier {t:?} has moves, but the tier has no child tier"
                 )));
             }
-            let mut out = Vec::with_capacity(part.len());
             let mut st = Stats::default();
             for (i, p) in pos.iter().enumerate() {
                 let v = match (prims[i], best[i]) {
@@ -968,27 +1002,23 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
                     (None, Some(v)) => v,
                     (None, None) => terminal(game.no_move()),
                 };
-                out.push(encode(v)?);
+                out[i] = encode(v)?;
                 st.count(v);
                 st.moves += u64::from(flags[i].count_ones());
                 if <G::Symmetry as Symmetry<G>>::is_canonical(game, p) {
                     st.classes += 1;
+                    canon[i / 64] |= 1 << (i % 64);
                 }
             }
             st.positions = part.len() as u64;
             st.states = st.positions;
-            Ok((out, st))
+            Ok(st)
         })
-        .collect::<Result<Vec<(Vec<C>, Stats)>, _>>()
-        .map(|parts| {
-            let mut stats = Stats::default();
-            let mut cells = Vec::with_capacity(keys.len());
-            for (c, s) in parts {
-                cells.extend(c);
-                stats.merge(&s);
-            }
-            (cells, stats)
-        })
+        .try_reduce(Stats::default, |mut a, b| {
+            a.merge(&b);
+            Ok(a)
+        })?;
+    Ok((cells, stats, bits))
 }
 
 fn terminal(p: Primitive) -> Value {

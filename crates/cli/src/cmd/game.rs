@@ -111,7 +111,9 @@ pub fn run(
             }
         }
     }
-    let answer = solve(&*built, storage.clone(), tiers.resume, limit).map_err(fail)?;
+    // A summary needs the totals and the start's value only: no database is written then.
+    let keep = tiers.db.is_some() || args.query.is_some() || args.dump;
+    let answer = solve(&*built, storage.clone(), tiers.resume, limit, keep).map_err(fail)?;
     if let Some(q) = &args.query {
         return query(&*answer, q, &name, args.output, out);
     }
@@ -204,11 +206,13 @@ pub fn solve<'b>(
     storage: Option<Arc<dyn Storage>>,
     resume: bool,
     limit: Option<u64>,
+    keep_values: bool,
 ) -> Result<Box<dyn Answer + 'b>, Error> {
     let bars = Arc::new(Mutex::new(Bars::default()));
     let b = bars.clone();
     let mut opts = SolveOptions::default();
     opts.memory_limit = limit;
+    opts.keep_values = keep_values;
     opts.storage = storage;
     opts.resume = resume;
     opts.progress = Some(Arc::new(move |e: &Event<'_>| {

@@ -155,7 +155,7 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
                 Some(a) => a,
                 None => {
                     super::game::check(&*built, &name, storage.is_some())?;
-                    super::game::solve(&*built, storage.clone(), args.db.is_some(), limit)
+                    super::game::solve(&*built, storage.clone(), args.db.is_some(), limit, true)
                         .map_err(fail)?
                 }
             };
