@@ -5,10 +5,13 @@ mod cmd;
 mod games;
 mod input;
 mod mem;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod output;
 mod progress;
 
 use clap::Parser;
+use retrograde_solve::exchange::Exchange;
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -42,22 +45,66 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    // Under an MPI launcher (with the `mpi` feature), this process is one rank of a job.
+    #[cfg(feature = "mpi")]
+    let world = if mpi::launched() {
+        match mpi::Mpi::init() {
+            Ok(m) => Some(m),
+            Err(e) => {
+                eprintln!("retrograde: cannot start MPI: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        None
+    };
+    #[cfg(not(feature = "mpi"))]
+    let world: Option<retrograde_solve::exchange::Solo> = None;
+    let ex = world.as_ref().map(|w| w as &dyn Exchange);
+    // Rank 0 prints; the other ranks compute.
+    let rank = ex.map_or(0, |w| w.rank());
+    if rank != 0 {
+        progress::set_quiet(true);
+    }
     let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, Tagged(stdout.lock()));
-    let result = match &cli.command {
-        cli::Command::Solve(a) => cmd::solve::run(a, cli.verbose, started, &mut out),
-        cli::Command::Verify(a) => cmd::verify::run(a, &mut out),
-        cli::Command::Grundy(a) => cmd::grundy::run(a, cli.verbose, started, &mut out),
-        cli::Command::Sum(a) => cmd::sum::run(a, started, &mut out),
-        cli::Command::Game(a) => cmd::game::run(a, started, &mut out),
-        cli::Command::Play(a) => cmd::play::run(a, &mut out),
-        cli::Command::Query(a) => cmd::query::run(a, &mut out),
-        cli::Command::Serve(a) => cmd::serve::run(a, &mut out),
+    let mut out: Box<dyn Write> = if rank == 0 {
+        Box::new(io::BufWriter::with_capacity(1 << 16, Tagged(stdout.lock())))
+    } else {
+        Box::new(io::sink())
+    };
+    let result = match (&cli.command, ex) {
+        (cli::Command::Game(a), ex) => cmd::game::run(a, ex, started, &mut out),
+        (cli::Command::Solve(a), ex) => cmd::solve::run(a, ex, cli.verbose, started, &mut out),
+        (_, Some(w)) if w.size() > 1 => Err(anyhow::anyhow!(
+            "only `game` (dense tier games) and `solve` run across MPI ranks: run this command without mpirun"
+        )),
+        (cli::Command::Verify(a), _) => cmd::verify::run(a, &mut out),
+        (cli::Command::Grundy(a), _) => cmd::grundy::run(a, cli.verbose, started, &mut out),
+        (cli::Command::Sum(a), _) => cmd::sum::run(a, started, &mut out),
+        (cli::Command::Play(a), _) => cmd::play::run(a, &mut out),
+        (cli::Command::Query(a), _) => cmd::query::run(a, &mut out),
+        (cli::Command::Serve(a), _) => cmd::serve::run(a, &mut out),
     };
     let result = result.and_then(|status| {
         out.flush()?;
         Ok(status)
     });
+    #[cfg(feature = "mpi")]
+    if let (true, Some(w)) = (cli.verbose, &world) {
+        let (t, n) = w.waited();
+        eprintln!(
+            "retrograde (rank {rank} of {}): {:.3} s in {n} collectives (waiting included), {} bytes sent",
+            w.size(),
+            t.as_secs_f64(),
+            w.bytes_sent()
+        );
+    }
+    #[cfg(feature = "mpi")]
+    if let (Err(e), Some(w)) = (&result, &world) {
+        // The other ranks may be waiting for this one: end the whole job.
+        eprintln!("retrograde (rank {rank} of {}): {e:#}", w.size());
+        w.abort(2);
+    }
     match result {
         Ok(cmd::Status::Success) => ExitCode::SUCCESS,
         Ok(cmd::Status::Negative) => ExitCode::from(1),

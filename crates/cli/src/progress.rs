@@ -11,6 +11,11 @@ pub fn set_quiet(quiet: bool) {
     QUIET.store(quiet, Ordering::Relaxed);
 }
 
+/// Whether `--quiet` was given (or this is not the printing rank).
+pub fn is_quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
+
 /// A bar of `len` steps labelled `prefix`, with a rate and an ETA; hidden when quiet or when
 /// standard error is not a terminal.
 pub fn bar(len: u64, prefix: &str) -> ProgressBar {

@@ -116,6 +116,24 @@ pub trait Built: Send + Sync {
     /// See [`Error`].
     fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error>;
 
+    /// Solves it across the ranks of `ex` (every rank calls this alike; see
+    /// `retrograde_tier::solve_distributed`): rank 0's answer reports as one process does.
+    /// Also what crossed between ranks, summed over them.
+    ///
+    /// # Errors
+    /// See [`Error`]; games that are not dense tier games are refused.
+    fn solve_distributed(
+        &self,
+        opts: &SolveOptions,
+        ex: &dyn retrograde_solve::exchange::Exchange,
+    ) -> Result<(Box<dyn Answer + '_>, retrograde_tier::Traffic), Error> {
+        let _ = (opts, ex);
+        Err(Error::Unsupported(format!(
+            "{} is not solved across ranks: run it as one process (without mpirun)",
+            self.name()
+        )))
+    }
+
     /// The finished database in `storage`, if there is one (tier games only).
     ///
     /// # Errors

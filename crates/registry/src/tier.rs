@@ -76,6 +76,23 @@ impl<G: Notation + Send + Sync + 'static> Built for TierBuilt<G> {
         }))
     }
 
+    fn solve_distributed(
+        &self,
+        opts: &SolveOptions,
+        ex: &dyn retrograde_solve::exchange::Exchange,
+    ) -> Result<(Box<dyn Answer + '_>, retrograde_tier::Traffic), Error> {
+        let mut opts = opts.clone();
+        opts.params = serde_json::json!({ "game": self.command, "args": self.params });
+        let (solution, traffic) = retrograde_tier::solve_distributed(&self.game, &opts, ex, false)?;
+        Ok((
+            Box::new(TierAnswer {
+                built: self,
+                solution,
+            }),
+            traffic,
+        ))
+    }
+
     fn open(&self, storage: Arc<dyn Storage>) -> Result<Option<Box<dyn Answer + '_>>, Error> {
         Ok(retrograde_tier::open(&self.game, storage)?.map(|solution| {
             Box::new(TierAnswer {

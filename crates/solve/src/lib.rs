@@ -24,12 +24,15 @@
 #![warn(missing_docs)]
 
 pub mod csv;
+mod dist;
+pub mod exchange;
 mod par;
 mod retro;
 mod solution;
 mod value;
 mod verify;
 
+pub use dist::solve_distributed;
 pub use retro::{
     solve, solve_with_options, solve_with_phases, terminal_value, Engine, Phases, SolveOptions,
 };

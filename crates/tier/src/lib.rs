@@ -74,6 +74,7 @@ mod cell;
 mod check;
 mod count;
 mod dense;
+mod dist;
 mod distinct;
 mod engine;
 mod error;
@@ -91,6 +92,7 @@ pub mod tierfile;
 
 pub use cell::{AnyCells, Cell};
 pub use check::{check_game, Violation};
+pub use dist::{share_file, solve_distributed, Part, Traffic};
 pub use engine::{
     open, read_meta, solve, values_bytes, Engine, Event, Meta, ProgressFn, SolveOptions, META,
 };

@@ -10,12 +10,18 @@ use crate::mem;
 use crate::progress;
 use anyhow::{anyhow, bail, Result};
 use retrograde_registry::{Answer, Built, Query, QueryAnswer, QueryError, Report};
+use retrograde_solve::exchange::Exchange;
 use retrograde_tier::{DirStorage, Error, Event, SolveOptions, Storage};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<Status> {
+pub fn run(
+    args: &GameArgs,
+    ex: Option<&dyn Exchange>,
+    started: Instant,
+    out: &mut impl Write,
+) -> Result<Status> {
     let choice = &args.game.0;
     let entry = choice.entry;
     let tiers = &args.tiers;
@@ -56,8 +62,42 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
         }
         None => None,
     };
-    check(&*built, &name, storage.is_some())?;
+    // Across K ranks, each holds about 1/K of the values.
+    let ranks = ex.map_or(1, |w| w.size() as u64);
+    check_ranks(&*built, &name, storage.is_some(), ranks)?;
     let fail = |e: Error| tier_error(&name, e, tiers.db.is_some());
+
+    // Across MPI ranks: solve, and rank 0 reports (the others print nothing).
+    if let Some(ex) = ex {
+        if args.query.is_some() || args.dump {
+            bail!("{name}: --query and --dump read a database: solve with --db under mpirun, then ask without it");
+        }
+        let (answer, traffic) =
+            solve_distributed(&*built, storage.clone(), tiers.resume, limit, ex).map_err(fail)?;
+        if ex.rank() != 0 {
+            // Only rank 0 holds the start's tier, and prints.
+            return Ok(Status::Success);
+        }
+        if !crate::progress::is_quiet() {
+            eprintln!(
+                "retrograde: {} ranks exchanged {} bytes, {:.2} per position solved ({})",
+                ex.size(),
+                traffic.bytes,
+                traffic.bytes as f64 / traffic.positions.max(1) as f64,
+                traffic.positions
+            );
+        }
+        let mut report = answer.report().map_err(fail)?;
+        if let Some(d) = &tiers.db {
+            report
+                .lines
+                .push(format!("tiers written to {}", d.display()));
+            report
+                .fields
+                .push(("db".into(), serde_json::json!(d.display().to_string())));
+        }
+        return print_report(&report, args.output, started, out);
+    }
 
     // A query to a finished database needs no solve.
     if let (Some(q), Some(st)) = (&args.query, &storage) {
@@ -121,14 +161,23 @@ pub fn run(args: &GameArgs, started: Instant, out: &mut impl Write) -> Result<St
 /// Refuses a game whose size is out of reach before anything big is allocated: the memory
 /// it needs (when known) against the limit, then its own checks.
 pub fn check(built: &dyn Built, name: &str, stored: bool) -> Result<()> {
+    check_ranks(built, name, stored, 1)
+}
+
+/// [`check`] for a solve across `ranks` processes with the same memory limit each: each
+/// needs about `1/ranks` of the memory.
+fn check_ranks(built: &dyn Built, name: &str, stored: bool, ranks: u64) -> Result<()> {
     if let Some(need) = built
         .memory_needed(stored)
         .map_err(|e| anyhow!("{name}: {e}"))?
     {
-        mem::check(&format!("{name}:"), need)?;
+        mem::check(&format!("{name}:"), need.div_ceil(ranks.max(1)))?;
     }
     built
-        .check(mem::limit_bytes(), stored)
+        .check(
+            mem::limit_bytes().map(|l| l.saturating_mul(ranks.max(1))),
+            stored,
+        )
         .map_err(|e| anyhow!("{name}: {e}"))
 }
 
@@ -170,6 +219,28 @@ pub fn solve<'b>(
         b.lock().unwrap_or_else(|p| p.into_inner()).event(e)
     }));
     let answer = built.solve(&opts);
+    bars.lock().unwrap_or_else(|p| p.into_inner()).finish();
+    answer
+}
+
+/// Solves across the ranks of `ex`, with progress bars (rank 0's, when not quiet).
+fn solve_distributed<'b>(
+    built: &'b dyn Built,
+    storage: Option<Arc<dyn Storage>>,
+    resume: bool,
+    limit: Option<u64>,
+    ex: &dyn Exchange,
+) -> Result<(Box<dyn Answer + 'b>, retrograde_tier::Traffic), Error> {
+    let bars = Arc::new(Mutex::new(Bars::default()));
+    let b = bars.clone();
+    let mut opts = SolveOptions::default();
+    opts.memory_limit = limit;
+    opts.storage = storage;
+    opts.resume = resume;
+    opts.progress = Some(Arc::new(move |e: &Event<'_>| {
+        b.lock().unwrap_or_else(|p| p.into_inner()).event(e)
+    }));
+    let answer = built.solve_distributed(&opts, ex);
     bars.lock().unwrap_or_else(|p| p.into_inner()).finish();
     answer
 }

@@ -4,12 +4,14 @@ use super::Status;
 use crate::cli::{OutputArg, SolveArgs};
 use crate::{input, mem, output};
 use anyhow::{bail, Result};
-use retrograde_solve::{solve_with_options, verify, Engine, SolveOptions};
+use retrograde_solve::exchange::Exchange;
+use retrograde_solve::{solve_with_options, verify, Engine, Phases, SolveOptions};
 use std::io::Write;
 use std::time::Instant;
 
 pub fn run(
     args: &SolveArgs,
+    ex: Option<&dyn Exchange>,
     verbose: bool,
     started: Instant,
     out: &mut impl Write,
@@ -35,7 +37,21 @@ pub fn run(
         best_moves: !args.summary || args.verify || args.db.is_some(),
         ..SolveOptions::default()
     };
-    let (s, phases) = solve_with_options(g, &rules, &opts);
+    let (s, phases) = match ex.filter(|w| w.size() > 1) {
+        // Across MPI ranks (every rank parsed the file): rank 0 gets the solution.
+        Some(w) => {
+            if args.db.is_some() {
+                bail!("{}: --db is not written under mpirun yet: solve with one process to write a database", loaded.name);
+            }
+            match retrograde_solve::solve_distributed(g, &rules, w)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", loaded.name))?
+            {
+                Some(s) => (s, Phases::default()),
+                None => return Ok(Status::Success),
+            }
+        }
+        None => solve_with_options(g, &rules, &opts),
+    };
     let solve_time = t.elapsed();
     if args.verify {
         let t = Instant::now();

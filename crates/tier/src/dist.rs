@@ -1,0 +1,1638 @@
+//! The dense tier engine across ranks (MPI or any [`Exchange`]): every rank owns a share of
+//! every tier, solves what it owns, and exchanges what crosses ranks in one batch per step.
+//!
+//! # Ownership
+//! A tier's slots are cut into *units* of `unit` consecutive slots (a power of two from 1
+//! to 4096, chosen from the tier's size and the number of ranks `K`), dealt round robin:
+//! unit `u` belongs to rank `u mod K`. A rank keeps its slots in one array, unit after unit
+//! ([`Part`]), so its memory is about `1/K` of the tier, and the positions of a unit are
+//! listed with the game's fast `for_each_in`. Round robin spreads the dense index's regions
+//! (some richer in canonical positions, or in moves, than others) evenly.
+//!
+//! # The algorithm, step by step (the same as `dense.rs`, whose notes explain it)
+//! 1. **Init** of the slots a rank owns, in rounds of at most [`ROUND`] local slots (every
+//!    rank runs the same number of rounds): moves inside the tier are counted and
+//!    deduplicated (without un-moves, each reverse edge is sent to the owner of its child
+//!    slot); exits owned by this rank are read at once, the others are *requested*: per
+//!    owner, the sorted distinct (child tier, slot) pairs of the round go out in one
+//!    all-to-all, the cells come back in a second one. Then each position is decided, seeded,
+//!    given a phantom or left open, exactly as one process does, from the same best exit.
+//! 2. **Wins and losses**, level by level: a rank processes its frontier of level `r`; an
+//!    update (win, or count-down) of a parent it owns is applied at once, one of a parent
+//!    another rank owns is appended to that rank's buffer (4 bytes: the parent's local slot
+//!    and a win bit); the buffers go out in one all-to-all per level and are applied by their
+//!    owners. Whatever is decided by either is in level `r + 1`'s frontier of its owner.
+//!    An all-reduce per level tells every rank whether any rank has work left.
+//! 3. **Ties**, the same way (an update is the parent's local slot).
+//! 4. What is open is a draw.
+//!
+//! # Why the answer is the one-process answer, bit for bit, for every `K`
+//! The dense engine's argument is that a level's decisions are fixed by the sets of
+//! positions of the earlier levels, never by who applies an update first: a position is
+//! never both won and lost, a win at level `r + 1` is decided by any one winning child of
+//! level `r`, a loss by the last count-down, and both, whoever applies them, give the value
+//! `r + 1`. Here the updates of level `r` are all applied before level `r + 1` starts (the
+//! all-to-all is the barrier between levels), every update one process would apply is
+//! applied exactly once (each (child, parent, keeps) edge is generated once, by the owner of
+//! the child), and every counter starts from the same count, since init reads the same exit
+//! values and deduplicates the same moves. So each level's set of decided positions, and
+//! their values, are the same as with one process; only who wrote them differs. Counts are
+//! sums (and maxima) over positions, which do not depend on who adds them.
+//!
+//! # Limits
+//! A rank holds fewer than 2^31 slots of a tier (places are `u32`, with a bit spare in
+//! messages); the tier itself may be bigger than the one-process engine's `u32` slots (it
+//! needs un-moves then: reverse edges name their parents by `u32` slot).
+//!
+//! # Memory per rank
+//! Its share of the cells of the tier being solved and of the child tiers (`1/K`), the level
+//! lists of its share, and per init round the exits waiting for remote values. Messages per
+//! level are at most 4 bytes per update crossing ranks.
+
+use crate::cell::{Cell, CellArray};
+use crate::engine::{self, Dag, Event, SolveOptions};
+use crate::error::Error;
+use crate::game::{canonical, keeps, Layout, LayoutKind, Parents, Symmetry, TierGame};
+use crate::solution::{TierData, TierSolution};
+use crate::stats::Stats;
+use crate::tierfile::{self, Kind, Reader};
+use rayon::prelude::*;
+use retrograde_graph::Primitive;
+use retrograde_solve::exchange::Exchange;
+use retrograde_solve::Value;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Local slots per init round.
+pub(crate) const ROUND: u64 = 1 << 16;
+/// Local slots per init task (a multiple of every unit).
+const TASK: u64 = 1 << 12;
+/// Frontier positions per task.
+const CHUNK: usize = 1 << 11;
+
+/// How one tier's slots are dealt to the ranks: units of `unit` slots, round robin.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    size: u64,
+    unit: u64,
+    k: u64,
+}
+
+impl Part {
+    /// The dealing of a tier of `size` slots to `k` ranks.
+    pub fn new(size: u64, k: usize) -> Part {
+        let k = k.max(1) as u64;
+        let unit = (size / (8 * k)).next_power_of_two().clamp(1, TASK);
+        Part { size, unit, k }
+    }
+
+    /// The rank that owns slot `i`.
+    #[inline]
+    pub fn owner(&self, i: u64) -> usize {
+        ((i / self.unit) % self.k) as usize
+    }
+
+    /// Slot `i`'s place in its owner's array.
+    #[inline]
+    pub fn local(&self, i: u64) -> u64 {
+        (i / self.unit / self.k) * self.unit + i % self.unit
+    }
+
+    /// The slot at place `l` of rank `r`'s array.
+    #[inline]
+    pub fn global(&self, r: usize, l: u64) -> u64 {
+        ((l / self.unit) * self.k + r as u64) * self.unit + l % self.unit
+    }
+
+    /// How many slots rank `r` owns.
+    pub fn len(&self, r: usize) -> u64 {
+        let units = self.size.div_ceil(self.unit);
+        let r = r as u64;
+        if r >= units {
+            return 0;
+        }
+        let mut n = (units - r).div_ceil(self.k) * self.unit;
+        if (units - 1) % self.k == r && self.size % self.unit != 0 {
+            n -= self.unit - self.size % self.unit;
+        }
+        n
+    }
+
+    /// The runs of consecutive slots of rank `r`'s places `lo..hi`: (first place, slots).
+    fn runs(&self, r: usize, lo: u64, hi: u64, mut f: impl FnMut(u64, std::ops::Range<u64>)) {
+        let mut l = lo;
+        while l < hi {
+            let end = ((l / self.unit + 1) * self.unit).min(hi);
+            let g = self.global(r, l);
+            f(l, g..g + (end - l));
+            l = end;
+        }
+    }
+}
+
+fn bytes_of_u32(v: &[u32]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(4 * v.len());
+    for x in v {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    out
+}
+
+fn u32s(b: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+}
+
+fn u64s(b: &[u8]) -> impl Iterator<Item = u64> + '_ {
+    b.chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+}
+
+fn terminal(p: Primitive) -> Value {
+    match p {
+        Primitive::Win => Value::Win(0),
+        Primitive::Loss => Value::Loss(0),
+        Primitive::Tie => Value::Tie(0),
+    }
+}
+
+fn enc<C: Cell>(v: Value, t: &dyn std::fmt::Debug) -> Result<C, Error> {
+    C::encode(v).ok_or_else(|| Error::Remoteness {
+        tier: format!("{t:?}"),
+        max: C::MAX_REMOTENESS,
+    })
+}
+
+fn need<C: Cell>(c: Option<C>, t: &dyn std::fmt::Debug) -> Result<C, Error> {
+    c.ok_or_else(|| Error::Remoteness {
+        tier: format!("{t:?}"),
+        max: C::MAX_REMOTENESS,
+    })
+}
+
+/// Decides an open cell as `v`; whether this call did.
+#[inline]
+fn decide<C: Cell>(cell: &C::Atomic, v: C, racy: bool) -> bool {
+    loop {
+        let cur = C::load(cell);
+        if cur.counter().is_none() {
+            return false;
+        }
+        if !racy {
+            C::store(cell, v);
+            return true;
+        }
+        if C::exchange(cell, cur, v) {
+            return true;
+        }
+    }
+}
+
+/// Counts an open cell down, deciding it as `lost` at 0; whether this call decided it.
+#[inline]
+fn count_down<C: Cell>(
+    cell: &C::Atomic,
+    lost: Option<C>,
+    racy: bool,
+    t: &dyn std::fmt::Debug,
+) -> Result<bool, Error> {
+    loop {
+        let cur = C::load(cell);
+        let Some(n) = cur.counter() else {
+            return Ok(false);
+        };
+        let new = match n {
+            0 => {
+                return Err(Error::Game(format!(
+                    "un-moves give a position of tier {t:?} more moves than its moves do"
+                )))
+            }
+            1 => need(lost, t)?,
+            _ => C::open(n - 1).expect("smaller"),
+        };
+        if !racy {
+            C::store(cell, new);
+            return Ok(n == 1);
+        }
+        if C::exchange(cell, cur, new) {
+            return Ok(n == 1);
+        }
+    }
+}
+
+/// Per level, local slots.
+#[derive(Default)]
+struct Levels(Vec<Vec<u32>>);
+
+impl Levels {
+    fn push(&mut self, r: u32, i: u32) {
+        let r = r as usize;
+        if self.0.len() <= r {
+            self.0.resize_with(r + 1, Vec::new);
+        }
+        self.0[r].push(i);
+    }
+    fn take(&mut self, r: u32) -> Vec<u32> {
+        self.0
+            .get_mut(r as usize)
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+    fn len(&self) -> u64 {
+        self.0.len() as u64
+    }
+    fn extend(&mut self, r: u32, v: Vec<u32>) {
+        for i in v {
+            self.push(r, i);
+        }
+    }
+}
+
+/// The solved child tiers of a tier: (tier, this rank's cells, dealing).
+struct Children<'a, G: TierGame, C> {
+    tiers: Vec<(G::Tier, &'a [C], Part)>,
+}
+
+impl<G: TierGame, C: Cell> Children<'_, G, C> {
+    /// (child tier, owner, place) of move `c` from tier `from`.
+    fn locate(
+        &self,
+        game: &G,
+        from: G::Tier,
+        c: &G::Position,
+    ) -> Result<(usize, usize, u64), Error> {
+        let tc = game.tier(c);
+        let Some(k) = self.tiers.iter().position(|(t, _, _)| *t == tc) else {
+            return Err(Error::Game(format!(
+                "a move from tier {from:?} reaches tier {tc:?}, which is not one of its child tiers"
+            )));
+        };
+        let part = self.tiers[k].2;
+        let i = <G::Layout as Layout<G>>::rank(game, &canonical(game, c));
+        if i >= part.size {
+            return Err(Error::Game(format!(
+                "a move from tier {from:?} reaches {c:?}, rank {i}, past the size of tier {tc:?}"
+            )));
+        }
+        Ok((k, part.owner(i), part.local(i)))
+    }
+
+    fn read(&self, from: G::Tier, k: usize, l: u64, cell: C) -> Result<Value, Error> {
+        cell.decode().ok_or_else(|| {
+            Error::Game(format!(
+                "a move from tier {from:?} reaches place {l} of a share of tier {:?}, which has no value",
+                self.tiers[k].0
+            ))
+        })
+    }
+}
+
+/// What the init of a task found.
+#[derive(Default)]
+struct InitOut {
+    decided: Vec<(u32, u32)>,
+    ties: Vec<(u32, u32)>,
+    seeds: Vec<(u32, u32)>,
+    tie_seeds: Vec<(u32, u32)>,
+    phantoms: Vec<(u32, u32)>,
+    /// Reverse edges: (child slot, parent slot | keeps << 31), without un-moves.
+    edges: Vec<(u32, u32)>,
+    loopy: bool,
+    solved: u64,
+    /// Positions waiting for remote exits: (place, moves inside, best exit so far).
+    pending: Vec<(u32, u32, Option<Value>)>,
+    /// Their remote exits: (index in `pending`, owner, child tier, place there, keeps).
+    remote: Vec<(u32, u32, u32, u32, bool)>,
+}
+
+/// Decides, seeds or opens a position from its moves inside and its best exit.
+fn finish<C: Cell>(
+    t: &dyn std::fmt::Debug,
+    cell: &C::Atomic,
+    l: u32,
+    inside: u32,
+    best: Option<Value>,
+    out: &mut InitOut,
+) -> Result<(), Error> {
+    let mut count = inside;
+    match best {
+        _ if inside == 0 => {
+            let v = best.expect("a position with moves has an exit when none stays");
+            C::store(cell, enc::<C>(v, t)?);
+            match v {
+                Value::Win(r) | Value::Loss(r) => out.decided.push((r, l)),
+                Value::Tie(r) => out.ties.push((r, l)),
+                Value::Draw => {}
+            }
+            return Ok(());
+        }
+        Some(Value::Win(r)) => {
+            count += 1;
+            out.seeds.push((r, l));
+        }
+        Some(Value::Tie(r)) => {
+            count += 1;
+            out.tie_seeds.push((r, l));
+        }
+        Some(Value::Draw) => count += 1,
+        Some(Value::Loss(r)) => {
+            count += 1;
+            out.phantoms.push((r - 1, l));
+        }
+        None => {}
+    }
+    let open = C::open(count).ok_or_else(|| {
+        Error::Unsupported(format!(
+            "a position of tier {t:?} has {count} distinct moves; {}-byte value cells count at most {}",
+            C::BYTES,
+            C::MAX_COUNTER
+        ))
+    })?;
+    C::store(cell, open);
+    Ok(())
+}
+
+/// Init of global slot `i` at place `l` (position `p`, or a hole).
+#[allow(clippy::too_many_arguments)]
+fn init_one<G: TierGame, C: Cell>(
+    game: &G,
+    t: G::Tier,
+    part: Part,
+    me: usize,
+    below: &Children<'_, G, C>,
+    i: u64,
+    l: u32,
+    p: Option<G::Position>,
+    cells: &[C::Atomic],
+    moves: &mut Vec<G::Position>,
+    inside: &mut Vec<u64>,
+    inside_pos: &mut Vec<(G::Position, bool)>,
+    exits: &mut Vec<(usize, u64, bool)>,
+    out: &mut InitOut,
+) -> Result<(), Error> {
+    let cell = &cells[l as usize];
+    let Some(p) = p else {
+        C::store(cell, C::HOLE);
+        return Ok(());
+    };
+    if !<G::Symmetry as Symmetry<G>>::is_canonical(game, &p) {
+        C::store(cell, C::HOLE);
+        return Ok(());
+    }
+    out.solved += 1;
+    let fixed = match game.primitive(&p) {
+        Some(v) => Some(terminal(v)),
+        None => {
+            moves.clear();
+            game.moves(&p, moves);
+            moves.is_empty().then(|| terminal(game.no_move()))
+        }
+    };
+    if let Some(v) = fixed {
+        C::store(cell, enc::<C>(v, &t)?);
+        match v {
+            Value::Tie(_) => out.ties.push((0, l)),
+            _ => out.decided.push((0, l)),
+        }
+        return Ok(());
+    }
+    let unmoves = <G::Parents as Parents<G>>::UNMOVES;
+    inside.clear();
+    inside_pos.clear();
+    exits.clear();
+    let mut best: Option<Value> = None;
+    let pending = out.pending.len() as u32;
+    let mut remote = false;
+    for c in moves.iter() {
+        let k = keeps(game, &p, c);
+        if game.tier(c) == t {
+            let cc = canonical(game, c);
+            if unmoves {
+                inside_pos.push((cc, k));
+                continue;
+            }
+            let j = <G::Layout as Layout<G>>::rank(game, &cc);
+            if j >= part.size {
+                return Err(Error::Game(format!(
+                    "rank {j} of a position of tier {t:?}, whose size is {}",
+                    part.size
+                )));
+            }
+            inside.push(j << 1 | u64::from(k));
+        } else {
+            let (ct, owner, lj) = below.locate(game, t, c)?;
+            if owner == me {
+                crate::dense::prefetch(below.tiers[ct].1, lj as usize);
+                exits.push((ct, lj, k));
+            } else {
+                remote = true;
+                out.remote
+                    .push((pending, owner as u32, ct as u32, lj as u32, k));
+            }
+        }
+    }
+    let n_inside = if unmoves {
+        inside_pos.sort_unstable();
+        inside_pos.dedup();
+        inside_pos.len()
+    } else {
+        inside.sort_unstable();
+        inside.dedup();
+        for &e in inside.iter() {
+            out.edges
+                .push(((e >> 1) as u32, i as u32 | ((e & 1) as u32) << 31));
+        }
+        inside.len()
+    };
+    if n_inside > 0 {
+        out.loopy = true;
+    }
+    for &(ct, lj, k) in exits.iter() {
+        let v = below
+            .read(t, ct, lj, below.tiers[ct].1[lj as usize])?
+            .through(k);
+        if best.is_none_or(|b| v > b) {
+            best = Some(v);
+        }
+    }
+    if remote {
+        out.pending.push((l, n_inside as u32, best));
+        return Ok(());
+    }
+    finish::<C>(&t, cell, l, n_inside as u32, best, out)
+}
+
+/// Where a tier's parents come from (global slots).
+struct ParentsOf<'a, G: TierGame> {
+    game: &'a G,
+    t: G::Tier,
+    part: Part,
+    me: usize,
+    /// Reverse edges by place (without un-moves): offsets and parent slot | keeps << 31.
+    rev_off: &'a [u64],
+    rev: &'a [u32],
+}
+
+impl<G: TierGame> ParentsOf<'_, G> {
+    /// Calls `f(parent slot, keeps)` once per distinct (parent, keeps) of place `l`.
+    fn each<T>(
+        &self,
+        l: u32,
+        moves: &mut Vec<G::Position>,
+        seen: &mut Vec<u64>,
+        hint: &[T],
+        mut f: impl FnMut(u64, bool) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        if !<G::Parents as Parents<G>>::UNMOVES {
+            let (a, b) = (self.rev_off[l as usize], self.rev_off[l as usize + 1]);
+            for &e in &self.rev[a as usize..b as usize] {
+                f(u64::from(e & !(1 << 31)), e >> 31 == 1)?;
+            }
+            return Ok(());
+        }
+        let game = self.game;
+        let i = self.part.global(self.me, u64::from(l));
+        let p = <G::Layout as Layout<G>>::unrank(game, self.t, i)
+            .expect("a decided slot is a position");
+        moves.clear();
+        <G::Parents as Parents<G>>::unmoves(game, &p, moves);
+        seen.clear();
+        for q in moves.iter() {
+            if game.tier(q) != self.t {
+                return Err(Error::Game(format!(
+                    "an un-move of {p:?} gives {q:?}, outside its tier {:?}",
+                    self.t
+                )));
+            }
+            let k = keeps(game, q, &p);
+            let j = <G::Layout as Layout<G>>::rank(game, &canonical(game, q));
+            if j >= self.part.size {
+                return Err(Error::Game(format!(
+                    "an un-move of {p:?} gives {q:?}, rank {j}, past the size {} of tier {:?}",
+                    self.part.size, self.t
+                )));
+            }
+            if self.part.owner(j) == self.me {
+                crate::dense::prefetch(hint, self.part.local(j) as usize);
+            }
+            seen.push(j << 1 | u64::from(k));
+        }
+        seen.sort_unstable();
+        seen.dedup();
+        for &e in seen.iter() {
+            f(e >> 1, e & 1 == 1)?;
+        }
+        Ok(())
+    }
+}
+
+/// Exchanges per-destination lists of `u32`, returning what arrived (all sources) and the
+/// ranks' flag (see [`still`]): whether some rank has `more` to do, or was cancelled.
+fn swap_u32(
+    ex: &dyn Exchange,
+    out: Vec<Vec<u32>>,
+    more: bool,
+    opts: &SolveOptions,
+) -> (Vec<Vec<u8>>, u64) {
+    ex.all_to_all_max(
+        out.iter().map(|v| bytes_of_u32(v)).collect(),
+        flag(more, opts),
+    )
+}
+
+/// This rank's flag: 1 when it has more to do, 2 or 3 when it was cancelled.
+fn flag(more: bool, opts: &SolveOptions) -> u64 {
+    u64::from(more) | u64::from(opts.cancelled().is_err()) << 1
+}
+
+/// Whether to go on, from the ranks' largest flag.
+fn still(flag: u64) -> Result<bool, Error> {
+    if flag >= 2 {
+        return Err(Error::Interrupted);
+    }
+    Ok(flag == 1)
+}
+
+/// Whether any rank has anything (`n > 0`), unless one was cancelled.
+fn anything(ex: &dyn Exchange, n: u64, opts: &SolveOptions) -> Result<bool, Error> {
+    let mut m = [flag(n > 0, opts)];
+    ex.max(&mut m);
+    still(m[0])
+}
+
+/// Solves this rank's share of tier `t`: its cells by place (holes 0, draws
+/// [`Cell::DRAW`]) and the positions it solved.
+fn solve_tier<G: TierGame, C: Cell>(
+    game: &G,
+    t: G::Tier,
+    part: Part,
+    below: &Children<'_, G, C>,
+    ex: &dyn Exchange,
+    opts: &SolveOptions,
+) -> Result<(Vec<C>, u64), Error> {
+    let me = ex.rank();
+    let kk = ex.size();
+    let n = part.len(me);
+    // Places are `u32` with a spare bit for messages; global slots are `u64` (a tier bigger
+    // than one process's `u32` slots is fine when spread over enough ranks).
+    if (0..kk).any(|r| part.len(r) >= 1 << 31) {
+        return Err(Error::Unsupported(format!(
+            "tier {t:?} has {} slots: over {kk} ranks, a rank would hold 2^31 or more; use at least {} ranks",
+            part.size,
+            part.size.div_ceil((1 << 31) - TASK)
+        )));
+    }
+    let unmoves = <G::Parents as Parents<G>>::UNMOVES;
+    if !unmoves && part.size >= 1 << 31 {
+        return Err(Error::Unsupported(format!(
+            "tier {t:?} has {} slots; without un-moves the engine handles at most 2^31 a tier",
+            part.size
+        )));
+    }
+    let cells: Vec<C::Atomic> = (0..n)
+        .into_par_iter()
+        .map(|_| C::UNDECIDED.atomic())
+        .collect();
+    let mut decided = Levels::default();
+    let mut ties = Levels::default();
+    let mut seeds = Levels::default();
+    let mut tie_seeds = Levels::default();
+    let mut phantoms = Levels::default();
+    let mut loopy = false;
+    let mut solved = 0u64;
+    let mut edges_out: Vec<Vec<u32>> = vec![Vec::new(); kk];
+
+    // 1. Init, in rounds every rank runs alike.
+    let rounds = (0..kk)
+        .map(|r| part.len(r).div_ceil(ROUND))
+        .max()
+        .unwrap_or(0);
+    for round in 0..rounds {
+        let lo = (round * ROUND).min(n);
+        let hi = (lo + ROUND).min(n);
+        let tasks = (hi - lo).div_ceil(TASK);
+        let mut outs: Vec<InitOut> = (0..tasks)
+            .into_par_iter()
+            .map_init(
+                || (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
+                |(moves, inside, inside_pos, exits), task| {
+                    let a = lo + task * TASK;
+                    let b = (a + TASK).min(hi);
+                    let mut out = InitOut::default();
+                    let mut err = Ok(());
+                    part.runs(me, a, b, |l0, g| {
+                        let g0 = g.start;
+                        <G::Layout as Layout<G>>::for_each_in(game, t, g, |i, p| {
+                            if err.is_err() {
+                                return;
+                            }
+                            let l = (l0 + (i - g0)) as u32;
+                            if let Err(e) = init_one::<G, C>(
+                                game, t, part, me, below, i, l, p, &cells, moves, inside,
+                                inside_pos, exits, &mut out,
+                            ) {
+                                err = Err(e);
+                            }
+                        });
+                    });
+                    err.map(|_| out)
+                },
+            )
+            .collect::<Result<_, Error>>()?;
+        // Remote exits: one request list per owner (sorted, distinct), one answer.
+        let mut asks: Vec<Vec<u64>> = vec![Vec::new(); kk];
+        for o in &outs {
+            for &(_, owner, ct, lj, _) in &o.remote {
+                asks[owner as usize].push(u64::from(ct) << 32 | u64::from(lj));
+            }
+        }
+        for a in &mut asks {
+            a.sort_unstable();
+            a.dedup();
+        }
+        let got = ex.all_to_all(
+            asks.iter()
+                .map(|a| a.iter().flat_map(|x| x.to_le_bytes()).collect())
+                .collect(),
+        );
+        let answers: Vec<Vec<u8>> = got
+            .iter()
+            .map(|req| {
+                let mut ans = Vec::with_capacity(req.len() / 8 * 2);
+                for x in u64s(req) {
+                    let (ct, lj) = ((x >> 32) as usize, (x & 0xffff_ffff) as usize);
+                    let c = below
+                        .tiers
+                        .get(ct)
+                        .and_then(|(_, cells, _)| cells.get(lj))
+                        .copied()
+                        .unwrap_or(C::UNDECIDED);
+                    ans.extend_from_slice(&c.to_u16().to_le_bytes());
+                }
+                ans
+            })
+            .collect();
+        let replies = ex.all_to_all(answers);
+        for (r, a) in asks.iter().enumerate() {
+            if replies[r].len() != 2 * a.len() {
+                return Err(Error::Unsupported(format!(
+                    "rank {r} answered {} bytes for {} exits of tier {t:?}",
+                    replies[r].len(),
+                    a.len()
+                )));
+            }
+        }
+        let outs_ref = &mut outs;
+        outs_ref
+            .par_iter_mut()
+            .try_for_each(|o| -> Result<(), Error> {
+                let remote = std::mem::take(&mut o.remote);
+                for (pi, owner, ct, lj, k) in remote {
+                    let key = u64::from(ct) << 32 | u64::from(lj);
+                    let a = &asks[owner as usize];
+                    let at = a.binary_search(&key).expect("asked");
+                    let b = &replies[owner as usize][2 * at..2 * at + 2];
+                    let c = C::from_u16(u16::from_le_bytes([b[0], b[1]]));
+                    let v = below.read(t, ct as usize, u64::from(lj), c)?.through(k);
+                    let best = &mut o.pending[pi as usize].2;
+                    if best.is_none_or(|b| v > b) {
+                        *best = Some(v);
+                    }
+                }
+                let pending = std::mem::take(&mut o.pending);
+                for (l, inside, best) in pending {
+                    finish::<C>(&t, &cells[l as usize], l, inside, best, o)?;
+                }
+                Ok(())
+            })?;
+        for o in outs {
+            loopy |= o.loopy;
+            solved += o.solved;
+            for (r, i) in o.decided {
+                decided.push(r, i);
+            }
+            for (r, i) in o.ties {
+                ties.push(r, i);
+            }
+            for (r, i) in o.seeds {
+                seeds.push(r, i);
+            }
+            for (r, i) in o.tie_seeds {
+                tie_seeds.push(r, i);
+            }
+            for (r, i) in o.phantoms {
+                phantoms.push(r, i);
+            }
+            for (c, p) in o.edges {
+                let d = part.owner(u64::from(c));
+                edges_out[d].push(part.local(u64::from(c)) as u32);
+                edges_out[d].push(p);
+            }
+        }
+    }
+    let loopy = ex.any(loopy);
+    // Reverse edges at the owners of their child slots, CSR by place.
+    let (rev_off, rev) = if !unmoves && loopy {
+        let (got, _) = swap_u32(ex, edges_out, false, opts);
+        let mut off = vec![0u64; n as usize + 1];
+        for g in &got {
+            for e in g.chunks_exact(8) {
+                let x = u32::from_le_bytes([e[0], e[1], e[2], e[3]]);
+                *off.get_mut(x as usize + 1).ok_or_else(|| {
+                    Error::Unsupported(format!("a reverse edge past a share of tier {t:?}"))
+                })? += 1;
+            }
+        }
+        for i in 0..n as usize {
+            off[i + 1] += off[i];
+        }
+        let mut fill = off.clone();
+        let mut rev = vec![0u32; off[n as usize] as usize];
+        for g in &got {
+            let v: Vec<u32> = u32s(g).collect();
+            for e in v.chunks_exact(2) {
+                rev[fill[e[0] as usize] as usize] = e[1];
+                fill[e[0] as usize] += 1;
+            }
+        }
+        (off, rev)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+
+    if loopy {
+        let parents = ParentsOf {
+            game,
+            t,
+            part,
+            me,
+            rev_off: &rev_off,
+            rev: &rev,
+        };
+        // 2. Wins and losses.
+        // Each level ends with one exchange, which also tells whether any rank has work
+        // left (a later level, or updates sent): then the next level runs everywhere.
+        let mut r = 0u32;
+        let mut go = anything(ex, decided.len().max(seeds.len()).max(phantoms.len()), opts)?;
+        while go {
+            let mut frontier = decided.take(r);
+            let s = seeds.take(r);
+            if !s.is_empty() {
+                let won = enc::<C>(Value::Win(r), &t)?;
+                frontier.extend(
+                    s.into_iter()
+                        .filter(|&i| decide::<C>(&cells[i as usize], won, false)),
+                );
+            }
+            let lost_next = C::encode(Value::Loss(r + 1));
+            let won_next = C::encode(Value::Win(r + 1));
+            let mut next = Vec::new();
+            for i in phantoms.take(r) {
+                if count_down::<C>(&cells[i as usize], lost_next, false, &t)? {
+                    next.push(i);
+                }
+            }
+            let racy = frontier.len() > CHUNK && rayon::current_num_threads() > 1;
+            let step = |chunk: &[u32]| -> Result<(Vec<u32>, Vec<Vec<u32>>), Error> {
+                let mut out = Vec::new();
+                let mut away: Vec<Vec<u32>> = vec![Vec::new(); kk];
+                let (mut moves, mut seen) = (Vec::new(), Vec::new());
+                for &c in chunk {
+                    let child = C::load(&cells[c as usize]);
+                    let lost = child.is_loss();
+                    parents.each(c, &mut moves, &mut seen, &cells, |q, k| {
+                        let win = lost != k;
+                        let owner = part.owner(q);
+                        let lq = part.local(q) as u32;
+                        if owner != me {
+                            away[owner].push(lq | u32::from(win) << 31);
+                            return Ok(());
+                        }
+                        let cell = &cells[lq as usize];
+                        if win {
+                            if decide::<C>(cell, need(won_next, &t)?, racy) {
+                                out.push(lq);
+                            }
+                        } else if count_down::<C>(cell, lost_next, racy, &t)? {
+                            out.push(lq);
+                        }
+                        Ok(())
+                    })?;
+                }
+                Ok((out, away))
+            };
+            let results: Vec<(Vec<u32>, Vec<Vec<u32>>)> = if racy {
+                frontier
+                    .par_chunks(CHUNK)
+                    .map(step)
+                    .collect::<Result<_, Error>>()?
+            } else {
+                vec![step(&frontier)?]
+            };
+            let mut away: Vec<Vec<u32>> = vec![Vec::new(); kk];
+            for (out, a) in results {
+                next.extend(out);
+                for (d, v) in a.into_iter().enumerate() {
+                    away[d].extend(v);
+                }
+            }
+            let more = decided.len().max(seeds.len()).max(phantoms.len()) > u64::from(r) + 1
+                || !next.is_empty()
+                || away.iter().any(|a| !a.is_empty());
+            let (got, flag) = swap_u32(ex, away, more, opts);
+            for g in got {
+                for x in u32s(&g) {
+                    let lq = x & !(1 << 31);
+                    let cell = cells.get(lq as usize).ok_or_else(|| {
+                        Error::Unsupported(format!(
+                            "an update for place {lq} past a share of tier {t:?}"
+                        ))
+                    })?;
+                    if x >> 31 == 1 {
+                        if decide::<C>(cell, need(won_next, &t)?, false) {
+                            next.push(lq);
+                        }
+                    } else if count_down::<C>(cell, lost_next, false, &t)? {
+                        next.push(lq);
+                    }
+                }
+            }
+            decided.extend(r + 1, next);
+            go = still(flag)?;
+            r += 1;
+        }
+        // 3. Ties.
+        let mut r = 0u32;
+        let mut go = anything(ex, ties.len().max(tie_seeds.len()), opts)?;
+        while go {
+            let mut frontier = ties.take(r);
+            let s = tie_seeds.take(r);
+            if !s.is_empty() {
+                let tied = enc::<C>(Value::Tie(r), &t)?;
+                frontier.extend(
+                    s.into_iter()
+                        .filter(|&i| decide::<C>(&cells[i as usize], tied, false)),
+                );
+            }
+            let tied_next = C::encode(Value::Tie(r + 1));
+            let racy = frontier.len() > CHUNK && rayon::current_num_threads() > 1;
+            let step = |chunk: &[u32]| -> Result<(Vec<u32>, Vec<Vec<u32>>), Error> {
+                let mut out = Vec::new();
+                let mut away: Vec<Vec<u32>> = vec![Vec::new(); kk];
+                let (mut moves, mut seen) = (Vec::new(), Vec::new());
+                for &c in chunk {
+                    parents.each(c, &mut moves, &mut seen, &cells, |q, _| {
+                        let owner = part.owner(q);
+                        let lq = part.local(q) as u32;
+                        if owner != me {
+                            away[owner].push(lq);
+                            return Ok(());
+                        }
+                        let cell = &cells[lq as usize];
+                        if C::load(cell).counter().is_some()
+                            && decide::<C>(cell, need(tied_next, &t)?, racy)
+                        {
+                            out.push(lq);
+                        }
+                        Ok(())
+                    })?;
+                }
+                Ok((out, away))
+            };
+            let results: Vec<(Vec<u32>, Vec<Vec<u32>>)> = if racy {
+                frontier
+                    .par_chunks(CHUNK)
+                    .map(step)
+                    .collect::<Result<_, Error>>()?
+            } else {
+                vec![step(&frontier)?]
+            };
+            let mut next = Vec::new();
+            let mut away: Vec<Vec<u32>> = vec![Vec::new(); kk];
+            for (out, a) in results {
+                next.extend(out);
+                for (d, v) in a.into_iter().enumerate() {
+                    away[d].extend(v);
+                }
+            }
+            let more = ties.len().max(tie_seeds.len()) > u64::from(r) + 1
+                || !next.is_empty()
+                || away.iter().any(|a| !a.is_empty());
+            let (got, flag) = swap_u32(ex, away, more, opts);
+            for g in got {
+                for lq in u32s(&g) {
+                    let cell = cells.get(lq as usize).ok_or_else(|| {
+                        Error::Unsupported(format!(
+                            "an update for place {lq} past a share of tier {t:?}"
+                        ))
+                    })?;
+                    if C::load(cell).counter().is_some()
+                        && decide::<C>(cell, need(tied_next, &t)?, false)
+                    {
+                        next.push(lq);
+                    }
+                }
+            }
+            ties.extend(r + 1, next);
+            go = still(flag)?;
+            r += 1;
+        }
+    }
+    // 4. Draws; holes back to 0.
+    let out: Vec<C> = cells
+        .into_par_iter()
+        .map(|a| match C::into_inner(a) {
+            c if c.counter().is_some() => C::DRAW,
+            c if c == C::HOLE => C::UNDECIDED,
+            c => c,
+        })
+        .collect();
+    Ok((out, solved))
+}
+
+/// The name of rank `r`'s share of a tier's values among `k`.
+pub fn share_file(tier: &str, r: usize, k: usize) -> String {
+    format!("{tier}.values.part-{r}-of-{k}")
+}
+
+/// Writes this rank's share of a tier.
+fn store_share<C: CellArray>(
+    st: &dyn crate::storage::Storage,
+    game_name: &str,
+    tier: &str,
+    file: &str,
+    cells: &[C],
+    codec: tierfile::Codec,
+) -> Result<(), Error> {
+    let one = engine::fits_one_byte(cells);
+    let per = tierfile::BLOCK_ELEMS as usize;
+    tierfile::write_values(
+        st,
+        file,
+        &engine::header(game_name, tier, Kind::Values, if one { 1 } else { 2 }),
+        cells.len() as u64,
+        tierfile::BLOCK_ELEMS,
+        codec,
+        &|b, out| {
+            let mut n = 0;
+            for &c in &cells[b * per..((b + 1) * per).min(cells.len())] {
+                if c == C::UNDECIDED {
+                    continue;
+                }
+                n += 1;
+                engine::push_stored(out, c.decode().expect("a stored cell holds a value"), one);
+            }
+            n
+        },
+    )
+}
+
+/// Reads this rank's share of a tier back.
+#[allow(clippy::too_many_arguments)]
+fn load_share<G: TierGame, C: CellArray>(
+    st: &dyn crate::storage::Storage,
+    game: &G,
+    t: G::Tier,
+    tier: &str,
+    file: &str,
+    part: Part,
+    me: usize,
+) -> Result<Vec<C>, Error> {
+    let r = Reader::open(
+        st,
+        file,
+        &engine::header(&game.name(), tier, Kind::Values, 0),
+    )?;
+    let n = part.len(me);
+    if r.count() != n {
+        return Err(Error::damaged(
+            r.name().to_string(),
+            format!("covers {} places, this rank's share has {n}", r.count()),
+        ));
+    }
+    let per = r.block_elems() as u64;
+    if per % part.unit != 0 {
+        return Err(Error::damaged(
+            r.name().to_string(),
+            "blocks that split units",
+        ));
+    }
+    let mut out = vec![C::UNDECIDED; n as usize];
+    out.par_chunks_mut(per.max(1) as usize)
+        .enumerate()
+        .try_for_each(|(b, dst)| -> Result<(), Error> {
+            let raw = r.block(st, b)?;
+            let stored = engine::decode_cells::<C>(&raw, r.elem(), r.name())?;
+            let lo = b as u64 * per;
+            let mut next = 0usize;
+            let mut ok = true;
+            part.runs(me, lo, lo + dst.len() as u64, |l0, g| {
+                let g0 = g.start;
+                engine::stored_slots(game, t, g, |i, here| {
+                    if here {
+                        match stored.get(next) {
+                            Some(&c) => dst[(l0 + i - g0 - lo) as usize] = c,
+                            None => ok = false,
+                        }
+                        next += 1;
+                    }
+                });
+            });
+            if !ok || next != stored.len() {
+                return Err(Error::damaged(
+                    r.name().to_string(),
+                    format!(
+                        "a block of {} values where the game has {next} positions",
+                        stored.len()
+                    ),
+                ));
+            }
+            Ok(())
+        })?;
+    Ok(out)
+}
+
+/// What a distributed solve measured, summed over the ranks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Traffic {
+    /// Bytes sent between ranks.
+    pub bytes: u64,
+    /// Positions solved (canonical positions of every tier, each once).
+    pub positions: u64,
+}
+
+/// Solves every tier of `game` below its root tiers across the ranks of `ex`: each rank
+/// owns a share of every tier ([`Part`]) and must call this with the same game and options
+/// (its own storage, if any: shares are files named by [`share_file`]). Rank 0's answer
+/// holds the totals and the start tier (enough for the start's value and the report), or
+/// with `whole` every tier (memory of one process: for tests and small games); the other
+/// ranks' answers hold the totals only. Resuming reuses a tier when every rank's share
+/// of it checks out (with the same number of ranks).
+///
+/// # Errors
+/// As [`crate::solve`]; also the sorted-keys layout (not distributed yet). An error on one
+/// rank alone leaves the others waiting: the caller ends the job (MPI's abort).
+pub fn solve_distributed<'g, G: TierGame>(
+    game: &'g G,
+    opts: &SolveOptions,
+    ex: &dyn Exchange,
+    whole: bool,
+) -> Result<(TierSolution<'g, G>, Traffic), Error> {
+    if <G::Layout as Layout<G>>::KIND != LayoutKind::Dense {
+        return Err(Error::Unsupported(format!(
+            "{} uses the sorted-keys layout, which is not solved across ranks yet; run it as one process",
+            game.name()
+        )));
+    }
+    let small = game
+        .remoteness_bound()
+        .is_some_and(|b| b <= u8::MAX_REMOTENESS);
+    if small {
+        solve_dense::<G, u8>(game, opts, ex, whole)
+    } else {
+        solve_dense::<G, u16>(game, opts, ex, whole)
+    }
+}
+
+fn solve_dense<'g, G: TierGame, C: CellArray>(
+    game: &'g G,
+    opts: &SolveOptions,
+    ex: &dyn Exchange,
+    whole: bool,
+) -> Result<(TierSolution<'g, G>, Traffic), Error> {
+    let gname = game.name();
+    let (me, kk) = (ex.rank(), ex.size());
+    let dag = Dag::build(game)?;
+    let n = dag.tiers.len();
+    let sizes: Vec<u64> = dag
+        .tiers
+        .iter()
+        .map(|&t| <G::Layout as Layout<G>>::tier_size(game, t))
+        .collect();
+    let parts: Vec<Part> = sizes.iter().map(|&s| Part::new(s, kk)).collect();
+    opts.emit(&Event::Plan {
+        tiers: n,
+        slots: sizes.iter().sum(),
+    });
+    let cell = C::BYTES as u64;
+    let storage = opts.storage.as_deref();
+    let files: Vec<String> = dag.names.iter().map(|t| share_file(t, me, kk)).collect();
+    let started = Instant::now();
+    let mut resident: Vec<Option<Arc<Vec<C>>>> = vec![None; n];
+    let mut done = vec![false; n];
+    let mut parents_left: Vec<usize> = dag.parents.iter().map(Vec::len).collect();
+    if let Some(st) = storage {
+        if !opts.resume {
+            st.remove(engine::META)
+                .map_err(|e| Error::io(st.describe(engine::META), "remove", e))?;
+        }
+        for &k in &dag.order {
+            let mine = if opts.resume && st.size(&files[k]).ok().flatten().is_some() {
+                match load_share::<G, C>(
+                    st,
+                    game,
+                    dag.tiers[k],
+                    &dag.names[k],
+                    &files[k],
+                    parts[k],
+                    me,
+                ) {
+                    Ok(_) => true,
+                    Err(e) => {
+                        opts.emit(&Event::Damaged { error: &e });
+                        false
+                    }
+                }
+            } else {
+                false
+            };
+            done[k] = ex.all(mine);
+            if !done[k] && st.size(&files[k]).ok().flatten().is_some() {
+                st.remove(&files[k])
+                    .map_err(|e| Error::io(st.describe(&files[k]), "remove", e))?;
+            }
+        }
+    }
+    let load = |k: usize| -> Result<Vec<C>, Error> {
+        let st = storage.expect("an evicted tier was stored");
+        load_share::<G, C>(
+            st,
+            game,
+            dag.tiers[k],
+            &dag.names[k],
+            &files[k],
+            parts[k],
+            me,
+        )
+    };
+    let mut finished = 0u64;
+    let mut solved = 0u64;
+    for &k in &dag.order {
+        opts.cancelled()?;
+        let name = &dag.names[k];
+        opts.emit(&Event::Tier {
+            tier: name,
+            size: sizes[k],
+            done: finished,
+            reused: done[k],
+        });
+        if !done[k] {
+            for &c in &dag.children[k] {
+                if resident[c].is_none() {
+                    resident[c] = Some(Arc::new(load(c)?));
+                }
+            }
+            let held: u64 = resident
+                .iter()
+                .flatten()
+                .map(|c| c.len() as u64 * cell)
+                .sum();
+            let work = parts[k].len(me).saturating_mul(cell + 1 + 4);
+            opts.check_memory(
+                || format!("tier {name} (rank {me})"),
+                held.saturating_add(work),
+            )?;
+            let below = Children {
+                tiers: dag.children[k]
+                    .iter()
+                    .map(|&c| {
+                        (
+                            dag.tiers[c],
+                            &resident[c].as_ref().expect("loaded")[..],
+                            parts[c],
+                        )
+                    })
+                    .collect(),
+            };
+            let (cells, s) = solve_tier::<G, C>(game, dag.tiers[k], parts[k], &below, ex, opts)?;
+            solved += s;
+            drop(below);
+            if let Some(st) = storage {
+                store_share(st, &gname, name, &files[k], &cells, opts.codec)?;
+            }
+            resident[k] = Some(Arc::new(cells));
+            done[k] = true;
+        }
+        finished += sizes[k];
+        for &c in &dag.children[k] {
+            parents_left[c] -= 1;
+            if parents_left[c] == 0 && storage.is_some() {
+                resident[c] = None;
+            }
+        }
+    }
+    let solve_time = started.elapsed();
+
+    // Totals.
+    let started = Instant::now();
+    let mut get = |k: usize| -> Result<Arc<Vec<C>>, Error> {
+        match &resident[k] {
+            Some(c) => Ok(c.clone()),
+            None => Ok(Arc::new(load(k)?)),
+        }
+    };
+    let has_start = game.start().is_some();
+    let (mut stats, tier_stats) = match game.start() {
+        Some(start) if opts.count => {
+            let s = count::<G, C>(game, &dag, &parts, start, &mut get, ex, opts)?;
+            (s, vec![None; n])
+        }
+        _ => {
+            let mut per = Vec::with_capacity(n);
+            for (k, (&t, &part)) in dag.tiers.iter().zip(&parts).enumerate() {
+                per.push(tally::<G, C>(game, t, part, me, &get(k)?));
+            }
+            let per = merge_stats(ex, per);
+            let mut s = Stats::default();
+            for t in &per {
+                s.merge(t);
+            }
+            let ts = if has_start {
+                vec![None; n]
+            } else {
+                per.into_iter().map(Some).collect()
+            };
+            (s, ts)
+        }
+    };
+    stats.explore = started.elapsed();
+    stats.solve = solve_time;
+
+    // The start's tier (or every tier), whole, at rank 0.
+    let mut data: Vec<TierData> = (0..n)
+        .map(|_| TierData::Cells(C::wrap(Arc::new(Vec::new()))))
+        .collect();
+    let wanted: Vec<usize> = if whole {
+        (0..n).collect()
+    } else {
+        game.start()
+            .and_then(|s| {
+                let ts = game.tier(&canonical(game, &s));
+                dag.tiers.iter().position(|&t| t == ts)
+            })
+            .into_iter()
+            .collect()
+    };
+    {
+        for ks in wanted {
+            let mine = get(ks)?;
+            let bytes: Vec<u8> = mine.iter().flat_map(|c| c.to_u16().to_le_bytes()).collect();
+            if let Some(all) = ex.gather(&bytes) {
+                let part = parts[ks];
+                let mut whole = vec![C::UNDECIDED; sizes[ks] as usize];
+                for (r, b) in all.iter().enumerate() {
+                    if b.len() as u64 != 2 * part.len(r) {
+                        return Err(Error::Unsupported(format!(
+                            "rank {r} sent {} bytes of a share of tier {}",
+                            b.len(),
+                            dag.names[ks]
+                        )));
+                    }
+                    for (l, c) in b.chunks_exact(2).enumerate() {
+                        whole[part.global(r, l as u64) as usize] =
+                            C::from_u16(u16::from_le_bytes([c[0], c[1]]));
+                    }
+                }
+                data[ks] = TierData::Cells(C::wrap(Arc::new(whole)));
+            }
+        }
+    }
+    let mut tr = [ex.bytes_sent(), solved];
+    ex.sum(&mut tr);
+    let traffic = Traffic {
+        bytes: tr[0],
+        positions: tr[1],
+    };
+    Ok((
+        TierSolution::new(
+            game,
+            dag.tiers.clone(),
+            data,
+            None,
+            stats,
+            tier_stats,
+            sizes,
+            C::BYTES as u32,
+        ),
+        traffic,
+    ))
+}
+
+/// Every rank's per-tier totals, summed (at every rank).
+fn merge_stats(ex: &dyn Exchange, mine: Vec<Stats>) -> Vec<Stats> {
+    let bytes = serde_json::to_vec(&mine).expect("serializable");
+    let mut merged = if let Some(all) = ex.gather(&bytes) {
+        let mut acc = mine.clone();
+        for s in &mut acc {
+            *s = Stats::default();
+        }
+        for b in all {
+            let v: Vec<Stats> = serde_json::from_slice(&b).expect("sent by a rank");
+            for (a, s) in acc.iter_mut().zip(&v) {
+                a.merge(s);
+            }
+        }
+        serde_json::to_vec(&acc).expect("serializable")
+    } else {
+        Vec::new()
+    };
+    ex.broadcast(&mut merged);
+    serde_json::from_slice(&merged).expect("sent by rank 0")
+}
+
+/// Totals over the positions of this rank's share of a tier.
+fn tally<G: TierGame, C: Cell>(game: &G, t: G::Tier, part: Part, me: usize, cells: &[C]) -> Stats {
+    const PART: usize = 1 << 14;
+    cells
+        .par_chunks(PART)
+        .enumerate()
+        .map(|(c, chunk)| {
+            let mut s = Stats::default();
+            let mut moves = Vec::new();
+            for (j, cell) in chunk.iter().enumerate() {
+                let Some(v) = cell.decode() else { continue };
+                let i = part.global(me, (c * PART + j) as u64);
+                let Some(p) = <G::Layout as Layout<G>>::unrank(game, t, i) else {
+                    continue;
+                };
+                let w = <G::Symmetry as Symmetry<G>>::class_size(game, &p);
+                s.positions += w;
+                s.states += w;
+                s.classes += 1;
+                s.count_many(v, w);
+                if game.primitive(&p).is_none() {
+                    moves.clear();
+                    game.moves(&p, &mut moves);
+                    s.moves += w * moves.len() as u64;
+                }
+            }
+            s
+        })
+        .reduce(Stats::default, |mut a, b| {
+            a.merge(&b);
+            a
+        })
+}
+
+/// The positions reachable from the start, as `count.rs` counts them, across ranks: each
+/// rank expands the reached slots it owns; marks for slots of other ranks (8 bytes: tier,
+/// sides, place) are exchanged after each frontier, until no rank has one left.
+fn count<G: TierGame, C: Cell>(
+    game: &G,
+    dag: &Dag<G::Tier>,
+    parts: &[Part],
+    start: G::Position,
+    cells: &mut dyn FnMut(usize) -> Result<Arc<Vec<C>>, Error>,
+    ex: &dyn Exchange,
+    opts: &SolveOptions,
+) -> Result<Stats, Error> {
+    let (me, kk) = (ex.rank(), ex.size());
+    let n = dag.tiers.len();
+    let index: std::collections::HashMap<G::Tier, usize> =
+        dag.tiers.iter().enumerate().map(|(k, &t)| (t, k)).collect();
+    let total: u64 = parts.iter().map(|p| p.size).sum();
+    let mut bits: Vec<Option<Vec<AtomicU8>>> = (0..n).map(|_| None).collect();
+    let alloc =
+        |k: usize| -> Vec<AtomicU8> { (0..parts[k].len(me)).map(|_| AtomicU8::new(0)).collect() };
+    let s = canonical(game, &start);
+    let Some(&ks) = index.get(&game.tier(&s)) else {
+        return Err(Error::Game(
+            "the start's tier is not among the tiers".into(),
+        ));
+    };
+    let si = <G::Layout as Layout<G>>::rank(game, &s);
+    if parts[ks].owner(si) == me {
+        let b = bits[ks].get_or_insert_with(|| alloc(ks));
+        b[parts[ks].local(si) as usize].store(1, Relaxed);
+    }
+    let mut stats = Stats::default();
+    let mut counted = 0u64;
+    for &k in dag.order.iter().rev() {
+        opts.emit(&Event::Count {
+            done: counted,
+            total,
+        });
+        counted += parts[k].size;
+        let mine = bits[k].take().unwrap_or_else(|| alloc(k));
+        for &c in &dag.children[k] {
+            if bits[c].is_none() {
+                bits[c] = Some(alloc(c));
+            }
+        }
+        // A tier no rank has reached stays unreached: marks inside a tier come from it.
+        let any_here = mine.par_iter().any(|b| b.load(Relaxed) != 0);
+        if !ex.any(any_here) {
+            continue;
+        }
+        let values = cells(k)?;
+        let t = dag.tiers[k];
+        // Targets: this tier (0) and its children (1..).
+        let mut targets: Vec<(G::Tier, usize)> = vec![(t, k)];
+        targets.extend(dag.children[k].iter().map(|&c| (dag.tiers[c], c)));
+        let mut frontier: Vec<u32> = mine
+            .par_iter()
+            .enumerate()
+            .filter(|(_, b)| b.load(Relaxed) & 3 != 0)
+            .map(|(i, _)| i as u32)
+            .collect();
+        let mut go = anything(ex, frontier.len() as u64, opts)?;
+        while go {
+            let bits_ref = &bits;
+            let results: Vec<(Stats, Vec<u32>, Vec<Vec<u64>>)> = frontier
+                .par_chunks(CHUNK)
+                .map_init(
+                    || (Vec::new(), Vec::new()),
+                    |(moves, here): &mut (Vec<G::Position>, Vec<Mark<'_>>), chunk| {
+                    let mut st = Stats::default();
+                    let mut next = Vec::new();
+                    let mut away: Vec<Vec<u64>> = vec![Vec::new(); kk];
+                    for &l in chunk {
+                        let b = &mine[l as usize];
+                        let word = b.load(Relaxed);
+                        let pending = word & 3 & !(word >> 2);
+                        if pending == 0 {
+                            continue;
+                        }
+                        let before = b.fetch_or(pending << 2, Relaxed);
+                        let fresh = pending & !(before >> 2);
+                        if fresh == 0 {
+                            continue;
+                        }
+                        let i = parts[k].global(me, u64::from(l));
+                        let p = <G::Layout as Layout<G>>::unrank(game, t, i).ok_or_else(|| {
+                            Error::Game(format!("a move reaches slot {i} of tier {t:?}, which is a hole"))
+                        })?;
+                        let v = values
+                            .get(l as usize)
+                            .and_then(|c| c.decode())
+                            .ok_or_else(|| {
+                                Error::Game(format!(
+                                    "a move reaches slot {i} of tier {t:?}, which has no value"
+                                ))
+                            })?;
+                        let w = <G::Symmetry as Symmetry<G>>::class_size(game, &p);
+                        let sides = u64::from(fresh.count_ones());
+                        st.positions += w * sides;
+                        st.classes += sides;
+                        if before >> 2 & 3 == 0 {
+                            st.states += w;
+                        }
+                        st.count_many(v, w * sides);
+                        if game.primitive(&p).is_some() {
+                            continue;
+                        }
+                        moves.clear();
+                        game.moves(&p, moves);
+                        st.moves += w * sides * moves.len() as u64;
+                        let swapped = (fresh & 1) << 1 | fresh >> 1;
+                        // Locate every child first (prefetching its byte), then mark them.
+                        here.clear();
+                        for c in moves.iter() {
+                            let mark = if !G::MOVER_VIEW || keeps(game, &p, c) {
+                                fresh
+                            } else {
+                                swapped
+                            };
+                            let tc = game.tier(c);
+                            let Some(x) = targets.iter().position(|(tt, _)| *tt == tc) else {
+                                return Err(Error::Game(format!(
+                                    "a move from tier {t:?} reaches tier {tc:?}, not one of its child tiers"
+                                )));
+                            };
+                            let kc = targets[x].1;
+                            let j = <G::Layout as Layout<G>>::rank(game, &canonical(game, c));
+                            if j >= parts[kc].size {
+                                return Err(Error::Game(format!("rank {j} past the size of tier {tc:?}")));
+                            }
+                            let owner = parts[kc].owner(j);
+                            let lj = parts[kc].local(j);
+                            if owner != me {
+                                away[owner].push((x as u64) << 40 | u64::from(mark) << 32 | lj);
+                                continue;
+                            }
+                            let b: &[AtomicU8] = if x == 0 {
+                                &mine
+                            } else {
+                                bits_ref[kc].as_ref().expect("allocated")
+                            };
+                            crate::dense::prefetch(b, lj as usize);
+                            here.push((b, lj as usize, mark, x == 0));
+                        }
+                        for &(b, lj, mark, same) in here.iter() {
+                            let cell = &b[lj];
+                            if cell.load(Relaxed) & mark != mark
+                                && cell.fetch_or(mark, Relaxed) & mark != mark
+                                && same
+                            {
+                                next.push(lj as u32);
+                            }
+                        }
+                    }
+                    Ok((st, next, away))
+                })
+                .collect::<Result<_, Error>>()?;
+            frontier = Vec::new();
+            let mut away: Vec<Vec<u64>> = vec![Vec::new(); kk];
+            for (st, next, a) in results {
+                stats.merge(&st);
+                frontier.extend(next);
+                for (d, v) in a.into_iter().enumerate() {
+                    away[d].extend(v);
+                }
+            }
+            let more = !frontier.is_empty() || away.iter().any(|a| !a.is_empty());
+            let away: Vec<Vec<u8>> = away.into_iter().map(pack_marks).collect();
+            let (got, f) = ex.all_to_all_max(away, flag(more, opts));
+            go = still(f)?;
+            for g in got {
+                let mut err = None;
+                unpack_marks(&g, |x, mark, lj| {
+                    let Some(&(_, kc)) = targets.get(x) else {
+                        err = Some(Error::Unsupported("a mark for an unknown tier".into()));
+                        return;
+                    };
+                    let cell = if x == 0 {
+                        mine.get(lj)
+                    } else {
+                        bits[kc].as_ref().and_then(|b| b.get(lj))
+                    };
+                    let Some(cell) = cell else {
+                        err = Some(Error::Unsupported("a mark past a share of a tier".into()));
+                        return;
+                    };
+                    if cell.fetch_or(mark, Relaxed) & mark != mark && x == 0 {
+                        frontier.push(lj as u32);
+                    }
+                })?;
+                if let Some(e) = err {
+                    return Err(e);
+                }
+            }
+        }
+    }
+    let mut merged = merge_stats(ex, vec![stats]);
+    Ok(merged.pop().expect("one"))
+}
+
+/// A mark to set on this rank: (the tier's bytes, place, sides, in the tier being counted).
+type Mark<'a> = (&'a [AtomicU8], usize, u8, bool);
+
+/// Marks for one rank, `(target << 40 | sides << 32 | place)`, sorted, without repeats, and
+/// packed: per (target, sides) a header `(target << 40 | sides << 32 | count)` and `count`
+/// places of 4 bytes.
+fn pack_marks(mut v: Vec<u64>) -> Vec<u8> {
+    v.par_sort_unstable();
+    v.dedup();
+    let mut out = Vec::with_capacity(4 * v.len() + 64);
+    for group in v.chunk_by(|a, b| a >> 32 == b >> 32) {
+        out.extend_from_slice(&((group[0] >> 32) << 32 | group.len() as u64).to_le_bytes());
+        for e in group {
+            out.extend_from_slice(&(*e as u32).to_le_bytes());
+        }
+    }
+    out
+}
+
+/// Calls `f(target, sides, place)` for every mark of a [`pack_marks`] buffer.
+fn unpack_marks(b: &[u8], mut f: impl FnMut(usize, u8, usize)) -> Result<(), Error> {
+    let bad = || Error::Unsupported("a truncated buffer of marks".into());
+    let mut at = 0;
+    while at < b.len() {
+        let h = b.get(at..at + 8).ok_or_else(bad)?;
+        let h = u64::from_le_bytes(h.try_into().expect("8 bytes"));
+        at += 8;
+        let n = (h & 0xffff_ffff) as usize;
+        let body = b.get(at..at + 4 * n).ok_or_else(bad)?;
+        at += 4 * n;
+        for lj in u32s(body) {
+            f((h >> 40) as usize, (h >> 32 & 0xff) as u8, lj as usize);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_deal_every_slot_once() {
+        for size in [0u64, 1, 15, 16, 17, 100, 1000, 4097, 70_000] {
+            for k in 1..=5 {
+                let p = Part::new(size, k);
+                let mut seen = vec![false; size as usize];
+                for r in 0..k {
+                    for l in 0..p.len(r) {
+                        let i = p.global(r, l);
+                        assert!(i < size, "size {size} k {k} r {r} l {l}");
+                        assert!(!seen[i as usize]);
+                        seen[i as usize] = true;
+                        assert_eq!((p.owner(i), p.local(i)), (r, l));
+                    }
+                }
+                assert!(seen.iter().all(|&s| s), "size {size} k {k}");
+            }
+        }
+    }
+}

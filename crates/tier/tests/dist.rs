@@ -1,0 +1,128 @@
+//! The distributed engine (`solve_distributed`) on 1 to 4 ranks that are threads of this
+//! process (`retrograde_solve::exchange::run_local`): every position's value, the totals
+//! and the start's value must be those of one process, bit for bit; shares written to a
+//! storage must resume to the same answer after some are lost or damaged.
+
+mod random;
+
+use proptest::prelude::*;
+use random::*;
+use retrograde_solve::exchange::{run_local, Exchange};
+use retrograde_solve::Value;
+use retrograde_tier::*;
+use std::sync::Arc;
+
+fn untimed(s: &Stats) -> Stats {
+    Stats {
+        explore: Default::default(),
+        solve: Default::default(),
+        ..s.clone()
+    }
+}
+
+/// Every slot's value (holes and non-canonical slots as `None`), tier by tier.
+fn all_values<G: TierGame>(game: &G, s: &TierSolution<'_, G>) -> Vec<Vec<Option<Value>>> {
+    s.tiers()
+        .iter()
+        .zip(s.tier_sizes())
+        .map(|(&t, &n)| {
+            (0..n)
+                .map(|i| {
+                    <G::Layout as Layout<G>>::unrank(game, t, i).and_then(|p| s.value(&p).unwrap())
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Solves on `k` thread ranks; rank 0's answer with every tier.
+fn distributed<G: TierGame + Sync>(
+    game: &G,
+    k: usize,
+    opts: &SolveOptions,
+) -> (Vec<Vec<Option<Value>>>, Stats, Option<Value>, Traffic) {
+    let mut out = run_local(k, |ex| {
+        let (s, traffic) = solve_distributed(game, opts, ex, true).unwrap();
+        let values = (ex.rank() == 0).then(|| all_values(game, &s));
+        (
+            values,
+            untimed(s.stats()),
+            s.start_value().unwrap(),
+            traffic,
+        )
+    });
+    let stats = out[0].1.clone();
+    for (r, o) in out.iter().enumerate() {
+        assert_eq!(o.1, stats, "rank {r}'s totals");
+    }
+    let (values, stats, start, traffic) = out.swap_remove(0);
+    (values.expect("rank 0"), stats, start, traffic)
+}
+
+fn check<G: TierGame + Sync>(game: &G) {
+    let one = solve(game, &SolveOptions::default()).unwrap();
+    let want = all_values(game, &one);
+    for k in 1..=4 {
+        let (values, stats, start, _) = distributed(game, k, &SolveOptions::default());
+        assert_eq!(values, want, "{k} ranks: values");
+        assert_eq!(stats, untimed(one.stats()), "{k} ranks: totals");
+        assert_eq!(start, one.start_value().unwrap(), "{k} ranks: start");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn random_dense_games_are_solved_alike_on_1_to_4_ranks(seed: u64) {
+        check(&Plain(Rules::random(seed, false, false)));
+        check(&PlainUnmoves(Rules::random(seed, false, false)));
+        check(&AgainUnmoves(Rules::random(seed, false, true)));
+        check(&Again(Rules::random(seed, false, true)));
+        check(&Sym(Rules::random(seed, true, false)));
+        check(&SymEdges(Rules::random(seed, true, false)));
+        check(&SymAgain(Rules::random(seed, true, true)));
+    }
+}
+
+#[test]
+fn lost_and_damaged_shares_are_solved_again_on_resume() {
+    for seed in 0..12 {
+        let g = SymAgain(Rules::random(seed, true, true));
+        let one = solve(&g, &SolveOptions::default()).unwrap();
+        let want = all_values(&g, &one);
+        for k in [2, 3] {
+            let st = MemStorage::new();
+            let mut opts = SolveOptions::default();
+            opts.storage = Some(Arc::new(st.clone()));
+            distributed(&g, k, &opts);
+            let mut names = st.names();
+            names.sort();
+            // Rank 1 lost its last share; another share is damaged.
+            if let Some(f) = names.iter().rev().find(|n| n.contains("part-1-")) {
+                st.remove(f).unwrap();
+            }
+            if let Some(f) = names.iter().find(|n| n.contains("part-0-")) {
+                let mut b = st.get(f).unwrap();
+                let at = b.len() - 1;
+                b[at] ^= 0x55;
+                st.put(f, b);
+            }
+            opts.resume = true;
+            let (values, stats, _, _) = distributed(&g, k, &opts);
+            assert_eq!(values, want, "seed {seed}, {k} ranks");
+            assert_eq!(stats, untimed(one.stats()));
+        }
+    }
+}
+
+#[test]
+fn sorted_layout_is_refused_clearly() {
+    let g = Sorted::random(1, false, false);
+    let e = run_local(2, |ex| {
+        solve_distributed(&g, &SolveOptions::default(), ex, false)
+            .err()
+            .map(|e| e.to_string())
+    });
+    assert!(e[0].as_deref().unwrap().contains("not solved across ranks"));
+}
