@@ -254,73 +254,158 @@ impl Tier {
 /// material; identical pieces by ascending square), the side to move, and the en-passant
 /// file (1 + file, or 0) when the side to move can take a pawn that has just made a
 /// double push.
-#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Pos {
-    /// Squares (0 = a1, 7 = h1, 63 = h8): white king, black king, then the others.
-    sq: [u8; MAX_PIECES],
-    /// 1 + the en-passant file, or 0.
-    ep: u8,
-    /// 0: white to move, 1: black.
-    stm: u8,
-    mat: Material,
+///
+/// All packed into one number, most significant first: the five squares (8 bits each,
+/// 0 = a1, 7 = h1, 63 = h8: white king, black king, then the others, 0 past the last),
+/// the en-passant file (4 bits), the side to move (1 bit: 1 for black), 7 bits of 0 and
+/// the material (12 bits). So positions are ordered by their squares first, the white
+/// king's most significant, and a position is built, compared and copied in a register.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Pos(u64);
+
+impl fmt::Debug for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pos")
+            .field("sq", &self.squares())
+            .field("ep", &self.ep())
+            .field("stm", &self.stm())
+            .field("mat", &self.mat())
+            .finish()
+    }
 }
 
 impl Pos {
+    const EP_SHIFT: u32 = 20;
+    const STM_SHIFT: u32 = 19;
+
+    /// A position from its fields.
+    #[inline]
+    fn new(sq: [u8; MAX_PIECES], ep: u8, stm: u8, mat: Material) -> Pos {
+        let mut k = 0u64;
+        for s in sq {
+            k = k << 8 | u64::from(s);
+        }
+        Pos(k << 24
+            | u64::from(ep) << Pos::EP_SHIFT
+            | u64::from(stm) << Pos::STM_SHIFT
+            | u64::from(mat.0))
+    }
+
+    /// The square of piece `i` (0 the white king, 1 the black king, then the others).
+    #[inline]
+    fn sq(self, i: usize) -> u8 {
+        (self.0 >> (56 - 8 * i)) as u8
+    }
+
+    #[inline]
+    fn set_sq(&mut self, i: usize, s: u8) {
+        let shift = 56 - 8 * i;
+        self.0 = self.0 & !(0xff << shift) | u64::from(s) << shift;
+    }
+
+    /// Swaps the squares of pieces `i` and `j`.
+    #[inline]
+    fn swap_sq(&mut self, i: usize, j: usize) {
+        let (a, b) = (self.sq(i), self.sq(j));
+        self.set_sq(i, b);
+        self.set_sq(j, a);
+    }
+
+    /// Every piece's square.
+    #[inline]
+    fn squares(self) -> [u8; MAX_PIECES] {
+        std::array::from_fn(|i| self.sq(i))
+    }
+
+    /// 1 + the en-passant file, or 0.
+    #[inline]
+    fn ep(self) -> u8 {
+        (self.0 >> Pos::EP_SHIFT) as u8 & 0xf
+    }
+
+    #[inline]
+    fn set_ep(&mut self, ep: u8) {
+        self.0 = self.0 & !(0xf << Pos::EP_SHIFT) | u64::from(ep) << Pos::EP_SHIFT;
+    }
+
+    /// 0: white to move, 1: black.
+    #[inline]
+    fn stm(self) -> u8 {
+        (self.0 >> Pos::STM_SHIFT) as u8 & 1
+    }
+
+    #[inline]
+    fn set_stm(&mut self, stm: u8) {
+        self.0 = self.0 & !(1 << Pos::STM_SHIFT) | u64::from(stm) << Pos::STM_SHIFT;
+    }
+
+    #[inline]
+    fn mat(self) -> Material {
+        Material((self.0 & 0xfff) as u16)
+    }
+
+    #[inline]
+    fn set_mat(&mut self, m: Material) {
+        self.0 = self.0 & !0xfff | u64::from(m.0);
+    }
+
     /// The side to move: 0 white, 1 black.
     pub fn side_to_move(&self) -> u8 {
-        self.stm
+        self.stm()
     }
 
     /// The material.
     pub fn material(&self) -> Material {
-        self.mat
+        self.mat()
     }
 
     /// The slot (among the pieces other than the kings) of the piece on square `s`.
     #[inline]
     fn slot_at(&self, s: u8) -> Option<usize> {
-        (0..self.mat.len()).find(|&j| self.sq[2 + j] == s)
+        (0..self.mat().len()).find(|&j| self.sq(2 + j) == s)
     }
 
     /// Takes the piece of slot `j` off the board.
     #[inline]
     fn remove(&mut self, j: usize) {
-        let n = self.mat.len();
+        let n = self.mat().len();
         for i in j..n - 1 {
-            self.sq[2 + i] = self.sq[3 + i];
+            self.set_sq(2 + i, self.sq(3 + i));
         }
-        self.sq[1 + n] = 0;
-        self.mat = self.mat.without(j);
+        self.set_sq(1 + n, 0);
+        self.set_mat(self.mat().without(j));
     }
 
     /// Puts a piece on square `s`, in order (codes ascending, identical pieces by square).
     #[inline]
     fn insert(&mut self, code: u8, s: u8) {
-        let n = self.mat.len();
+        let n = self.mat().len();
         let mut j = 0;
-        while j < n && (self.mat.code(j), self.sq[2 + j]) < (code, s) {
+        while j < n && (self.mat().code(j), self.sq(2 + j)) < (code, s) {
             j += 1;
         }
         for i in (j..n).rev() {
-            self.sq[3 + i] = self.sq[2 + i];
+            self.set_sq(3 + i, self.sq(2 + i));
         }
-        self.sq[2 + j] = s;
-        self.mat = self.mat.with(j, code);
+        self.set_sq(2 + j, s);
+        self.set_mat(self.mat().with(j, code));
     }
 
     /// Moves the piece of slot `j` to square `s`, keeping identical pieces in order.
     #[inline]
     fn relocate(&mut self, j: usize, s: u8) {
-        self.sq[2 + j] = s;
-        let code = self.mat.code(j);
+        self.set_sq(2 + j, s);
+        let code = self.mat().code(j);
         let mut j = j;
-        while j > 0 && self.mat.code(j - 1) == code && self.sq[1 + j] > self.sq[2 + j] {
-            self.sq.swap(1 + j, 2 + j);
+        while j > 0 && self.mat().code(j - 1) == code && self.sq(1 + j) > self.sq(2 + j) {
+            self.swap_sq(1 + j, 2 + j);
             j -= 1;
         }
-        while j + 1 < MAX_OTHERS && self.mat.code(j + 1) == code && self.sq[3 + j] < self.sq[2 + j]
+        while j + 1 < MAX_OTHERS
+            && self.mat().code(j + 1) == code
+            && self.sq(3 + j) < self.sq(2 + j)
         {
-            self.sq.swap(2 + j, 3 + j);
+            self.swap_sq(2 + j, 3 + j);
             j += 1;
         }
     }
@@ -328,14 +413,14 @@ impl Pos {
     /// Puts identical pieces back in order of square (after a symmetry moved them all).
     #[inline]
     fn sort_identical(&mut self) {
-        let n = self.mat.len();
+        let n = self.mat().len();
         for i in 1..n {
             let mut j = i;
             while j > 0
-                && self.mat.code(j - 1) == self.mat.code(j)
-                && self.sq[1 + j] > self.sq[2 + j]
+                && self.mat().code(j - 1) == self.mat().code(j)
+                && self.sq(1 + j) > self.sq(2 + j)
             {
-                self.sq.swap(1 + j, 2 + j);
+                self.swap_sq(1 + j, 2 + j);
                 j -= 1;
             }
         }
@@ -352,12 +437,12 @@ struct Bits {
 impl Bits {
     #[inline]
     fn of(p: &Pos) -> Bits {
-        let mut col = [1u64 << p.sq[0], 1u64 << p.sq[1]];
+        let mut col = [1u64 << p.sq(0), 1u64 << p.sq(1)];
         let mut kind = [0u64; 7];
         kind[6] = col[0] | col[1];
-        for i in 0..p.mat.len() {
-            let c = p.mat.code(i);
-            let b = 1u64 << p.sq[2 + i];
+        for i in 0..p.mat().len() {
+            let c = p.mat().code(i);
+            let b = 1u64 << p.sq(2 + i);
             col[usize::from(c & BLACK != 0)] |= b;
             kind[usize::from(c & 7)] |= b;
         }
@@ -401,6 +486,24 @@ impl Bits {
         straight != 0
             && get_rook_rays(s).0 & straight != 0
             && get_rook_moves(s, BitBoard(occ)).0 & straight != 0
+    }
+
+    /// Every square side `by` attacks (or guards) on a board whose occupied squares are
+    /// `occ`.
+    #[inline]
+    fn attacks(&self, by: usize, occ: u64) -> u64 {
+        let colour = if by == 0 { Color::White } else { Color::Black };
+        let mine = self.col[by];
+        let mut a = 0u64;
+        for s in BitBoard(mine & self.kind[1]) {
+            a |= get_pawn_attacks(s, colour).0;
+        }
+        for kind in 2..=6u8 {
+            for s in BitBoard(mine & self.kind[usize::from(kind)]) {
+                a |= Bits::reach(kind, s as u8, occ);
+            }
+        }
+        a
     }
 
     /// Where a piece of `kind` (2 knight .. 6 king) on `from` goes, on a board `occ`.
@@ -454,6 +557,9 @@ pub struct Chess {
     to_canonical: [Vec<u8>; 2],
     /// `squares[g][s]`: where symmetry `g` sends square `s` ([`map_square`]).
     squares: [[u8; 64]; 8],
+    /// `fixing[white * 64 + black]`: the symmetries (bit g) that leave both kings where
+    /// they are (pawnless; with pawns only the identity does).
+    fixing: Vec<u8>,
 }
 
 impl fmt::Debug for Chess {
@@ -513,6 +619,18 @@ impl Chess {
                 *image = map_square(g, s as u8);
             }
         }
+        let fixing = (0..4096usize)
+            .map(|wb| {
+                (0..8).fold(0u8, |m, g| {
+                    let (w, b) = (wb / 64, wb % 64);
+                    if usize::from(squares[g][w]) == w && usize::from(squares[g][b]) == b {
+                        m | 1 << g
+                    } else {
+                        m
+                    }
+                })
+            })
+            .collect();
         Chess {
             root,
             roots: roots.to_vec(),
@@ -520,6 +638,7 @@ impl Chess {
             pair_index,
             to_canonical,
             squares,
+            fixing,
         }
     }
 
@@ -587,24 +706,28 @@ impl Chess {
     /// en-passant square whose checks could not have come from the double push).
     pub fn board(&self, p: &Pos) -> Option<Board> {
         let mut b = BoardBuilder::empty();
-        b.board[p.sq[0] as usize] = Some((Piece::King, Color::White));
-        b.board[p.sq[1] as usize] = Some((Piece::King, Color::Black));
-        for (i, c) in p.mat.codes().enumerate() {
+        b.board[p.sq(0) as usize] = Some((Piece::King, Color::White));
+        b.board[p.sq(1) as usize] = Some((Piece::King, Color::Black));
+        for (i, c) in p.mat().codes().enumerate() {
             let colour = if c & BLACK != 0 {
                 Color::Black
             } else {
                 Color::White
             };
-            b.board[p.sq[2 + i] as usize] = Some((Piece::index(usize::from(c & 7) - 1), colour));
+            b.board[p.sq(2 + i) as usize] = Some((Piece::index(usize::from(c & 7) - 1), colour));
         }
-        b.side_to_move = if p.stm == 0 {
+        b.side_to_move = if p.stm() == 0 {
             Color::White
         } else {
             Color::Black
         };
-        if p.ep != 0 {
-            let rank = if p.stm == 0 { Rank::Sixth } else { Rank::Third };
-            b.en_passant = Some(Square::new(File::index(usize::from(p.ep - 1)), rank));
+        if p.ep() != 0 {
+            let rank = if p.stm() == 0 {
+                Rank::Sixth
+            } else {
+                Rank::Third
+            };
+            b.en_passant = Some(Square::new(File::index(usize::from(p.ep() - 1)), rank));
         }
         b.build().ok()
     }
@@ -631,6 +754,10 @@ impl Chess {
         let mut sqs = [0u8; MAX_PIECES];
         sqs[0] = board.king(Color::White) as u8;
         sqs[1] = board.king(Color::Black) as u8;
+        // The crate's checks leave the kings out (a king never gives check there).
+        if get_king_moves(sq(sqs[0])).has(sq(sqs[1])) {
+            return Err("the kings stand next to each other".into());
+        }
         let mut codes = [0u8; MAX_OTHERS];
         let mut k = 0;
         for (colour, bit) in [(Color::White, 0u8), (Color::Black, BLACK)] {
@@ -649,15 +776,10 @@ impl Chess {
             }
         }
         let stm = u8::from(board.side_to_move() == Color::Black);
-        let mut p = Pos {
-            sq: sqs,
-            ep: 0,
-            stm,
-            mat: Material::from_codes(&codes[..k]),
-        };
+        let mut p = Pos::new(sqs, 0, stm, Material::from_codes(&codes[..k]));
         if let Some(f) = board.en_passant() {
             if can_take_en_passant(board) {
-                p.ep = f as u8 + 1;
+                p.set_ep(f as u8 + 1);
             }
         }
         Ok(p)
@@ -686,15 +808,15 @@ impl Chess {
     /// Whether the material can never mate (the position is a tie): no pawns, rooks or
     /// queens, and at most one minor piece, or bishops all on squares of one colour.
     pub fn insufficient(p: &Pos) -> bool {
-        let (one_minor, bishops_only) = p.mat.minor_only();
+        let (one_minor, bishops_only) = p.mat().minor_only();
         if one_minor {
             return true;
         }
         if !bishops_only {
             return false;
         }
-        let colour = |i: usize| ((p.sq[2 + i] >> 3) + (p.sq[2 + i] & 7)) & 1;
-        (1..p.mat.len()).all(|i| colour(i) == colour(0))
+        let colour = |i: usize| ((p.sq(2 + i) >> 3) + (p.sq(2 + i) & 7)) & 1;
+        (1..p.mat().len()).all(|i| colour(i) == colour(0))
     }
 
     /// The FEN of a position (no castling rights, halfmove clock 0, move 1).
@@ -793,16 +915,16 @@ impl TierGame for Chess {
     #[inline]
     fn tier(&self, p: &Pos) -> Tier {
         let mut ranks = 0u16;
-        if p.mat.has_pawns() {
-            for i in 0..p.mat.len() {
-                if p.mat.code(i) & 7 == 1 {
-                    ranks |= u16::from(p.sq[2 + i] >> 3) << (3 * i);
+        if p.mat().has_pawns() {
+            for i in 0..p.mat().len() {
+                if p.mat().code(i) & 7 == 1 {
+                    ranks |= u16::from(p.sq(2 + i) >> 3) << (3 * i);
                 }
             }
         }
-        let ep = if p.ep == 0 { 0 } else { 2 - p.stm };
+        let ep = if p.ep() == 0 { 0 } else { 2 - p.stm() };
         Tier {
-            mat: p.mat,
+            mat: p.mat(),
             ranks,
             ep,
         }
@@ -910,8 +1032,8 @@ impl TierGame for Chess {
             return None;
         }
         let b = Bits::of(p);
-        let us = usize::from(p.stm);
-        if b.attacked(p.sq[us], 1 - us, b.col[1 - us], b.occ()) {
+        let us = usize::from(p.stm());
+        if b.attacked(p.sq(us), 1 - us, b.col[1 - us], b.occ()) {
             Some(Primitive::Loss)
         } else {
             Some(Primitive::Tie)
@@ -938,17 +1060,20 @@ impl Chess {
     /// names.
     pub fn children(&self, p: &Pos, mut f: impl FnMut(Pos) -> bool) -> bool {
         let b = Bits::of(p);
-        let us = usize::from(p.stm);
+        let us = usize::from(p.stm());
         let them = 1 - us;
         let occ = b.occ();
         let ours = b.col[us];
         let theirs = b.col[them];
-        let king = p.sq[us];
+        let king = p.sq(us);
         let ks = sq(king);
-        let n = p.mat.len();
+        let n = p.mat().len();
         let our_bit = if us == 0 { 0 } else { BLACK };
         let colour = if us == 0 { Color::White } else { Color::Black };
-        let in_check = b.attacked(king, them, theirs, occ);
+        // Every square side `them` attacks with our king off the board: where the king
+        // cannot go (a piece it would take does not guard its own square).
+        let danger = b.attacks(them, occ & !(1u64 << king));
+        let in_check = danger >> king & 1 != 0;
         // Our pieces alone between our king and an enemy slider on its line.
         let mut pinned = 0u64;
         let snipers = (get_rook_rays(ks).0 & theirs & (b.kind[4] | b.kind[5]))
@@ -969,17 +1094,14 @@ impl Chess {
             !b.attacked(king, them, theirs & !victim, o)
         };
         let mut base = *p;
-        base.stm ^= 1;
-        base.ep = 0;
+        base.set_stm(base.stm() ^ 1);
+        base.set_ep(0);
         // King moves.
-        for t in BitBoard(get_king_moves(ks).0 & !ours & !b.kind[6]) {
+        for t in BitBoard(get_king_moves(ks).0 & !ours & !b.kind[6] & !danger) {
             let t = t as u8;
             let victim = theirs & 1u64 << t;
-            if b.attacked(t, them, theirs & !victim, occ & !(1u64 << king)) {
-                continue;
-            }
             let mut q = base;
-            q.sq[us] = t;
+            q.set_sq(us, t);
             if victim != 0 {
                 q.remove(p.slot_at(t).expect("a piece is captured"));
             }
@@ -990,11 +1112,11 @@ impl Chess {
         // Other pieces.
         let (step, start, last): (i8, u8, u8) = if us == 0 { (8, 1, 7) } else { (-8, 6, 0) };
         for j in 0..n {
-            let code = p.mat.code(j);
+            let code = p.mat().code(j);
             if code & BLACK != our_bit {
                 continue;
             }
-            let from = p.sq[2 + j];
+            let from = p.sq(2 + j);
             let kind = code & 7;
             if kind != 1 {
                 for t in BitBoard(Bits::reach(kind, from, occ) & !ours & !b.kind[6]) {
@@ -1038,8 +1160,8 @@ impl Chess {
                 targets[count] = (t as u8, t as u8, false);
                 count += 1;
             }
-            if p.ep != 0 {
-                let file = p.ep - 1;
+            if p.ep() != 0 {
+                let file = p.ep() - 1;
                 let (to, victim) = if us == 0 {
                     (40 + file, 32 + file)
                 } else {
@@ -1077,7 +1199,7 @@ impl Chess {
                 }
                 q.relocate(jj, to);
                 if double && Chess::ep_capture_legal(&q, to & 7) {
-                    q.ep = (to & 7) + 1;
+                    q.set_ep((to & 7) + 1);
                 }
                 if f(q) {
                     return true;
@@ -1090,7 +1212,7 @@ impl Chess {
     /// Whether the side to move in `c` can take en passant the pawn that has just made a
     /// double push to file `file`: a pawn of theirs beside it, and their king safe after.
     fn ep_capture_legal(c: &Pos, file: u8) -> bool {
-        let us = usize::from(c.stm);
+        let us = usize::from(c.stm());
         let them = 1 - us;
         let (victim, to) = if us == 0 {
             (32 + file, 40 + file)
@@ -1105,7 +1227,7 @@ impl Chess {
         let theirs = b.col[them] & !(1u64 << victim);
         for from in BitBoard(takers) {
             let o = (occ & !(1u64 << from as u8) & !(1u64 << victim)) | 1u64 << to;
-            if !b.attacked(c.sq[us], them, theirs, o) {
+            if !b.attacked(c.sq(us), them, theirs, o) {
                 return true;
             }
         }
@@ -1130,8 +1252,10 @@ impl Chess {
     #[inline]
     fn assemble(&self, t: Tier, top: u64, mut sqs: [u8; MAX_PIECES]) -> Option<Pos> {
         let pairs = &self.pairs[self.table(t)];
-        let (w, b) = pairs[(top % pairs.len() as u64) as usize];
-        let block = (top / pairs.len() as u64) as u8;
+        // At most 8 blocks of 1806 pairs: a 32-bit division.
+        let (top, len) = (top as u32, pairs.len() as u32);
+        let (w, b) = pairs[(top % len) as usize];
+        let block = (top / len) as u8;
         sqs[0] = w;
         sqs[1] = b;
         // Distinct squares; identical pieces in ascending order.
@@ -1152,12 +1276,7 @@ impl Chess {
             1 => (1, block + 1),
             _ => (0, block + 1),
         };
-        let p = Pos {
-            sq: sqs,
-            ep,
-            stm,
-            mat: t.mat,
-        };
+        let p = Pos::new(sqs, ep, stm, t.mat);
         if ep != 0 {
             // The pawn that was pushed is there and the squares it crossed are empty.
             let (pawn_rank, crossed) = if stm == 1 {
@@ -1205,22 +1324,22 @@ impl DenseIndex for Chess {
 
     #[inline]
     fn rank(&self, p: &Pos) -> u64 {
-        let table = usize::from(p.mat.has_pawns());
-        let block = if p.ep == 0 {
-            u64::from(p.stm)
+        let table = usize::from(p.mat().has_pawns());
+        let block = if p.ep() == 0 {
+            u64::from(p.stm())
         } else {
-            u64::from(p.ep - 1)
+            u64::from(p.ep() - 1)
         };
         // A position whose kings are not a canonical pair is outside the index (the engine
         // ranks canonical positions only): its number is another position's.
-        let pair = match self.pair_index[table][p.sq[0] as usize * 64 + p.sq[1] as usize] {
+        let pair = match self.pair_index[table][p.sq(0) as usize * 64 + p.sq(1) as usize] {
             NO_PAIR => 0,
             k => k,
         };
         let mut i = block * self.pairs[table].len() as u64 + u64::from(pair);
-        for j in 0..p.mat.len() {
-            let s = p.sq[2 + j];
-            i = if p.mat.code(j) & 7 == 1 {
+        for j in 0..p.mat().len() {
+            let s = p.sq(2 + j);
+            i = if p.mat().code(j) & 7 == 1 {
                 i << 3 | u64::from(s & 7)
             } else {
                 i << 6 | u64::from(s)
@@ -1233,10 +1352,13 @@ impl DenseIndex for Chess {
         let n = t.mat.len();
         let mut sqs = [0u8; MAX_PIECES];
         for j in (0..n).rev() {
-            let r = Chess::radix(t, j);
-            let d = (i % r) as u8;
-            i /= r;
-            sqs[2 + j] = if r == 8 { t.rank_of(j) * 8 + d } else { d };
+            if t.mat.code(j) & 7 == 1 {
+                sqs[2 + j] = t.rank_of(j) * 8 + (i & 7) as u8;
+                i >>= 3;
+            } else {
+                sqs[2 + j] = (i & 63) as u8;
+                i >>= 6;
+            }
         }
         self.assemble(t, i, sqs)
     }
@@ -1296,16 +1418,16 @@ impl UnmoveGame for Chess {
     /// in `p` is not in check there. (Positions with an en-passant right are reached by
     /// double pushes only, from other tiers.)
     fn unmoves(&self, p: &Pos, out: &mut Vec<Pos>) {
-        if p.ep != 0 {
+        if p.ep() != 0 {
             return;
         }
         let b = Bits::of(p);
         let occ = b.occ();
-        let mover = 1 - usize::from(p.stm);
+        let mover = 1 - usize::from(p.stm());
         let mover_bit = if mover == 0 { 0 } else { BLACK };
-        let victim = p.sq[usize::from(p.stm)];
+        let victim = p.sq(usize::from(p.stm()));
         let mut base = *p;
-        base.stm = mover as u8;
+        base.set_stm(mover as u8);
         // Whether the side to move in `p` is safe before the piece of `kind` came from `e`
         // to `from`.
         let safe = |kind: usize, from: u8, e: u8| -> bool {
@@ -1315,22 +1437,22 @@ impl UnmoveGame for Chess {
             before.kind[kind] ^= moved;
             !before.attacked(victim, mover, before.col[mover], occ ^ moved)
         };
-        let from = p.sq[mover];
+        let from = p.sq(mover);
         for e in BitBoard(get_king_moves(sq(from)).0 & !occ) {
             let e = e as u8;
             if safe(6, from, e) {
                 let mut q = base;
-                q.sq[mover] = e;
+                q.set_sq(mover, e);
                 out.push(q);
             }
         }
-        for j in 0..p.mat.len() {
-            let code = p.mat.code(j);
+        for j in 0..p.mat().len() {
+            let code = p.mat().code(j);
             let kind = code & 7;
             if code & BLACK != mover_bit || kind == 1 {
                 continue;
             }
-            let from = p.sq[2 + j];
+            let from = p.sq(2 + j);
             for e in BitBoard(Bits::reach(kind, from, occ) & !occ) {
                 let e = e as u8;
                 if safe(usize::from(kind), from, e) {
@@ -1352,17 +1474,17 @@ impl SymmetricGame for Chess {
 
     #[inline]
     fn apply_symmetry(&self, p: &Pos, g: usize) -> Pos {
-        let g = if p.mat.has_pawns() { g & 1 } else { g };
+        let g = if p.mat().has_pawns() { g & 1 } else { g };
         if g == 0 {
             return *p;
         }
         let map = &self.squares[g];
         let mut q = *p;
-        for j in 0..2 + p.mat.len() {
-            q.sq[j] = map[usize::from(p.sq[j])];
+        for j in 0..2 + p.mat().len() {
+            q.set_sq(j, map[usize::from(p.sq(j))]);
         }
-        if p.ep != 0 {
-            q.ep = 8 - (p.ep - 1);
+        if p.ep() != 0 {
+            q.set_ep(8 - (p.ep() - 1));
         }
         q.sort_identical();
         q
@@ -1373,8 +1495,8 @@ impl SymmetricGame for Chess {
     /// kings are on a diagonal.
     #[inline]
     fn canonical(&self, p: &Pos) -> Pos {
-        let k = usize::from(p.mat.has_pawns());
-        let mut mask = self.to_canonical[k][p.sq[0] as usize * 64 + p.sq[1] as usize];
+        let k = usize::from(p.mat().has_pawns());
+        let mut mask = self.to_canonical[k][p.sq(0) as usize * 64 + p.sq(1) as usize];
         if mask == 1 {
             return *p;
         }
@@ -1390,10 +1512,29 @@ impl SymmetricGame for Chess {
         best.expect("some symmetry gives the least pair")
     }
 
+    /// 8 over the symmetries that fix `p`, tried only among those that fix its kings; with
+    /// pawns 2 (the mirror moves every king).
+    #[inline]
+    fn class_size(&self, p: &Pos) -> u64 {
+        if p.mat().has_pawns() {
+            return 2;
+        }
+        let mut mask = self.fixing[p.sq(0) as usize * 64 + p.sq(1) as usize] & !1;
+        let mut fixed = 1;
+        while mask != 0 {
+            let g = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            if self.apply_symmetry(p, g) == *p {
+                fixed += 1;
+            }
+        }
+        8 / fixed
+    }
+
     #[inline]
     fn is_canonical(&self, p: &Pos) -> bool {
-        let k = usize::from(p.mat.has_pawns());
-        match self.to_canonical[k][p.sq[0] as usize * 64 + p.sq[1] as usize] {
+        let k = usize::from(p.mat().has_pawns());
+        match self.to_canonical[k][p.sq(0) as usize * 64 + p.sq(1) as usize] {
             1 => true,
             m if m & 1 == 0 => false,
             _ => self.canonical(p) == *p,
@@ -1428,10 +1569,10 @@ impl Notation for Chess {
                 c.to_ascii_uppercase()
             }
         };
-        grid[usize::from(p.sq[0] >> 3)][usize::from(p.sq[0] & 7)] = 'K';
-        grid[usize::from(p.sq[1] >> 3)][usize::from(p.sq[1] & 7)] = 'k';
-        for (i, c) in p.mat.codes().enumerate() {
-            let s = p.sq[2 + i];
+        grid[usize::from(p.sq(0) >> 3)][usize::from(p.sq(0) & 7)] = 'K';
+        grid[usize::from(p.sq(1) >> 3)][usize::from(p.sq(1) & 7)] = 'k';
+        for (i, c) in p.mat().codes().enumerate() {
+            let s = p.sq(2 + i);
             grid[usize::from(s >> 3)][usize::from(s & 7)] = letter(c & 7, c & BLACK != 0);
         }
         let mut out = String::new();
@@ -1442,7 +1583,7 @@ impl Notation for Chess {
             out.push('\n');
         }
         out.push_str("  a b c d e f g h\n");
-        out.push_str(if p.stm == 0 {
+        out.push_str(if p.stm() == 0 {
             "white to move\n"
         } else {
             "black to move\n"
@@ -1479,7 +1620,7 @@ impl Notation for Chess {
             format!("not a legal FEN: {why}")
         })?;
         let p = Chess::from_board(&board)?;
-        Ok((p, p.stm))
+        Ok((p, p.stm()))
     }
 
     fn position_help(&self) -> String {
