@@ -98,18 +98,19 @@ fn for_each_solved(
     mut f: impl FnMut(&Pos, Value) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let game = solution.game();
+    let mut result = Ok(());
     for t in game.root_tiers() {
-        for i in 0..game.tier_size(t) {
-            let Some(p) = game.unrank(t, i) else {
-                continue;
+        game.for_each_in(t, 0..game.tier_size(t), |_, p| {
+            let Some(p) = p.filter(|p| result.is_ok() && game.is_canonical(p)) else {
+                return;
             };
-            if !game.is_canonical(&p) {
-                continue;
-            }
-            if let Some(v) = solution.value(&p)? {
-                f(&p, v)?;
-            }
-        }
+            result = match solution.value(&p) {
+                Ok(Some(v)) => f(&p, v),
+                Ok(None) => Ok(()),
+                Err(e) => Err(e),
+            };
+        });
+        std::mem::replace(&mut result, Ok(()))?;
     }
     Ok(())
 }

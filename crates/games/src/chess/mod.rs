@@ -38,8 +38,9 @@
 //! ```
 
 use cozy_chess::{
-    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
-    Board, BoardBuilder, Color, File, Piece, Rank, Square,
+    get_between_rays, get_bishop_moves, get_bishop_rays, get_king_moves, get_knight_moves,
+    get_pawn_attacks, get_rook_moves, get_rook_rays, BitBoard, Board, BoardBuilder, Color, File,
+    Piece, Rank, Square,
 };
 use retrograde_graph::Primitive;
 use retrograde_tier::{
@@ -93,7 +94,8 @@ impl Material {
     /// Pieces other than the kings.
     #[inline]
     pub fn len(self) -> usize {
-        (0..MAX_OTHERS).filter(|&i| self.code(i) != 0).count()
+        // Codes are never 0 and fill the low nibbles first.
+        (16 - self.0.leading_zeros() as usize).div_ceil(4)
     }
 
     /// Whether only the kings are left.
@@ -104,7 +106,26 @@ impl Material {
     /// Whether there are pawns (then only the mirror is a symmetry).
     #[inline]
     pub fn has_pawns(self) -> bool {
-        (0..MAX_OTHERS).any(|i| self.code(i) & 7 == 1)
+        // A nibble whose kind bits are 1 (a pawn) is a zero nibble of `kinds ^ 0x111`
+        // (an empty slot, 0, gives 1): the classic has-a-zero test, on 3-bit values.
+        let x = (self.0 & 0x777) ^ 0x111;
+        x.wrapping_sub(0x111) & !x & 0x888 != 0
+    }
+
+    /// Material without the piece of slot `j`.
+    #[inline]
+    fn without(self, j: usize) -> Material {
+        let low = self.0 & ((1u16 << (4 * j)) - 1);
+        let high = ((u32::from(self.0) >> (4 * j + 4)) << (4 * j)) as u16;
+        Material(low | high)
+    }
+
+    /// Material with `code` inserted at slot `j` (the caller keeps the order).
+    #[inline]
+    fn with(self, j: usize, code: u8) -> Material {
+        let low = self.0 & ((1u16 << (4 * j)) - 1);
+        let high = ((u32::from(self.0) >> (4 * j)) << (4 * j + 4)) as u16;
+        Material(low | u16::from(code) << (4 * j) | high)
     }
 
     /// Parses `KQvK`, `KRPvKR`, ... (white first; the order of the pieces after each king
@@ -233,26 +254,270 @@ impl Tier {
 /// material; identical pieces by ascending square), the side to move, and the en-passant
 /// file (1 + file, or 0) when the side to move can take a pawn that has just made a
 /// double push.
-#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Pos {
-    /// Squares (0 = a1, 7 = h1, 63 = h8): white king, black king, then the others.
-    sq: [u8; MAX_PIECES],
-    /// 1 + the en-passant file, or 0.
-    ep: u8,
-    /// 0: white to move, 1: black.
-    stm: u8,
-    mat: Material,
+///
+/// All packed into one number, most significant first: the five squares (8 bits each,
+/// 0 = a1, 7 = h1, 63 = h8: white king, black king, then the others, 0 past the last),
+/// the en-passant file (4 bits), the side to move (1 bit: 1 for black), 7 bits of 0 and
+/// the material (12 bits). So positions are ordered by their squares first, the white
+/// king's most significant, and a position is built, compared and copied in a register.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Pos(u64);
+
+impl fmt::Debug for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pos")
+            .field("sq", &self.squares())
+            .field("ep", &self.ep())
+            .field("stm", &self.stm())
+            .field("mat", &self.mat())
+            .finish()
+    }
 }
 
 impl Pos {
+    const EP_SHIFT: u32 = 20;
+    const STM_SHIFT: u32 = 19;
+
+    /// A position from its fields.
+    #[inline]
+    fn new(sq: [u8; MAX_PIECES], ep: u8, stm: u8, mat: Material) -> Pos {
+        let mut k = 0u64;
+        for s in sq {
+            k = k << 8 | u64::from(s);
+        }
+        Pos(k << 24
+            | u64::from(ep) << Pos::EP_SHIFT
+            | u64::from(stm) << Pos::STM_SHIFT
+            | u64::from(mat.0))
+    }
+
+    /// The square of piece `i` (0 the white king, 1 the black king, then the others).
+    #[inline]
+    fn sq(self, i: usize) -> u8 {
+        (self.0 >> (56 - 8 * i)) as u8
+    }
+
+    #[inline]
+    fn set_sq(&mut self, i: usize, s: u8) {
+        let shift = 56 - 8 * i;
+        self.0 = self.0 & !(0xff << shift) | u64::from(s) << shift;
+    }
+
+    /// Swaps the squares of pieces `i` and `j`.
+    #[inline]
+    fn swap_sq(&mut self, i: usize, j: usize) {
+        let (a, b) = (self.sq(i), self.sq(j));
+        self.set_sq(i, b);
+        self.set_sq(j, a);
+    }
+
+    /// Every piece's square.
+    #[inline]
+    fn squares(self) -> [u8; MAX_PIECES] {
+        std::array::from_fn(|i| self.sq(i))
+    }
+
+    /// 1 + the en-passant file, or 0.
+    #[inline]
+    fn ep(self) -> u8 {
+        (self.0 >> Pos::EP_SHIFT) as u8 & 0xf
+    }
+
+    #[inline]
+    fn set_ep(&mut self, ep: u8) {
+        self.0 = self.0 & !(0xf << Pos::EP_SHIFT) | u64::from(ep) << Pos::EP_SHIFT;
+    }
+
+    /// 0: white to move, 1: black.
+    #[inline]
+    fn stm(self) -> u8 {
+        (self.0 >> Pos::STM_SHIFT) as u8 & 1
+    }
+
+    #[inline]
+    fn set_stm(&mut self, stm: u8) {
+        self.0 = self.0 & !(1 << Pos::STM_SHIFT) | u64::from(stm) << Pos::STM_SHIFT;
+    }
+
+    #[inline]
+    fn mat(self) -> Material {
+        Material((self.0 & 0xfff) as u16)
+    }
+
+    #[inline]
+    fn set_mat(&mut self, m: Material) {
+        self.0 = self.0 & !0xfff | u64::from(m.0);
+    }
+
     /// The side to move: 0 white, 1 black.
     pub fn side_to_move(&self) -> u8 {
-        self.stm
+        self.stm()
     }
 
     /// The material.
     pub fn material(&self) -> Material {
-        self.mat
+        self.mat()
+    }
+
+    /// The slot (among the pieces other than the kings) of the piece on square `s`.
+    #[inline]
+    fn slot_at(&self, s: u8) -> Option<usize> {
+        (0..self.mat().len()).find(|&j| self.sq(2 + j) == s)
+    }
+
+    /// Takes the piece of slot `j` off the board.
+    #[inline]
+    fn remove(&mut self, j: usize) {
+        let n = self.mat().len();
+        for i in j..n - 1 {
+            self.set_sq(2 + i, self.sq(3 + i));
+        }
+        self.set_sq(1 + n, 0);
+        self.set_mat(self.mat().without(j));
+    }
+
+    /// Puts a piece on square `s`, in order (codes ascending, identical pieces by square).
+    #[inline]
+    fn insert(&mut self, code: u8, s: u8) {
+        let n = self.mat().len();
+        let mut j = 0;
+        while j < n && (self.mat().code(j), self.sq(2 + j)) < (code, s) {
+            j += 1;
+        }
+        for i in (j..n).rev() {
+            self.set_sq(3 + i, self.sq(2 + i));
+        }
+        self.set_sq(2 + j, s);
+        self.set_mat(self.mat().with(j, code));
+    }
+
+    /// Moves the piece of slot `j` to square `s`, keeping identical pieces in order.
+    #[inline]
+    fn relocate(&mut self, j: usize, s: u8) {
+        self.set_sq(2 + j, s);
+        let code = self.mat().code(j);
+        let mut j = j;
+        while j > 0 && self.mat().code(j - 1) == code && self.sq(1 + j) > self.sq(2 + j) {
+            self.swap_sq(1 + j, 2 + j);
+            j -= 1;
+        }
+        while j + 1 < MAX_OTHERS
+            && self.mat().code(j + 1) == code
+            && self.sq(3 + j) < self.sq(2 + j)
+        {
+            self.swap_sq(2 + j, 3 + j);
+            j += 1;
+        }
+    }
+
+    /// Puts identical pieces back in order of square (after a symmetry moved them all).
+    #[inline]
+    fn sort_identical(&mut self) {
+        let n = self.mat().len();
+        for i in 1..n {
+            let mut j = i;
+            while j > 0
+                && self.mat().code(j - 1) == self.mat().code(j)
+                && self.sq(1 + j) > self.sq(2 + j)
+            {
+                self.swap_sq(1 + j, 2 + j);
+                j -= 1;
+            }
+        }
+    }
+}
+
+/// A position's bitboards: by colour, and by kind (1 pawn .. 5 queen, 6 king).
+#[derive(Copy, Clone)]
+struct Bits {
+    col: [u64; 2],
+    kind: [u64; 7],
+}
+
+impl Bits {
+    #[inline]
+    fn of(p: &Pos) -> Bits {
+        let mut col = [1u64 << p.sq(0), 1u64 << p.sq(1)];
+        let mut kind = [0u64; 7];
+        kind[6] = col[0] | col[1];
+        for i in 0..p.mat().len() {
+            let c = p.mat().code(i);
+            let b = 1u64 << p.sq(2 + i);
+            col[usize::from(c & BLACK != 0)] |= b;
+            kind[usize::from(c & 7)] |= b;
+        }
+        Bits { col, kind }
+    }
+
+    #[inline]
+    fn occ(&self) -> u64 {
+        self.col[0] | self.col[1]
+    }
+
+    /// Whether square `target` is attacked by side `by` (0 white, 1 black) with its pieces
+    /// `theirs` (a subset of `col[by]`: less a piece just captured), on a board whose
+    /// occupied squares are `occ`.
+    #[inline]
+    fn attacked(&self, target: u8, by: usize, theirs: u64, occ: u64) -> bool {
+        let s = sq(target);
+        let k = &self.kind;
+        if get_king_moves(s).0 & theirs & k[6] != 0 {
+            return true;
+        }
+        let knights = theirs & k[2];
+        if knights != 0 && get_knight_moves(s).0 & knights != 0 {
+            return true;
+        }
+        let pawns = theirs & k[1];
+        if pawns != 0 {
+            let defender = if by == 0 { Color::Black } else { Color::White };
+            if get_pawn_attacks(s, defender).0 & pawns != 0 {
+                return true;
+            }
+        }
+        let diagonal = theirs & (k[3] | k[5]);
+        if diagonal != 0
+            && get_bishop_rays(s).0 & diagonal != 0
+            && get_bishop_moves(s, BitBoard(occ)).0 & diagonal != 0
+        {
+            return true;
+        }
+        let straight = theirs & (k[4] | k[5]);
+        straight != 0
+            && get_rook_rays(s).0 & straight != 0
+            && get_rook_moves(s, BitBoard(occ)).0 & straight != 0
+    }
+
+    /// Every square side `by` attacks (or guards) on a board whose occupied squares are
+    /// `occ`.
+    #[inline]
+    fn attacks(&self, by: usize, occ: u64) -> u64 {
+        let colour = if by == 0 { Color::White } else { Color::Black };
+        let mine = self.col[by];
+        let mut a = 0u64;
+        for s in BitBoard(mine & self.kind[1]) {
+            a |= get_pawn_attacks(s, colour).0;
+        }
+        for kind in 2..=6u8 {
+            for s in BitBoard(mine & self.kind[usize::from(kind)]) {
+                a |= Bits::reach(kind, s as u8, occ);
+            }
+        }
+        a
+    }
+
+    /// Where a piece of `kind` (2 knight .. 6 king) on `from` goes, on a board `occ`.
+    #[inline]
+    fn reach(kind: u8, from: u8, occ: u64) -> u64 {
+        let s = sq(from);
+        let o = BitBoard(occ);
+        match kind {
+            2 => get_knight_moves(s).0,
+            3 => get_bishop_moves(s, o).0,
+            4 => get_rook_moves(s, o).0,
+            5 => get_bishop_moves(s, o).0 | get_rook_moves(s, o).0,
+            _ => get_king_moves(s).0,
+        }
     }
 }
 
@@ -290,6 +555,11 @@ pub struct Chess {
     /// `to_canonical[k][white * 64 + black]`: the symmetries (bit g) that send the kings
     /// to their canonical pair; the canonical position is the least of those images.
     to_canonical: [Vec<u8>; 2],
+    /// `squares[g][s]`: where symmetry `g` sends square `s` ([`map_square`]).
+    squares: [[u8; 64]; 8],
+    /// `fixing[white * 64 + black]`: the symmetries (bit g) that leave both kings where
+    /// they are (pawnless; with pawns only the identity does).
+    fixing: Vec<u8>,
 }
 
 impl fmt::Debug for Chess {
@@ -343,12 +613,32 @@ impl Chess {
                 }
             }
         }
+        let mut squares = [[0u8; 64]; 8];
+        for (g, map) in squares.iter_mut().enumerate() {
+            for (s, image) in map.iter_mut().enumerate() {
+                *image = map_square(g, s as u8);
+            }
+        }
+        let fixing = (0..4096usize)
+            .map(|wb| {
+                (0..8).fold(0u8, |m, g| {
+                    let (w, b) = (wb / 64, wb % 64);
+                    if usize::from(squares[g][w]) == w && usize::from(squares[g][b]) == b {
+                        m | 1 << g
+                    } else {
+                        m
+                    }
+                })
+            })
+            .collect();
         Chess {
             root,
             roots: roots.to_vec(),
             pairs,
             pair_index,
             to_canonical,
+            squares,
+            fixing,
         }
     }
 
@@ -412,57 +702,32 @@ impl Chess {
         usize::from(t.mat.has_pawns())
     }
 
-    /// The bitboards of a position: by colour, and by kind (index 1..=6, 6 = king).
-    fn boards(p: &Pos) -> ([u64; 2], [u64; 7]) {
-        let mut colours = [0u64; 2];
-        let mut kinds = [0u64; 7];
-        colours[0] |= 1 << p.sq[0];
-        colours[1] |= 1 << p.sq[1];
-        kinds[6] |= 1 << p.sq[0] | 1 << p.sq[1];
-        for (i, c) in p.mat.codes().enumerate() {
-            let s = p.sq[2 + i];
-            colours[usize::from(c & BLACK != 0)] |= 1 << s;
-            kinds[usize::from(c & 7)] |= 1 << s;
-        }
-        (colours, kinds)
-    }
-
-    /// Whether `target` is attacked by `by` (0 white, 1 black) with the given boards.
-    fn attacked(target: u8, by: usize, colours: &[u64; 2], kinds: &[u64; 7]) -> bool {
-        let occ = BitBoard(colours[0] | colours[1]);
-        let them = colours[by];
-        let s = sq(target);
-        let defender = if by == 0 { Color::Black } else { Color::White };
-        let hit = |b: BitBoard, kind: usize| b.0 & them & kinds[kind] != 0;
-        hit(get_knight_moves(s), 2)
-            || hit(get_king_moves(s), 6)
-            || hit(get_pawn_attacks(s, defender), 1)
-            || get_bishop_moves(s, occ).0 & them & (kinds[3] | kinds[5]) != 0
-            || get_rook_moves(s, occ).0 & them & (kinds[4] | kinds[5]) != 0
-    }
-
     /// The position as a `cozy-chess` board (`None` when the crate refuses it, e.g. an
     /// en-passant square whose checks could not have come from the double push).
     pub fn board(&self, p: &Pos) -> Option<Board> {
         let mut b = BoardBuilder::empty();
-        b.board[p.sq[0] as usize] = Some((Piece::King, Color::White));
-        b.board[p.sq[1] as usize] = Some((Piece::King, Color::Black));
-        for (i, c) in p.mat.codes().enumerate() {
+        b.board[p.sq(0) as usize] = Some((Piece::King, Color::White));
+        b.board[p.sq(1) as usize] = Some((Piece::King, Color::Black));
+        for (i, c) in p.mat().codes().enumerate() {
             let colour = if c & BLACK != 0 {
                 Color::Black
             } else {
                 Color::White
             };
-            b.board[p.sq[2 + i] as usize] = Some((Piece::index(usize::from(c & 7) - 1), colour));
+            b.board[p.sq(2 + i) as usize] = Some((Piece::index(usize::from(c & 7) - 1), colour));
         }
-        b.side_to_move = if p.stm == 0 {
+        b.side_to_move = if p.stm() == 0 {
             Color::White
         } else {
             Color::Black
         };
-        if p.ep != 0 {
-            let rank = if p.stm == 0 { Rank::Sixth } else { Rank::Third };
-            b.en_passant = Some(Square::new(File::index(usize::from(p.ep - 1)), rank));
+        if p.ep() != 0 {
+            let rank = if p.stm() == 0 {
+                Rank::Sixth
+            } else {
+                Rank::Third
+            };
+            b.en_passant = Some(Square::new(File::index(usize::from(p.ep() - 1)), rank));
         }
         b.build().ok()
     }
@@ -489,6 +754,10 @@ impl Chess {
         let mut sqs = [0u8; MAX_PIECES];
         sqs[0] = board.king(Color::White) as u8;
         sqs[1] = board.king(Color::Black) as u8;
+        // The crate's checks leave the kings out (a king never gives check there).
+        if get_king_moves(sq(sqs[0])).has(sq(sqs[1])) {
+            return Err("the kings stand next to each other".into());
+        }
         let mut codes = [0u8; MAX_OTHERS];
         let mut k = 0;
         for (colour, bit) in [(Color::White, 0u8), (Color::Black, BLACK)] {
@@ -507,15 +776,10 @@ impl Chess {
             }
         }
         let stm = u8::from(board.side_to_move() == Color::Black);
-        let mut p = Pos {
-            sq: sqs,
-            ep: 0,
-            stm,
-            mat: Material::from_codes(&codes[..k]),
-        };
+        let mut p = Pos::new(sqs, 0, stm, Material::from_codes(&codes[..k]));
         if let Some(f) = board.en_passant() {
             if can_take_en_passant(board) {
-                p.ep = f as u8 + 1;
+                p.set_ep(f as u8 + 1);
             }
         }
         Ok(p)
@@ -544,40 +808,15 @@ impl Chess {
     /// Whether the material can never mate (the position is a tie): no pawns, rooks or
     /// queens, and at most one minor piece, or bishops all on squares of one colour.
     pub fn insufficient(p: &Pos) -> bool {
-        let (one_minor, bishops_only) = p.mat.minor_only();
+        let (one_minor, bishops_only) = p.mat().minor_only();
         if one_minor {
             return true;
         }
         if !bishops_only {
             return false;
         }
-        let colours: Vec<u8> = p
-            .mat
-            .codes()
-            .enumerate()
-            .map(|(i, _)| {
-                let s = p.sq[2 + i];
-                ((s >> 3) + (s & 7)) & 1
-            })
-            .collect();
-        colours.iter().all(|&c| c == colours[0])
-    }
-
-    /// Sorts the squares of identical pieces (runs of equal codes) in place.
-    #[inline]
-    fn sort_identical(p: &mut Pos) {
-        let n = p.mat.len();
-        let mut i = 0;
-        while i < n {
-            let mut j = i + 1;
-            while j < n && p.mat.code(j) == p.mat.code(i) {
-                j += 1;
-            }
-            if j - i > 1 {
-                p.sq[2 + i..2 + j].sort_unstable();
-            }
-            i = j;
-        }
+        let colour = |i: usize| ((p.sq(2 + i) >> 3) + (p.sq(2 + i) & 7)) & 1;
+        (1..p.mat().len()).all(|i| colour(i) == colour(0))
     }
 
     /// The FEN of a position (no castling rights, halfmove clock 0, move 1).
@@ -676,14 +915,16 @@ impl TierGame for Chess {
     #[inline]
     fn tier(&self, p: &Pos) -> Tier {
         let mut ranks = 0u16;
-        for (i, c) in p.mat.codes().enumerate() {
-            if c & 7 == 1 {
-                ranks |= u16::from(p.sq[2 + i] >> 3) << (3 * i);
+        if p.mat().has_pawns() {
+            for i in 0..p.mat().len() {
+                if p.mat().code(i) & 7 == 1 {
+                    ranks |= u16::from(p.sq(2 + i) >> 3) << (3 * i);
+                }
             }
         }
-        let ep = if p.ep == 0 { 0 } else { 2 - p.stm };
+        let ep = if p.ep() == 0 { 0 } else { 2 - p.stm() };
         Tier {
-            mat: p.mat,
+            mat: p.mat(),
             ranks,
             ep,
         }
@@ -790,9 +1031,9 @@ impl TierGame for Chess {
         if self.children(p, |_| true) {
             return None;
         }
-        let (colours, kinds) = Chess::boards(p);
-        let us = usize::from(p.stm);
-        if Chess::attacked(p.sq[us], 1 - us, &colours, &kinds) {
+        let b = Bits::of(p);
+        let us = usize::from(p.stm());
+        if b.attacked(p.sq(us), 1 - us, b.col[1 - us], b.occ()) {
             Some(Primitive::Loss)
         } else {
             Some(Primitive::Tie)
@@ -807,183 +1048,161 @@ impl TierGame for Chess {
     }
 }
 
-/// A position being made: the kings and the other pieces as (code, square).
-struct Draft {
-    kings: [u8; 2],
-    others: [(u8, u8); MAX_OTHERS],
-    n: usize,
-}
-
-impl Draft {
-    fn of(p: &Pos) -> Draft {
-        let mut others = [(0u8, 0u8); MAX_OTHERS];
-        let n = p.mat.len();
-        for (i, o) in others.iter_mut().enumerate().take(n) {
-            *o = (p.mat.code(i), p.sq[2 + i]);
-        }
-        Draft {
-            kings: [p.sq[0], p.sq[1]],
-            others,
-            n,
-        }
-    }
-
-    /// The position, with `stm` to move and no en-passant right.
-    fn finish(&self, stm: u8) -> Pos {
-        let mut o = self.others;
-        o[..self.n].sort_unstable();
-        let mut sqs = [0u8; MAX_PIECES];
-        sqs[0] = self.kings[0];
-        sqs[1] = self.kings[1];
-        let mut codes = [0u8; MAX_OTHERS];
-        for i in 0..self.n {
-            codes[i] = o[i].0;
-            sqs[2 + i] = o[i].1;
-        }
-        Pos {
-            sq: sqs,
-            ep: 0,
-            stm,
-            mat: Material::from_codes(&codes[..self.n]),
-        }
-    }
-
-    fn remove(&mut self, i: usize) {
-        self.others.copy_within(i + 1..self.n, i);
-        self.n -= 1;
-        self.others[self.n] = (0, 0);
-    }
-}
-
 impl Chess {
     /// Calls `f` with the position after each legal move of `p` until it returns true;
     /// returns whether it did (so `children(p, |_| true)` says whether `p` has a move).
     ///
-    /// The crate's attack tables give where each piece goes; a move is legal when the
-    /// mover's king is not attacked after it. Tested against the crate's own legal moves
-    /// (`Chess::legal_moves`), which `play` and `query` use for the moves' names.
+    /// Moves come from the crate's attack tables on the position's bitboards. A move is
+    /// legal when the mover's king is not attacked after it; that is tested only where it
+    /// can fail: king moves, moves of pinned pieces, every move out of check, and en
+    /// passant (which empties two squares of a rank). Tested against the crate's own
+    /// legal moves (`Chess::legal_moves`), which `play` and `query` use for the moves'
+    /// names.
     pub fn children(&self, p: &Pos, mut f: impl FnMut(Pos) -> bool) -> bool {
-        let (colours, _) = Chess::boards(p);
-        let us = usize::from(p.stm);
+        let b = Bits::of(p);
+        let us = usize::from(p.stm());
         let them = 1 - us;
-        let occ = colours[0] | colours[1];
-        let n = p.mat.len();
+        let occ = b.occ();
+        let ours = b.col[us];
+        let theirs = b.col[them];
+        let king = p.sq(us);
+        let ks = sq(king);
+        let n = p.mat().len();
         let our_bit = if us == 0 { 0 } else { BLACK };
         let colour = if us == 0 { Color::White } else { Color::Black };
-        // The legal children of a draft: the mover's king must not be attacked.
-        let emit = |d: &Draft, ep_push: Option<u8>, f: &mut dyn FnMut(Pos) -> bool| -> bool {
-            let mut c = d.finish(1 - p.stm);
-            let (cc, ck) = Chess::boards(&c);
-            if Chess::attacked(c.sq[us], them, &cc, &ck) {
-                return false;
+        // Every square side `them` attacks with our king off the board: where the king
+        // cannot go (a piece it would take does not guard its own square).
+        let danger = b.attacks(them, occ & !(1u64 << king));
+        let in_check = danger >> king & 1 != 0;
+        // Our pieces alone between our king and an enemy slider on its line.
+        let mut pinned = 0u64;
+        let snipers = (get_rook_rays(ks).0 & theirs & (b.kind[4] | b.kind[5]))
+            | (get_bishop_rays(ks).0 & theirs & (b.kind[3] | b.kind[5]));
+        for s in BitBoard(snipers) {
+            let between = get_between_rays(ks, s).0 & occ;
+            if between.count_ones() == 1 {
+                pinned |= between & ours;
             }
-            if let Some(file) = ep_push {
-                if Chess::ep_capture_legal(&c, file) {
-                    c.ep = file + 1;
-                }
+        }
+        // Whether moving our piece `from` -> `to`, capturing `victim` (a bit or 0), leaves
+        // our king safe.
+        let safe = |from: u8, to: u8, victim: u64, always: bool| -> bool {
+            if !always && !in_check && pinned >> from & 1 == 0 {
+                return true;
             }
-            f(c)
+            let o = (occ & !(1u64 << from) & !victim) | 1u64 << to;
+            !b.attacked(king, them, theirs & !victim, o)
         };
-        // Kings and pieces.
-        for slot in std::iter::once(us).chain(2..2 + n) {
-            let (code, from) = if slot < 2 {
-                (6 | our_bit, p.sq[slot])
-            } else {
-                (p.mat.code(slot - 2), p.sq[slot])
-            };
+        let mut base = *p;
+        base.set_stm(base.stm() ^ 1);
+        base.set_ep(0);
+        // King moves.
+        for t in BitBoard(get_king_moves(ks).0 & !ours & !b.kind[6] & !danger) {
+            let t = t as u8;
+            let victim = theirs & 1u64 << t;
+            let mut q = base;
+            q.set_sq(us, t);
+            if victim != 0 {
+                q.remove(p.slot_at(t).expect("a piece is captured"));
+            }
+            if f(q) {
+                return true;
+            }
+        }
+        // Other pieces.
+        let (step, start, last): (i8, u8, u8) = if us == 0 { (8, 1, 7) } else { (-8, 6, 0) };
+        for j in 0..n {
+            let code = p.mat().code(j);
             if code & BLACK != our_bit {
                 continue;
             }
-            let s = sq(from);
-            let o = BitBoard(occ);
+            let from = p.sq(2 + j);
             let kind = code & 7;
-            if kind == 1 {
+            if kind != 1 {
+                for t in BitBoard(Bits::reach(kind, from, occ) & !ours & !b.kind[6]) {
+                    let t = t as u8;
+                    let victim = theirs & 1u64 << t;
+                    if !safe(from, t, victim, false) {
+                        continue;
+                    }
+                    let mut q = base;
+                    let mut jj = j;
+                    if victim != 0 {
+                        let c = p.slot_at(t).expect("a piece is captured");
+                        q.remove(c);
+                        if c < j {
+                            jj -= 1;
+                        }
+                    }
+                    q.relocate(jj, t);
+                    if f(q) {
+                        return true;
+                    }
+                }
                 continue;
             }
-            let reach = match kind {
-                2 => get_knight_moves(s),
-                3 => get_bishop_moves(s, o),
-                4 => get_rook_moves(s, o),
-                5 => get_bishop_moves(s, o) | get_rook_moves(s, o),
-                _ => get_king_moves(s),
-            };
-            let targets = reach.0 & !colours[us] & !(1u64 << p.sq[them]);
-            for t in BitBoard(targets) {
-                let t = t as u8;
-                let mut d = Draft::of(p);
-                if let Some(j) = (0..d.n).find(|&j| d.others[j].1 == t) {
-                    d.remove(j);
-                }
-                if slot < 2 {
-                    d.kings[us] = t;
-                } else {
-                    let j = (0..d.n)
-                        .find(|&j| d.others[j].1 == from)
-                        .expect("the piece moves");
-                    d.others[j].1 = t;
-                }
-                if emit(&d, None, &mut f) {
-                    return true;
-                }
-            }
-        }
-        // Pawns.
-        let (step, start, last): (i8, u8, u8) = if us == 0 { (8, 1, 7) } else { (-8, 6, 0) };
-        for i in 0..n {
-            let code = p.mat.code(i);
-            if code != 1 | our_bit {
-                continue;
-            }
-            let from = p.sq[2 + i];
-            // (to, en-passant victim): at most two pushes, two captures, one en passant.
-            let mut targets = [(0u8, None::<u8>); 5];
+            // A pawn: (to, victim's square or 64, double push), at most two pushes, two
+            // captures and en passant.
+            let mut targets = [(0u8, 64u8, false); 5];
             let mut count = 0;
-            let mut push = |t: (u8, Option<u8>)| {
-                targets[count] = t;
-                count += 1;
-            };
             let one = (from as i8 + step) as u8;
             if occ >> one & 1 == 0 {
-                push((one, None));
+                targets[count] = (one, 64, false);
+                count += 1;
                 let two = (one as i8 + step) as u8;
                 if from >> 3 == start && occ >> two & 1 == 0 {
-                    push((two, None));
+                    targets[count] = (two, 64, true);
+                    count += 1;
                 }
             }
-            let caps = get_pawn_attacks(sq(from), colour).0 & colours[them] & !(1u64 << p.sq[them]);
-            for t in BitBoard(caps) {
-                push((t as u8, None));
+            let attacks = get_pawn_attacks(sq(from), colour).0;
+            for t in BitBoard(attacks & theirs & !b.kind[6]) {
+                targets[count] = (t as u8, t as u8, false);
+                count += 1;
             }
-            if p.ep != 0 {
-                let file = p.ep - 1;
-                let to = if us == 0 { 40 + file } else { 16 + file };
-                if get_pawn_attacks(sq(from), colour).has(sq(to)) {
-                    let victim = if us == 0 { 32 + file } else { 24 + file };
-                    push((to, Some(victim)));
+            if p.ep() != 0 {
+                let file = p.ep() - 1;
+                let (to, victim) = if us == 0 {
+                    (40 + file, 32 + file)
+                } else {
+                    (16 + file, 24 + file)
+                };
+                if attacks >> to & 1 != 0 {
+                    targets[count] = (to, victim, false);
+                    count += 1;
                 }
             }
-            for &(to, victim) in &targets[..count] {
-                let mut d = Draft::of(p);
-                let gone = victim.unwrap_or(to);
-                if let Some(j) = (0..d.n).find(|&j| d.others[j].1 == gone) {
-                    d.remove(j);
+            for &(to, victim, double) in &targets[..count] {
+                let vbit = if victim < 64 { 1u64 << victim } else { 0 };
+                if !safe(from, to, vbit, victim < 64 && victim != to) {
+                    continue;
                 }
-                let j = (0..d.n)
-                    .find(|&j| d.others[j].1 == from)
-                    .expect("the pawn moves");
-                d.others[j].1 = to;
+                let mut q = base;
+                let mut jj = j;
+                if victim < 64 {
+                    let c = p.slot_at(victim).expect("a piece is captured");
+                    q.remove(c);
+                    if c < j {
+                        jj -= 1;
+                    }
+                }
                 if to >> 3 == last {
+                    q.remove(jj);
                     for kind in 2..=5 {
-                        d.others[j].0 = kind | our_bit;
-                        if emit(&d, None, &mut f) {
+                        let mut r = q;
+                        r.insert(kind | our_bit, to);
+                        if f(r) {
                             return true;
                         }
                     }
-                } else {
-                    let double = (to as i8 - from as i8).abs() == 16;
-                    if emit(&d, double.then_some(to & 7), &mut f) {
-                        return true;
-                    }
+                    continue;
+                }
+                q.relocate(jj, to);
+                if double && Chess::ep_capture_legal(&q, to & 7) {
+                    q.set_ep((to & 7) + 1);
+                }
+                if f(q) {
+                    return true;
                 }
             }
         }
@@ -993,34 +1212,22 @@ impl Chess {
     /// Whether the side to move in `c` can take en passant the pawn that has just made a
     /// double push to file `file`: a pawn of theirs beside it, and their king safe after.
     fn ep_capture_legal(c: &Pos, file: u8) -> bool {
-        let us = usize::from(c.stm);
-        let our_bit = if us == 0 { 0 } else { BLACK };
+        let us = usize::from(c.stm());
+        let them = 1 - us;
         let (victim, to) = if us == 0 {
             (32 + file, 40 + file)
         } else {
             (24 + file, 16 + file)
         };
-        let n = c.mat.len();
-        for i in 0..n {
-            if c.mat.code(i) != 1 | our_bit {
-                continue;
-            }
-            let from = c.sq[2 + i];
-            if from >> 3 != victim >> 3 || (i16::from(from & 7) - i16::from(file)).abs() != 1 {
-                continue;
-            }
-            let mut d = Draft::of(c);
-            let j = (0..d.n)
-                .find(|&j| d.others[j].1 == victim)
-                .expect("the pushed pawn");
-            d.remove(j);
-            let k = (0..d.n)
-                .find(|&k| d.others[k].1 == from)
-                .expect("the taker");
-            d.others[k].1 = to;
-            let after = d.finish(1 - c.stm);
-            let (cc, ck) = Chess::boards(&after);
-            if !Chess::attacked(after.sq[us], 1 - us, &cc, &ck) {
+        let b = Bits::of(c);
+        // Our pawns that attack `to` are where a pawn of theirs on `to` would attack.
+        let pusher = if us == 0 { Color::Black } else { Color::White };
+        let takers = get_pawn_attacks(sq(to), pusher).0 & b.col[us] & b.kind[1];
+        let occ = b.occ();
+        let theirs = b.col[them] & !(1u64 << victim);
+        for from in BitBoard(takers) {
+            let o = (occ & !(1u64 << from as u8) & !(1u64 << victim)) | 1u64 << to;
+            if !b.attacked(c.sq(us), them, theirs, o) {
                 return true;
             }
         }
@@ -1038,55 +1245,21 @@ impl Chess {
             64
         }
     }
-}
 
-impl DenseIndex for Chess {
-    fn tier_size(&self, t: Tier) -> u64 {
-        let blocks = if t.ep == 0 { 2 } else { 8 };
-        let mut n = blocks * self.pairs[self.table(t)].len() as u64;
-        for i in 0..t.mat.len() {
-            n *= Chess::radix(t, i);
-        }
-        n
-    }
-
-    fn rank(&self, p: &Pos) -> u64 {
-        let t = self.tier(p);
-        let block = if t.ep == 0 {
-            u64::from(p.stm)
-        } else {
-            u64::from(p.ep - 1)
-        };
-        // A position whose kings are not a canonical pair is outside the index (the engine
-        // ranks canonical positions only): its number is another position's.
-        let pair = match self.pair_index[self.table(t)][p.sq[0] as usize * 64 + p.sq[1] as usize] {
-            NO_PAIR => 0,
-            k => k,
-        };
-        let mut i = block * self.pairs[self.table(t)].len() as u64 + u64::from(pair);
-        for j in 0..t.mat.len() {
-            let s = p.sq[2 + j];
-            let digit = if Chess::radix(t, j) == 8 { s & 7 } else { s };
-            i = i * Chess::radix(t, j) + u64::from(digit);
-        }
-        i
-    }
-
-    fn unrank(&self, t: Tier, mut i: u64) -> Option<Pos> {
-        let n = t.mat.len();
-        let mut sqs = [0u8; MAX_PIECES];
-        for j in (0..n).rev() {
-            let r = Chess::radix(t, j);
-            let d = (i % r) as u8;
-            i /= r;
-            sqs[2 + j] = if r == 8 { t.rank_of(j) * 8 + d } else { d };
-        }
+    /// The position of tier `t` with king pair and block number `top` (`block * pairs +
+    /// pair`) and the squares `sqs[2..]` of the other pieces, if it is one (see
+    /// [`DenseIndex::unrank`]).
+    #[inline]
+    fn assemble(&self, t: Tier, top: u64, mut sqs: [u8; MAX_PIECES]) -> Option<Pos> {
         let pairs = &self.pairs[self.table(t)];
-        let (w, b) = pairs[(i % pairs.len() as u64) as usize];
-        let block = (i / pairs.len() as u64) as u8;
+        // At most 8 blocks of 1806 pairs: a 32-bit division.
+        let (top, len) = (top as u32, pairs.len() as u32);
+        let (w, b) = pairs[(top % len) as usize];
+        let block = (top / len) as u8;
         sqs[0] = w;
         sqs[1] = b;
         // Distinct squares; identical pieces in ascending order.
+        let n = t.mat.len();
         let mut occ = 1u64 << w | 1u64 << b;
         for j in 0..n {
             let s = sqs[2 + j];
@@ -1103,40 +1276,139 @@ impl DenseIndex for Chess {
             1 => (1, block + 1),
             _ => (0, block + 1),
         };
-        let p = Pos {
-            sq: sqs,
-            ep,
-            stm,
-            mat: t.mat,
-        };
-        let (colours, kinds) = Chess::boards(&p);
-        // The side not to move is not in check.
-        let other = 1 - usize::from(stm);
-        if Chess::attacked(sqs[other], usize::from(stm), &colours, &kinds) {
-            return None;
-        }
+        let p = Pos::new(sqs, ep, stm, t.mat);
         if ep != 0 {
-            // The pawn that was pushed is there, the squares it crossed are empty, and the
-            // side to move can take it.
+            // The pawn that was pushed is there and the squares it crossed are empty.
             let (pawn_rank, crossed) = if stm == 1 {
                 (3u8, [1u8, 2])
             } else {
                 (4, [6, 5])
             };
             let f = ep - 1;
-            let pusher = 1 - usize::from(stm);
+            let pusher = usize::from(1 - stm);
             let pawn = pawn_rank * 8 + f;
-            if colours[pusher] & kinds[1] & 1 << pawn == 0
-                || crossed.iter().any(|&r| occ >> (r * 8 + f) & 1 != 0)
-            {
-                return None;
-            }
-            let board = self.board(&p)?;
-            if !can_take_en_passant(&board) {
+            let pusher_bit = if pusher == 0 { 0 } else { BLACK };
+            let there = (0..n).any(|j| sqs[2 + j] == pawn && t.mat.code(j) == 1 | pusher_bit);
+            if !there || crossed.iter().any(|&r| occ >> (r * 8 + f) & 1 != 0) {
                 return None;
             }
         }
+        let bits = Bits::of(&p);
+        // The side not to move is not in check.
+        let other = 1 - usize::from(stm);
+        if bits.attacked(
+            sqs[other],
+            usize::from(stm),
+            bits.col[usize::from(stm)],
+            occ,
+        ) {
+            return None;
+        }
+        // The side to move can take en passant.
+        if ep != 0 && !Chess::ep_capture_legal(&p, ep - 1) {
+            return None;
+        }
         Some(p)
+    }
+}
+
+impl DenseIndex for Chess {
+    fn tier_size(&self, t: Tier) -> u64 {
+        let blocks = if t.ep == 0 { 2 } else { 8 };
+        let mut n = blocks * self.pairs[self.table(t)].len() as u64;
+        for i in 0..t.mat.len() {
+            n *= Chess::radix(t, i);
+        }
+        n
+    }
+
+    #[inline]
+    fn rank(&self, p: &Pos) -> u64 {
+        let table = usize::from(p.mat().has_pawns());
+        let block = if p.ep() == 0 {
+            u64::from(p.stm())
+        } else {
+            u64::from(p.ep() - 1)
+        };
+        // A position whose kings are not a canonical pair is outside the index (the engine
+        // ranks canonical positions only): its number is another position's.
+        let pair = match self.pair_index[table][p.sq(0) as usize * 64 + p.sq(1) as usize] {
+            NO_PAIR => 0,
+            k => k,
+        };
+        let mut i = block * self.pairs[table].len() as u64 + u64::from(pair);
+        for j in 0..p.mat().len() {
+            let s = p.sq(2 + j);
+            i = if p.mat().code(j) & 7 == 1 {
+                i << 3 | u64::from(s & 7)
+            } else {
+                i << 6 | u64::from(s)
+            };
+        }
+        i
+    }
+
+    fn unrank(&self, t: Tier, mut i: u64) -> Option<Pos> {
+        let n = t.mat.len();
+        let mut sqs = [0u8; MAX_PIECES];
+        for j in (0..n).rev() {
+            if t.mat.code(j) & 7 == 1 {
+                sqs[2 + j] = t.rank_of(j) * 8 + (i & 7) as u8;
+                i >>= 3;
+            } else {
+                sqs[2 + j] = (i & 63) as u8;
+                i >>= 6;
+            }
+        }
+        self.assemble(t, i, sqs)
+    }
+
+    /// The numbers of a range in order, the digits counted up one at a time instead of
+    /// divided out of each number.
+    fn for_each_in(
+        &self,
+        t: Tier,
+        range: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, Option<Pos>),
+    ) {
+        if range.is_empty() {
+            return;
+        }
+        let n = t.mat.len();
+        let mut radix = [0u8; MAX_OTHERS];
+        let mut base = [0u8; MAX_OTHERS];
+        for j in 0..n {
+            radix[j] = Chess::radix(t, j) as u8;
+            base[j] = if radix[j] == 8 { t.rank_of(j) * 8 } else { 0 };
+        }
+        let mut digits = [0u8; MAX_OTHERS];
+        let mut top = range.start;
+        for j in (0..n).rev() {
+            let r = u64::from(radix[j]);
+            digits[j] = (top % r) as u8;
+            top /= r;
+        }
+        let mut sqs = [0u8; MAX_PIECES];
+        for i in range {
+            for j in 0..n {
+                sqs[2 + j] = base[j] + digits[j];
+            }
+            f(i, self.assemble(t, top, sqs));
+            // Count up: the last piece's digit first.
+            let mut j = n;
+            loop {
+                if j == 0 {
+                    top += 1;
+                    break;
+                }
+                j -= 1;
+                digits[j] += 1;
+                if digits[j] < radix[j] {
+                    break;
+                }
+                digits[j] = 0;
+            }
+        }
     }
 }
 
@@ -1146,52 +1418,48 @@ impl UnmoveGame for Chess {
     /// in `p` is not in check there. (Positions with an en-passant right are reached by
     /// double pushes only, from other tiers.)
     fn unmoves(&self, p: &Pos, out: &mut Vec<Pos>) {
-        if p.ep != 0 {
+        if p.ep() != 0 {
             return;
         }
-        let (colours, kinds) = Chess::boards(p);
-        let occ = colours[0] | colours[1];
-        let mover = 1 - usize::from(p.stm);
+        let b = Bits::of(p);
+        let occ = b.occ();
+        let mover = 1 - usize::from(p.stm());
         let mover_bit = if mover == 0 { 0 } else { BLACK };
-        let mut slots = [(mover, 6u8); MAX_PIECES];
-        let mut count = 1;
-        for (i, c) in p.mat.codes().enumerate() {
-            if c & BLACK == mover_bit && c & 7 != 1 {
-                slots[count] = (2 + i, c & 7);
-                count += 1;
+        let victim = p.sq(usize::from(p.stm()));
+        let mut base = *p;
+        base.set_stm(mover as u8);
+        // Whether the side to move in `p` is safe before the piece of `kind` came from `e`
+        // to `from`.
+        let safe = |kind: usize, from: u8, e: u8| -> bool {
+            let moved = 1u64 << from | 1u64 << e;
+            let mut before = b;
+            before.col[mover] ^= moved;
+            before.kind[kind] ^= moved;
+            !before.attacked(victim, mover, before.col[mover], occ ^ moved)
+        };
+        let from = p.sq(mover);
+        for e in BitBoard(get_king_moves(sq(from)).0 & !occ) {
+            let e = e as u8;
+            if safe(6, from, e) {
+                let mut q = base;
+                q.set_sq(mover, e);
+                out.push(q);
             }
         }
-        for &(slot, kind) in &slots[..count] {
-            let from = p.sq[slot];
-            let s = sq(from);
-            let o = BitBoard(occ);
-            let reach = match kind {
-                2 => get_knight_moves(s),
-                3 => get_bishop_moves(s, o),
-                4 => get_rook_moves(s, o),
-                5 => get_bishop_moves(s, o) | get_rook_moves(s, o),
-                _ => get_king_moves(s),
-            };
-            for e in BitBoard(reach.0 & !occ) {
+        for j in 0..p.mat().len() {
+            let code = p.mat().code(j);
+            let kind = code & 7;
+            if code & BLACK != mover_bit || kind == 1 {
+                continue;
+            }
+            let from = p.sq(2 + j);
+            for e in BitBoard(Bits::reach(kind, from, occ) & !occ) {
                 let e = e as u8;
-                let mut q = *p;
-                q.sq[slot] = e;
-                q.stm = mover as u8;
-                // The side to move in `p` must not be in check before the move.
-                let c2 = {
-                    let mut c = colours;
-                    c[mover] ^= 1 << from | 1 << e;
-                    c
-                };
-                let mut k2 = kinds;
-                let k = usize::from(kind);
-                k2[k] ^= 1 << from | 1 << e;
-                let victim_king = q.sq[usize::from(p.stm)];
-                if Chess::attacked(victim_king, mover, &c2, &k2) {
-                    continue;
+                if safe(usize::from(kind), from, e) {
+                    let mut q = base;
+                    q.relocate(j, e);
+                    out.push(q);
                 }
-                Chess::sort_identical(&mut q);
-                out.push(q);
             }
         }
     }
@@ -1204,28 +1472,34 @@ impl SymmetricGame for Chess {
         8
     }
 
+    #[inline]
     fn apply_symmetry(&self, p: &Pos, g: usize) -> Pos {
-        let g = if p.mat.has_pawns() { g & 1 } else { g };
+        let g = if p.mat().has_pawns() { g & 1 } else { g };
         if g == 0 {
             return *p;
         }
+        let map = &self.squares[g];
         let mut q = *p;
-        for j in 0..2 + p.mat.len() {
-            q.sq[j] = map_square(g, p.sq[j]);
+        for j in 0..2 + p.mat().len() {
+            q.set_sq(j, map[usize::from(p.sq(j))]);
         }
-        if p.ep != 0 {
-            q.ep = 8 - (p.ep - 1);
+        if p.ep() != 0 {
+            q.set_ep(8 - (p.ep() - 1));
         }
-        Chess::sort_identical(&mut q);
+        q.sort_identical();
         q
     }
 
     /// The least image, found among the images whose kings are the least pair (the
     /// position's order compares the kings first): usually one symmetry, two when both
     /// kings are on a diagonal.
+    #[inline]
     fn canonical(&self, p: &Pos) -> Pos {
-        let k = usize::from(p.mat.has_pawns());
-        let mut mask = self.to_canonical[k][p.sq[0] as usize * 64 + p.sq[1] as usize];
+        let k = usize::from(p.mat().has_pawns());
+        let mut mask = self.to_canonical[k][p.sq(0) as usize * 64 + p.sq(1) as usize];
+        if mask == 1 {
+            return *p;
+        }
         let mut best: Option<Pos> = None;
         while mask != 0 {
             let g = mask.trailing_zeros() as usize;
@@ -1236,6 +1510,35 @@ impl SymmetricGame for Chess {
             }
         }
         best.expect("some symmetry gives the least pair")
+    }
+
+    /// 8 over the symmetries that fix `p`, tried only among those that fix its kings; with
+    /// pawns 2 (the mirror moves every king).
+    #[inline]
+    fn class_size(&self, p: &Pos) -> u64 {
+        if p.mat().has_pawns() {
+            return 2;
+        }
+        let mut mask = self.fixing[p.sq(0) as usize * 64 + p.sq(1) as usize] & !1;
+        let mut fixed = 1;
+        while mask != 0 {
+            let g = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            if self.apply_symmetry(p, g) == *p {
+                fixed += 1;
+            }
+        }
+        8 / fixed
+    }
+
+    #[inline]
+    fn is_canonical(&self, p: &Pos) -> bool {
+        let k = usize::from(p.mat().has_pawns());
+        match self.to_canonical[k][p.sq(0) as usize * 64 + p.sq(1) as usize] {
+            1 => true,
+            m if m & 1 == 0 => false,
+            _ => self.canonical(p) == *p,
+        }
     }
 }
 
@@ -1266,10 +1569,10 @@ impl Notation for Chess {
                 c.to_ascii_uppercase()
             }
         };
-        grid[usize::from(p.sq[0] >> 3)][usize::from(p.sq[0] & 7)] = 'K';
-        grid[usize::from(p.sq[1] >> 3)][usize::from(p.sq[1] & 7)] = 'k';
-        for (i, c) in p.mat.codes().enumerate() {
-            let s = p.sq[2 + i];
+        grid[usize::from(p.sq(0) >> 3)][usize::from(p.sq(0) & 7)] = 'K';
+        grid[usize::from(p.sq(1) >> 3)][usize::from(p.sq(1) & 7)] = 'k';
+        for (i, c) in p.mat().codes().enumerate() {
+            let s = p.sq(2 + i);
             grid[usize::from(s >> 3)][usize::from(s & 7)] = letter(c & 7, c & BLACK != 0);
         }
         let mut out = String::new();
@@ -1280,7 +1583,7 @@ impl Notation for Chess {
             out.push('\n');
         }
         out.push_str("  a b c d e f g h\n");
-        out.push_str(if p.stm == 0 {
+        out.push_str(if p.stm() == 0 {
             "white to move\n"
         } else {
             "black to move\n"
@@ -1317,7 +1620,7 @@ impl Notation for Chess {
             format!("not a legal FEN: {why}")
         })?;
         let p = Chess::from_board(&board)?;
-        Ok((p, p.stm))
+        Ok((p, p.stm()))
     }
 
     fn position_help(&self) -> String {

@@ -241,10 +241,10 @@ fn moves_are_the_crate_s_legal_moves() {
             ours.sort();
             theirs.sort();
             assert_eq!(ours, theirs, "{m}: {board}");
-            eps += ours.iter().filter(|c| c.ep != 0).count() + usize::from(p.ep != 0);
+            eps += ours.iter().filter(|c| c.ep() != 0).count() + usize::from(p.ep() != 0);
             promotions += ours
                 .iter()
-                .filter(|c| c.mat != p.mat && c.mat.len() == p.mat.len())
+                .filter(|c| c.mat() != p.mat() && c.mat().len() == p.mat().len())
                 .count();
             // The primitive value against the crate's verdict.
             let want = if Chess::insufficient(&p) {
@@ -329,7 +329,7 @@ fn a_plain_search_agrees_on_short_mates() {
     for m in ["KQvK", "KRvK", "KPvK"] {
         let h = Chess::new(m).unwrap();
         for p in sample(&h, 4000) {
-            if p.mat != h.material() {
+            if p.mat() != h.material() {
                 continue;
             }
             let Some(v) = s.value(&p).unwrap() else {
@@ -438,7 +438,7 @@ fn mirrored_and_colour_swapped_positions_have_the_same_value() {
     for m in ["KPvK", "KQvK", "KRvK"] {
         let h = Chess::new(m).unwrap();
         for p in sample(&h, 600) {
-            if p.mat != h.material() {
+            if p.mat() != h.material() {
                 continue;
             }
             let fen = g.fen(&p);
@@ -501,7 +501,7 @@ fn underpromotion_is_played_where_a_queen_would_stalemate() {
     for t in g.root_tiers() {
         for i in 0..g.tier_size(t) {
             let Some(p) = g.unrank(t, i) else { continue };
-            if p.stm != 0 || p.sq[2] >> 3 != 6 {
+            if p.stm() != 0 || p.sq(2) >> 3 != 6 {
                 continue;
             }
             let ranked = s.ranked_moves(&p).unwrap();
@@ -511,7 +511,7 @@ fn underpromotion_is_played_where_a_queen_would_stalemate() {
                 .collect();
             if !wins.is_empty()
                 && wins.iter().all(|(c, _)| {
-                    c.mat.len() == 1 && !c.mat.has_pawns() && c.mat.to_string() != "KQvK"
+                    c.mat().len() == 1 && !c.mat().has_pawns() && c.mat().to_string() != "KQvK"
                 })
             {
                 only += 1;
@@ -528,7 +528,7 @@ fn en_passant_is_a_position_of_its_own() {
     let g = Chess::new("KPvKP").unwrap();
     // Black can take e3 en passant.
     let (p, side) = g.parse_position("7k/8/8/8/3pP3/8/8/K7 b - e3 0 1").unwrap();
-    assert_eq!((side, p.ep), (1, 5));
+    assert_eq!((side, p.ep()), (1, 5));
     assert_eq!(g.tier_name(g.tier(&p)), "KPvKP_44_epw");
     assert_eq!(g.unrank(g.tier(&p), g.rank(&p)), Some(p));
     let mut names = Vec::new();
@@ -537,15 +537,19 @@ fn en_passant_is_a_position_of_its_own() {
         .iter()
         .find(|(n, _)| n == "d4e3")
         .expect("the capture");
-    assert_eq!(after.mat.to_string(), "KvKP");
+    assert_eq!(after.mat().to_string(), "KvKP");
+    // Kings side by side are no position (the crate reads the FEN).
+    let e = g.parse_position("8/8/8/8/8/8/8/Kk6 w - - 0 1").unwrap_err();
+    assert!(e.contains("next to each other"), "{e}");
     // Without a pawn beside it, or with the taker pinned, the square says nothing.
     let (q, _) = g.parse_position("7k/8/8/8/4P3/8/8/K7 b - - 0 1").unwrap();
-    assert_eq!(q.ep, 0);
+    assert_eq!(q.ep(), 0);
     let (r, _) = g
         .parse_position("8/8/8/8/k2pP2R/8/8/7K b - e3 0 1")
         .unwrap();
     assert_eq!(
-        r.ep, 0,
+        r.ep(),
+        0,
         "the black pawn is pinned to its king along the rank"
     );
     // The double push from the tier without the right leads to the one with it.
@@ -585,7 +589,7 @@ fn en_passant_values_follow_from_the_moves() {
             let best = kids.iter().map(|&k| k.through(false)).max().unwrap();
             assert_eq!(v, best, "{}", g.fen(&p));
             let mut plain = p;
-            plain.ep = 0;
+            plain.set_ep(0);
             if s.value(&plain).unwrap() != Some(v) {
                 differs += 1;
             }
@@ -593,4 +597,211 @@ fn en_passant_values_follow_from_the_moves() {
         }
     }
     assert!(checked > 1000 && differs > 0, "{checked} {differs}");
+}
+
+// ------------------------------------------------------------------------------------------
+// The fast rules against the crate and against plain definitions.
+
+/// A legal position of random material (up to five pieces), as the crate reads it: kings
+/// and pieces on random squares (pawns on ranks 2 to 7, so that promotions are common), a
+/// random side to move, and in about half the cases a pawn of the side not to move just
+/// pushed two squares with the en-passant square set and, with two pieces or more, a pawn
+/// beside it that may take it (the crate refuses the square where no such push could have
+/// happened; the rules keep it only where the capture is legal).
+fn random_board(
+    kings: (u8, u8),
+    pieces: &[(u8, u8)],
+    black: bool,
+    ep: Option<u8>,
+) -> Option<Board> {
+    if kings.0 == kings.1 {
+        return None;
+    }
+    let mut b = BoardBuilder::empty();
+    b.board[usize::from(kings.0)] = Some((Piece::King, Color::White));
+    b.board[usize::from(kings.1)] = Some((Piece::King, Color::Black));
+    let stm = if black { Color::Black } else { Color::White };
+    let mut pushed = false;
+    let mut beside = false;
+    for (i, &(code, s)) in pieces.iter().enumerate() {
+        // With an en-passant file and two pieces or more, the first two are pawns: the
+        // pusher's and one of the side to move.
+        let code = match (ep, i, pieces.len() >= 2, black) {
+            (Some(_), 0, true, b) => 5 * u8::from(!b),
+            (Some(_), 1, true, b) => 5 * u8::from(b),
+            _ => code,
+        };
+        let kind = code % 5;
+        let colour = if code >= 5 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let mut s = s;
+        if kind == 0 {
+            // A pawn: ranks 2 to 7; with an en-passant file, the first pawn of the side
+            // not to move is the one that has just made a double push, and the first of
+            // the side to move stands beside it (left or right, by a bit of its square).
+            s = (1 + (s >> 3) % 6) * 8 + (s & 7);
+            let rank = if black { 24 } else { 32 };
+            match ep {
+                Some(f) if colour != stm && !pushed => {
+                    s = rank + f;
+                    pushed = true;
+                }
+                Some(f) if colour == stm && !beside => {
+                    let g = if s & 1 == 0 { f.wrapping_sub(1) } else { f + 1 };
+                    if g < 8 {
+                        s = rank + g;
+                    }
+                    beside = true;
+                }
+                _ => {}
+            }
+        }
+        if b.board[usize::from(s)].is_some() {
+            return None;
+        }
+        b.board[usize::from(s)] = Some((Piece::index(usize::from(kind)), colour));
+    }
+    b.side_to_move = stm;
+    if let (Some(f), true) = (ep, pushed) {
+        let rank = if black { Rank::Third } else { Rank::Sixth };
+        b.en_passant = Some(Square::new(File::index(usize::from(f)), rank));
+    }
+    b.build().ok()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+    /// The rules' move generator gives exactly the crate's legal moves (captures,
+    /// promotions to every piece, double pushes with and without the en-passant right,
+    /// en passant, pins, checks), the primitive value agrees with the crate's verdict, and
+    /// every move inside the tier is undone by an un-move.
+    #[test]
+    fn fast_moves_are_the_crate_s_legal_moves_on_random_positions(
+        kings in (0u8..64, 0u8..64),
+        pieces in proptest::collection::vec((0u8..10, 0u8..64), 0..=3),
+        black in proptest::bool::ANY,
+        ep in proptest::option::of(0u8..8),
+    ) {
+        let Some(board) = random_board(kings, &pieces, black, ep) else {
+            return Ok(());
+        };
+        let Ok(p) = Chess::from_board(&board) else {
+            // Only kings side by side are refused (the crate accepts them).
+            proptest::prop_assert!(get_king_moves(sq(kings.0)).has(sq(kings.1)));
+            return Ok(());
+        };
+        let g = Chess::with_material(p.mat());
+        let mut ours = Vec::new();
+        g.children(&p, |c| {
+            ours.push(c);
+            false
+        });
+        let mut theirs: Vec<Pos> = g.legal_moves(&p).into_iter().map(|(_, c)| c).collect();
+        ours.sort();
+        theirs.sort();
+        proptest::prop_assert_eq!(&ours, &theirs, "{}", board);
+        let want = if Chess::insufficient(&p) {
+            Some(Primitive::Tie)
+        } else if theirs.is_empty() {
+            Some(if board.checkers().is_empty() { Primitive::Tie } else { Primitive::Loss })
+        } else {
+            None
+        };
+        proptest::prop_assert_eq!(g.primitive(&p), want, "{}", board);
+        for c in ours.iter().filter(|c| g.tier(c) == g.tier(&p)) {
+            let mut back = Vec::new();
+            g.unmoves(c, &mut back);
+            proptest::prop_assert!(back.contains(&p), "{} -> {}", board, g.fen(c));
+        }
+        // The index holds the position, and the packed order is the fields' order.
+        if g.is_canonical(&p) {
+            proptest::prop_assert_eq!(g.unrank(g.tier(&p), g.rank(&p)), Some(p));
+        }
+        for c in &ours {
+            let fields = |q: &Pos| (q.squares(), q.ep(), q.stm(), q.mat());
+            proptest::prop_assert_eq!(p.cmp(c), fields(&p).cmp(&fields(c)));
+        }
+    }
+}
+
+/// The random positions of the property test above do hold en-passant captures and
+/// promotions.
+#[test]
+fn random_positions_cover_en_passant_and_promotions() {
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: u64| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % n) as u8
+    };
+    let (mut eps, mut promotions, mut boards) = (0, 0, 0);
+    for _ in 0..3000 {
+        let kings = (next(64), next(64));
+        let count = usize::from(next(4));
+        let pieces: Vec<(u8, u8)> = (0..count).map(|_| (next(10), next(64))).collect();
+        let black = next(2) == 1;
+        let ep = (next(2) == 1).then(|| next(8));
+        let Some(board) = random_board(kings, &pieces, black, ep) else {
+            continue;
+        };
+        let Ok(p) = Chess::from_board(&board) else {
+            continue;
+        };
+        boards += 1;
+        eps += usize::from(p.ep() != 0);
+        let g = Chess::with_material(p.mat());
+        g.children(&p, |c| {
+            promotions += usize::from(c.mat() != p.mat() && c.mat().len() == p.mat().len());
+            false
+        });
+    }
+    assert!(
+        boards > 1000 && eps > 20 && promotions > 100,
+        "{boards} boards, {eps} with en passant, {promotions} promotions"
+    );
+}
+
+/// The quick symmetry answers (class size from the kings' stabilizer, canonical test from
+/// the king pair) against the plain definitions over all 8 symmetries.
+#[test]
+fn class_sizes_and_canonical_tests_agree_with_all_symmetries() {
+    for m in ["KvK", "KQvK", "KBBvK", "KRvKB", "KPvK", "KPvKP"] {
+        let g = Chess::new(m).unwrap();
+        let mut diagonal = 0;
+        for p in sample(&g, 2000) {
+            let images: Vec<Pos> = (0..8).map(|s| g.apply_symmetry(&p, s)).collect();
+            let fixed = images.iter().filter(|&&q| q == p).count() as u64;
+            assert_eq!(g.class_size(&p), 8 / fixed, "{m}: {}", g.fen(&p));
+            let least = *images.iter().min().unwrap();
+            assert_eq!(g.canonical(&p), least, "{m}: {}", g.fen(&p));
+            assert_eq!(g.is_canonical(&p), least == p, "{m}: {}", g.fen(&p));
+            diagonal += usize::from(fixed > 1 && !p.mat().has_pawns());
+        }
+        if m == "KvK" {
+            assert!(diagonal > 0, "symmetric positions sampled");
+        }
+    }
+}
+
+/// The bit tricks on materials against counting.
+#[test]
+fn material_length_and_pawns_by_bits() {
+    for n in 2..=MAX_PIECES {
+        for m in Material::all(n) {
+            assert_eq!(m.len(), m.codes().count(), "{m}");
+            assert_eq!(m.has_pawns(), m.codes().any(|c| c & 7 == 1), "{m}");
+            for j in 0..m.len() {
+                let w = m.without(j);
+                let mut codes: Vec<u8> = m.codes().collect();
+                let c = codes.remove(j);
+                assert_eq!(w.codes().collect::<Vec<_>>(), codes, "{m} without {j}");
+                assert_eq!(w.with(j, c), m, "{m}");
+            }
+        }
+    }
 }
