@@ -23,6 +23,7 @@ const MAX_THREADS: usize = 256;
 static ALLOC: mem::Guard = mem::Guard;
 
 fn main() -> ExitCode {
+    mem::one_arena();
     let started = Instant::now();
     let cli = cli::Cli::parse();
     progress::set_quiet(cli.quiet);

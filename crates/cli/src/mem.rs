@@ -61,6 +61,21 @@ impl std::fmt::Display for Limit {
 
 static LIMIT: OnceLock<Option<Limit>> = OnceLock::new();
 
+/// Asks glibc's allocator for one arena shared by every thread, before any thread starts.
+///
+/// By default each thread that allocates gets an arena of its own, and what a worker frees
+/// (a sorted tier's merge runs, a chunk's scratch vectors) stays in its arena: with 2
+/// threads, Connect-4 5x5 peaked at 162 MiB instead of 133 MiB, 6x4 at 221 MiB instead of
+/// 185 MiB, for no measurable speed (the solvers allocate per chunk, not per position).
+pub fn one_arena() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets an allocator parameter; it is called before any other
+    // thread exists, and a failure (return 0) leaves the default, which is also correct.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
 /// Works out the limit once, with `--memory` if given; later calls of [`limit`] return it.
 /// Called by `main` before any command runs.
 pub fn init(flag: Option<u64>) -> Option<Limit> {
