@@ -149,11 +149,11 @@ pub(crate) fn prefetch<T>(data: &[T], i: usize) {
 
 /// Whether cell updates may race (several threads on one frontier).
 #[derive(Copy, Clone)]
-struct Racy(bool);
+pub(crate) struct Racy(pub(crate) bool);
 
 /// Decides an open cell as `v`; whether this call did.
 #[inline]
-fn decide<C: Cell>(cell: &C::Atomic, v: C, racy: Racy) -> bool {
+pub(crate) fn decide<C: Cell>(cell: &C::Atomic, v: C, racy: Racy) -> bool {
     loop {
         let cur = C::load(cell);
         if cur.counter().is_none() {
@@ -172,7 +172,7 @@ fn decide<C: Cell>(cell: &C::Atomic, v: C, racy: Racy) -> bool {
 /// Counts an open cell down, deciding it as `lost` when its counter reaches 0; whether this
 /// call decided it.
 #[inline]
-fn count_down<C: Cell>(
+pub(crate) fn count_down<C: Cell>(
     cell: &C::Atomic,
     lost: Option<C>,
     racy: Racy,
@@ -283,7 +283,7 @@ impl<P: Copy + Eq + std::hash::Hash> Scratch<P> {
     }
 }
 
-fn terminal(p: Primitive) -> Value {
+pub(crate) fn terminal(p: Primitive) -> Value {
     match p {
         Primitive::Win => Value::Win(0),
         Primitive::Loss => Value::Loss(0),
@@ -291,7 +291,7 @@ fn terminal(p: Primitive) -> Value {
     }
 }
 
-fn enc<C: Cell>(v: Value, t: &dyn std::fmt::Debug) -> Result<C, Error> {
+pub(crate) fn enc<C: Cell>(v: Value, t: &dyn std::fmt::Debug) -> Result<C, Error> {
     C::encode(v).ok_or_else(|| Error::Remoteness {
         tier: format!("{t:?}"),
         max: C::MAX_REMOTENESS,
@@ -515,7 +515,7 @@ pub(crate) fn solve_tier<G: TierGame, C: Cell>(
 
 /// A cell that must exist: a remoteness that fits.
 #[inline]
-fn need<C: Cell>(c: Option<C>, t: &dyn std::fmt::Debug) -> Result<C, Error> {
+pub(crate) fn need<C: Cell>(c: Option<C>, t: &dyn std::fmt::Debug) -> Result<C, Error> {
     c.ok_or_else(|| Error::Remoteness {
         tier: format!("{t:?}"),
         max: C::MAX_REMOTENESS,

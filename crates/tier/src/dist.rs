@@ -50,6 +50,7 @@
 //! level are at most 4 bytes per update crossing ranks.
 
 use crate::cell::{Cell, CellArray};
+use crate::dense::{count_down, decide, enc, need, terminal, Racy};
 use crate::engine::{self, Dag, Event, SolveOptions};
 use crate::error::Error;
 use crate::game::{canonical, keeps, Layout, LayoutKind, Parents, Symmetry, TierGame};
@@ -57,7 +58,6 @@ use crate::solution::{TierData, TierSolution};
 use crate::stats::Stats;
 use crate::tierfile::{self, Kind, Reader};
 use rayon::prelude::*;
-use retrograde_graph::Primitive;
 use retrograde_solve::exchange::Exchange;
 use retrograde_solve::Value;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
@@ -147,78 +147,6 @@ fn u32s(b: &[u8]) -> impl Iterator<Item = u32> + '_ {
 fn u64s(b: &[u8]) -> impl Iterator<Item = u64> + '_ {
     b.chunks_exact(8)
         .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-}
-
-fn terminal(p: Primitive) -> Value {
-    match p {
-        Primitive::Win => Value::Win(0),
-        Primitive::Loss => Value::Loss(0),
-        Primitive::Tie => Value::Tie(0),
-    }
-}
-
-fn enc<C: Cell>(v: Value, t: &dyn std::fmt::Debug) -> Result<C, Error> {
-    C::encode(v).ok_or_else(|| Error::Remoteness {
-        tier: format!("{t:?}"),
-        max: C::MAX_REMOTENESS,
-    })
-}
-
-fn need<C: Cell>(c: Option<C>, t: &dyn std::fmt::Debug) -> Result<C, Error> {
-    c.ok_or_else(|| Error::Remoteness {
-        tier: format!("{t:?}"),
-        max: C::MAX_REMOTENESS,
-    })
-}
-
-/// Decides an open cell as `v`; whether this call did.
-#[inline]
-fn decide<C: Cell>(cell: &C::Atomic, v: C, racy: bool) -> bool {
-    loop {
-        let cur = C::load(cell);
-        if cur.counter().is_none() {
-            return false;
-        }
-        if !racy {
-            C::store(cell, v);
-            return true;
-        }
-        if C::exchange(cell, cur, v) {
-            return true;
-        }
-    }
-}
-
-/// Counts an open cell down, deciding it as `lost` at 0; whether this call decided it.
-#[inline]
-fn count_down<C: Cell>(
-    cell: &C::Atomic,
-    lost: Option<C>,
-    racy: bool,
-    t: &dyn std::fmt::Debug,
-) -> Result<bool, Error> {
-    loop {
-        let cur = C::load(cell);
-        let Some(n) = cur.counter() else {
-            return Ok(false);
-        };
-        let new = match n {
-            0 => {
-                return Err(Error::Game(format!(
-                    "un-moves give a position of tier {t:?} more moves than its moves do"
-                )))
-            }
-            1 => need(lost, t)?,
-            _ => C::open(n - 1).expect("smaller"),
-        };
-        if !racy {
-            C::store(cell, new);
-            return Ok(n == 1);
-        }
-        if C::exchange(cell, cur, new) {
-            return Ok(n == 1);
-        }
-    }
 }
 
 /// Per level, local slots.
@@ -782,14 +710,14 @@ fn solve_tier<G: TierGame, C: Cell>(
                 let won = enc::<C>(Value::Win(r), &t)?;
                 frontier.extend(
                     s.into_iter()
-                        .filter(|&i| decide::<C>(&cells[i as usize], won, false)),
+                        .filter(|&i| decide::<C>(&cells[i as usize], won, Racy(false))),
                 );
             }
             let lost_next = C::encode(Value::Loss(r + 1));
             let won_next = C::encode(Value::Win(r + 1));
             let mut next = Vec::new();
             for i in phantoms.take(r) {
-                if count_down::<C>(&cells[i as usize], lost_next, false, &t)? {
+                if count_down::<C>(&cells[i as usize], lost_next, Racy(false), &t)? {
                     next.push(i);
                 }
             }
@@ -811,10 +739,10 @@ fn solve_tier<G: TierGame, C: Cell>(
                         }
                         let cell = &cells[lq as usize];
                         if win {
-                            if decide::<C>(cell, need(won_next, &t)?, racy) {
+                            if decide::<C>(cell, need(won_next, &t)?, Racy(racy)) {
                                 out.push(lq);
                             }
-                        } else if count_down::<C>(cell, lost_next, racy, &t)? {
+                        } else if count_down::<C>(cell, lost_next, Racy(racy), &t)? {
                             out.push(lq);
                         }
                         Ok(())
@@ -850,10 +778,10 @@ fn solve_tier<G: TierGame, C: Cell>(
                         ))
                     })?;
                     if x >> 31 == 1 {
-                        if decide::<C>(cell, need(won_next, &t)?, false) {
+                        if decide::<C>(cell, need(won_next, &t)?, Racy(false)) {
                             next.push(lq);
                         }
-                    } else if count_down::<C>(cell, lost_next, false, &t)? {
+                    } else if count_down::<C>(cell, lost_next, Racy(false), &t)? {
                         next.push(lq);
                     }
                 }
@@ -872,7 +800,7 @@ fn solve_tier<G: TierGame, C: Cell>(
                 let tied = enc::<C>(Value::Tie(r), &t)?;
                 frontier.extend(
                     s.into_iter()
-                        .filter(|&i| decide::<C>(&cells[i as usize], tied, false)),
+                        .filter(|&i| decide::<C>(&cells[i as usize], tied, Racy(false))),
                 );
             }
             let tied_next = C::encode(Value::Tie(r + 1));
@@ -891,7 +819,7 @@ fn solve_tier<G: TierGame, C: Cell>(
                         }
                         let cell = &cells[lq as usize];
                         if C::load(cell).counter().is_some()
-                            && decide::<C>(cell, need(tied_next, &t)?, racy)
+                            && decide::<C>(cell, need(tied_next, &t)?, Racy(racy))
                         {
                             out.push(lq);
                         }
@@ -928,7 +856,7 @@ fn solve_tier<G: TierGame, C: Cell>(
                         ))
                     })?;
                     if C::load(cell).counter().is_some()
-                        && decide::<C>(cell, need(tied_next, &t)?, false)
+                        && decide::<C>(cell, need(tied_next, &t)?, Racy(false))
                     {
                         next.push(lq);
                     }
