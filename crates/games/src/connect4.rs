@@ -346,6 +346,15 @@ impl OrderedMoves for Connect4 {
     fn slot_child(&self, p: &Board, s: usize) -> Option<Board> {
         self.drop_into(p, s as u32)
     }
+
+    /// The columns that are not full: a full column's sentinel is its field's top bit.
+    #[inline]
+    fn slot_flags(&self, p: &Board) -> u16 {
+        let (s, h) = (self.stride(), self.height);
+        (0..self.width).fold(0u16, |f, c| {
+            f | (((p.key >> (c * s + h)) & 1) as u16 ^ 1) << c
+        })
+    }
 }
 
 impl SymmetricGame for Connect4 {

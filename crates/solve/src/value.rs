@@ -90,6 +90,7 @@ pub enum Value {
 
 impl Value {
     /// The outcome without the remoteness.
+    #[inline]
     pub fn outcome(self) -> Outcome {
         match self {
             Value::Win(_) => Outcome::Win,
@@ -100,6 +101,7 @@ impl Value {
     }
 
     /// The remoteness, `None` for a draw.
+    #[inline]
     pub fn remoteness(self) -> Option<u32> {
         match self {
             Value::Win(r) | Value::Loss(r) | Value::Tie(r) => Some(r),
@@ -108,6 +110,7 @@ impl Value {
     }
 
     /// Builds a value from its parts; `remoteness` is ignored for a draw.
+    #[inline]
     pub fn new(outcome: Outcome, remoteness: u32) -> Value {
         match outcome {
             Outcome::Win => Value::Win(remoteness),
@@ -119,12 +122,14 @@ impl Value {
 
     /// This child value as seen from a parent one move earlier, when the move passes the
     /// turn: perspective flipped, one ply more.
+    #[inline]
     pub fn parent(self) -> Value {
         self.through(false)
     }
 
     /// This child value as seen from a parent one move earlier; `keeps_turn` tells whether
     /// the move leaves the same player to move (a go-again move, or same owner in an arena).
+    #[inline]
     pub fn through(self, keeps_turn: bool) -> Value {
         let v = if keeps_turn { self } else { -self };
         match v {
@@ -136,6 +141,7 @@ impl Value {
     }
 
     /// A key that sorts values by preference (greater is better for the player to move).
+    #[inline]
     fn key(self) -> (u8, i64) {
         match self {
             Value::Win(r) => (3, -(r as i64)),
@@ -149,6 +155,7 @@ impl Value {
 impl Neg for Value {
     type Output = Value;
     /// The same position seen by the other player: win and loss swap, remoteness stays.
+    #[inline]
     fn neg(self) -> Value {
         match self {
             Value::Win(r) => Value::Loss(r),
@@ -159,12 +166,14 @@ impl Neg for Value {
 }
 
 impl Ord for Value {
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         self.key().cmp(&other.key())
     }
 }
 
 impl PartialOrd for Value {
+    #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }

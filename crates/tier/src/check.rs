@@ -64,6 +64,16 @@ pub fn check_game<G: TierGame>(game: &G, samples: u64) -> Result<(), Violation> 
                     "{p:?}: the slot children are not the moves, in order"
                 ));
             }
+            let n = <G::Layout as Layout<G>>::slots(game);
+            let flags = (0..n).fold(0u16, |f, s| {
+                f | u16::from(<G::Layout as Layout<G>>::slot_child(game, &p, s).is_some()) << s
+            });
+            let said = <G::Layout as Layout<G>>::slot_flags(game, &p);
+            if said != flags {
+                return Err(format!(
+                    "{p:?}: slot_flags says {said:#b}, the slot children {flags:#b}"
+                ));
+            }
         }
         for c in &moves {
             let tc = game.tier(c);

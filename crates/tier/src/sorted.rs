@@ -30,8 +30,10 @@
 //! its canonical one's). The work files are removed once the database is complete.
 //!
 //! # Memory
-//! Discovering a tier holds its parent tiers' keys, 2 bytes of slot flags per parent, and
-//! the new keys; solving a tier holds its keys and values and its child tier's.
+//! Discovering a tier holds its parent tiers' keys, 1 or 2 bytes of slot flags per parent,
+//! and the new keys once: the ranges merge into their own parts of one buffer, sized by the
+//! moves they can give (pages never written are never the process's), and the parts are
+//! moved down into place. Solving a tier holds its keys and values and its child tier's.
 
 use crate::cell::{Cell, CellArray};
 use crate::engine::{header, keys_file, read_meta, values_file, Dag, Event, Meta, SolveOptions};
@@ -126,6 +128,7 @@ pub(crate) fn solve<'g, G: TierGame, C: CellArray>(
 }
 
 /// The slots with a legal move, as bits; none at a primitive position.
+#[inline]
 fn slots_of<G: TierGame>(game: &G, p: &G::Position) -> u16 {
     if game.primitive(p).is_some() {
         return 0;
@@ -134,11 +137,9 @@ fn slots_of<G: TierGame>(game: &G, p: &G::Position) -> u16 {
 }
 
 /// The slots with a legal move from a position that is not primitive.
+#[inline]
 fn slot_flags<G: TierGame>(game: &G, p: &G::Position) -> u16 {
-    let n = <G::Layout as Layout<G>>::slots(game);
-    (0..n).fold(0u16, |f, s| {
-        f | u16::from(<G::Layout as Layout<G>>::slot_child(game, p, s).is_some()) << s
-    })
+    <G::Layout as Layout<G>>::slot_flags(game, p)
 }
 
 /// The work file of a tier's keys, all of them (the database keeps canonical ones only).
@@ -804,26 +805,59 @@ fn merge_children<G: TierGame, K: Key, F: Flags>(
         }
         Ok(lo)
     };
-    let used = AtomicU64::new(0);
-    let over = AtomicBool::new(false);
+    // Each range's streams: where they start and end in it, and how many children they
+    // give at most (the parents with the slot).
     let ranges = bounds.len() + 1;
-    let runs: Vec<Vec<K>> = (0..ranges)
+    type Span = (Vec<usize>, Vec<usize>, usize);
+    let spans: Vec<Span> = (0..ranges)
         .into_par_iter()
-        .map(|r| -> Result<Vec<K>, Error> {
+        .map(|r| -> Result<Span, Error> {
             let lo = (r > 0).then(|| bounds[r - 1]);
             let hi = bounds.get(r).copied();
             let mut idx = Vec::with_capacity(streams.len());
             let mut end = Vec::with_capacity(streams.len());
+            let mut most = 0;
             for &(pi, s) in &streams {
-                idx.push(match lo {
+                let i = match lo {
                     Some(b) => find(pi, s, b)?,
                     None => 0,
-                });
-                end.push(match hi {
+                };
+                let e = match hi {
                     Some(b) => find(pi, s, b)?,
                     None => parents[pi].1.len(),
-                });
+                };
+                most += parents[pi].2[i..e].iter().filter(|f| f.has(s)).count();
+                idx.push(i);
+                end.push(e);
             }
+            Ok((idx, end, most))
+        })
+        .collect::<Result<_, _>>()?;
+    // Every range merges into its own part of one zeroed buffer (its pages are the
+    // system's until written), and the parts are then moved down into place: the tier is
+    // held about once (merging into a vector per range, then copying them into one, held
+    // it twice at the copy).
+    let caps: Vec<usize> = spans.iter().map(|s| s.2).collect();
+    let cap: usize = caps.iter().sum();
+    let mut buf: Vec<K> =
+        bytemuck::allocation::try_zeroed_vec(cap).map_err(|()| Error::Memory {
+            what: String::new(),
+            needed: cap as u64 * u64::from(K::BYTES),
+            limit: 0,
+        })?;
+    let mut parts: Vec<&mut [K]> = Vec::with_capacity(ranges);
+    let mut rest = &mut buf[..];
+    for &c in &caps {
+        let (part, tail) = rest.split_at_mut(c);
+        parts.push(part);
+        rest = tail;
+    }
+    let used = AtomicU64::new(0);
+    let over = AtomicBool::new(false);
+    let lens: Vec<usize> = parts
+        .into_par_iter()
+        .zip(spans)
+        .map(|(out, (mut idx, end, _))| -> Result<usize, Error> {
             let mut head = vec![u64::MAX; streams.len()];
             let mut live = vec![false; streams.len()];
             let advance = |x: usize,
@@ -842,6 +876,7 @@ fn merge_children<G: TierGame, K: Key, F: Flags>(
                         idx[x] = i + d + 1;
                     }
                     None => {
+                        head[x] = u64::MAX;
                         live[x] = false;
                         idx[x] = e;
                     }
@@ -851,35 +886,42 @@ fn merge_children<G: TierGame, K: Key, F: Flags>(
             for x in 0..streams.len() {
                 advance(x, &mut idx, &mut head, &mut live)?;
             }
-            let mut out: Vec<K> = Vec::new();
+            let mut n = 0usize;
             loop {
-                let mut at = usize::MAX;
-                for x in 0..streams.len() {
-                    if live[x] && (at == usize::MAX || head[x] < head[at]) {
-                        at = x;
+                // The least head of a live stream: a dead stream's head is u64::MAX, so the
+                // scan is a branch-free minimum (which stream is least is unpredictable); a
+                // live head of u64::MAX itself is told apart by `live`.
+                let (mut at, mut k) = (0, head[0]);
+                for (x, &h) in head.iter().enumerate().skip(1) {
+                    let less = h < k;
+                    k = if less { h } else { k };
+                    at = if less { x } else { at };
+                }
+                if !live[at] {
+                    match live.iter().position(|&l| l) {
+                        Some(x) => (at, k) = (x, head[x]),
+                        None => break,
                     }
                 }
-                if at == usize::MAX {
-                    break;
-                }
-                let k = head[at];
-                if out.last().map(|l| l.to_u64()) != Some(k) {
-                    debug_assert!(out.last().is_none_or(|l| l.to_u64() < k), "unsorted stream");
-                    out.push(K::from_u64(k));
-                    if out.len() % (1 << 20) == 0 {
+                if n == 0 || out[n - 1].to_u64() != k {
+                    debug_assert!(n == 0 || out[n - 1].to_u64() < k, "unsorted stream");
+                    // A stream gives at most one child per parent with the slot.
+                    out[n] = K::from_u64(k);
+                    n += 1;
+                    if n % (1 << 20) == 0 {
                         let bytes = (1u64 << 20) * u64::from(K::BYTES);
                         let total = used.fetch_add(bytes, Relaxed) + bytes;
                         if budget.is_some_and(|b| total > b) {
                             over.store(true, Relaxed);
                         }
                         if over.load(Relaxed) {
-                            return Ok(Vec::new());
+                            return Ok(0);
                         }
                     }
                 }
                 advance(at, &mut idx, &mut head, &mut live)?;
             }
-            Ok(out)
+            Ok(n)
         })
         .collect::<Result<_, _>>()?;
     if over.load(Relaxed) {
@@ -889,24 +931,22 @@ fn merge_children<G: TierGame, K: Key, F: Flags>(
             limit: 0,
         });
     }
-    let total: usize = runs.iter().map(Vec::len).sum();
-    let mut out = Vec::new();
-    out.try_reserve_exact(total).map_err(|_| Error::Memory {
-        what: String::new(),
-        needed: total as u64 * u64::from(K::BYTES),
-        limit: 0,
-    })?;
-    for run in runs {
-        if let (Some(a), Some(b)) = (out.last(), run.first()) {
-            if a >= b {
-                return Err(Error::Game(format!(
-                    "the moves of some slot are not increasing in the key (tier {t:?})"
-                )));
-            }
+    // Parts moved down, in order (a part only ever moves towards the start, past parts
+    // already in place); then the unused end goes back.
+    let (mut total, mut from) = (0usize, 0usize);
+    for (&n, &c) in lens.iter().zip(&caps) {
+        if n > 0 && total > 0 && buf[total - 1] >= buf[from] {
+            return Err(Error::Game(format!(
+                "the moves of some slot are not increasing in the key (tier {t:?})"
+            )));
         }
-        out.extend_from_slice(&run);
+        buf.copy_within(from..from + n, total);
+        total += n;
+        from += c;
     }
-    Ok(out)
+    buf.truncate(total);
+    buf.shrink_to_fit();
+    Ok(buf)
 }
 
 /// The values of a tier from its child tier's keys and values, the tier's totals (every

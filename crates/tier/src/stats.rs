@@ -46,11 +46,13 @@ pub struct Stats {
 
 impl Stats {
     /// Counts one more position of value `value`: outcome totals, histogram, longest lines.
+    #[inline]
     pub fn count(&mut self, value: Value) {
         self.count_many(value, 1);
     }
 
     /// Counts `n` positions of value `value`.
+    #[inline]
     pub fn count_many(&mut self, value: Value, n: u64) {
         if n == 0 {
             return;
