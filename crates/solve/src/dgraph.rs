@@ -1,0 +1,709 @@
+//! A graph divided among the ranks of an [`Exchange`]: rank `r` of `K` owns the vertices
+//! `n r / K .. n (r + 1) / K` and holds only their moves (forward, for out-degrees and best
+//! moves) and the moves into them (reverse, for propagation), with their labels.
+//!
+//! # Reading a text file by parts ([`TextShare`])
+//! 1. The caller cuts the file into `K` byte ranges at line starts ([`byte_range`]) and feeds
+//!    rank `r` the bytes of range `r` only. Each rank parses its lines with the one-process
+//!    [`LineParser`] (line numbers counted from its own first byte) and keeps its edges,
+//!    go-again marks and directive lines; after a bad line it parses no further.
+//! 2. [`TextShare::finish`]: every rank learns every rank's line count and whether it failed
+//!    (one `sum` of a `2K` vector). The first failing rank's error is the file's first bad
+//!    line; its number is its local number plus the lines of the ranks before it (an
+//!    exclusive prefix sum), and that rank sends the message to all, so every rank returns
+//!    the error one process gives, word for word.
+//! 3. Directive lines (`rg`: `vertices`, `terminal`, `owner`, `name`, `start`) are rare: every
+//!    rank gets all of them (with file line numbers) and applies them in file order with the
+//!    one-process code, so contradictions and their messages are the same; then each keeps
+//!    only the labels of its own vertices. `n` is the largest id + 1 over all ranks (a `max`),
+//!    or more from `vertices` lines and [`ParseOptions::vertices`].
+//! 4. [`Counted::layout`]: each edge `u -> v` goes to the owner of `u` (a forward entry: `u`'s
+//!    place in its owner's range with the go-again bit, and `v`) and to the owner of `v` (a
+//!    reverse entry), 8 bytes each, in rounds of [`ROUND`] edges per rank (an `all_to_all`
+//!    each). Each rank lays its entries out as two CSRs over its own range (a counting sort).
+//!
+//! Errors come in one process's order: bad edge lines, then directives, then
+//! [`ParseOptions::vertices`], then (at layout) go-again moves in an arena, then a vertex
+//! with too many moves. Every rank returns the same error.
+//!
+//! # Invariants
+//! `fwd_off` and `rev_off` have `hi - lo + 1` entries, start at 0 and end at the numbers of
+//! forward and reverse entries held; `fwd` holds global target ids (in no particular order
+//! within a vertex), `rev` global source ids. The forward entries of all ranks are the file's
+//! edges, each once; so are the reverse entries.
+//!
+//! # Memory
+//! Per rank, after layout: 16 bytes per owned vertex (offsets) plus 4 bytes per forward and
+//! 4 per reverse entry held (about `8 m / K` for random ids), plus the labels of its own
+//! vertices. While parsing: 8 bytes per edge of its byte range (about `m / K`) and the
+//! directive lines of the whole file; while laying out, also the received entries (8 bytes
+//! each) and one round's send buffers (at most 16 bytes x [`ROUND`]).
+
+use crate::exchange::Exchange;
+use retrograde_graph::format::{
+    apply_directives, Chunk, Format, LineParser, ParseError, ParseOptions,
+};
+use retrograde_graph::{BitSet, BuildError, Graph, GraphBuilder, Primitive, TurnRule};
+
+/// Edges a rank sends per round of the layout's exchange, at most.
+pub const ROUND: usize = 1 << 22;
+
+/// The partition of `0..n` into `k` id ranges.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Ranges {
+    n: u64,
+    k: usize,
+}
+
+impl Ranges {
+    /// `n` vertices over `k` ranks.
+    pub fn new(n: u64, k: usize) -> Self {
+        Ranges { n, k: k.max(1) }
+    }
+
+    /// The first vertex of rank `r` (`r == k` gives `n`).
+    #[inline]
+    pub fn start(&self, r: usize) -> u32 {
+        (self.n as u128 * r as u128 / self.k as u128) as u32
+    }
+
+    /// The rank that owns `v`.
+    #[inline]
+    pub fn owner(&self, v: u32) -> usize {
+        // The last rank whose range starts at or before v.
+        let mut r = ((v as u128 * self.k as u128) / self.n.max(1) as u128) as usize;
+        r = r.min(self.k - 1);
+        while r + 1 < self.k && self.start(r + 1) <= v {
+            r += 1;
+        }
+        while r > 0 && self.start(r) > v {
+            r -= 1;
+        }
+        r
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if (0..self.k).any(|r| self.start(r + 1) - self.start(r) >= 1 << 31) {
+            return Err(format!(
+                "{} vertices over {} ranks: a rank would own 2^31 or more; use more ranks",
+                self.n, self.k
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The byte range rank `r` of `k` parses, of a file of `len` bytes: from the first line start
+/// at or after `len r / k` to the first at or after `len (r + 1) / k` (so every line belongs to
+/// exactly one rank, and every range but the last ends with a newline). `newline_from(p)`
+/// gives the offset of the first `\n` at or after `p`, if any (the caller reads the file).
+///
+/// # Errors
+/// What `newline_from` returns.
+pub fn byte_range<E>(
+    len: u64,
+    k: usize,
+    r: usize,
+    mut newline_from: impl FnMut(u64) -> Result<Option<u64>, E>,
+) -> Result<std::ops::Range<u64>, E> {
+    let mut cut = |r: usize| -> Result<u64, E> {
+        let p = (len as u128 * r as u128 / k.max(1) as u128) as u64;
+        if p == 0 || r >= k {
+            return Ok(p.min(len));
+        }
+        Ok(newline_from(p - 1)?.map_or(len, |i| i + 1))
+    };
+    let (a, b) = (cut(r)?, cut(r + 1)?);
+    Ok(a..b.max(a))
+}
+
+/// One rank's part of a text graph file (`edges` or `rg`) while it is being read. See the
+/// [module docs](self).
+#[derive(Debug)]
+pub struct TextShare {
+    parser: LineParser,
+    chunks: Vec<Vec<(u32, u32)>>,
+    /// Indices (among this rank's edges) of go-again edges, increasing.
+    again: Vec<u64>,
+    directives: Vec<(u64, Vec<u8>)>,
+    max_id: Option<u32>,
+    edges: u64,
+    error: Option<ParseError>,
+}
+
+impl TextShare {
+    /// A share of a file in `format` ([`Format::Edges`], or [`Format::Rg`] which also reads
+    /// plain edge lists).
+    pub fn new(format: Format) -> Self {
+        TextShare {
+            parser: LineParser::new(format),
+            chunks: Vec::new(),
+            again: Vec::new(),
+            directives: Vec::new(),
+            max_id: None,
+            edges: 0,
+            error: None,
+        }
+    }
+
+    /// Parses the next bytes of this rank's range (blocks of any size). After a bad line
+    /// the rest is ignored (the error comes out of [`finish`](TextShare::finish)).
+    pub fn feed(&mut self, data: &[u8]) {
+        if self.error.is_some() {
+            return;
+        }
+        let TextShare {
+            parser,
+            chunks,
+            again,
+            directives,
+            max_id,
+            edges,
+            ..
+        } = self;
+        let mut sink = |c: Chunk| take(chunks, again, directives, max_id, edges, c);
+        if let Err(e) = parser.feed(data, &mut sink) {
+            self.fail(e);
+        }
+    }
+
+    fn fail(&mut self, e: ParseError) {
+        self.error = Some(e);
+        self.chunks = Vec::new();
+        self.again = Vec::new();
+        self.directives = Vec::new();
+    }
+
+    /// Whether a bad line was met (this rank's part alone; others may have failed earlier).
+    pub fn failed(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// Ends the input on every rank (a collective): finds the file's first error, applies the
+    /// directives and counts the vertices and edges.
+    ///
+    /// # Errors
+    /// The error one process reading the whole file gives (the same on every rank).
+    pub fn finish(mut self, opts: &ParseOptions, ex: &dyn Exchange) -> Result<Counted, ParseError> {
+        if self.error.is_none() {
+            let TextShare {
+                parser,
+                chunks,
+                again,
+                directives,
+                max_id,
+                edges,
+                ..
+            } = &mut self;
+            let mut sink = |c: Chunk| take(chunks, again, directives, max_id, edges, c);
+            if let Err(e) = parser.finish(&mut sink) {
+                self.fail(e);
+            }
+        }
+        let (k, me) = (ex.size(), ex.rank());
+        // Every rank's line count and failure, then the first failure's message from its rank.
+        let mut v = vec![0u64; 2 * k];
+        v[me] = self.parser.lines();
+        v[k + me] = u64::from(self.error.is_some());
+        ex.sum(&mut v);
+        let before: u64 = v[..me].iter().sum();
+        if let Some(first) = (0..k).find(|&r| v[k + r] == 1) {
+            let base: u64 = v[..first].iter().sum();
+            let mut send = vec![Vec::new(); k];
+            if me == first {
+                let e = self.error.take().expect("this rank failed");
+                let mut b = e.line.map_or(0, |l| l + base).to_le_bytes().to_vec();
+                b.extend_from_slice(e.message.as_bytes());
+                send = vec![b; k];
+            }
+            let got = ex.all_to_all(send);
+            return Err(decode_error(&got[first]));
+        }
+        // Every rank's directive lines, at every rank, in file order.
+        let mut mine = Vec::new();
+        for (line, text) in &self.directives {
+            mine.extend_from_slice(&(line + before).to_le_bytes());
+            mine.extend_from_slice(&(text.len() as u64).to_le_bytes());
+            mine.extend_from_slice(text);
+        }
+        self.directives = Vec::new();
+        let all = ex.all_to_all(vec![mine; k]);
+        let mut labels = GraphBuilder::new();
+        let parsed: Vec<(u64, &[u8])> = all.iter().flat_map(|b| decode_directives(b)).collect();
+        apply_directives(&mut labels, parsed.iter().map(|&(l, t)| (l, t)))?;
+        drop(parsed);
+        drop(all);
+        if let Some(n) = opts.vertices {
+            labels.ensure_vertices(n)?;
+        }
+        let mut w = [
+            self.max_id.map_or(0, |x| x as u64 + 1),
+            u64::from(!self.again.is_empty()),
+        ];
+        ex.max(&mut w);
+        let mut m = [self.edges];
+        ex.sum(&mut m);
+        let labels = labels.into_labels();
+        let n = w[0].max(labels.vertices);
+        Ok(Counted {
+            ranges: Ranges::new(n, k),
+            m: m[0],
+            go_again: w[1] == 1,
+            chunks: self.chunks,
+            again: self.again,
+            labels,
+        })
+    }
+}
+
+fn take(
+    chunks: &mut Vec<Vec<(u32, u32)>>,
+    again: &mut Vec<u64>,
+    directives: &mut Vec<(u64, Vec<u8>)>,
+    max_id: &mut Option<u32>,
+    edges: &mut u64,
+    c: Chunk,
+) {
+    again.extend(c.again.iter().map(|&i| *edges + i as u64));
+    directives.extend(c.directives);
+    *max_id = (*max_id).max(c.max_id);
+    *edges += c.edges.len() as u64;
+    if !c.edges.is_empty() {
+        chunks.push(c.edges);
+    }
+}
+
+fn whole(message: impl Into<String>) -> ParseError {
+    ParseError {
+        line: None,
+        message: message.into(),
+    }
+}
+
+fn decode_error(b: &[u8]) -> ParseError {
+    let line = b
+        .get(..8)
+        .map_or(0, |h| u64::from_le_bytes(h.try_into().expect("8 bytes")));
+    let message = String::from_utf8_lossy(b.get(8..).unwrap_or_default()).into_owned();
+    ParseError {
+        line: (line > 0).then_some(line),
+        message,
+    }
+}
+
+fn decode_directives(mut b: &[u8]) -> Vec<(u64, &[u8])> {
+    let mut out = Vec::new();
+    while b.len() >= 16 {
+        let line = u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
+        let len = u64::from_le_bytes(b[8..16].try_into().expect("8 bytes")) as usize;
+        let end = (16 + len).min(b.len());
+        out.push((line, &b[16..end]));
+        b = &b[end..];
+    }
+    out
+}
+
+/// A text file read by every rank, counted, not yet laid out: the vertex and edge counts are
+/// known (for a memory check) and nothing big has moved.
+#[derive(Debug)]
+pub struct Counted {
+    ranges: Ranges,
+    m: u64,
+    go_again: bool,
+    chunks: Vec<Vec<(u32, u32)>>,
+    again: Vec<u64>,
+    labels: retrograde_graph::Labels,
+}
+
+impl Counted {
+    /// The graph's number of vertices.
+    pub fn vertex_count(&self) -> u64 {
+        self.ranges.n
+    }
+
+    /// The graph's number of edges (every rank's).
+    pub fn edge_count(&self) -> u64 {
+        self.m
+    }
+
+    /// Sends every edge to the ranks that need it and lays out this rank's share (a
+    /// collective).
+    ///
+    /// # Errors
+    /// As one process's layout: go-again moves in an arena, a vertex with `u32::MAX` moves or
+    /// more; also a rank range of 2^31 vertices or more. The same on every rank.
+    pub fn layout(self, ex: &dyn Exchange) -> Result<DistGraph, ParseError> {
+        let Counted {
+            ranges,
+            m,
+            go_again,
+            chunks,
+            again,
+            labels,
+        } = self;
+        let arena = !labels.owner.is_empty();
+        if go_again && arena {
+            return Err(BuildError::GoAgainInArena.into());
+        }
+        ranges.check().map_err(whole)?;
+        let (k, me) = (ex.size(), ex.rank());
+        let mut local = [chunks.iter().map(Vec::len).sum::<usize>().div_ceil(ROUND) as u64];
+        ex.max(&mut local);
+        let rounds = local[0];
+        let (mut fwd_in, mut rev_in) = (Vec::new(), Vec::new());
+        let mut chunks = chunks.into_iter();
+        let mut current: Vec<(u32, u32)> = Vec::new();
+        let (mut at, mut index, mut next_again) = (0usize, 0u64, 0usize);
+        for _ in 0..rounds {
+            let mut fwd: Vec<Vec<u8>> = vec![Vec::new(); k];
+            let mut rev: Vec<Vec<u8>> = vec![Vec::new(); k];
+            let mut sent = 0;
+            while sent < ROUND {
+                if at == current.len() {
+                    match chunks.next() {
+                        Some(c) => (current, at) = (c, 0),
+                        None => break,
+                    }
+                    continue;
+                }
+                let (u, v) = current[at];
+                at += 1;
+                let a = next_again < again.len() && again[next_again] == index;
+                if a {
+                    next_again += 1;
+                }
+                index += 1;
+                sent += 1;
+                let (ou, ov) = (ranges.owner(u), ranges.owner(v));
+                let pu = (u - ranges.start(ou)) | u32::from(a) << 31;
+                let pv = (v - ranges.start(ov)) | u32::from(a) << 31;
+                fwd[ou].extend_from_slice(&pu.to_le_bytes());
+                fwd[ou].extend_from_slice(&v.to_le_bytes());
+                rev[ov].extend_from_slice(&pv.to_le_bytes());
+                rev[ov].extend_from_slice(&u.to_le_bytes());
+            }
+            for (send, into) in [(fwd, &mut fwd_in), (rev, &mut rev_in)] {
+                for b in ex.all_to_all(send) {
+                    into.extend(b.chunks_exact(8).map(|c| {
+                        (
+                            u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
+                            u32::from_le_bytes([c[4], c[5], c[6], c[7]]),
+                        )
+                    }));
+                }
+            }
+        }
+        drop(current);
+        drop(again);
+        let (lo, hi) = (ranges.start(me), ranges.start(me + 1));
+        let count = (hi - lo) as usize;
+        let (fwd_off, fwd, fwd_again) = csr(count, fwd_in, go_again)?;
+        let (rev_off, rev, rev_again) = csr(count, rev_in, go_again)?;
+        // A vertex with u32::MAX moves or more: the smallest such id, as one process reports.
+        let bad = (0..count)
+            .find(|&i| fwd_off[i + 1] - fwd_off[i] >= u32::MAX as u64)
+            .map_or(0, |i| u64::MAX - (lo as u64 + i as u64));
+        let mut w = [bad];
+        ex.max(&mut w);
+        if w[0] != 0 {
+            return Err(BuildError::TooManyMoves {
+                vertex: (u64::MAX - w[0]) as u32,
+            }
+            .into());
+        }
+        let mut g = DistGraph {
+            ranges,
+            me,
+            lo,
+            hi,
+            m,
+            fwd_off,
+            fwd,
+            fwd_again,
+            rev_off,
+            rev,
+            rev_again,
+            owner: arena.then(|| BitSet::new(count)),
+            primitive: None,
+            names: None,
+            has_names: !labels.names.is_empty(),
+            start: labels.start,
+        };
+        g.keep_labels(labels.primitive, labels.owner, labels.names);
+        Ok(g)
+    }
+}
+
+/// A CSR over `count` vertices from `(place | again << 31, other)` entries.
+#[allow(clippy::type_complexity)]
+fn csr(
+    count: usize,
+    entries: Vec<(u32, u32)>,
+    go_again: bool,
+) -> Result<(Vec<u64>, Vec<u32>, Option<BitSet>), ParseError> {
+    let mut off = vec![0u64; count + 1];
+    for &(p, _) in &entries {
+        let p = (p & !(1 << 31)) as usize;
+        if p >= count {
+            return Err(whole(format!(
+                "an edge for vertex place {p}, outside this rank's range"
+            )));
+        }
+        off[p + 1] += 1;
+    }
+    for i in 0..count {
+        off[i + 1] += off[i];
+    }
+    let mut next: Vec<u64> = off[..count].to_vec();
+    let mut to = vec![0u32; entries.len()];
+    let mut bits = go_again.then(|| BitSet::new(entries.len()));
+    for (p, x) in entries {
+        let place = (p & !(1 << 31)) as usize;
+        let slot = next[place] as usize;
+        next[place] += 1;
+        to[slot] = x;
+        if let Some(b) = bits.as_mut() {
+            b.set(slot, p >> 31 == 1);
+        }
+    }
+    Ok((off, to, bits))
+}
+
+/// One rank's share of a graph: the vertices `lo..hi` it owns, their moves forward and
+/// backward (with global ids) and their labels. See the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct DistGraph {
+    ranges: Ranges,
+    me: usize,
+    lo: u32,
+    hi: u32,
+    m: u64,
+    fwd_off: Vec<u64>,
+    fwd: Vec<u32>,
+    fwd_again: Option<BitSet>,
+    rev_off: Vec<u64>,
+    rev: Vec<u32>,
+    rev_again: Option<BitSet>,
+    /// One bit per owned vertex, in an arena.
+    owner: Option<BitSet>,
+    primitive: Option<Vec<Option<Primitive>>>,
+    names: Option<Vec<String>>,
+    has_names: bool,
+    start: Option<u32>,
+}
+
+impl DistGraph {
+    /// This rank's share of a whole graph every rank holds (for formats read whole, and
+    /// tests). Not a collective.
+    pub fn from_graph(g: &Graph, ex: &dyn Exchange) -> Result<DistGraph, String> {
+        let ranges = Ranges::new(g.vertex_count() as u64, ex.size());
+        ranges.check()?;
+        let me = ex.rank();
+        let (lo, hi) = (ranges.start(me), ranges.start(me + 1));
+        let count = (hi - lo) as usize;
+        let (fa, ra) = match g.turn_rule() {
+            TurnRule::GoAgain { forward, reverse } => (Some(forward), Some(reverse)),
+            _ => (None, None),
+        };
+        let part = |off: &[u64], to: &[u32], bits: Option<&BitSet>| {
+            let (a, b) = (off[lo as usize] as usize, off[hi as usize] as usize);
+            let o: Vec<u64> = off[lo as usize..=hi as usize]
+                .iter()
+                .map(|&x| x - a as u64)
+                .collect();
+            let bits = bits.map(|s| {
+                let mut out = BitSet::new(b - a);
+                for i in a..b {
+                    out.set(i - a, s.get(i));
+                }
+                out
+            });
+            (o, to[a..b].to_vec(), bits)
+        };
+        let (fwd_off, fwd, fwd_again) = part(g.forward_offsets(), g.forward_targets(), fa);
+        let (rev_off, rev, rev_again) = part(g.reverse_offsets(), g.reverse_sources(), ra);
+        let owner = g.is_arena().then(|| {
+            let mut b = BitSet::new(count);
+            for v in lo..hi {
+                b.set((v - lo) as usize, g.owner(v) == 1);
+            }
+            b
+        });
+        let primitive = g
+            .has_primitives()
+            .then(|| (lo..hi).map(|v| g.primitive(v)).collect());
+        let names = g.has_names().then(|| {
+            (lo..hi)
+                .map(|v| g.name(v).unwrap_or_default().to_string())
+                .collect()
+        });
+        Ok(DistGraph {
+            ranges,
+            me,
+            lo,
+            hi,
+            m: g.edge_count() as u64,
+            fwd_off,
+            fwd,
+            fwd_again,
+            rev_off,
+            rev,
+            rev_again,
+            owner,
+            primitive,
+            names,
+            has_names: g.has_names(),
+            start: g.start(),
+        })
+    }
+
+    fn keep_labels(
+        &mut self,
+        primitive: Vec<(u32, Primitive)>,
+        owner: Vec<(u32, bool)>,
+        names: Vec<(u32, String)>,
+    ) {
+        let (lo, hi) = (self.lo, self.hi);
+        let count = (hi - lo) as usize;
+        let mine = |v: u32| (lo..hi).contains(&v);
+        if primitive.iter().any(|&(v, _)| mine(v)) {
+            let mut p = vec![None; count];
+            for (v, x) in primitive.into_iter().filter(|&(v, _)| mine(v)) {
+                p[(v - lo) as usize] = Some(x);
+            }
+            self.primitive = Some(p);
+        }
+        if let Some(b) = self.owner.as_mut() {
+            for (v, o) in owner.into_iter().filter(|&(v, _)| mine(v)) {
+                b.set((v - lo) as usize, o);
+            }
+        }
+        if names.iter().any(|(v, _)| mine(*v)) {
+            let mut p = vec![String::new(); count];
+            for (v, x) in names.into_iter().filter(|(v, _)| mine(*v)) {
+                p[(v - lo) as usize] = x;
+            }
+            self.names = Some(p);
+        }
+    }
+
+    /// The graph's number of vertices.
+    pub fn vertex_count(&self) -> usize {
+        self.ranges.n as usize
+    }
+
+    /// The graph's number of edges (all ranks').
+    pub fn edge_count(&self) -> u64 {
+        self.m
+    }
+
+    /// The id ranges of the ranks.
+    pub fn ranges(&self) -> Ranges {
+        self.ranges
+    }
+
+    /// The vertices this rank owns.
+    pub fn range(&self) -> std::ops::Range<u32> {
+        self.lo..self.hi
+    }
+
+    /// This rank's number.
+    pub fn rank(&self) -> usize {
+        self.me
+    }
+
+    /// Whether vertices have owners (an arena).
+    pub fn is_arena(&self) -> bool {
+        self.owner.is_some()
+    }
+
+    /// Whether some vertex (of any rank) has a name.
+    pub fn has_names(&self) -> bool {
+        self.has_names
+    }
+
+    /// The start vertex, if the file gave one.
+    pub fn start(&self) -> Option<u32> {
+        self.start
+    }
+
+    #[inline]
+    fn place(&self, v: u32) -> usize {
+        debug_assert!(self.range().contains(&v), "vertex {v} is not this rank's");
+        (v - self.lo) as usize
+    }
+
+    /// The owner (player 0 or 1) of an owned vertex `v`; 0 outside arenas.
+    pub fn owner(&self, v: u32) -> u8 {
+        self.owner
+            .as_ref()
+            .map_or(0, |b| u8::from(b.get(self.place(v))))
+    }
+
+    /// The name of an owned vertex `v`, if it has one.
+    pub fn name(&self, v: u32) -> Option<&str> {
+        self.names
+            .as_ref()
+            .map(|n| n[self.place(v)].as_str())
+            .filter(|s| !s.is_empty())
+    }
+
+    /// The primitive label of an owned vertex `v`.
+    pub fn primitive(&self, v: u32) -> Option<Primitive> {
+        self.primitive.as_ref().and_then(|p| p[self.place(v)])
+    }
+
+    /// The number of moves from an owned vertex `v`.
+    pub fn out_degree(&self, v: u32) -> u64 {
+        let p = self.place(v);
+        self.fwd_off[p + 1] - self.fwd_off[p]
+    }
+
+    /// The forward entries of an owned vertex `v`: `(edge index, target)`, in no particular
+    /// order.
+    pub(crate) fn successors(&self, v: u32) -> impl Iterator<Item = (usize, u32)> + '_ {
+        let p = self.place(v);
+        (self.fwd_off[p] as usize..self.fwd_off[p + 1] as usize).map(|e| (e, self.fwd[e]))
+    }
+
+    /// The reverse entries of an owned vertex `v`: `(edge index, source)`.
+    pub(crate) fn predecessors(&self, v: u32) -> impl Iterator<Item = (usize, u32)> + '_ {
+        let p = self.place(v);
+        (self.rev_off[p] as usize..self.rev_off[p + 1] as usize).map(|e| (e, self.rev[e]))
+    }
+
+    /// Whether forward entry `e` is a go-again move.
+    pub(crate) fn forward_again(&self, e: usize) -> bool {
+        self.fwd_again.as_ref().is_some_and(|b| b.get(e))
+    }
+
+    /// Whether reverse entry `e` is a go-again move.
+    pub(crate) fn reverse_again(&self, e: usize) -> bool {
+        self.rev_again.as_ref().is_some_and(|b| b.get(e))
+    }
+
+    /// The largest out-degree of an owned vertex.
+    pub(crate) fn max_out_degree(&self) -> u64 {
+        self.fwd_off
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Heap bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        self.fwd_off.capacity() * 8
+            + self.rev_off.capacity() * 8
+            + self.fwd.capacity() * 4
+            + self.rev.capacity() * 4
+            + self.fwd_again.as_ref().map_or(0, BitSet::heap_bytes)
+            + self.rev_again.as_ref().map_or(0, BitSet::heap_bytes)
+            + self.owner.as_ref().map_or(0, BitSet::heap_bytes)
+            + self.primitive.as_ref().map_or(0, Vec::capacity)
+            + self
+                .names
+                .as_ref()
+                .map_or(0, |n| n.iter().map(|s| s.capacity() + 24).sum())
+    }
+}
