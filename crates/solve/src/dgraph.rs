@@ -707,3 +707,177 @@ impl DistGraph {
                 .map_or(0, |n| n.iter().map(|s| s.capacity() + 24).sum())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exchange::run_local;
+    use crate::{solve_distributed, Rules};
+    use proptest::prelude::*;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    use retrograde_graph::format::parse;
+
+    /// A random `rg` file with cycles: edges (some go-again), comments, blank lines, labels,
+    /// and sometimes a mistake (a bad line, a contradiction, go-again in an arena, an id too
+    /// large).
+    fn random_text(seed: u64) -> String {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let n = rng.gen_range(1..80u32);
+        let arena = rng.gen_bool(0.2);
+        let again = !arena && rng.gen_bool(0.3);
+        let mut lines = Vec::new();
+        for v in 0..n {
+            for _ in 0..rng.gen_range(0..4) {
+                let w = rng.gen_range(0..n);
+                if again && rng.gen_bool(0.3) {
+                    lines.push(format!("{v} {w} again"));
+                } else if rng.gen_bool(0.1) {
+                    lines.push(format!("{v}\t{w}  # a comment"));
+                } else {
+                    lines.push(format!("{v} {w}"));
+                }
+            }
+            if rng.gen_bool(0.1) {
+                let p = ["win", "loss", "tie", "lose"][rng.gen_range(0..4)];
+                lines.push(format!("terminal {v} {p}"));
+            }
+            if arena && rng.gen_bool(0.5) {
+                lines.push(format!("owner {v} {}", rng.gen_range(0..2)));
+            }
+            if rng.gen_bool(0.1) {
+                lines.push(format!("name {v} vertex number {v}"));
+            }
+            if rng.gen_bool(0.05) {
+                lines.push(String::new());
+                lines.push("# a comment line".into());
+            }
+        }
+        if rng.gen_bool(0.2) {
+            lines.push(format!("vertices {}", n + rng.gen_range(0..5)));
+        }
+        if rng.gen_bool(0.2) {
+            lines.push(format!("start {}", rng.gen_range(0..n)));
+        }
+        // Mistakes, anywhere.
+        for _ in 0..rng.gen_range(0..3) {
+            if !rng.gen_bool(0.3) {
+                continue;
+            }
+            let bad = match rng.gen_range(0..7) {
+                0 => "7 x".to_string(),
+                1 => "12".to_string(),
+                2 => "4294967295 1".to_string(),
+                3 => "terminal 0 maybe".to_string(),
+                4 => format!("terminal {} win\nterminal {} loss", n - 1, n - 1),
+                5 => "0 1 again\nowner 1 1".to_string(),
+                _ => "name 0 same\nname 1 same".to_string(),
+            };
+            let at = rng.gen_range(0..=lines.len());
+            lines.insert(at, bad);
+        }
+        let mut text = lines.join("\n");
+        if rng.gen_bool(0.7) {
+            text.push('\n');
+        }
+        text
+    }
+
+    /// What rank `ex` reads of `text`: its byte range, fed in random blocks.
+    fn share(text: &[u8], format: Format, seed: u64, ex: &dyn Exchange) -> TextShare {
+        let range = byte_range(text.len() as u64, ex.size(), ex.rank(), |p| {
+            Ok::<_, ()>(newline_at(text, p as usize).map(|i| i as u64))
+        })
+        .unwrap();
+        let mut s = TextShare::new(format);
+        let mut rng = SmallRng::seed_from_u64(seed ^ ex.rank() as u64);
+        let mut at = range.start as usize;
+        while at < range.end as usize {
+            let next = (at + rng.gen_range(1..40)).min(range.end as usize);
+            s.feed(&text[at..next]);
+            at = next;
+        }
+        s
+    }
+
+    fn newline_at(text: &[u8], p: usize) -> Option<usize> {
+        text.get(p..)?
+            .iter()
+            .position(|&c| c == b'\n')
+            .map(|i| p + i)
+    }
+
+    #[test]
+    fn ranges_cover_every_id_once() {
+        for n in [0u64, 1, 2, 3, 7, 100, 4294967295] {
+            for k in 1..=5 {
+                let r = Ranges::new(n, k);
+                assert_eq!((r.start(0), r.start(k) as u64), (0, n));
+                for v in [0, n / 3, n.saturating_sub(1)] {
+                    if v < n {
+                        let o = r.owner(v as u32);
+                        assert!(r.start(o) as u64 <= v && v < r.start(o + 1) as u64);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn byte_ranges_cut_at_line_starts() {
+        let text = b"0 1\n22 3\n\n4 5\n6 7";
+        for k in 1..=8 {
+            let mut end = 0;
+            for r in 0..k {
+                let range = byte_range(text.len() as u64, k, r, |p| {
+                    Ok::<_, ()>(newline_at(text, p as usize).map(|i| i as u64))
+                })
+                .unwrap();
+                assert_eq!(range.start, end, "{k} ranks, rank {r}");
+                assert!(range.start == 0 || text[range.start as usize - 1] == b'\n');
+                end = range.end;
+            }
+            assert_eq!(end, text.len() as u64);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(150))]
+        /// Every rank reading its part of a file gives one process's graph, solution and
+        /// error, for 1 to 4 ranks.
+        #[test]
+        fn parts_of_a_file_give_the_one_process_answer(seed: u64) {
+            let text = random_text(seed);
+            let format = if seed % 5 == 0 { Format::Edges } else { Format::Rg };
+            let opts = ParseOptions { vertices: (seed % 7 == 0).then_some(90) };
+            let one = parse(text.as_bytes(), format, &opts);
+            let no_move = [Primitive::Loss, Primitive::Win, Primitive::Tie][(seed % 3) as usize];
+            let rules = Rules { no_move };
+            let want = one.as_ref().ok().map(|g| crate::solve(g, &rules));
+            for k in 1..=4 {
+                let got = run_local(k, |ex| {
+                    let g = share(text.as_bytes(), format, seed, ex)
+                        .finish(&opts, ex)
+                        .and_then(|c| c.layout(ex))?;
+                    let s = solve_distributed(&g, &rules, true, ex).unwrap();
+                    let counts = s.counts(ex);
+                    Ok::<_, ParseError>((s.gather(ex), counts, g.vertex_count(), g.edge_count()))
+                });
+                match (&one, &want) {
+                    (Err(e), _) => {
+                        for r in &got {
+                            prop_assert_eq!(r.as_ref().err().map(|e| e.to_string()), Some(e.to_string()), "{} ranks", k);
+                        }
+                    }
+                    (Ok(g), Some(want)) => {
+                        let (s, counts, n, m) = got.into_iter().next().unwrap().unwrap();
+                        prop_assert_eq!((n, m), (g.vertex_count(), g.edge_count() as u64));
+                        prop_assert_eq!(s.as_ref(), Some(want), "{} ranks", k);
+                        prop_assert_eq!(counts, want.counts());
+                    }
+                    _ => unreachable!(),
+                }
+            }
+        }
+    }
+}
