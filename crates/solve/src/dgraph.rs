@@ -46,7 +46,7 @@ use retrograde_graph::format::{
 use retrograde_graph::{BitSet, BuildError, Graph, GraphBuilder, Primitive, TurnRule};
 
 /// Edges a rank sends per round of the layout's exchange, at most.
-pub const ROUND: usize = 1 << 22;
+pub const ROUND: usize = if cfg!(test) { 5 } else { 1 << 20 };
 
 /// The partition of `0..n` into `k` id ranges.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -58,20 +58,25 @@ pub struct Ranges {
 impl Ranges {
     /// `n` vertices over `k` ranks.
     pub fn new(n: u64, k: usize) -> Self {
-        Ranges { n, k: k.max(1) }
+        Ranges {
+            n: n.min(u32::MAX as u64),
+            k: k.clamp(1, u32::MAX as usize),
+        }
     }
 
     /// The first vertex of rank `r` (`r == k` gives `n`).
     #[inline]
     pub fn start(&self, r: usize) -> u32 {
-        (self.n as u128 * r as u128 / self.k as u128) as u32
+        // n < 2^32 and r <= k < 2^32: the product fits a u64 (u128 division is slow, and
+        // this runs for every edge).
+        (self.n * r as u64 / self.k as u64) as u32
     }
 
     /// The rank that owns `v`.
     #[inline]
     pub fn owner(&self, v: u32) -> usize {
         // The last rank whose range starts at or before v.
-        let mut r = ((v as u128 * self.k as u128) / self.n.max(1) as u128) as usize;
+        let mut r = (v as u64 * self.k as u64 / self.n.max(1)) as usize;
         r = r.min(self.k - 1);
         while r + 1 < self.k && self.start(r + 1) <= v {
             r += 1;
@@ -346,58 +351,19 @@ impl Counted {
             return Err(BuildError::GoAgainInArena.into());
         }
         ranges.check().map_err(whole)?;
-        let (k, me) = (ex.size(), ex.rank());
+        let me = ex.rank();
+        let (lo, hi) = (ranges.start(me), ranges.start(me + 1));
+        let count = (hi - lo) as usize;
         let mut local = [chunks.iter().map(Vec::len).sum::<usize>().div_ceil(ROUND) as u64];
         ex.max(&mut local);
         let rounds = local[0];
-        let (mut fwd_in, mut rev_in) = (Vec::new(), Vec::new());
-        let mut chunks = chunks.into_iter();
-        let mut current: Vec<(u32, u32)> = Vec::new();
-        let (mut at, mut index, mut next_again) = (0usize, 0u64, 0usize);
-        for _ in 0..rounds {
-            let mut fwd: Vec<Vec<u8>> = vec![Vec::new(); k];
-            let mut rev: Vec<Vec<u8>> = vec![Vec::new(); k];
-            let mut sent = 0;
-            while sent < ROUND {
-                if at == current.len() {
-                    match chunks.next() {
-                        Some(c) => (current, at) = (c, 0),
-                        None => break,
-                    }
-                    continue;
-                }
-                let (u, v) = current[at];
-                at += 1;
-                let a = next_again < again.len() && again[next_again] == index;
-                if a {
-                    next_again += 1;
-                }
-                index += 1;
-                sent += 1;
-                let (ou, ov) = (ranges.owner(u), ranges.owner(v));
-                let pu = (u - ranges.start(ou)) | u32::from(a) << 31;
-                let pv = (v - ranges.start(ov)) | u32::from(a) << 31;
-                fwd[ou].extend_from_slice(&pu.to_le_bytes());
-                fwd[ou].extend_from_slice(&v.to_le_bytes());
-                rev[ov].extend_from_slice(&pv.to_le_bytes());
-                rev[ov].extend_from_slice(&u.to_le_bytes());
-            }
-            for (send, into) in [(fwd, &mut fwd_in), (rev, &mut rev_in)] {
-                for b in ex.all_to_all(send) {
-                    into.extend(b.chunks_exact(8).map(|c| {
-                        (
-                            u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
-                            u32::from_le_bytes([c[4], c[5], c[6], c[7]]),
-                        )
-                    }));
-                }
-            }
-        }
-        drop(current);
-        drop(again);
-        let (lo, hi) = (ranges.start(me), ranges.start(me + 1));
-        let count = (hi - lo) as usize;
+        // Forward entries first (the edges stay), laid out before the reverse entries come
+        // (the edges go as they are sent): never both directions' entries in flight at once.
+        let mut chunks = chunks;
+        let fwd_in = route(&mut chunks, &again, rounds, ranges, ex, true);
         let (fwd_off, fwd, fwd_again) = csr(count, fwd_in, go_again)?;
+        let rev_in = route(&mut chunks, &again, rounds, ranges, ex, false);
+        drop(again);
         let (rev_off, rev, rev_again) = csr(count, rev_in, go_again)?;
         // A vertex with u32::MAX moves or more: the smallest such id, as one process reports.
         let bad = (0..count)
@@ -432,6 +398,59 @@ impl Counted {
         g.keep_labels(labels.primitive, labels.owner, labels.names);
         Ok(g)
     }
+}
+
+/// Sends every edge of `chunks` (go-again where its index is in `again`) to the owner of its
+/// source (`forward`: `(place of u | again << 31, v)`) or of its target (`(place of v | again
+/// << 31, u)`), in `rounds` rounds of at most [`ROUND`] edges (every rank runs as many), and
+/// returns the entries this rank receives. The reverse pass frees each chunk once sent.
+fn route(
+    chunks: &mut Vec<Vec<(u32, u32)>>,
+    again: &[u64],
+    rounds: u64,
+    ranges: Ranges,
+    ex: &dyn Exchange,
+    forward: bool,
+) -> Vec<(u32, u32)> {
+    let k = ex.size();
+    let mut got = Vec::new();
+    let (mut chunk, mut at, mut index, mut next_again) = (0usize, 0usize, 0u64, 0usize);
+    for _ in 0..rounds {
+        let mut send: Vec<Vec<u8>> = vec![Vec::new(); k];
+        let mut sent = 0;
+        while sent < ROUND && chunk < chunks.len() {
+            if at == chunks[chunk].len() {
+                if !forward {
+                    chunks[chunk] = Vec::new();
+                }
+                (chunk, at) = (chunk + 1, 0);
+                continue;
+            }
+            let (u, v) = chunks[chunk][at];
+            at += 1;
+            let a = next_again < again.len() && again[next_again] == index;
+            next_again += usize::from(a);
+            index += 1;
+            sent += 1;
+            let (from, to) = if forward { (u, v) } else { (v, u) };
+            let o = ranges.owner(from);
+            let p = (from - ranges.start(o)) | u32::from(a) << 31;
+            send[o].extend_from_slice(&p.to_le_bytes());
+            send[o].extend_from_slice(&to.to_le_bytes());
+        }
+        for b in ex.all_to_all(send) {
+            got.extend(b.chunks_exact(8).map(|c| {
+                (
+                    u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
+                    u32::from_le_bytes([c[4], c[5], c[6], c[7]]),
+                )
+            }));
+        }
+    }
+    if !forward {
+        *chunks = Vec::new();
+    }
+    got
 }
 
 /// A CSR over `count` vertices from `(place | again << 31, other)` entries.

@@ -250,73 +250,88 @@ pub fn solve_distributed(
     Ok(out)
 }
 
-/// The best moves of the owned vertices (module docs).
+/// Remote successors a rank asks about per step of the best-move pass, at most (about).
+const BATCH: usize = if cfg!(test) { 7 } else { 1 << 21 };
+
+/// The best moves of the owned vertices (module docs), in steps of consecutive vertices
+/// whose remote successors number at most about [`BATCH`] (which bounds the memory of the
+/// requests and answers); every rank takes part in every step.
 fn best(g: &DistGraph, rules: &Rules, s: &DistSolution, ex: &dyn Exchange) -> Vec<u32> {
     let (k, me) = (ex.size(), g.rank());
     let ranges = g.ranges();
-    // The distinct remote successors, by owner, as places in the owner's range, sorted.
-    let mut asks: Vec<Vec<u32>> = vec![Vec::new(); k];
-    for u in g.range() {
-        if terminal(g, rules, u).is_some() {
-            continue;
-        }
-        for (_, v) in g.successors(u) {
-            let o = ranges.owner(v);
-            if o != me {
-                asks[o].push(v - ranges.start(o));
+    let arena = g.is_arena();
+    let (lo, end) = (g.range().start, g.range().end);
+    let mut out = Vec::with_capacity(g.range().len());
+    let mut next = lo;
+    loop {
+        // The distinct remote successors of a step's vertices, by owner, as places in the
+        // owner's range, sorted.
+        let from = next;
+        let mut asks: Vec<Vec<u32>> = vec![Vec::new(); k];
+        let mut asked = 0;
+        while next < end && asked < BATCH {
+            let u = next;
+            next += 1;
+            if terminal(g, rules, u).is_some() {
+                continue;
+            }
+            for (_, v) in g.successors(u) {
+                let o = ranges.owner(v);
+                if o != me {
+                    asks[o].push(v - ranges.start(o));
+                    asked += 1;
+                }
             }
         }
-    }
-    for a in &mut asks {
-        a.sort_unstable();
-        a.dedup();
-    }
-    let send = asks
-        .iter()
-        .map(|a| a.iter().flat_map(|x| x.to_le_bytes()).collect())
-        .collect();
-    let lo = g.range().start;
-    let answers: Vec<Vec<u8>> = ex
-        .all_to_all(send)
-        .into_iter()
-        .map(|b| {
-            b.chunks_exact(4)
-                .flat_map(|c| {
-                    let v = lo + u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                    let mut a = [0u8; 5];
-                    if g.range().contains(&v) {
-                        let x = s.value(v);
-                        a[0] = x.outcome() as u8 | g.owner(v) << 7;
-                        a[1..].copy_from_slice(&x.remoteness().unwrap_or(NONE).to_le_bytes());
-                    }
-                    a
-                })
-                .collect()
-        })
-        .collect();
-    let got = ex.all_to_all(answers);
-    // (outcome byte with owner bit, remoteness) of a successor.
-    let look = |v: u32| -> (Value, u8) {
-        let o = ranges.owner(v);
-        if o == me {
-            return (s.value(v), g.owner(v));
+        for a in &mut asks {
+            a.sort_unstable();
+            a.dedup();
         }
-        let p = v - ranges.start(o);
-        let i = asks[o]
-            .binary_search(&p)
-            .expect("asked for every remote successor");
-        let a = &got[o][5 * i..5 * i + 5];
-        let value = Value::new(
-            Outcome::from_code(a[0] & 3),
-            u32::from_le_bytes([a[1], a[2], a[3], a[4]]),
-        );
-        (value, a[0] >> 7)
-    };
-    let arena = g.is_arena();
-    g.range()
-        .map(|u| {
+        let send = asks
+            .iter()
+            .map(|a| a.iter().flat_map(|x| x.to_le_bytes()).collect())
+            .collect();
+        let answers: Vec<Vec<u8>> = ex
+            .all_to_all(send)
+            .into_iter()
+            .map(|b| {
+                b.chunks_exact(4)
+                    .flat_map(|c| {
+                        let v = lo + u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                        let mut a = [0u8; 5];
+                        if g.range().contains(&v) {
+                            let x = s.value(v);
+                            a[0] = x.outcome() as u8 | g.owner(v) << 7;
+                            a[1..].copy_from_slice(&x.remoteness().unwrap_or(NONE).to_le_bytes());
+                        }
+                        a
+                    })
+                    .collect()
+            })
+            .collect();
+        let got = ex.all_to_all(answers);
+        // The value and owner of a successor.
+        let look = |v: u32| -> (Value, u8) {
+            let o = ranges.owner(v);
+            if o == me {
+                return (s.value(v), g.owner(v));
+            }
+            let p = v - ranges.start(o);
+            let a = asks[o]
+                .binary_search(&p)
+                .ok()
+                .and_then(|i| got[o].get(5 * i..5 * i + 5))
+                .unwrap_or(&[3, 0, 0, 0, 0]);
+            let value = Value::new(
+                Outcome::from_code(a[0] & 3),
+                u32::from_le_bytes([a[1], a[2], a[3], a[4]]),
+            );
+            (value, a[0] >> 7)
+        };
+        for u in from..next {
             if terminal(g, rules, u).is_some() {
-                return NONE;
+                out.push(NONE);
+                continue;
             }
             let want = s.value(u);
             let mut best = NONE;
@@ -334,9 +349,12 @@ fn best(g: &DistGraph, rules: &Rules, s: &DistSolution, ex: &dyn Exchange) -> Ve
                     best = v;
                 }
             }
-            best
-        })
-        .collect()
+            out.push(best);
+        }
+        if !ex.any(next < end) {
+            return out;
+        }
+    }
 }
 
 /// [`solve_distributed`] on a whole graph every rank holds, joined at rank 0 (`None`
