@@ -357,14 +357,61 @@ impl Counted {
         let mut local = [chunks.iter().map(Vec::len).sum::<usize>().div_ceil(ROUND) as u64];
         ex.max(&mut local);
         let rounds = local[0];
-        // Forward entries first (the edges stay), laid out before the reverse entries come
-        // (the edges go as they are sent): never both directions' entries in flight at once.
+        // Per direction, a pass that only counts (each rank learns its vertices' degrees
+        // and sizes its CSR), then one that fills it: never a received entry held beside the
+        // CSR it goes into. The reverse filling pass frees the edges as it sends them.
         let mut chunks = chunks;
-        let fwd_in = route(&mut chunks, &again, rounds, ranges, ex, true);
-        let (fwd_off, fwd, fwd_again) = csr(count, fwd_in, go_again)?;
-        let rev_in = route(&mut chunks, &again, rounds, ranges, ex, false);
+        let mut csr = |forward: bool| {
+            let mut off = vec![0u64; count + 1];
+            route(
+                &mut chunks,
+                &again,
+                rounds,
+                ranges,
+                ex,
+                forward,
+                Pass::Count,
+                |p, _| {
+                    if let Some(o) = off.get_mut(p as usize + 1) {
+                        *o += 1;
+                    }
+                },
+            );
+            for i in 0..count {
+                off[i + 1] += off[i];
+            }
+            let total = off[count] as usize;
+            let mut to = vec![0u32; total];
+            let mut bits = go_again.then(|| BitSet::new(total));
+            // off[p] runs from the start of p's entries to their end (the start of p + 1's),
+            // then everything moves back one place.
+            route(
+                &mut chunks,
+                &again,
+                rounds,
+                ranges,
+                ex,
+                forward,
+                Pass::Fill,
+                |p, x| {
+                    let place = (p & !(1 << 31)) as usize;
+                    if place < count && (off[place] as usize) < total {
+                        let slot = off[place] as usize;
+                        off[place] += 1;
+                        to[slot] = x;
+                        if let Some(b) = bits.as_mut() {
+                            b.set(slot, p >> 31 == 1);
+                        }
+                    }
+                },
+            );
+            off.copy_within(0..count, 1);
+            off[0] = 0;
+            (off, to, bits)
+        };
+        let (fwd_off, fwd, fwd_again) = csr(true);
+        let (rev_off, rev, rev_again) = csr(false);
         drop(again);
-        let (rev_off, rev, rev_again) = csr(count, rev_in, go_again)?;
         // A vertex with u32::MAX moves or more: the smallest such id, as one process reports.
         let bad = (0..count)
             .find(|&i| fwd_off[i + 1] - fwd_off[i] >= u32::MAX as u64)
@@ -400,27 +447,40 @@ impl Counted {
     }
 }
 
+/// What a pass of [`route`] sends.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Pass {
+    /// 4 bytes an edge: the place of the end whose owner gets it.
+    Count,
+    /// 8 bytes an edge: that place with the go-again bit, and the other end; the reverse
+    /// direction's filling pass frees each chunk of edges once sent.
+    Fill,
+}
+
 /// Sends every edge of `chunks` (go-again where its index is in `again`) to the owner of its
-/// source (`forward`: `(place of u | again << 31, v)`) or of its target (`(place of v | again
-/// << 31, u)`), in `rounds` rounds of at most [`ROUND`] edges (every rank runs as many), and
-/// returns the entries this rank receives. The reverse pass frees each chunk once sent.
+/// source (`forward`) or of its target, in `rounds` rounds of at most [`ROUND`] edges (every
+/// rank runs as many), and hands each entry this rank receives to `each(place | again <<
+/// 31, other end)` (the other end is 0 when counting).
+#[allow(clippy::too_many_arguments)]
 fn route(
-    chunks: &mut Vec<Vec<(u32, u32)>>,
+    chunks: &mut [Vec<(u32, u32)>],
     again: &[u64],
     rounds: u64,
     ranges: Ranges,
     ex: &dyn Exchange,
     forward: bool,
-) -> Vec<(u32, u32)> {
+    pass: Pass,
+    mut each: impl FnMut(u32, u32),
+) {
     let k = ex.size();
-    let mut got = Vec::new();
+    let free = !forward && pass == Pass::Fill;
     let (mut chunk, mut at, mut index, mut next_again) = (0usize, 0usize, 0u64, 0usize);
     for _ in 0..rounds {
         let mut send: Vec<Vec<u8>> = vec![Vec::new(); k];
         let mut sent = 0;
         while sent < ROUND && chunk < chunks.len() {
             if at == chunks[chunk].len() {
-                if !forward {
+                if free {
                     chunks[chunk] = Vec::new();
                 }
                 (chunk, at) = (chunk + 1, 0);
@@ -436,56 +496,33 @@ fn route(
             let o = ranges.owner(from);
             let p = (from - ranges.start(o)) | u32::from(a) << 31;
             send[o].extend_from_slice(&p.to_le_bytes());
-            send[o].extend_from_slice(&to.to_le_bytes());
+            if pass == Pass::Fill {
+                send[o].extend_from_slice(&to.to_le_bytes());
+            }
         }
         for b in ex.all_to_all(send) {
-            got.extend(b.chunks_exact(8).map(|c| {
-                (
-                    u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
-                    u32::from_le_bytes([c[4], c[5], c[6], c[7]]),
-                )
-            }));
+            match pass {
+                Pass::Count => {
+                    for c in b.chunks_exact(4) {
+                        each(u32::from_le_bytes([c[0], c[1], c[2], c[3]]) & !(1 << 31), 0);
+                    }
+                }
+                Pass::Fill => {
+                    for c in b.chunks_exact(8) {
+                        each(
+                            u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
+                            u32::from_le_bytes([c[4], c[5], c[6], c[7]]),
+                        );
+                    }
+                }
+            }
         }
     }
-    if !forward {
-        *chunks = Vec::new();
-    }
-    got
-}
-
-/// A CSR over `count` vertices from `(place | again << 31, other)` entries.
-#[allow(clippy::type_complexity)]
-fn csr(
-    count: usize,
-    entries: Vec<(u32, u32)>,
-    go_again: bool,
-) -> Result<(Vec<u64>, Vec<u32>, Option<BitSet>), ParseError> {
-    let mut off = vec![0u64; count + 1];
-    for &(p, _) in &entries {
-        let p = (p & !(1 << 31)) as usize;
-        if p >= count {
-            return Err(whole(format!(
-                "an edge for vertex place {p}, outside this rank's range"
-            )));
-        }
-        off[p + 1] += 1;
-    }
-    for i in 0..count {
-        off[i + 1] += off[i];
-    }
-    let mut next: Vec<u64> = off[..count].to_vec();
-    let mut to = vec![0u32; entries.len()];
-    let mut bits = go_again.then(|| BitSet::new(entries.len()));
-    for (p, x) in entries {
-        let place = (p & !(1 << 31)) as usize;
-        let slot = next[place] as usize;
-        next[place] += 1;
-        to[slot] = x;
-        if let Some(b) = bits.as_mut() {
-            b.set(slot, p >> 31 == 1);
+    if free {
+        for c in chunks.iter_mut() {
+            *c = Vec::new();
         }
     }
-    Ok((off, to, bits))
 }
 
 /// One rank's share of a graph: the vertices `lo..hi` it owns, their moves forward and
