@@ -58,8 +58,9 @@ pub struct Chunk {
 /// let mut p = LineParser::new(Format::Rg);
 /// let mut edges = Vec::new();
 /// p.feed(b"0 1\nname 1 one\n1 ", &mut |c| edges.extend(c.edges)).unwrap();
+/// p.feed(b"2", &mut |c| edges.extend(c.edges)).unwrap();
 /// p.finish(&mut |c| edges.extend(c.edges)).unwrap();
-/// assert_eq!(edges, [(0, 1)]);
+/// assert_eq!(edges, [(0, 1), (1, 2)]);
 /// assert_eq!(p.lines(), 3);
 /// let err = LineParser::new(Format::Edges).feed(b"0 1\nx\n", &mut |_| {}).unwrap_err();
 /// assert_eq!(err.line, Some(2));
