@@ -346,11 +346,8 @@ pub fn load_share(
         }
     });
     let range = agree(range, ex)?;
-    let from = if me == 0 {
-        range.start.max(bom)
-    } else {
-        range.start
-    };
+    // The byte order mark is not part of the graph (whichever rank's range starts at 0).
+    let from = range.start.max(bom);
     let mut share = TextShare::new(format);
     file.seek(SeekFrom::Start(from))
         .with_context(|| format!("{name}: cannot read"))?;
