@@ -7,7 +7,12 @@
 //! order, which that rank formats itself and sends in pieces of at most [`PIECE`] bytes (one
 //! collective a piece), so no rank ever holds more than its own share and one piece. Totals
 //! are sums and maxima over the ranks. Text rows name the best move; its name, when it
-//! belongs to another rank, is fetched from that rank in one batched exchange.
+//! belongs to another rank, is fetched from that rank in one batched exchange. With
+//! `--vertex V` (an id, or a name every rank looks up among its own vertices), each rank
+//! formats the chosen rows it owns and rank 0 gathers them and prints them in the order
+//! given. `--line`, `--verify` and `--db` are refused (they would need the whole solution in
+//! one place, or are not written yet), and so is standard input (each rank reads its own
+//! part of a file).
 
 use super::Status;
 use crate::cli::{OutputArg, SolveArgs};
@@ -77,15 +82,18 @@ pub fn run(
     if args.line.is_some() {
         return refuse("--line");
     }
-    if !args.vertex.is_empty() {
-        return refuse("--vertex");
-    }
     if args.verify {
         return refuse("--verify");
     }
     let loaded = input::load_share(args.file.as_deref(), &args.graph, ex)?;
     let g = &loaded.graph;
     let rules = input::rules(args.graph.no_move);
+    // Resolve vertex arguments before the (possibly long) solve, as one process does.
+    let chosen: Vec<u32> = args
+        .vertex
+        .iter()
+        .map(|v| vertex(g, v, ex))
+        .collect::<Result<_>>()?;
     let t = Instant::now();
     let s = solve_distributed(g, &rules, !args.summary, ex)
         .map_err(|e| agreed(anyhow!("{}: {e}", loaded.name)))?;
@@ -133,9 +141,11 @@ pub fn run(
     match args.output {
         OutputArg::Text => {
             if !args.summary {
-                stream(&share, ex, out, |v, b| output::text_row(&share, v, b))?;
+                stream(&share, &chosen, ex, out, |_, v, b| {
+                    output::text_row(&share, v, b)
+                })?;
             }
-            if ex.rank() == 0 {
+            if ex.rank() == 0 && chosen.is_empty() {
                 output::text_summary(n, m, &counts, started.elapsed().as_secs_f64(), out)?;
             }
         }
@@ -163,7 +173,9 @@ pub fn run(
             if ex.rank() == 0 {
                 output::csv_header(g.is_arena(), out)?;
             }
-            stream(&share, ex, out, |v, b| output::csv_row(&share, v, b))?;
+            stream(&share, &chosen, ex, out, |_, v, b| {
+                output::csv_row(&share, v, b)
+            })?;
         }
         OutputArg::Json => {
             if ex.rank() == 0 {
@@ -173,8 +185,8 @@ pub fn run(
                 if ex.rank() == 0 {
                     out.write_all(b",\"positions\":[")?;
                 }
-                stream(&share, ex, out, |v, b| {
-                    b.write_all(if v == 0 { b"\n" } else { b",\n" })?;
+                stream(&share, &chosen, ex, out, |i, v, b| {
+                    b.write_all(if i == 0 { b"\n" } else { b",\n" })?;
                     output::json_row(&share, v, b)
                 })?;
                 if ex.rank() == 0 {
@@ -199,15 +211,50 @@ pub fn run(
     Ok(Status::Success)
 }
 
-/// Rank 0 writes its rows, then every other rank's in rank order (module docs); `row`
-/// formats one vertex. A collective.
+/// Rank 0 writes its rows, then every other rank's in rank order (module docs); with
+/// `chosen` vertices, only their rows, in the order given (each rank formats those it owns,
+/// rank 0 gathers them). `row(i, v, buf)` formats vertex `v`, the `i`-th printed. A collective.
 fn stream(
     share: &Share<'_>,
+    chosen: &[u32],
     ex: &dyn Exchange,
     out: &mut impl Write,
-    row: impl Fn(u32, &mut Vec<u8>) -> std::io::Result<()>,
+    row: impl Fn(usize, u32, &mut Vec<u8>) -> std::io::Result<()>,
 ) -> Result<()> {
     let (k, me) = (ex.size(), ex.rank());
+    if !chosen.is_empty() {
+        // (index, length, bytes) of each chosen row this rank owns.
+        let mut mine = Vec::new();
+        let mut b = Vec::new();
+        for (i, &v) in chosen.iter().enumerate() {
+            if share.g.range().contains(&v) {
+                b.clear();
+                row(i, v, &mut b)?;
+                mine.extend_from_slice(&(i as u64).to_le_bytes());
+                mine.extend_from_slice(&(b.len() as u64).to_le_bytes());
+                mine.extend_from_slice(&b);
+            }
+        }
+        if let Some(all) = ex.gather(&mine) {
+            let mut rows: Vec<Option<&[u8]>> = vec![None; chosen.len()];
+            for b in &all {
+                let mut at = 0;
+                while at + 16 <= b.len() {
+                    let i = u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+                    let l = u64::from_le_bytes(b[at + 8..at + 16].try_into().expect("8 bytes"));
+                    let end = (at + 16 + l as usize).min(b.len());
+                    if let Some(r) = rows.get_mut(i as usize) {
+                        *r = Some(&b[at + 16..end]);
+                    }
+                    at = end;
+                }
+            }
+            for r in rows.into_iter().flatten() {
+                out.write_all(r)?;
+            }
+        }
+        return Ok(());
+    }
     let mut vs = share.g.range();
     let mut buf = Vec::with_capacity(PIECE + (1 << 12));
     // Fills `buf` with the next rows; whether rows are left.
@@ -215,7 +262,7 @@ fn stream(
         buf.clear();
         while buf.len() < PIECE {
             match vs.next() {
-                Some(v) => row(v, buf)?,
+                Some(v) => row(v as usize, v, buf)?,
                 None => return Ok(false),
             }
         }
@@ -248,6 +295,40 @@ fn stream(
         }
     }
     Ok(())
+}
+
+/// A vertex named on the command line, by id or by name, as [`input::vertex`] finds it in a
+/// whole graph (the same messages); names are looked up by every rank in its own vertices.
+/// A collective; the error is [`input::Agreed`].
+fn vertex(g: &DistGraph, text: &str, ex: &dyn Exchange) -> Result<u32> {
+    let n = g.vertex_count() as u64;
+    if let Ok(id) = text.parse::<u64>() {
+        if id < n {
+            return Ok(id as u32);
+        }
+        if n == 0 {
+            return Err(agreed(anyhow!(
+                "vertex {id} does not exist (the graph has no vertices)"
+            )));
+        }
+        return Err(agreed(anyhow!(
+            "vertex {id} does not exist (the graph has {n} vertices, ids 0 to {})",
+            n - 1
+        )));
+    }
+    if g.has_names() {
+        // The smallest vertex with that name, of any rank.
+        let found = g.range().find(|&v| g.name(v) == Some(text));
+        let mut w = [found.map_or(0, |v| u64::MAX - v as u64)];
+        ex.max(&mut w);
+        if w[0] != 0 {
+            return Ok((u64::MAX - w[0]) as u32);
+        }
+        return Err(agreed(anyhow!(
+            "no vertex is named {text:?} (expected a vertex id or a name from the file)"
+        )));
+    }
+    Err(agreed(anyhow!("expected a vertex id, found {text:?}")))
 }
 
 /// The names of the best moves of this rank's vertices that other ranks own, asked of their
