@@ -215,3 +215,207 @@ pub fn vertex(g: &Graph, text: &str) -> Result<u32> {
     }
     bail!("expected a vertex id, found {text:?}")
 }
+
+/// One MPI rank's share of a graph file: its vertices' moves and labels, and timings.
+pub struct LoadedShare {
+    pub graph: retrograde_solve::DistGraph,
+    pub name: String,
+    pub parse: Duration,
+    pub build: Duration,
+}
+
+/// An error every rank of a distributed solve meets alike (same input, same collective
+/// steps): rank 0 prints it as one process would, and no rank needs to end the others.
+#[derive(Debug)]
+pub struct Agreed(pub String);
+
+impl std::fmt::Display for Agreed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Agreed {}
+
+/// `e` as an error every rank has alike.
+pub fn agreed(e: anyhow::Error) -> anyhow::Error {
+    anyhow::Error::new(Agreed(format!("{e:#}")))
+}
+
+/// Reads this rank's share of the graph file `path` (a collective over `ex`): for the text
+/// formats (edges, rg) only the rank's byte range of the file, cut at line starts
+/// ([`retrograde_solve::dgraph::byte_range`]), then the edges go to the ranks that own their
+/// ends; GRF and JSON files (small by nature) are read whole by every rank, which keeps its
+/// share and drops the rest. Errors in the file are [`Agreed`]: every rank has the same one,
+/// the one one process gives.
+pub fn load_share(
+    path: Option<&Path>,
+    args: &GraphArgs,
+    ex: &dyn retrograde_solve::exchange::Exchange,
+) -> Result<LoadedShare> {
+    use retrograde_solve::dgraph::{byte_range, TextShare};
+    use std::io::{Seek, SeekFrom};
+    let name = display_name(path);
+    let Some(path) = path.filter(|p| *p != Path::new("-")) else {
+        return Err(agreed(anyhow!(
+            "reading a graph from standard input is not supported under mpirun: name a FILE (each rank reads its part of it)"
+        )));
+    };
+    let started = Instant::now();
+    let format = match args.format {
+        FormatArg::Edges => Format::Edges,
+        FormatArg::Rg => Format::Rg,
+        FormatArg::Grf => Format::Grf,
+        FormatArg::Json => Format::Json,
+        FormatArg::Auto => match path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
+            Some("grf") => Format::Grf,
+            Some("json") => Format::Json,
+            _ => Format::Auto,
+        },
+    };
+    if matches!(format, Format::Grf | Format::Json) {
+        let loaded = load(Some(path), args).map_err(agreed)?;
+        let graph = retrograde_solve::DistGraph::from_graph(&loaded.graph, ex)
+            .map_err(|e| agreed(anyhow!("{name}: {e}")))?;
+        return Ok(LoadedShare {
+            graph,
+            name,
+            parse: loaded.parse,
+            build: loaded.build,
+        });
+    }
+    // A file one rank cannot open or read the start of: the first such rank's error, at
+    // every rank (a missing file is then one message, as from one process).
+    let opened = (|| -> Result<_> {
+        drop(open(Some(path))?);
+        let mut file = File::open(path).with_context(|| format!("{name}: cannot open"))?;
+        let len = file
+            .metadata()
+            .with_context(|| format!("{name}: cannot read"))?
+            .len();
+        let mut head = Vec::with_capacity(1 << 16);
+        (&mut file)
+            .take(1 << 16)
+            .read_to_end(&mut head)
+            .with_context(|| format!("{name}: cannot read"))?;
+        Ok((file, len, head))
+    })();
+    let (mut file, len, head) = agree(opened, ex)?;
+    let bom: u64 = if head.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let format = match format {
+        Format::Auto => format::detect(&head[bom as usize..]),
+        f => f,
+    };
+    drop(head);
+    if matches!(format, Format::Grf | Format::Json) {
+        // Recognised by content: read whole, as above.
+        let mut args = args.clone();
+        args.format = if format == Format::Grf {
+            FormatArg::Grf
+        } else {
+            FormatArg::Json
+        };
+        return load_share(Some(path), &args, ex);
+    }
+    let (k, me) = (ex.size(), ex.rank());
+    let mut buf = vec![0u8; 1 << 16];
+    let range = byte_range(len, k, me, |p| -> Result<Option<u64>> {
+        file.seek(SeekFrom::Start(p))
+            .with_context(|| format!("{name}: cannot read"))?;
+        let mut at = p;
+        loop {
+            let got = file
+                .read(&mut buf)
+                .with_context(|| format!("{name}: cannot read"))?;
+            if got == 0 {
+                return Ok(None);
+            }
+            if let Some(i) = memchr_newline(&buf[..got]) {
+                return Ok(Some(at + i as u64));
+            }
+            at += got as u64;
+        }
+    });
+    let range = agree(range, ex)?;
+    // The byte order mark is not part of the graph (whichever rank's range starts at 0).
+    let from = range.start.max(bom);
+    let mut share = TextShare::new(format);
+    file.seek(SeekFrom::Start(from))
+        .with_context(|| format!("{name}: cannot read"))?;
+    let mut left = range.end.saturating_sub(from);
+    let mut block = Vec::with_capacity(BLOCK);
+    while left > 0 {
+        block.clear();
+        let got = (&mut file)
+            .take(left.min(BLOCK as u64))
+            .read_to_end(&mut block)
+            .with_context(|| format!("{name}: cannot read"))?;
+        if got == 0 {
+            bail!("{name}: cannot read: the file became shorter while being read");
+        }
+        left -= got as u64;
+        share.feed(&block);
+        if share.failed() {
+            break;
+        }
+    }
+    drop(block);
+    let opts = ParseOptions {
+        vertices: args.vertices,
+    };
+    let counted = share
+        .finish(&opts, ex)
+        .map_err(|e| agreed(located(&name, e)))?;
+    // Each rank holds about a K-th of the vertices and edges (every rank checks the same
+    // figure, so all refuse alike).
+    let (n, m) = (counted.vertex_count(), counted.edge_count());
+    crate::mem::check(
+        &format!("{name}: {n} vertices and {m} edges over {k} ranks (the largest vertex id or `vertices` line sets the vertex count), each rank"),
+        crate::mem::solve_estimate(n.div_ceil(k as u64), m.div_ceil(k as u64)),
+    )
+    .map_err(agreed)?;
+    let parse = started.elapsed();
+    let started = Instant::now();
+    let graph = counted.layout(ex).map_err(|e| agreed(located(&name, e)))?;
+    Ok(LoadedShare {
+        graph,
+        name,
+        parse,
+        build: started.elapsed(),
+    })
+}
+
+fn memchr_newline(b: &[u8]) -> Option<usize> {
+    b.iter().position(|&c| c == b'\n')
+}
+
+/// `r` if it is `Ok` on every rank; else the error of the first rank with one, at every rank
+/// (as an [`Agreed`] error). A collective.
+fn agree<T>(r: Result<T>, ex: &dyn retrograde_solve::exchange::Exchange) -> Result<T> {
+    let (k, me) = (ex.size(), ex.rank());
+    let mut failed = vec![0u64; k];
+    failed[me] = u64::from(r.is_err());
+    ex.sum(&mut failed);
+    let Some(first) = failed.iter().position(|&f| f == 1) else {
+        return r;
+    };
+    let mut send = vec![Vec::new(); k];
+    if me == first {
+        if let Err(e) = &r {
+            send = vec![format!("{e:#}").into_bytes(); k];
+        }
+    }
+    let got = ex.all_to_all(send);
+    Err(anyhow::Error::new(Agreed(
+        String::from_utf8_lossy(&got[first]).into_owned(),
+    )))
+}

@@ -100,8 +100,11 @@ fn main() -> ExitCode {
             w.bytes_sent()
         );
     }
+    // An error every rank met alike (a bad line in the graph file, found together): rank 0
+    // prints it as one process does, and every rank ends normally with status 2.
+    let agreed = matches!(&result, Err(e) if e.downcast_ref::<input::Agreed>().is_some());
     #[cfg(feature = "mpi")]
-    if let (Err(e), Some(w)) = (&result, &world) {
+    if let (Err(e), Some(w), false) = (&result, &world, agreed) {
         // The other ranks may be waiting for this one: end the whole job.
         eprintln!("retrograde (rank {rank} of {}): {e:#}", w.size());
         w.abort(2);
@@ -117,7 +120,9 @@ fn main() -> ExitCode {
             }) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("retrograde: {e:#}");
+            if rank == 0 || !agreed {
+                eprintln!("retrograde: {e:#}");
+            }
             ExitCode::from(2)
         }
     }

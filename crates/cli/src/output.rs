@@ -1,7 +1,7 @@
 //! Printers for solutions: text for people, CSV and JSON for scripts (see CONTRACT.md).
 
 use retrograde_graph::Graph;
-use retrograde_solve::{Counts, Outcome, Solution};
+use retrograde_solve::{Counts, Outcome, Solution, Value};
 use std::io::{self, Write};
 
 /// Writes an unsigned integer without allocating.
@@ -15,39 +15,94 @@ fn json_str(s: &str) -> String {
 
 /// `3 (name)` or `3`.
 pub fn label(g: &Graph, v: u32) -> String {
-    match g.name(v) {
+    label_of(v, g.name(v))
+}
+
+fn label_of(v: u32, name: Option<&str>) -> String {
+    match name {
         Some(n) => format!("{v} ({n})"),
         None => v.to_string(),
     }
 }
 
-/// The CSV header for this graph.
-pub fn csv_header(g: &Graph, out: &mut impl Write) -> io::Result<()> {
+/// What a row of output shows about a vertex: a whole graph and its solution ([`Whole`]), or
+/// one MPI rank's share of them.
+pub trait Rows {
+    /// Whether vertices have owners (rows then show the owner and the winner).
+    fn is_arena(&self) -> bool;
+    /// The player who moves at `v` (0 outside arenas).
+    fn owner(&self, v: u32) -> u8;
+    /// The name of `v`, if any.
+    fn name(&self, v: u32) -> Option<&str>;
+    /// The value of `v`.
+    fn value(&self, v: u32) -> Value;
+    /// The best move from `v`, if any.
+    fn best_move(&self, v: u32) -> Option<u32>;
+    /// The name of `v`'s best move, if any (text rows show it).
+    fn best_name(&self, v: u32) -> Option<&str>;
+
+    /// In an arena, the player who wins from `v` (as [`Solution::winner`]).
+    fn winner(&self, v: u32) -> Option<u8> {
+        match self.value(v).outcome() {
+            Outcome::Win => Some(self.owner(v)),
+            Outcome::Loss => Some(1 - self.owner(v)),
+            _ => None,
+        }
+    }
+}
+
+/// A whole graph and its solution.
+pub struct Whole<'a>(pub &'a Graph, pub &'a Solution);
+
+impl Rows for Whole<'_> {
+    fn is_arena(&self) -> bool {
+        self.0.is_arena()
+    }
+    fn owner(&self, v: u32) -> u8 {
+        self.0.owner(v)
+    }
+    fn name(&self, v: u32) -> Option<&str> {
+        self.0.name(v)
+    }
+    fn value(&self, v: u32) -> Value {
+        self.1.value(v)
+    }
+    fn best_move(&self, v: u32) -> Option<u32> {
+        self.1.best_move(v)
+    }
+    fn best_name(&self, v: u32) -> Option<&str> {
+        self.1.best_move(v).and_then(|b| self.0.name(b))
+    }
+}
+
+/// The CSV header for a graph (arenas have two more columns).
+pub fn csv_header(arena: bool, out: &mut impl Write) -> io::Result<()> {
     out.write_all(b"vertex,outcome,remoteness,best_move")?;
-    if g.is_arena() {
+    if arena {
         out.write_all(b",owner,winner")?;
     }
     out.write_all(b"\n")
 }
 
 /// One CSV row.
-pub fn csv_row(g: &Graph, s: &Solution, v: u32, out: &mut impl Write) -> io::Result<()> {
+pub fn csv_row(g: &impl Rows, v: u32, out: &mut impl Write) -> io::Result<()> {
+    let value = g.value(v);
     num(out, v as u64)?;
     out.write_all(b",")?;
-    out.write_all(s.outcome(v).as_str().as_bytes())?;
+    out.write_all(value.outcome().as_str().as_bytes())?;
     out.write_all(b",")?;
-    if let Some(r) = s.remoteness(v) {
+    if let Some(r) = value.remoteness() {
         num(out, r as u64)?;
     }
     out.write_all(b",")?;
-    if let Some(b) = s.best_move(v) {
+    if let Some(b) = g.best_move(v) {
         num(out, b as u64)?;
     }
     if g.is_arena() {
         out.write_all(b",")?;
         num(out, g.owner(v) as u64)?;
         out.write_all(b",")?;
-        if let Some(w) = s.winner(g, v) {
+        if let Some(w) = g.winner(v) {
             num(out, w as u64)?;
         }
     }
@@ -55,15 +110,15 @@ pub fn csv_row(g: &Graph, s: &Solution, v: u32, out: &mut impl Write) -> io::Res
 }
 
 /// One text line: `3 (name): win in 5, move to 4`.
-pub fn text_row(g: &Graph, s: &Solution, v: u32, out: &mut impl Write) -> io::Result<()> {
-    write!(out, "{}: {}", label(g, v), s.value(v))?;
-    match s.best_move(v) {
-        Some(b) => write!(out, ", move to {}", label(g, b))?,
+pub fn text_row(g: &impl Rows, v: u32, out: &mut impl Write) -> io::Result<()> {
+    write!(out, "{}: {}", label_of(v, g.name(v)), g.value(v))?;
+    match g.best_move(v) {
+        Some(b) => write!(out, ", move to {}", label_of(b, g.best_name(v)))?,
         None => write!(out, " (terminal)")?,
     }
     if g.is_arena() {
         write!(out, "; player {} moves", g.owner(v))?;
-        if let Some(w) = s.winner(g, v) {
+        if let Some(w) = g.winner(v) {
             write!(out, ", player {w} wins")?;
         }
     }
@@ -71,25 +126,26 @@ pub fn text_row(g: &Graph, s: &Solution, v: u32, out: &mut impl Write) -> io::Re
 }
 
 /// One JSON object for a vertex (no trailing comma or newline).
-pub fn json_row(g: &Graph, s: &Solution, v: u32, out: &mut impl Write) -> io::Result<()> {
+pub fn json_row(g: &impl Rows, v: u32, out: &mut impl Write) -> io::Result<()> {
+    let value = g.value(v);
     out.write_all(b"{\"vertex\":")?;
     num(out, v as u64)?;
     if let Some(n) = g.name(v) {
         write!(out, ",\"name\":{}", json_str(n))?;
     }
-    write!(out, ",\"outcome\":\"{}\",\"remoteness\":", s.outcome(v))?;
-    match s.remoteness(v) {
+    write!(out, ",\"outcome\":\"{}\",\"remoteness\":", value.outcome())?;
+    match value.remoteness() {
         Some(r) => num(out, r as u64)?,
         None => out.write_all(b"null")?,
     }
     out.write_all(b",\"best_move\":")?;
-    match s.best_move(v) {
+    match g.best_move(v) {
         Some(b) => num(out, b as u64)?,
         None => out.write_all(b"null")?,
     }
     if g.is_arena() {
         write!(out, ",\"owner\":{},\"winner\":", g.owner(v))?;
-        match s.winner(g, v) {
+        match g.winner(v) {
             Some(w) => num(out, w as u64)?,
             None => out.write_all(b"null")?,
         }
@@ -98,12 +154,12 @@ pub fn json_row(g: &Graph, s: &Solution, v: u32, out: &mut impl Write) -> io::Re
 }
 
 /// The totals as JSON fields (without braces), shared by every JSON output.
-pub fn json_totals(g: &Graph, c: &Counts) -> String {
+pub fn json_totals(vertices: u64, edges: u64, c: &Counts) -> String {
     let opt = |x: Option<u32>| x.map_or("null".to_string(), |r| r.to_string());
     format!(
         "\"vertices\":{},\"edges\":{},\"win\":{},\"loss\":{},\"tie\":{},\"draw\":{},\"max_remoteness\":{},\"longest_win\":{},\"longest_loss\":{}",
-        g.vertex_count(),
-        g.edge_count(),
+        vertices,
+        edges,
         c.win,
         c.loss,
         c.tie,
@@ -115,13 +171,14 @@ pub fn json_totals(g: &Graph, c: &Counts) -> String {
 }
 
 /// The totals for people.
-pub fn text_summary(g: &Graph, c: &Counts, seconds: f64, out: &mut impl Write) -> io::Result<()> {
-    writeln!(
-        out,
-        "{} vertices, {} edges",
-        g.vertex_count(),
-        g.edge_count()
-    )?;
+pub fn text_summary(
+    vertices: u64,
+    edges: u64,
+    c: &Counts,
+    seconds: f64,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    writeln!(out, "{vertices} vertices, {edges} edges")?;
     writeln!(out, "win   {}", c.win)?;
     writeln!(out, "loss  {}", c.loss)?;
     writeln!(out, "tie   {}", c.tie)?;

@@ -73,6 +73,22 @@ pub fn checked_id(id: u64) -> Result<VertexId, BuildError> {
     }
 }
 
+/// The labels of a [`GraphBuilder`], without its edges ([`GraphBuilder::into_labels`]), in
+/// the order given (a later label of a vertex overrides an earlier one).
+#[derive(Clone, Debug, Default)]
+pub struct Labels {
+    /// The vertex count so far (largest id mentioned + 1, or more).
+    pub vertices: u64,
+    /// Primitive labels.
+    pub primitive: Vec<(u32, Primitive)>,
+    /// Owners (true: player 1); non-empty makes the graph an arena.
+    pub owner: Vec<(u32, bool)>,
+    /// Names.
+    pub names: Vec<(u32, String)>,
+    /// The start vertex.
+    pub start: Option<u32>,
+}
+
 /// Collects edges and annotations, then lays them out as a [`Graph`].
 ///
 /// The vertex count is the largest id mentioned plus one, or more with
@@ -216,6 +232,18 @@ impl GraphBuilder {
     /// Number of edges added so far.
     pub fn edge_count(&self) -> usize {
         self.edge_count
+    }
+
+    /// Takes the labels given so far (and the vertex count), dropping the edges: for a caller
+    /// that lays the moves out itself (each rank of a distributed solve keeps its share).
+    pub fn into_labels(self) -> Labels {
+        Labels {
+            vertices: self.n,
+            primitive: self.primitive,
+            owner: self.owner,
+            names: self.names,
+            start: self.start,
+        }
     }
 
     /// Lays the graph out. Time O(n + m); peak extra memory 4 bytes per edge plus

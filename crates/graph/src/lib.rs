@@ -42,7 +42,7 @@ pub mod format;
 pub mod huge;
 
 pub use bits::BitSet;
-pub use builder::{BuildError, GraphBuilder};
+pub use builder::{BuildError, GraphBuilder, Labels};
 
 use std::fmt;
 use std::str::FromStr;

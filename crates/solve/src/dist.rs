@@ -1,109 +1,189 @@
 //! The level-synchronous engine (`par.rs`, whose notes explain why levels make the answer
-//! independent of who decides what) across the ranks of an [`Exchange`].
+//! independent of who decides what) across the ranks of an [`Exchange`], on a graph divided
+//! among them ([`DistGraph`]: rank `r` holds only the moves from and to its vertices).
 //!
-//! Every rank holds the whole graph (each parses the file: the memory of the graph is not
-//! divided yet) and owns the vertices of one id range, `n * r / K .. n * (r + 1) / K`: their
-//! cells, in the packed layout. Per level, a rank processes the frontier vertices it owns;
-//! an update (win, or count-down) of a predecessor it owns is applied at once, one of a
-//! predecessor another rank owns goes into that rank's buffer (4 bytes: the vertex's place
-//! in its owner's range and a win bit), and one exchange per level delivers the buffers and
-//! tells every rank whether any has work left. Ties likewise. Each edge's update is made once
-//! (by the owner of the child) and applied once (by the owner of the predecessor), and all of
-//! a level's updates are applied before the next level starts, so each level's set of decided
-//! vertices, and their values, are one process's. Rank 0 gathers the outcomes and remoteness
-//! and computes the best moves with the one-process pass.
+//! # Algorithm
+//! Each rank owns the vertices of one id range and their cells, in the packed layout (4
+//! bytes a vertex). Per level, a rank processes the frontier vertices it owns: every reverse
+//! edge into one gives its source an update (win, or count-down). An update of a vertex the
+//! rank owns is applied at once; one of a vertex another rank owns goes into that rank's
+//! buffer (4 bytes: the vertex's place in its owner's range and a bit), and one exchange per
+//! level delivers the buffers and tells every rank whether any has work left. Ties likewise.
+//! Each edge's update is made once (by the owner of the child) and applied once (by the
+//! owner of the source), and all of a level's updates are applied before the next level
+//! starts, so each level's set of decided vertices, and their values, are one process's.
+//!
+//! Whether a move keeps the turn is split between the two ends, so that neither needs the
+//! other's data: the child's owner sends `lost XOR again XOR (arena AND NOT owner(child))`,
+//! the source's owner XORs in `arena AND owner(source)`; the result is `lost XOR keeps`, the
+//! update's "wins" bit (in an arena, keeps = owners equal).
+//!
+//! Best moves: every rank asks the owners of its vertices' successors for their values, in
+//! one batched exchange (4 bytes a distinct remote successor, answered with 5: the outcome,
+//! with the owner bit in an arena, and the remoteness), then picks for each of its
+//! vertices the smallest successor whose value, seen through the move, is the vertex's:
+//! the one-process choice.
 //!
 //! Within a rank the work is sequential (one thread).
+//!
+//! # Memory
+//! Beside the rank's share of the graph: 4 bytes of cells per owned vertex, the frontiers,
+//! and one level's update buffers; for best moves, 9 bytes per distinct remote successor and
+//! 4 per owned vertex; the local solution holds 9 bytes per owned vertex.
 
+use crate::dgraph::DistGraph;
 use crate::exchange::Exchange;
-use crate::retro::{
-    best_moves, fits_packed, packed_decided, packed_is_open, packed_state, terminal_value, LOSS,
-    LOW, OPEN, TIE, WIN,
-};
-use crate::solution::{Solution, NONE};
+use crate::retro::{packed_decided, packed_is_open, packed_state, LOSS, LOW, OPEN, TIE, WIN};
+use crate::solution::{Counts, Solution, NONE};
+use crate::value::{Outcome, Value};
 use crate::Rules;
-use retrograde_graph::{Graph, TurnRule};
+use retrograde_graph::{Graph, Primitive};
 
-/// The first vertex of rank `r`'s range.
-fn start(n: usize, k: usize, r: usize) -> usize {
-    (n as u128 * r as u128 / k as u128) as usize
+/// One rank's part of a solution: the values (and best moves) of the vertices it owns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DistSolution {
+    lo: u32,
+    part: Solution,
 }
 
-/// Solves `g` across the ranks of `ex` (every rank calls this with the same graph and
-/// rules); rank 0 gets the solution, with best moves, equal bit for bit to [`crate::solve`]'s;
-/// the other ranks get `None`.
+impl DistSolution {
+    /// The vertices covered.
+    pub fn range(&self) -> std::ops::Range<u32> {
+        self.lo..self.lo + self.part.len() as u32
+    }
+
+    /// The value of an owned vertex.
+    pub fn value(&self, v: u32) -> Value {
+        self.part.value(v - self.lo)
+    }
+
+    /// The best move from an owned vertex (`None` at a terminal, or without best moves).
+    pub fn best_move(&self, v: u32) -> Option<u32> {
+        self.part.best_move(v - self.lo)
+    }
+
+    /// The totals over every rank's vertices (a collective; every rank gets them).
+    pub fn counts(&self, ex: &dyn Exchange) -> Counts {
+        let c = self.part.counts();
+        let mut sums = [c.win, c.loss, c.tie, c.draw];
+        ex.sum(&mut sums);
+        let some = |x: Option<u32>| x.map_or(0, |r| r as u64 + 1);
+        let mut maxes = [
+            some(c.max_remoteness),
+            some(c.longest_win),
+            some(c.longest_loss),
+        ];
+        ex.max(&mut maxes);
+        let back = |x: u64| x.checked_sub(1).map(|r| r as u32);
+        Counts {
+            win: sums[0],
+            loss: sums[1],
+            tie: sums[2],
+            draw: sums[3],
+            max_remoteness: back(maxes[0]),
+            longest_win: back(maxes[1]),
+            longest_loss: back(maxes[2]),
+        }
+    }
+
+    /// Every rank's part, joined at rank 0 (a collective; `None` elsewhere). For tests and
+    /// small graphs: rank 0 then holds 9 bytes per vertex of the whole graph.
+    pub fn gather(&self, ex: &dyn Exchange) -> Option<Solution> {
+        let mut mine = Vec::with_capacity(self.part.len() * 9);
+        let best = self.part.has_best_moves();
+        for i in 0..self.part.len() {
+            mine.push(self.part.outcome[i]);
+            mine.extend_from_slice(&self.part.remoteness[i].to_le_bytes());
+            if best {
+                mine.extend_from_slice(&self.part.best[i].to_le_bytes());
+            }
+        }
+        let all = ex.gather(&mine)?;
+        let mut s = Solution {
+            outcome: Vec::new(),
+            remoteness: Vec::new(),
+            best: Vec::new(),
+        };
+        for b in all {
+            for c in b.chunks_exact(if best { 9 } else { 5 }) {
+                s.outcome.push(c[0]);
+                s.remoteness
+                    .push(u32::from_le_bytes([c[1], c[2], c[3], c[4]]));
+                if best {
+                    s.best.push(u32::from_le_bytes([c[5], c[6], c[7], c[8]]));
+                }
+            }
+        }
+        Some(s)
+    }
+}
+
+/// The value the rules fix at an owned vertex `v`, as [`crate::terminal_value`].
+fn terminal(g: &DistGraph, rules: &Rules, v: u32) -> Option<Value> {
+    let p = g
+        .primitive(v)
+        .or_else(|| (g.out_degree(v) == 0).then_some(rules.no_move))?;
+    Some(match p {
+        Primitive::Win => Value::Win(0),
+        Primitive::Loss => Value::Loss(0),
+        Primitive::Tie => Value::Tie(0),
+    })
+}
+
+/// Solves the graph `g` is a share of, across the ranks of `ex` (every rank calls this with
+/// its share and the same rules); each rank gets the values (and, with `best_moves`, the
+/// best moves) of its own vertices, equal bit for bit to [`crate::solve`]'s.
 ///
 /// # Errors
-/// A graph the packed layout does not hold (counters or remoteness of 2^30 or more), or a
-/// rank's range of 2^31 vertices or more.
+/// A graph the packed layout does not hold (a vertex with 2^30 moves or more, or 2^30
+/// vertices or more); the same on every rank.
 pub fn solve_distributed(
-    g: &Graph,
+    g: &DistGraph,
     rules: &Rules,
+    best_moves: bool,
     ex: &dyn Exchange,
-) -> Result<Option<Solution>, String> {
-    if !fits_packed(g) {
+) -> Result<DistSolution, String> {
+    if !ex.all(g.max_out_degree() <= LOW as u64 && g.vertex_count() <= LOW as usize) {
         return Err(
-            "the graph has a vertex with 2^30 moves or more: it is not solved across ranks".into(),
+            "the graph has a vertex with 2^30 moves or more, or 2^30 vertices or more: it is not solved across ranks".into(),
         );
     }
-    let (me, k) = (ex.rank(), ex.size());
-    let n = g.vertex_count();
-    let owner = |v: u32| -> usize {
-        // The last rank whose range starts at or before v.
-        let mut r = ((v as u128 * k as u128) / n.max(1) as u128) as usize;
-        while r + 1 < k && start(n, k, r + 1) <= v as usize {
-            r += 1;
-        }
-        while r > 0 && start(n, k, r) > v as usize {
-            r -= 1;
-        }
-        r
-    };
-    let (lo, hi) = (start(n, k, me), start(n, k, me + 1));
-    if (0..k).any(|r| start(n, k, r + 1) - start(n, k, r) >= 1 << 31) {
-        return Err(format!(
-            "{n} vertices over {k} ranks: a rank would own 2^31 or more; use more ranks"
-        ));
-    }
+    let k = ex.size();
+    let ranges = g.ranges();
+    let lo = g.range().start;
+    let count = g.range().len();
+    let arena = g.is_arena();
     // Seed.
-    let mut cells = vec![0u32; hi - lo];
+    let mut cells = vec![0u32; count];
     let (mut frontier, mut ties) = (Vec::new(), Vec::new());
-    for v in lo..hi {
-        cells[v - lo] = match terminal_value(g, rules, v as u32) {
+    for v in g.range() {
+        cells[(v - lo) as usize] = match terminal(g, rules, v) {
             Some(val) => {
                 let state = val.outcome() as u8;
                 if state == TIE {
-                    ties.push(v as u32);
+                    ties.push(v);
                 } else {
-                    frontier.push(v as u32);
+                    frontier.push(v);
                 }
                 packed_decided(state, 0)
             }
-            None => g.out_degree(v as u32) as u32,
+            None => g.out_degree(v) as u32,
         };
     }
-    let keeps = |e: usize, u: u32, v: u32| -> bool {
-        match g.turn_rule() {
-            TurnRule::Alternate => false,
-            TurnRule::GoAgain { reverse, .. } => reverse.get(e),
-            TurnRule::Arena { owner } => owner.get(u as usize) == owner.get(v as usize),
-        }
-    };
-    let rev = g.reverse_sources();
 
-    // Wins and losses, then ties: `step(v, r, away, next)` for each frontier vertex.
+    // Wins and losses, then ties.
     for phase in 0..2 {
         let mut frontier = std::mem::take(if phase == 0 { &mut frontier } else { &mut ties });
         let mut r = 0u32;
-        let mut m = [u64::from(!frontier.is_empty())];
-        ex.max(&mut m);
-        let mut go = m[0] == 1;
+        let mut go = ex.any(!frontier.is_empty());
         while go {
             r += 1;
             let mut next = Vec::new();
-            let mut away: Vec<Vec<u32>> = vec![Vec::new(); k];
-            let apply = |cells: &mut [u32], u: u32, wins: bool, next: &mut Vec<u32>| {
-                let cell = &mut cells[u as usize - lo];
+            let mut away: Vec<Vec<u8>> = vec![Vec::new(); k];
+            // `bit` is the sender's half of the wins bit (module docs).
+            let apply = |cells: &mut [u32], u: u32, bit: bool, next: &mut Vec<u32>| {
+                let wins = bit != (arena && g.owner(u) == 1);
+                let cell = &mut cells[(u - lo) as usize];
                 if !packed_is_open(*cell) {
                     return;
                 }
@@ -121,34 +201,31 @@ pub fn solve_distributed(
                 }
             };
             for &v in &frontier {
-                let child_lost = packed_state(cells[v as usize - lo]) == LOSS;
-                for e in g.predecessor_range(v) {
-                    let u = rev[e];
-                    let wins = child_lost != keeps(e, u, v);
-                    let o = owner(u);
-                    if o == me {
-                        apply(&mut cells, u, wins, &mut next);
+                let lost = packed_state(cells[(v - lo) as usize]) == LOSS;
+                let half = lost != (arena && g.owner(v) == 0);
+                for (e, u) in g.predecessors(v) {
+                    let bit = half != g.reverse_again(e);
+                    let o = ranges.owner(u);
+                    if o == g.rank() {
+                        apply(&mut cells, u, bit, &mut next);
                     } else {
-                        away[o].push((u as usize - start(n, k, o)) as u32 | u32::from(wins) << 31);
+                        let x = (u - ranges.start(o)) | u32::from(bit) << 31;
+                        away[o].extend_from_slice(&x.to_le_bytes());
                     }
                 }
             }
             let more = !next.is_empty() || away.iter().any(|a| !a.is_empty());
-            let bytes = away
-                .iter()
-                .map(|a| a.iter().flat_map(|x| x.to_le_bytes()).collect())
-                .collect();
-            let (got, flag) = ex.all_to_all_max(bytes, u64::from(more));
+            let (got, flag) = ex.all_to_all_max(away, u64::from(more));
             for b in got {
                 for c in b.chunks_exact(4) {
                     let x = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                    let u = lo + (x & !(1 << 31)) as usize;
-                    if u >= hi {
+                    let p = (x & !(1 << 31)) as usize;
+                    if p >= count {
                         return Err(format!(
-                            "an update for vertex {u}, outside this rank's range"
+                            "an update for vertex place {p}, outside this rank's range"
                         ));
                     }
-                    apply(&mut cells, u as u32, x >> 31 == 1, &mut next);
+                    apply(&mut cells, lo + p as u32, x >> 31 == 1, &mut next);
                 }
             }
             frontier = next;
@@ -156,39 +233,142 @@ pub fn solve_distributed(
         }
     }
 
-    // Rank 0 gathers outcomes and remoteness, then finds the best moves.
-    let mine: Vec<u8> = cells
-        .iter()
-        .flat_map(|&c| {
-            let s = packed_state(c);
-            let rem = if s == OPEN { NONE } else { c & LOW };
-            let mut b = [0u8; 5];
-            b[0] = s;
-            b[1..].copy_from_slice(&rem.to_le_bytes());
-            b
-        })
-        .collect();
-    let Some(all) = ex.gather(&mine) else {
-        return Ok(None);
-    };
-    let mut outcome = Vec::with_capacity(n);
-    let mut remoteness = Vec::with_capacity(n);
-    for (r, b) in all.iter().enumerate() {
-        if b.len() != 5 * (start(n, k, r + 1) - start(n, k, r)) {
-            return Err(format!("rank {r} sent {} bytes for its vertices", b.len()));
-        }
-        for c in b.chunks_exact(5) {
-            outcome.push(c[0]);
-            remoteness.push(u32::from_le_bytes([c[1], c[2], c[3], c[4]]));
-        }
-    }
-    let mut s = Solution {
-        outcome,
-        remoteness,
+    let mut part = Solution {
+        outcome: Vec::with_capacity(count),
+        remoteness: Vec::with_capacity(count),
         best: Vec::new(),
     };
-    s.best = best_moves(g, rules, &s);
-    Ok(Some(s))
+    for c in cells {
+        let s = packed_state(c);
+        part.outcome.push(s);
+        part.remoteness.push(if s == OPEN { NONE } else { c & LOW });
+    }
+    let mut out = DistSolution { lo, part };
+    if best_moves {
+        out.part.best = best(g, rules, &out, ex);
+    }
+    Ok(out)
+}
+
+/// Remote successors a rank asks about per step of the best-move pass, at most (about).
+const BATCH: usize = if cfg!(test) { 7 } else { 1 << 21 };
+
+/// The best moves of the owned vertices (module docs), in steps of consecutive vertices
+/// whose remote successors number at most about [`BATCH`] (which bounds the memory of the
+/// requests and answers); every rank takes part in every step.
+fn best(g: &DistGraph, rules: &Rules, s: &DistSolution, ex: &dyn Exchange) -> Vec<u32> {
+    let (k, me) = (ex.size(), g.rank());
+    let ranges = g.ranges();
+    let arena = g.is_arena();
+    let (lo, end) = (g.range().start, g.range().end);
+    let mut out = Vec::with_capacity(g.range().len());
+    let mut next = lo;
+    loop {
+        // The distinct remote successors of a step's vertices, by owner, as places in the
+        // owner's range, sorted.
+        let from = next;
+        let mut asks: Vec<Vec<u32>> = vec![Vec::new(); k];
+        let mut asked = 0;
+        while next < end && asked < BATCH {
+            let u = next;
+            next += 1;
+            if terminal(g, rules, u).is_some() {
+                continue;
+            }
+            for (_, v) in g.successors(u) {
+                let o = ranges.owner(v);
+                if o != me {
+                    asks[o].push(v - ranges.start(o));
+                    asked += 1;
+                }
+            }
+        }
+        for a in &mut asks {
+            a.sort_unstable();
+            a.dedup();
+        }
+        let send = asks
+            .iter()
+            .map(|a| a.iter().flat_map(|x| x.to_le_bytes()).collect())
+            .collect();
+        let answers: Vec<Vec<u8>> = ex
+            .all_to_all(send)
+            .into_iter()
+            .map(|b| {
+                b.chunks_exact(4)
+                    .flat_map(|c| {
+                        let v = lo + u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                        let mut a = [0u8; 5];
+                        if g.range().contains(&v) {
+                            let x = s.value(v);
+                            a[0] = x.outcome() as u8 | g.owner(v) << 7;
+                            a[1..].copy_from_slice(&x.remoteness().unwrap_or(NONE).to_le_bytes());
+                        }
+                        a
+                    })
+                    .collect()
+            })
+            .collect();
+        let got = ex.all_to_all(answers);
+        // The value and owner of a successor.
+        let look = |v: u32| -> (Value, u8) {
+            let o = ranges.owner(v);
+            if o == me {
+                return (s.value(v), g.owner(v));
+            }
+            let p = v - ranges.start(o);
+            let a = asks[o]
+                .binary_search(&p)
+                .ok()
+                .and_then(|i| got[o].get(5 * i..5 * i + 5))
+                .unwrap_or(&[3, 0, 0, 0, 0]);
+            let value = Value::new(
+                Outcome::from_code(a[0] & 3),
+                u32::from_le_bytes([a[1], a[2], a[3], a[4]]),
+            );
+            (value, a[0] >> 7)
+        };
+        for u in from..next {
+            if terminal(g, rules, u).is_some() {
+                out.push(NONE);
+                continue;
+            }
+            let want = s.value(u);
+            let mut best = NONE;
+            for (e, v) in g.successors(u) {
+                if v >= best {
+                    continue;
+                }
+                let (value, owner) = look(v);
+                let keeps = if arena {
+                    owner == g.owner(u)
+                } else {
+                    g.forward_again(e)
+                };
+                if value.through(keeps) == want {
+                    best = v;
+                }
+            }
+            out.push(best);
+        }
+        if !ex.any(next < end) {
+            return out;
+        }
+    }
+}
+
+/// [`solve_distributed`] on a whole graph every rank holds, joined at rank 0 (`None`
+/// elsewhere): the one-process [`Solution`], for tests.
+///
+/// # Errors
+/// As [`solve_distributed`].
+pub fn solve_whole_distributed(
+    g: &Graph,
+    rules: &Rules,
+    ex: &dyn Exchange,
+) -> Result<Option<Solution>, String> {
+    let share = DistGraph::from_graph(g, ex)?;
+    Ok(solve_distributed(&share, rules, true, ex)?.gather(ex))
 }
 
 #[cfg(test)]
@@ -235,7 +415,7 @@ mod tests {
                 let rules = Rules { no_move };
                 let want = crate::solve(&g, &rules);
                 for k in 1..=4 {
-                    let got = run_local(k, |ex| solve_distributed(&g, &rules, ex).unwrap());
+                    let got = run_local(k, |ex| solve_whole_distributed(&g, &rules, ex).unwrap());
                     let s = got.into_iter().next().unwrap().unwrap();
                     prop_assert_eq!(&s.outcome, &want.outcome, "{} ranks", k);
                     prop_assert_eq!(&s.remoteness, &want.remoteness, "{} ranks", k);

@@ -24,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod csv;
+pub mod dgraph;
 mod dist;
 pub mod exchange;
 mod par;
@@ -32,7 +33,8 @@ mod solution;
 mod value;
 mod verify;
 
-pub use dist::solve_distributed;
+pub use dgraph::DistGraph;
+pub use dist::{solve_distributed, solve_whole_distributed, DistSolution};
 pub use retro::{
     solve, solve_with_options, solve_with_phases, terminal_value, Engine, Phases, SolveOptions,
 };

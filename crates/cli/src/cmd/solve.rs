@@ -2,10 +2,11 @@
 
 use super::Status;
 use crate::cli::{OutputArg, SolveArgs};
+use crate::output::Whole;
 use crate::{input, mem, output};
 use anyhow::{bail, Result};
 use retrograde_solve::exchange::Exchange;
-use retrograde_solve::{solve_with_options, verify, Engine, Phases, SolveOptions};
+use retrograde_solve::{solve_with_options, verify, Engine, SolveOptions};
 use std::io::Write;
 use std::time::Instant;
 
@@ -16,6 +17,10 @@ pub fn run(
     started: Instant,
     out: &mut impl Write,
 ) -> Result<Status> {
+    // Across MPI ranks: each rank reads and holds its share of the graph.
+    if let Some(w) = ex.filter(|w| w.size() > 1) {
+        return super::solve_dist::run(args, w, verbose, started, out);
+    }
     let loaded = input::load(args.file.as_deref(), &args.graph)?;
     let g = &loaded.graph;
     let rules = input::rules(args.graph.no_move);
@@ -37,21 +42,7 @@ pub fn run(
         best_moves: !args.summary || args.verify || args.db.is_some(),
         ..SolveOptions::default()
     };
-    let (s, phases) = match ex.filter(|w| w.size() > 1) {
-        // Across MPI ranks (every rank parsed the file): rank 0 gets the solution.
-        Some(w) => {
-            if args.db.is_some() {
-                bail!("{}: --db is not written under mpirun yet: solve with one process to write a database", loaded.name);
-            }
-            match retrograde_solve::solve_distributed(g, &rules, w)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", loaded.name))?
-            {
-                Some(s) => (s, Phases::default()),
-                None => return Ok(Status::Success),
-            }
-        }
-        None => solve_with_options(g, &rules, &opts),
-    };
+    let (s, phases) = solve_with_options(g, &rules, &opts);
     let solve_time = t.elapsed();
     if args.verify {
         let t = Instant::now();
@@ -140,7 +131,7 @@ pub fn run(
                     if i > 0 {
                         out.write_all(b",")?;
                     }
-                    output::json_row(g, &s, x, out)?;
+                    output::json_row(&Whole(g, &s), x, out)?;
                 }
                 writeln!(out, "]}}")?;
             }
@@ -157,11 +148,17 @@ pub fn run(
         OutputArg::Text => {
             if !args.summary {
                 for v in all {
-                    output::text_row(g, &s, v, out)?;
+                    output::text_row(&Whole(g, &s), v, out)?;
                 }
             }
             if args.summary || chosen.is_empty() {
-                output::text_summary(g, &counts, started.elapsed().as_secs_f64(), out)?;
+                output::text_summary(
+                    g.vertex_count() as u64,
+                    g.edge_count() as u64,
+                    &counts,
+                    started.elapsed().as_secs_f64(),
+                    out,
+                )?;
             }
         }
         OutputArg::Csv => {
@@ -185,19 +182,23 @@ pub fn run(
                     started.elapsed().as_secs_f64()
                 )?;
             } else {
-                output::csv_header(g, out)?;
+                output::csv_header(g.is_arena(), out)?;
                 for v in all {
-                    output::csv_row(g, &s, v, out)?;
+                    output::csv_row(&Whole(g, &s), v, out)?;
                 }
             }
         }
         OutputArg::Json => {
-            write!(out, "{{{}", output::json_totals(g, &counts))?;
+            write!(
+                out,
+                "{{{}",
+                output::json_totals(g.vertex_count() as u64, g.edge_count() as u64, &counts)
+            )?;
             if !args.summary {
                 out.write_all(b",\"positions\":[")?;
                 for (i, v) in all.enumerate() {
                     out.write_all(if i == 0 { b"\n" } else { b",\n" })?;
-                    output::json_row(g, &s, v, out)?;
+                    output::json_row(&Whole(g, &s), v, out)?;
                 }
                 out.write_all(b"\n]")?;
             }

@@ -31,7 +31,7 @@ pub mod grf;
 pub mod json;
 mod text;
 
-pub use text::TextParser;
+pub use text::{apply_directives, Chunk, LineParser, TextParser};
 
 use crate::{BuildError, Graph, GraphBuilder};
 use std::fmt;

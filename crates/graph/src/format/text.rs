@@ -33,57 +33,75 @@ fn long_line() -> String {
     )
 }
 
-/// A streaming parser for the `edges` and `rg` formats: [`feed`](TextParser::feed) it blocks of
-/// any size (it keeps the partial last line), then [`finish`](TextParser::finish). Memory stays
-/// at 8 bytes per edge whatever the block size, so a caller reading a file in blocks never
-/// holds the whole file.
-///
-/// ```
-/// use retrograde_graph::format::{Format, ParseOptions, TextParser};
-/// let mut p = TextParser::new(Format::Edges);
-/// p.feed(b"0 1\n1 ").unwrap();
-/// p.feed(b"2\n").unwrap();
-/// let g = p.finish(&ParseOptions::default()).unwrap().build().unwrap();
-/// assert_eq!(g.edge_count(), 2);
-/// ```
-#[derive(Debug)]
-pub struct TextParser {
-    rg: bool,
-    builder: GraphBuilder,
-    carry: Vec<u8>,
-    lines: u64,
-    edges: usize,
-    again: Vec<usize>,
-    directives: Vec<(u64, Vec<u8>)>,
+/// What a run of complete lines held (one chunk of a block; see [`LineParser`]).
+#[derive(Debug, Default)]
+pub struct Chunk {
+    /// The edges `(u, v)`, in file order.
+    pub edges: Vec<(u32, u32)>,
+    /// The largest id among `edges` (`None` when there are none).
+    pub max_id: Option<u32>,
+    /// Indices into `edges` of the go-again edges (`u v again`, `rg` only).
+    pub again: Vec<usize>,
+    /// The directive lines (`rg` only), each with its line number counted from the first
+    /// byte the parser was fed (1-based), in file order.
+    pub directives: Vec<(u64, Vec<u8>)>,
 }
 
-impl TextParser {
+/// The line-level half of [`TextParser`]: splits blocks of any size into lines (keeping a
+/// partial last line for the next block), parses edge lines, and hands over each chunk's
+/// edges and directive lines as they come, without applying the directives. Line numbers
+/// count from the first byte fed, so a caller that parses a part of a file (one rank of a
+/// distributed solve) adds the number of lines before it.
+///
+/// ```
+/// use retrograde_graph::format::{Format, LineParser};
+/// let mut p = LineParser::new(Format::Rg);
+/// let mut edges = Vec::new();
+/// p.feed(b"0 1\nname 1 one\n1 ", &mut |c| edges.extend(c.edges)).unwrap();
+/// p.feed(b"2", &mut |c| edges.extend(c.edges)).unwrap();
+/// p.finish(&mut |c| edges.extend(c.edges)).unwrap();
+/// assert_eq!(edges, [(0, 1), (1, 2)]);
+/// assert_eq!(p.lines(), 3);
+/// let err = LineParser::new(Format::Edges).feed(b"0 1\nx\n", &mut |_| {}).unwrap_err();
+/// assert_eq!(err.line, Some(2));
+/// ```
+#[derive(Debug)]
+pub struct LineParser {
+    rg: bool,
+    carry: Vec<u8>,
+    lines: u64,
+}
+
+impl LineParser {
     /// A parser for [`Format::Rg`](super::Format::Rg) (which accepts plain edge lists too);
     /// any other format gives the strict edge-list parser.
     pub fn new(format: super::Format) -> Self {
-        TextParser {
+        LineParser {
             rg: format == super::Format::Rg || format == super::Format::Auto,
-            builder: GraphBuilder::new(),
             carry: Vec::new(),
             lines: 0,
-            edges: 0,
-            again: Vec::new(),
-            directives: Vec::new(),
         }
     }
 
-    /// Parses the complete lines of `data`, keeping a partial last line for the next call.
+    /// Complete lines parsed so far.
+    pub fn lines(&self) -> u64 {
+        self.lines
+    }
+
+    /// Parses the complete lines of `data`, keeping a partial last line for the next call,
+    /// and hands each chunk of lines to `sink` in file order.
     ///
     /// # Errors
-    /// The first bad line, with its number counted from the first byte ever fed.
-    pub fn feed(&mut self, mut data: &[u8]) -> Result<(), ParseError> {
+    /// The first bad line, with its number counted from the first byte ever fed; `sink` has
+    /// then seen the chunks of earlier calls only.
+    pub fn feed(&mut self, mut data: &[u8], sink: &mut dyn FnMut(Chunk)) -> Result<(), ParseError> {
         if !self.carry.is_empty() {
             match memchr::memchr(b'\n', data) {
                 None => return self.keep(data),
                 Some(i) => {
                     let mut line = std::mem::take(&mut self.carry);
                     line.extend_from_slice(&data[..=i]);
-                    self.block(&line)?;
+                    self.block(&line, sink)?;
                     data = &data[i + 1..];
                 }
             }
@@ -91,10 +109,22 @@ impl TextParser {
         match memchr::memrchr(b'\n', data) {
             None => self.keep(data),
             Some(i) => {
-                self.block(&data[..=i])?;
+                self.block(&data[..=i], sink)?;
                 self.keep(&data[i + 1..])
             }
         }
+    }
+
+    /// Ends the input: parses a last line without a newline.
+    ///
+    /// # Errors
+    /// A bad last line.
+    pub fn finish(&mut self, sink: &mut dyn FnMut(Chunk)) -> Result<(), ParseError> {
+        if !self.carry.is_empty() {
+            let last = std::mem::take(&mut self.carry);
+            self.block(&last, sink)?;
+        }
+        Ok(())
     }
 
     fn keep(&mut self, tail: &[u8]) -> Result<(), ParseError> {
@@ -106,7 +136,7 @@ impl TextParser {
     }
 
     /// Parses whole lines (each ending in a newline, but perhaps the very last).
-    fn block(&mut self, bytes: &[u8]) -> Result<(), ParseError> {
+    fn block(&mut self, bytes: &[u8], sink: &mut dyn FnMut(Chunk)) -> Result<(), ParseError> {
         let chunks = split_chunks(bytes);
         let rg = self.rg;
         let outs: Vec<ChunkOut<'_>> = if chunks.len() == 1 {
@@ -122,17 +152,69 @@ impl TextParser {
             line_base += out.lines;
         }
         for out in outs {
-            self.again.extend(out.again.iter().map(|&i| self.edges + i));
-            self.directives.extend(
-                out.directives
-                    .iter()
-                    .map(|&(l, t)| (self.lines + l, t.to_vec())),
-            );
-            self.edges += out.edges.len();
-            self.lines += out.lines;
-            self.builder.push_chunk(out.edges, out.max_id);
+            let lines = out.lines;
+            let c = self.chunk_of(out);
+            self.lines += lines;
+            sink(c);
         }
         Ok(())
+    }
+
+    fn chunk_of(&self, out: ChunkOut<'_>) -> Chunk {
+        Chunk {
+            max_id: out.max_id,
+            again: out.again,
+            directives: out
+                .directives
+                .iter()
+                .map(|&(l, t)| (self.lines + l, t.to_vec()))
+                .collect(),
+            edges: out.edges,
+        }
+    }
+}
+
+/// A streaming parser for the `edges` and `rg` formats: [`feed`](TextParser::feed) it blocks of
+/// any size (it keeps the partial last line), then [`finish`](TextParser::finish). Memory stays
+/// at 8 bytes per edge whatever the block size, so a caller reading a file in blocks never
+/// holds the whole file.
+///
+/// ```
+/// use retrograde_graph::format::{Format, ParseOptions, TextParser};
+/// let mut p = TextParser::new(Format::Edges);
+/// p.feed(b"0 1\n1 ").unwrap();
+/// p.feed(b"2\n").unwrap();
+/// let g = p.finish(&ParseOptions::default()).unwrap().build().unwrap();
+/// assert_eq!(g.edge_count(), 2);
+/// ```
+#[derive(Debug)]
+pub struct TextParser {
+    lines: LineParser,
+    builder: GraphBuilder,
+    again: Vec<usize>,
+    directives: Vec<(u64, Vec<u8>)>,
+}
+
+impl TextParser {
+    /// A parser for [`Format::Rg`](super::Format::Rg) (which accepts plain edge lists too);
+    /// any other format gives the strict edge-list parser.
+    pub fn new(format: super::Format) -> Self {
+        TextParser {
+            lines: LineParser::new(format),
+            builder: GraphBuilder::new(),
+            again: Vec::new(),
+            directives: Vec::new(),
+        }
+    }
+
+    /// Parses the complete lines of `data`, keeping a partial last line for the next call.
+    ///
+    /// # Errors
+    /// The first bad line, with its number counted from the first byte ever fed.
+    pub fn feed(&mut self, data: &[u8]) -> Result<(), ParseError> {
+        let (b, again, directives) = (&mut self.builder, &mut self.again, &mut self.directives);
+        self.lines
+            .feed(data, &mut |c| take_chunk(b, again, directives, c))
     }
 
     /// Ends the input: parses a last line without a newline, applies the directives, and
@@ -141,23 +223,51 @@ impl TextParser {
     /// # Errors
     /// A bad last line or directive.
     pub fn finish(mut self, opts: &ParseOptions) -> Result<GraphBuilder, ParseError> {
-        if !self.carry.is_empty() {
-            let last = std::mem::take(&mut self.carry);
-            self.block(&last)?;
-        }
+        let (b, again, directives) = (&mut self.builder, &mut self.again, &mut self.directives);
+        self.lines
+            .finish(&mut |c| take_chunk(b, again, directives, c))?;
         let mut b = self.builder;
         for i in self.again {
             b.mark_again(i);
         }
-        let mut seen = Seen::default();
-        for (line, text) in self.directives {
-            directive(&mut b, &text, line, &mut seen).map_err(|m| ParseError::at(line, m))?;
-        }
+        apply_directives(
+            &mut b,
+            self.directives.iter().map(|(l, t)| (*l, t.as_slice())),
+        )?;
         if let Some(n) = opts.vertices {
             b.ensure_vertices(n)?;
         }
         Ok(b)
     }
+}
+
+fn take_chunk(
+    b: &mut GraphBuilder,
+    again: &mut Vec<usize>,
+    directives: &mut Vec<(u64, Vec<u8>)>,
+    c: Chunk,
+) {
+    let base = b.edge_count();
+    again.extend(c.again.iter().map(|&i| base + i));
+    directives.extend(c.directives);
+    b.push_chunk(c.edges, c.max_id);
+}
+
+/// Applies `rg` directive lines, given with their line numbers in file order, to `b`, as
+/// [`TextParser::finish`] does (a directive that contradicts an earlier one is an error
+/// naming both lines).
+///
+/// # Errors
+/// The first bad directive, at its line.
+pub fn apply_directives<'a>(
+    b: &mut GraphBuilder,
+    directives: impl IntoIterator<Item = (u64, &'a [u8])>,
+) -> Result<(), ParseError> {
+    let mut seen = Seen::default();
+    for (line, text) in directives {
+        directive(b, text, line, &mut seen).map_err(|m| ParseError::at(line, m))?;
+    }
+    Ok(())
 }
 
 /// Splits into chunks of about equal size, each ending just after a newline (but the last).
