@@ -48,6 +48,8 @@ pub struct Connect4 {
     steps: usize,
     /// The lowest bit of every column field.
     bottom: u64,
+    /// The top bit of every column field: a column is full when its sentinel is there.
+    top: u64,
 }
 
 /// How many in a row win.
@@ -93,6 +95,7 @@ impl Connect4 {
             below: [field(1), field(2), field(4), field(8), field(16), field(32)],
             steps: (1..=6).find(|&k| 1u32 << k >= stride).unwrap_or(6),
             bottom,
+            top: bottom << height,
         })
     }
 
@@ -181,6 +184,17 @@ impl Connect4 {
             key,
             stones: self.stones(key) as u8,
         }
+    }
+
+    /// The columns that are not full, as bits (column by column: the portable form of
+    /// [`OrderedMoves::slot_flags`], checked against it in tests).
+    #[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
+    #[inline]
+    fn open_columns(&self, key: u64) -> u16 {
+        let (s, h) = (self.stride(), self.height);
+        (0..self.width).fold(0u16, |f, c| {
+            f | (((key >> (c * s + h)) & 1) as u16 ^ 1) << c
+        })
     }
 
     /// The board after the player to move drops a stone into column `c`, if it has room.
@@ -348,12 +362,19 @@ impl OrderedMoves for Connect4 {
     }
 
     /// The columns that are not full: a full column's sentinel is its field's top bit.
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     #[inline]
     fn slot_flags(&self, p: &Board) -> u16 {
-        let (s, h) = (self.stride(), self.height);
-        (0..self.width).fold(0u16, |f, c| {
-            f | (((p.key >> (c * s + h)) & 1) as u16 ^ 1) << c
-        })
+        // SAFETY: compiled only for CPUs with BMI2 (the target feature is on at compile
+        // time, see .cargo/config.toml); PEXT reads and writes registers only.
+        unsafe { std::arch::x86_64::_pext_u64(!p.key, self.top) as u16 }
+    }
+
+    /// The columns that are not full: a full column's sentinel is its field's top bit.
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    #[inline]
+    fn slot_flags(&self, p: &Board) -> u16 {
+        self.open_columns(p.key)
     }
 }
 
@@ -565,7 +586,7 @@ mod tests {
     use retrograde_tier::{check_game, explicit_graph, replay, solve, SolveOptions, Solved};
 
     #[test]
-    fn fast_decode_is_the_column_by_column_one() {
+    fn fast_decode_and_open_columns_are_the_column_by_column_ones() {
         for (w, h) in [(7, 6), (4, 4), (5, 4), (1, 1), (8, 7), (16, 3), (2, 30)] {
             let g = Connect4::new(w, h).unwrap();
             let mut rng = 0x2545_f491_4f6c_dd1du64;
@@ -582,6 +603,14 @@ mod tests {
                     mask |= ((1u64 << hc) - 1) << (c * (h + 1));
                 }
                 assert_eq!(g.decode(key), (mask, key & mask), "{w}x{h} {key:b}");
+                let open =
+                    (0..w).fold(0u16, |f, c| f | u16::from(g.column_height(key, c) < h) << c);
+                let b = Board {
+                    key,
+                    stones: mask.count_ones() as u8,
+                };
+                assert_eq!(g.slot_flags(&b), open, "{w}x{h} {key:b}");
+                assert_eq!(g.open_columns(key), open, "{w}x{h} {key:b}");
             }
         }
     }

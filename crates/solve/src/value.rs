@@ -140,14 +140,33 @@ impl Value {
         }
     }
 
-    /// A key that sorts values by preference (greater is better for the player to move).
+    /// A number that sorts values by preference, greater is better for the player to move
+    /// (a win sooner, then later, a tie sooner, then later, a draw, a loss later, then
+    /// sooner): the one home of the order ([`Ord`] compares ranks). For loops that keep the
+    /// best of many values; [`Value::from_rank`] gives the value back.
     #[inline]
-    fn key(self) -> (u8, i64) {
+    pub fn rank(self) -> u64 {
         match self {
-            Value::Win(r) => (3, -(r as i64)),
-            Value::Tie(r) => (2, -(r as i64)),
-            Value::Draw => (1, 0),
-            Value::Loss(r) => (0, r as i64),
+            Value::Win(r) => 3 << 32 | u64::from(u32::MAX - r),
+            Value::Tie(r) => 2 << 32 | u64::from(u32::MAX - r),
+            Value::Draw => 1 << 32,
+            Value::Loss(r) => u64::from(r),
+        }
+    }
+
+    /// The value of a [`rank`](Value::rank).
+    ///
+    /// # Panics
+    /// A number that is no value's rank.
+    #[inline]
+    pub fn from_rank(rank: u64) -> Value {
+        let low = rank as u32;
+        match rank >> 32 {
+            3 => Value::Win(u32::MAX - low),
+            2 => Value::Tie(u32::MAX - low),
+            1 if low == 0 => Value::Draw,
+            0 => Value::Loss(low),
+            _ => panic!("{rank:#x} is not the rank of a value"),
         }
     }
 }
@@ -168,7 +187,7 @@ impl Neg for Value {
 impl Ord for Value {
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        self.key().cmp(&other.key())
+        self.rank().cmp(&other.rank())
     }
 }
 
@@ -207,5 +226,37 @@ impl FromStr for Value {
             .parse()
             .map_err(|_| format!("expected a remoteness, found {r:?}"))?;
         Ok(Value::new(o, r))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_order_values_by_preference_and_give_them_back() {
+        let mut best_first = vec![];
+        for r in [0, 1, 2, 7, u32::MAX - 1, u32::MAX] {
+            best_first.push(Value::Win(r));
+        }
+        for r in [0, 1, 2, 7, u32::MAX - 1, u32::MAX] {
+            best_first.push(Value::Tie(r));
+        }
+        best_first.push(Value::Draw);
+        for r in [u32::MAX, u32::MAX - 1, 7, 2, 1, 0] {
+            best_first.push(Value::Loss(r));
+        }
+        for (i, a) in best_first.iter().enumerate() {
+            assert_eq!(Value::from_rank(a.rank()), *a);
+            for (j, b) in best_first.iter().enumerate() {
+                assert_eq!(a.cmp(b), j.cmp(&i), "{a:?} against {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "not the rank of a value")]
+    fn a_number_that_is_no_rank_is_refused() {
+        Value::from_rank(1 << 32 | 5);
     }
 }

@@ -990,7 +990,8 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
                 .zip(&prims)
                 .map(|(p, prim)| if prim.is_some() { 0 } else { slot_flags(game, p) })
                 .collect();
-            let mut best: Vec<Option<Value>> = vec![None; part.len()];
+            // The best child value of each position, by rank, plus one (0: none yet).
+            let mut best: Vec<u64> = vec![0; part.len()];
             if let Some((ct, ckeys, cvals)) = below {
                 for s in 0..nslots {
                     let bit = 1u16 << s;
@@ -1028,9 +1029,7 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
                             Error::Game(format!("the child {c:?} has no value"))
                         })?;
                         let v = v.through(keeps(game, &pos[i], &c));
-                        if best[i].is_none_or(|b| v > b) {
-                            best[i] = Some(v);
-                        }
+                        best[i] = best[i].max(v.rank() + 1);
                     }
                 }
             } else if flags.iter().any(|&f| f != 0) {
@@ -1042,8 +1041,8 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
             for (i, p) in pos.iter().enumerate() {
                 let v = match (prims[i], best[i]) {
                     (Some(prim), _) => terminal(prim),
-                    (None, Some(v)) => v,
-                    (None, None) => terminal(game.no_move()),
+                    (None, 0) => terminal(game.no_move()),
+                    (None, b) => Value::from_rank(b - 1),
                 };
                 out[i] = encode(v)?;
                 st.count(v);
