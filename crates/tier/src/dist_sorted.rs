@@ -1075,13 +1075,13 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
             .zip(cells[lo..hi].par_chunks_mut(chunk))
             .map(|(x, out)| -> Result<Stats, Error> {
                 let mut st = Stats::default();
-                for i in 0..out.len() {
+                for (i, cell) in out.iter_mut().enumerate() {
                     let v = match (x.prims[i], x.best[i]) {
                         (Some(prim), _) => terminal(prim),
                         (None, Some(v)) => v,
                         (None, None) => terminal(game.no_move()),
                     };
-                    out[i] = encode(v)?;
+                    *cell = encode(v)?;
                     st.count(v);
                     st.moves += u64::from(x.moves[i]);
                     if x.canon[i] {
