@@ -719,8 +719,11 @@ fn discover<G: TierGame, K: Key>(
         Ok(<G::Layout as Layout<G>>::key(game, &c))
     };
 
-    // The cuts: quantiles of a sample of children, from rank 0.
-    let per = (16 * rounds * q).clamp(256, 1 << 16);
+    // The cuts: quantiles of a sample of children, from rank 0: about 16 children a range,
+    // from at most 2^16 parents a rank, and at most about 2^22 children at rank 0 in all.
+    let per = (16 * rounds * q)
+        .clamp(256, 1 << 16)
+        .min(((1usize << 22) / (kk * nslots.max(1))).max(16));
     let mut sample: Vec<u8> = Vec::new();
     for (pi, (_, pk)) in parents.iter().enumerate() {
         let m = pk.len().min(per);
