@@ -87,7 +87,7 @@ use std::time::Instant;
 /// Children a rank receives per discovery round, about.
 pub(crate) const ROUND_KEYS: u64 = 1 << 20;
 /// Parents a rank solves per round, at most.
-pub(crate) const ROUND_PARENTS: usize = 1 << 18;
+pub(crate) const ROUND_PARENTS: usize = 1 << 20;
 /// Parents per task within a round.
 const CHUNK: usize = 1 << 14;
 
@@ -849,9 +849,6 @@ fn discover<G: TierGame, K: Key>(
 
     let mut out: Vec<K> = Vec::new();
     for j in 0..rounds {
-        if j > 0 {
-            cancelled(ex, opts)?;
-        }
         // For every destination d, its Q ranges of this round.
         let mut pieces: Vec<Vec<K>> = (0..kk * q)
             .into_par_iter()
@@ -881,7 +878,11 @@ fn discover<G: TierGame, K: Key>(
             })
             .collect();
         drop(pieces);
-        let got = ex.all_to_all(send);
+        // The exchange carries whether some rank was cancelled (one collective a round).
+        let (got, stop) = ex.all_to_all_max(send, u64::from(opts.cancelled().is_err()));
+        if stop != 0 {
+            return Err(Error::Interrupted);
+        }
         // Per range of this round, the sorted lists of every rank.
         for (from, b) in got.iter().enumerate() {
             if from == me {
@@ -1002,9 +1003,6 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
     let mut stats = Stats::default();
     let chunk = chunk();
     for r in 0..rounds[0] as usize {
-        if r > 0 && talk {
-            cancelled(ex, opts)?;
-        }
         let lo = (r * round).min(keys.len());
         let hi = (lo + round).min(keys.len());
         let part = &keys[lo..hi];
@@ -1025,7 +1023,11 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
                     v
                 })
                 .collect();
-            let got = ex.all_to_all(send);
+            // The requests carry whether some rank was cancelled.
+            let (got, stop) = ex.all_to_all_max(send, u64::from(opts.cancelled().is_err()));
+            if stop != 0 {
+                return Err(Error::Interrupted);
+            }
             let answers: Vec<Vec<u8>> = got
                 .par_iter()
                 .map(|req| answer::<C, K>(b.keys, b.vals, req))
