@@ -986,21 +986,24 @@ fn load_share<G: TierGame, C: CellArray>(
 pub struct Traffic {
     /// Bytes sent between ranks.
     pub bytes: u64,
-    /// Positions solved (canonical positions of every tier, each once).
+    /// Positions solved (canonical positions of every tier, each once; with sorted keys,
+    /// every key of every tier).
     pub positions: u64,
 }
 
 /// Solves every tier of `game` below its root tiers across the ranks of `ex`: each rank
-/// owns a share of every tier ([`Part`]) and must call this with the same game and options
-/// (its own storage, if any: shares are files named by [`share_file`]). Rank 0's answer
+/// owns a share of every tier ([`Part`] for the dense layout, a key range for the sorted-keys
+/// one: see `dist_sorted.rs`) and must call this with the same game and options (its own
+/// storage, if any: shares are files named by [`share_file`], and [`keys_share_file`](crate::keys_share_file) for
+/// sorted keys). Rank 0's answer
 /// holds the totals and the start tier (enough for the start's value and the report), or
 /// with `whole` every tier (memory of one process: for tests and small games); the other
 /// ranks' answers hold the totals only. Resuming reuses a tier when every rank's share
 /// of it checks out (with the same number of ranks).
 ///
 /// # Errors
-/// As [`crate::solve`]; also the sorted-keys layout (not distributed yet). An error on one
-/// rank alone leaves the others waiting: the caller ends the job (MPI's abort).
+/// As [`crate::solve`]. An error on one rank alone leaves the others waiting: the caller
+/// ends the job (MPI's abort).
 pub fn solve_distributed<'g, G: TierGame>(
     game: &'g G,
     opts: &SolveOptions,
@@ -1008,10 +1011,7 @@ pub fn solve_distributed<'g, G: TierGame>(
     whole: bool,
 ) -> Result<(TierSolution<'g, G>, Traffic), Error> {
     if <G::Layout as Layout<G>>::KIND != LayoutKind::Dense {
-        return Err(Error::Unsupported(format!(
-            "{} uses the sorted-keys layout, which is not solved across ranks yet; run it as one process",
-            game.name()
-        )));
+        return crate::dist_sorted::solve(game, opts, ex, whole);
     }
     let small = game
         .remoteness_bound()
@@ -1248,7 +1248,7 @@ fn solve_dense<'g, G: TierGame, C: CellArray>(
 }
 
 /// Every rank's per-tier totals, summed (at every rank).
-fn merge_stats(ex: &dyn Exchange, mine: Vec<Stats>) -> Vec<Stats> {
+pub(crate) fn merge_stats(ex: &dyn Exchange, mine: Vec<Stats>) -> Vec<Stats> {
     let bytes = serde_json::to_vec(&mine).expect("serializable");
     let mut merged = if let Some(all) = ex.gather(&bytes) {
         let mut acc = mine.clone();

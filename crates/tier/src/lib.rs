@@ -75,6 +75,7 @@ mod check;
 mod count;
 mod dense;
 mod dist;
+mod dist_sorted;
 mod distinct;
 mod engine;
 mod error;
@@ -93,6 +94,9 @@ pub mod tierfile;
 pub use cell::{AnyCells, Cell};
 pub use check::{check_game, Violation};
 pub use dist::{share_file, solve_distributed, Part, Traffic};
+pub use dist_sorted::keys_share_file;
+#[doc(hidden)]
+pub use dist_sorted::small_rounds_for_tests;
 pub use engine::{
     open, read_meta, solve, values_bytes, Engine, Event, Meta, ProgressFn, SolveOptions, META,
 };

@@ -129,7 +129,7 @@ pub(crate) fn solve<'g, G: TierGame, C: CellArray>(
 
 /// The slots with a legal move, as bits; none at a primitive position.
 #[inline]
-fn slots_of<G: TierGame>(game: &G, p: &G::Position) -> u16 {
+pub(crate) fn slots_of<G: TierGame>(game: &G, p: &G::Position) -> u16 {
     if game.primitive(p).is_some() {
         return 0;
     }
@@ -138,7 +138,7 @@ fn slots_of<G: TierGame>(game: &G, p: &G::Position) -> u16 {
 
 /// The slots with a legal move from a position that is not primitive.
 #[inline]
-fn slot_flags<G: TierGame>(game: &G, p: &G::Position) -> u16 {
+pub(crate) fn slot_flags<G: TierGame>(game: &G, p: &G::Position) -> u16 {
     <G::Layout as Layout<G>>::slot_flags(game, p)
 }
 
@@ -147,7 +147,7 @@ fn work_keys_file(tier: &str) -> String {
     format!("{tier}.work.keys")
 }
 
-fn load_keys<K: Key>(
+pub(crate) fn load_keys<K: Key>(
     storage: &dyn Storage,
     game: &str,
     tier: &str,
@@ -284,12 +284,12 @@ fn restore_vals<G: TierGame, C: CellArray, K: Key>(
     Ok(out)
 }
 
-fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
-    game: &'g G,
-    opts: &SolveOptions,
-    dag: Dag<G::Tier>,
-) -> Result<TierSolution<'g, G>, Error> {
-    let gname = game.name();
+/// What the sorted-keys layout needs of a game's tiers (a start, at most 16 slots, at most
+/// one child tier per tier, the start's tier the only root): the start and its tier's number.
+pub(crate) fn shape<G: TierGame>(
+    game: &G,
+    dag: &Dag<G::Tier>,
+) -> Result<(G::Position, usize), Error> {
     let Some(start) = game.start() else {
         return Err(Error::Unsupported(
             "the sorted-keys layout needs a start position".into(),
@@ -307,13 +307,6 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
             dag.children[k].len()
         )));
     }
-    let storage = opts.storage.as_deref();
-    if let Some(st) = &opts.storage {
-        if let Some(done) = crate::engine::prepare_storage(game, st, opts.resume)? {
-            return Ok(done);
-        }
-    }
-    let n = dag.tiers.len();
     let root = game.tier(&start);
     let ks = dag
         .tiers
@@ -325,6 +318,23 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
             "the sorted-keys layout solves the tiers below the start's tier only".into(),
         ));
     }
+    Ok((start, ks))
+}
+
+fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
+    game: &'g G,
+    opts: &SolveOptions,
+    dag: Dag<G::Tier>,
+) -> Result<TierSolution<'g, G>, Error> {
+    let gname = game.name();
+    let (start, ks) = shape(game, &dag)?;
+    let storage = opts.storage.as_deref();
+    if let Some(st) = &opts.storage {
+        if let Some(done) = crate::engine::prepare_storage(game, st, opts.resume)? {
+            return Ok(done);
+        }
+    }
+    let n = dag.tiers.len();
     opts.emit(&Event::Plan { tiers: n, slots: 0 });
     let ksize = u64::from(K::BYTES);
     let cell = C::BYTES as u64;
@@ -1063,7 +1073,7 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
     Ok((cells, stats, bits))
 }
 
-fn terminal(p: Primitive) -> Value {
+pub(crate) fn terminal(p: Primitive) -> Value {
     match p {
         Primitive::Win => Value::Win(0),
         Primitive::Loss => Value::Loss(0),
@@ -1072,7 +1082,12 @@ fn terminal(p: Primitive) -> Value {
 }
 
 /// The totals of a tier reused from a file.
-fn tally<G: TierGame, C: Cell, K: Key>(game: &G, t: G::Tier, keys: &[K], vals: &[C]) -> Stats {
+pub(crate) fn tally<G: TierGame, C: Cell, K: Key>(
+    game: &G,
+    t: G::Tier,
+    keys: &[K],
+    vals: &[C],
+) -> Stats {
     keys.par_chunks(1 << 14)
         .zip(vals.par_chunks(1 << 14))
         .map(|(ks, vs)| {

@@ -115,14 +115,3 @@ fn lost_and_damaged_shares_are_solved_again_on_resume() {
         }
     }
 }
-
-#[test]
-fn sorted_layout_is_refused_clearly() {
-    let g = Sorted::random(1, false, false);
-    let e = run_local(2, |ex| {
-        solve_distributed(&g, &SolveOptions::default(), ex, false)
-            .err()
-            .map(|e| e.to_string())
-    });
-    assert!(e[0].as_deref().unwrap().contains("not solved across ranks"));
-}

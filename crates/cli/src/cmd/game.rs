@@ -72,8 +72,10 @@ pub fn run(
         if args.query.is_some() || args.dump {
             bail!("{name}: --query and --dump read a database: solve with --db under mpirun, then ask without it");
         }
+        let keep = tiers.db.is_some();
         let (answer, traffic) =
-            solve_distributed(&*built, storage.clone(), tiers.resume, limit, ex).map_err(fail)?;
+            solve_distributed(&*built, storage.clone(), tiers.resume, limit, keep, ex)
+                .map_err(fail)?;
         if ex.rank() != 0 {
             // Only rank 0 holds the start's tier, and prints.
             return Ok(Status::Success);
@@ -223,18 +225,21 @@ pub fn solve<'b>(
     answer
 }
 
-/// Solves across the ranks of `ex`, with progress bars (rank 0's, when not quiet).
+/// Solves across the ranks of `ex`, with progress bars (rank 0's, when not quiet). Without
+/// `keep_values` (no `--db`), files serve the solve only (Connect-4's shares of keys).
 fn solve_distributed<'b>(
     built: &'b dyn Built,
     storage: Option<Arc<dyn Storage>>,
     resume: bool,
     limit: Option<u64>,
+    keep_values: bool,
     ex: &dyn Exchange,
 ) -> Result<(Box<dyn Answer + 'b>, retrograde_tier::Traffic), Error> {
     let bars = Arc::new(Mutex::new(Bars::default()));
     let b = bars.clone();
     let mut opts = SolveOptions::default();
     opts.memory_limit = limit;
+    opts.keep_values = keep_values;
     opts.storage = storage;
     opts.resume = resume;
     opts.progress = Some(Arc::new(move |e: &Event<'_>| {

@@ -1,0 +1,67 @@
+//! Connect-4 solved across 1 to 4 ranks that are threads of this process (the distributed
+//! sorted-keys engine, with the mirror symmetry counted): every position's value, the totals
+//! and the tier sizes (positions up to symmetry) are one process's, bit for bit.
+
+use retrograde_games::connect4::Connect4;
+use retrograde_solve::exchange::{run_local, Exchange};
+use retrograde_solve::Value;
+use retrograde_tier::{
+    explicit_graph, small_rounds_for_tests, solve, solve_distributed, SolveOptions, Solved, Stats,
+    TierGame, TierSolution,
+};
+
+type Board = <Connect4 as TierGame>::Position;
+
+fn untimed(s: &Stats) -> Stats {
+    Stats {
+        explore: Default::default(),
+        solve: Default::default(),
+        ..s.clone()
+    }
+}
+
+fn answer(
+    s: &TierSolution<'_, Connect4>,
+    positions: &[Board],
+) -> (Vec<Option<Value>>, Stats, Vec<u64>) {
+    (
+        positions.iter().map(|p| s.value(p).unwrap()).collect(),
+        untimed(s.stats()),
+        s.tier_sizes().to_vec(),
+    )
+}
+
+fn check(w: u32, h: u32, small_rounds: bool) {
+    let g = Connect4::new(w, h).unwrap();
+    let positions = explicit_graph(&g, 2_000_000).unwrap().positions;
+    let one = solve(&g, &SolveOptions::default()).unwrap();
+    let (values, stats, _) = answer(&one, &positions);
+    assert!(values.iter().all(Option::is_some));
+    let mut lean = SolveOptions::default();
+    lean.keep_values = false;
+    let sizes = solve(&g, &lean).unwrap().tier_sizes().to_vec();
+    small_rounds_for_tests(small_rounds);
+    for k in 1..=4 {
+        let got = run_local(k, |ex| {
+            let (s, _) = solve_distributed(&g, &SolveOptions::default(), ex, true).unwrap();
+            (ex.rank() == 0).then(|| answer(&s, &positions))
+        });
+        let (v, s, z) = got.into_iter().next().flatten().expect("rank 0");
+        assert_eq!(s, stats, "{w}x{h}, {k} ranks: totals");
+        assert_eq!(z, sizes, "{w}x{h}, {k} ranks: tier sizes");
+        assert!(v == values, "{w}x{h}, {k} ranks: values");
+    }
+}
+
+#[test]
+fn small_boards_are_solved_alike_on_1_to_4_ranks() {
+    // Tiny rounds: many exchanges per tier.
+    for (w, h) in [(1, 1), (2, 3), (3, 3), (4, 3), (3, 4)] {
+        check(w, h, true);
+    }
+}
+
+#[test]
+fn four_by_four_is_solved_alike_on_1_to_4_ranks() {
+    check(4, 4, false);
+}

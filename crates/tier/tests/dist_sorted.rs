@@ -1,0 +1,199 @@
+//! The distributed sorted-keys engine (`solve_distributed` on a game with ordered moves) on
+//! 1 to 4 ranks that are threads of this process, against the one-process engine: every
+//! position's value, the totals, the tier sizes and the start's value must be the same, bit
+//! for bit; shares written to a storage must resume to the same answer after some are lost
+//! or damaged. Rounds are made tiny (`small_rounds_for_tests`), so that even these small
+//! games take many rounds of every exchange.
+
+mod random;
+
+use proptest::prelude::*;
+use random::*;
+use retrograde_solve::exchange::{run_local, Exchange};
+use retrograde_solve::Value;
+use retrograde_tier::*;
+use std::sync::{Arc, Mutex};
+
+fn untimed(s: &Stats) -> Stats {
+    Stats {
+        explore: Default::default(),
+        solve: Default::default(),
+        ..s.clone()
+    }
+}
+
+/// What a solve answered: every reachable position's value (in the explicit graph's order),
+/// the totals, the tier sizes and the start's value.
+#[derive(Debug, PartialEq)]
+struct Answer {
+    values: Vec<Option<Value>>,
+    stats: Stats,
+    sizes: Vec<u64>,
+    start: Option<Value>,
+}
+
+fn answer<G: TierGame>(s: &TierSolution<'_, G>, positions: &[G::Position]) -> Answer {
+    let values: Vec<Option<Value>> = positions.iter().map(|p| s.value(p).unwrap()).collect();
+    assert!(
+        values.iter().all(Option::is_some),
+        "a position without a value"
+    );
+    Answer {
+        values,
+        stats: untimed(s.stats()),
+        sizes: s.tier_sizes().to_vec(),
+        start: s.start_value().unwrap(),
+    }
+}
+
+/// One process: the values from a solve that keeps them; the tier sizes (positions up to
+/// symmetry) from one that keeps the totals only, as the command line reports them.
+fn one_process<G: TierGame>(game: &G, positions: &[G::Position]) -> Answer {
+    let s = solve(game, &SolveOptions::default()).unwrap();
+    let mut a = answer(&s, positions);
+    let mut lean = SolveOptions::default();
+    lean.keep_values = false;
+    a.sizes = solve(game, &lean).unwrap().tier_sizes().to_vec();
+    a
+}
+
+/// Solves on `k` thread ranks; rank 0's answer with every tier. Every rank's totals agree.
+fn distributed<G: TierGame + Sync>(
+    game: &G,
+    k: usize,
+    opts: &SolveOptions,
+    positions: &[G::Position],
+) -> (Answer, Traffic)
+where
+    G::Position: Sync,
+{
+    small_rounds_for_tests(true);
+    let mut out = run_local(k, |ex| {
+        let (s, traffic) = solve_distributed(game, opts, ex, true).unwrap();
+        let a = (ex.rank() == 0).then(|| answer(&s, positions));
+        (a, untimed(s.stats()), traffic)
+    });
+    for (r, o) in out.iter().enumerate() {
+        assert_eq!(o.1, out[0].1, "rank {r}'s totals");
+        assert_eq!(o.2, out[0].2, "rank {r}'s traffic");
+    }
+    let (a, _, traffic) = out.swap_remove(0);
+    (a.expect("rank 0"), traffic)
+}
+
+fn check<G: TierGame + Sync>(game: &G)
+where
+    G::Position: Sync,
+{
+    let positions = explicit_graph(game, 200_000).unwrap().positions;
+    let want = one_process(game, &positions);
+    for k in 1..=4 {
+        let (got, traffic) = distributed(game, k, &SolveOptions::default(), &positions);
+        assert_eq!(got, want, "{k} ranks");
+        assert_eq!(traffic.positions, want.stats.positions, "{k} ranks: solved");
+        if k == 1 {
+            assert_eq!(traffic.bytes, 0);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn random_sorted_games_are_solved_alike_on_1_to_4_ranks(seed: u64) {
+        check(&Sorted::random(seed, false, false));
+        check(&Sorted::random(seed, false, true));
+        check(&Sorted::random(seed, true, true));
+    }
+}
+
+/// Whether every tier was reused, and whether every was solved, by the events of a solve.
+fn reuse_events(opts: &mut SolveOptions) -> Arc<Mutex<Vec<bool>>> {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let s = seen.clone();
+    opts.progress = Some(Arc::new(move |e: &Event<'_>| {
+        if let Event::Tier { reused, .. } = e {
+            s.lock().unwrap().push(*reused);
+        }
+    }));
+    seen
+}
+
+#[test]
+fn lost_and_damaged_shares_are_solved_again_on_resume() {
+    for seed in 0..16 {
+        let g = Sorted::random(seed, seed % 2 == 0, true);
+        let positions = explicit_graph(&g, 200_000).unwrap().positions;
+        let want = one_process(&g, &positions);
+        for k in [2, 3] {
+            let st = MemStorage::new();
+            let mut opts = SolveOptions::default();
+            opts.storage = Some(Arc::new(st.clone()));
+            assert_eq!(distributed(&g, k, &opts, &positions).0, want);
+            let mut names = st.names();
+            names.sort();
+            assert!(names
+                .iter()
+                .any(|n| n.contains(&format!(".keys.part-0-of-{k}"))));
+            assert!(names
+                .iter()
+                .any(|n| n.contains(&format!(".values.part-0-of-{k}"))));
+
+            // Everything intact: every tier is reused.
+            opts.resume = true;
+            let seen = reuse_events(&mut opts);
+            assert_eq!(distributed(&g, k, &opts, &positions).0, want);
+            assert!(seen.lock().unwrap().iter().all(|&r| r), "seed {seed}");
+
+            // Rank 1 lost a share of keys; a share of values and one of keys are damaged.
+            let keys: Vec<&String> = names.iter().filter(|n| n.contains(".keys.")).collect();
+            let values: Vec<&String> = names.iter().filter(|n| n.contains(".values.")).collect();
+            if let Some(f) = keys.iter().rev().find(|n| n.contains("part-1-")) {
+                st.remove(f).unwrap();
+            }
+            for f in [keys[0], values[values.len() / 2]] {
+                if let Some(mut b) = st.get(f) {
+                    let at = b.len() / 2;
+                    b[at] ^= 0x55;
+                    st.put(f, b);
+                }
+            }
+            let seen = reuse_events(&mut opts);
+            assert_eq!(
+                distributed(&g, k, &opts, &positions).0,
+                want,
+                "seed {seed}, {k} ranks"
+            );
+            assert!(seen.lock().unwrap().iter().any(|&r| !r), "seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn shares_of_another_number_of_ranks_are_not_reused() {
+    let g = Sorted::random(7, false, false);
+    let positions = explicit_graph(&g, 200_000).unwrap().positions;
+    let want = one_process(&g, &positions);
+    let st = MemStorage::new();
+    let mut opts = SolveOptions::default();
+    opts.storage = Some(Arc::new(st.clone()));
+    distributed(&g, 2, &opts, &positions);
+    opts.resume = true;
+    let seen = reuse_events(&mut opts);
+    assert_eq!(distributed(&g, 3, &opts, &positions).0, want);
+    assert!(seen.lock().unwrap().iter().all(|&r| !r));
+}
+
+#[test]
+fn files_that_serve_the_solve_only_are_removed() {
+    let g = Sorted::random(3, false, true);
+    let positions = explicit_graph(&g, 200_000).unwrap().positions;
+    let want = one_process(&g, &positions);
+    let st = MemStorage::new();
+    let mut opts = SolveOptions::default();
+    opts.storage = Some(Arc::new(st.clone()));
+    opts.keep_values = false;
+    assert_eq!(distributed(&g, 3, &opts, &positions).0, want);
+    assert_eq!(st.names(), Vec::<String>::new());
+}
