@@ -167,6 +167,23 @@ fn u32s(b: &[u8]) -> impl Iterator<Item = u32> + '_ {
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
 }
 
+/// How many updates ahead of the one applied the cell of one is prefetched.
+const AHEAD: usize = 16;
+
+/// The `u32`s of `b`, each read `AHEAD` before it is yielded to prefetch `data[x & mask]`
+/// (received updates land at random places: their cache misses overlap).
+fn prefetched<'a, T>(b: &'a [u8], data: &'a [T], mask: u32) -> impl Iterator<Item = u32> + 'a {
+    let n = b.len() / 4;
+    let at =
+        move |i: usize| u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
+    (0..n).map(move |i| {
+        if i + AHEAD < n {
+            prefetch(data, (at(i + AHEAD) & mask) as usize);
+        }
+        at(i)
+    })
+}
+
 /// Appends a cell in `C::BYTES` little-endian bytes.
 #[inline]
 fn push_cell<C: Cell>(out: &mut Vec<u8>, c: C) {
@@ -744,7 +761,7 @@ fn solve_tier<G: TierGame, C: Cell>(
                 || away.iter().any(|a| !a.is_empty());
             let (got, flag) = swap_u32(ex, away, more, opts);
             for g in got {
-                for x in u32s(&g) {
+                for x in prefetched(&g, &cells, !(1 << 31)) {
                     let lq = x & !(1 << 31);
                     let cell = cells.get(lq as usize).ok_or_else(|| {
                         Error::Unsupported(format!(
@@ -818,7 +835,7 @@ fn solve_tier<G: TierGame, C: Cell>(
                 || away.iter().any(|a| !a.is_empty());
             let (got, flag) = swap_u32(ex, away, more, opts);
             for g in got {
-                for lq in u32s(&g) {
+                for lq in prefetched(&g, &cells, !0) {
                     let cell = cells.get(lq as usize).ok_or_else(|| {
                         Error::Unsupported(format!(
                             "an update for place {lq} past a share of tier {t:?}"
@@ -1474,7 +1491,14 @@ fn count<G: TierGame, C: Cell>(
             go = still(f)?;
             for g in got {
                 let mut err = None;
-                unpack_marks(&g, |x, mark, lj| {
+                let hint = |x: usize, lj: usize| {
+                    if x == 0 {
+                        prefetch(&mine, lj);
+                    } else if let Some(b) = targets.get(x).and_then(|&(_, kc)| bits[kc].as_ref()) {
+                        prefetch(b, lj);
+                    }
+                };
+                unpack_marks(&g, hint, |x, mark, lj| {
                     let Some(&(_, kc)) = targets.get(x) else {
                         err = Some(Error::Unsupported("a mark for an unknown tier".into()));
                         return;
@@ -1526,7 +1550,12 @@ fn pack_marks(buckets: &[Vec<u32>]) -> Vec<u8> {
 }
 
 /// Calls `f(target, sides, place)` for every mark of a [`pack_marks`] buffer.
-fn unpack_marks(b: &[u8], mut f: impl FnMut(usize, u8, usize)) -> Result<(), Error> {
+/// `hint(target, place)` is called `AHEAD` marks before `f` (a prefetch).
+fn unpack_marks(
+    b: &[u8],
+    hint: impl Fn(usize, usize),
+    mut f: impl FnMut(usize, u8, usize),
+) -> Result<(), Error> {
     let bad = || Error::Unsupported("a truncated buffer of marks".into());
     let mut at = 0;
     while at < b.len() {
@@ -1536,8 +1565,13 @@ fn unpack_marks(b: &[u8], mut f: impl FnMut(usize, u8, usize)) -> Result<(), Err
         let n = (h & 0xffff_ffff) as usize;
         let body = b.get(at..at + 4 * n).ok_or_else(bad)?;
         at += 4 * n;
-        for lj in u32s(body) {
-            f((h >> 40) as usize, (h >> 32 & 0xff) as u8, lj as usize);
+        let x = (h >> 40) as usize;
+        let places: Vec<u32> = u32s(body).collect();
+        for (i, &lj) in places.iter().enumerate() {
+            if let Some(&ahead) = places.get(i + AHEAD) {
+                hint(x, ahead as usize);
+            }
+            f(x, (h >> 32 & 0xff) as u8, lj as usize);
         }
     }
     Ok(())
