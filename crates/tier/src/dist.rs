@@ -1314,8 +1314,9 @@ fn tally<G: TierGame, C: Cell>(game: &G, t: G::Tier, part: Part, me: usize, cell
 }
 
 /// The positions reachable from the start, as `count.rs` counts them, across ranks: each
-/// rank expands the reached slots it owns; marks for slots of other ranks (8 bytes: tier,
-/// sides, place) are exchanged after each frontier, until no rank has one left.
+/// rank expands the reached slots it owns until none is left, collecting marks for slots of
+/// other ranks (4 bytes a place, grouped by tier and sides, repeats included), then the
+/// marks are exchanged; again until no rank sends one.
 fn count<G: TierGame, C: Cell>(
     game: &G,
     dag: &Dag<G::Tier>,
@@ -1373,12 +1374,16 @@ fn count<G: TierGame, C: Cell>(
         // Targets: this tier (0) and its children (1..).
         let mut targets: Vec<(G::Tier, usize)> = vec![(t, k)];
         targets.extend(dag.children[k].iter().map(|&c| (dag.tiers[c], c)));
-        // Marks for another rank, by (target, sides): `nb` buckets per rank.
         let nb = 4 * targets.len();
         let mut go = true;
         while go {
-            let bits_ref = &bits;
-            let results: Vec<(Stats, Vec<u32>, Vec<Vec<u32>>)> = frontier
+            // Marks for other ranks, by (target, sides): `nb` buckets per rank.
+            let mut away: Vec<Vec<u32>> = vec![Vec::new(); kk * nb];
+            // Expand here until nothing reached here is left (a count needs no levels, only
+            // what is reached), then exchange: fewer exchanges than one per level.
+            while !frontier.is_empty() {
+                let bits_ref = &bits;
+                let results: Vec<(Stats, Vec<u32>, Vec<Vec<u32>>)> = frontier
                 .par_chunks(CHUNK)
                 .map_init(
                     || (Vec::new(), Vec::new()),
@@ -1472,20 +1477,20 @@ fn count<G: TierGame, C: Cell>(
                     Ok((st, next, away))
                 })
                 .collect::<Result<_, Error>>()?;
-            frontier = Vec::new();
-            let mut away: Vec<Vec<u32>> = vec![Vec::new(); kk * nb];
-            for (st, next, a) in results {
-                stats.merge(&st);
-                frontier.extend(next);
-                for (d, v) in a.into_iter().enumerate() {
-                    if away[d].is_empty() {
-                        away[d] = v;
-                    } else {
-                        away[d].extend(v);
+                frontier = Vec::new();
+                for (st, next, a) in results {
+                    stats.merge(&st);
+                    frontier.extend(next);
+                    for (d, v) in a.into_iter().enumerate() {
+                        if away[d].is_empty() {
+                            away[d] = v;
+                        } else {
+                            away[d].extend(v);
+                        }
                     }
                 }
             }
-            let more = !frontier.is_empty() || away.iter().any(|a| !a.is_empty());
+            let more = away.iter().any(|a| !a.is_empty());
             let away: Vec<Vec<u8>> = away.chunks(nb).map(pack_marks).collect();
             let (got, f) = ex.all_to_all_max(away, flag(more, opts));
             go = still(f)?;
