@@ -14,15 +14,18 @@
 //!    rank runs the same number of rounds): moves inside the tier are counted and
 //!    deduplicated (without un-moves, each reverse edge is sent to the owner of its child
 //!    slot); exits owned by this rank are read at once, the others are *requested*: per
-//!    owner, the sorted distinct (child tier, slot) pairs of the round go out in one
-//!    all-to-all, the cells come back in a second one. Then each position is decided, seeded,
-//!    given a phantom or left open, exactly as one process does, from the same best exit.
+//!    owner, the places of the round's remote exits by child tier, in the order met (4
+//!    bytes each, repeats included: cheaper than sorting them away), go out in one
+//!    all-to-all (which also tells whether the tier has a move inside it on any rank), the
+//!    cells come back in the same order in a second one. Then each position is decided,
+//!    seeded, given a phantom or left open, exactly as one process does, from the same best
+//!    exit. The per-position work (distinct moves inside, [`settle`]) is `dense.rs`'s own.
 //! 2. **Wins and losses**, level by level: a rank processes its frontier of level `r`; an
 //!    update (win, or count-down) of a parent it owns is applied at once, one of a parent
 //!    another rank owns is appended to that rank's buffer (4 bytes: the parent's local slot
 //!    and a win bit); the buffers go out in one all-to-all per level and are applied by their
 //!    owners. Whatever is decided by either is in level `r + 1`'s frontier of its owner.
-//!    An all-reduce per level tells every rank whether any rank has work left.
+//!    The same all-to-all tells every rank whether any rank has work left (`all_to_all_max`).
 //! 3. **Ties**, the same way (an update is the parent's local slot).
 //! 4. What is open is a draw.
 //!
@@ -46,8 +49,9 @@
 //!
 //! # Memory per rank
 //! Its share of the cells of the tier being solved and of the child tiers (`1/K`), the level
-//! lists of its share, and per init round the exits waiting for remote values. Messages per
-//! level are at most 4 bytes per update crossing ranks.
+//! lists of its share, and per init round the exits waiting for remote values (about 20
+//! bytes each, with their requests). Messages per level are at most 4 bytes per update
+//! crossing ranks.
 
 use crate::cell::{Cell, CellArray};
 use crate::dense::{
