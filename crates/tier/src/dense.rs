@@ -204,26 +204,26 @@ pub(crate) fn count_down<C: Cell>(
 
 /// Per level, the slots of an event (`Vec` index = level).
 #[derive(Default)]
-struct Levels(Vec<Vec<u32>>);
+pub(crate) struct Levels(Vec<Vec<u32>>);
 
 impl Levels {
-    fn push(&mut self, r: u32, i: u32) {
+    pub(crate) fn push(&mut self, r: u32, i: u32) {
         let r = r as usize;
         if self.0.len() <= r {
             self.0.resize_with(r + 1, Vec::new);
         }
         self.0[r].push(i);
     }
-    fn take(&mut self, r: u32) -> Vec<u32> {
+    pub(crate) fn take(&mut self, r: u32) -> Vec<u32> {
         self.0
             .get_mut(r as usize)
             .map(std::mem::take)
             .unwrap_or_default()
     }
-    fn len(&self) -> u32 {
+    pub(crate) fn len(&self) -> u32 {
         self.0.len() as u32
     }
-    fn extend(&mut self, r: u32, v: Vec<u32>) {
+    pub(crate) fn extend(&mut self, r: u32, v: Vec<u32>) {
         if v.is_empty() {
             return;
         }
@@ -239,41 +239,72 @@ impl Levels {
     }
 }
 
-/// What the init of one run of slots found.
+/// What the init of one run of slots found (slots, or a rank's places in `dist.rs`).
 #[derive(Default)]
-struct InitOut {
+pub(crate) struct InitOut {
     /// Wins and losses decided at init: (remoteness, slot).
-    decided: Vec<(u32, u32)>,
+    pub(crate) decided: Vec<(u32, u32)>,
     /// Ties decided at init.
-    ties: Vec<(u32, u32)>,
+    pub(crate) ties: Vec<(u32, u32)>,
     /// Winning exits.
-    seeds: Vec<(u32, u32)>,
+    pub(crate) seeds: Vec<(u32, u32)>,
     /// Tying exits of positions still open.
-    tie_seeds: Vec<(u32, u32)>,
+    pub(crate) tie_seeds: Vec<(u32, u32)>,
     /// Losing exits of positions with moves inside: counted down at this level.
-    phantoms: Vec<(u32, u32)>,
+    pub(crate) phantoms: Vec<(u32, u32)>,
     /// Reverse edges (child slot, parent slot | keeps << 31), without un-moves.
-    edges: Vec<(u32, u32)>,
+    pub(crate) edges: Vec<(u32, u32)>,
     /// Some move stays in the tier.
-    loopy: bool,
+    pub(crate) loopy: bool,
     /// Positions solved (canonical, not holes).
-    solved: u64,
+    pub(crate) solved: u64,
+}
+
+/// The level lists of a tier's init, gathered from the [`InitOut`]s of its runs.
+#[derive(Default)]
+pub(crate) struct Lists {
+    pub(crate) decided: Levels,
+    pub(crate) ties: Levels,
+    pub(crate) seeds: Levels,
+    pub(crate) tie_seeds: Levels,
+    pub(crate) phantoms: Levels,
+}
+
+impl Lists {
+    /// Files `o`'s events by level.
+    pub(crate) fn add(&mut self, o: &InitOut) {
+        for &(r, i) in &o.decided {
+            self.decided.push(r, i);
+        }
+        for &(r, i) in &o.ties {
+            self.ties.push(r, i);
+        }
+        for &(r, i) in &o.seeds {
+            self.seeds.push(r, i);
+        }
+        for &(r, i) in &o.tie_seeds {
+            self.tie_seeds.push(r, i);
+        }
+        for &(r, i) in &o.phantoms {
+            self.phantoms.push(r, i);
+        }
+    }
 }
 
 /// Per-thread scratch space.
-struct Scratch<P> {
-    moves: Vec<P>,
+pub(crate) struct Scratch<P> {
+    pub(crate) moves: Vec<P>,
     /// Distinct (slot << 1 | keeps-turn) of moves inside the tier or of parents.
-    inside: Distinct<u64>,
+    pub(crate) inside: Distinct<u64>,
     /// Moves inside the tier as (canonical child, keeps-turn), with un-moves: counting
     /// needs no rank.
-    inside_pos: Distinct<(P, bool)>,
+    pub(crate) inside_pos: Distinct<(P, bool)>,
     /// Exits located: (child tier, slot, keeps-turn).
-    exits: Vec<(usize, usize, bool)>,
+    pub(crate) exits: Vec<(usize, usize, bool)>,
 }
 
 impl<P: Copy + Eq + std::hash::Hash> Scratch<P> {
-    fn new() -> Scratch<P> {
+    pub(crate) fn new() -> Scratch<P> {
         Scratch {
             moves: Vec::with_capacity(64),
             inside: Distinct::new(),
@@ -346,11 +377,7 @@ pub(crate) fn solve_tier<G: TierGame, C: Cell>(
         })
         .collect::<Result<_, Error>>()?;
 
-    let mut decided = Levels::default();
-    let mut ties = Levels::default();
-    let mut seeds = Levels::default();
-    let mut tie_seeds = Levels::default();
-    let mut phantoms = Levels::default();
+    let mut lists = Lists::default();
     let mut loopy = false;
     let mut solved = 0;
     let mut edge_count = 0usize;
@@ -382,23 +409,17 @@ pub(crate) fn solve_tier<G: TierGame, C: Cell>(
     } else {
         (Vec::new(), Vec::new())
     };
-    for o in outs {
-        for (r, i) in o.decided {
-            decided.push(r, i);
-        }
-        for (r, i) in o.ties {
-            ties.push(r, i);
-        }
-        for (r, i) in o.seeds {
-            seeds.push(r, i);
-        }
-        for (r, i) in o.tie_seeds {
-            tie_seeds.push(r, i);
-        }
-        for (r, i) in o.phantoms {
-            phantoms.push(r, i);
-        }
+    for o in &outs {
+        lists.add(o);
     }
+    drop(outs);
+    let Lists {
+        mut decided,
+        mut ties,
+        mut seeds,
+        mut tie_seeds,
+        mut phantoms,
+    } = lists;
 
     if loopy {
         let parents = ParentsOf {
@@ -607,12 +628,26 @@ fn init_one<G: TierGame, C: Cell>(
             best = Some(v);
         }
     }
-    let mut count = inside as u32;
+    settle::<C>(&t, cell, i, inside as u32, best, out)
+}
+
+/// Decides, seeds or opens slot `i` from its number of distinct moves inside the tier and
+/// its best exit (seen through the move).
+#[inline]
+pub(crate) fn settle<C: Cell>(
+    t: &dyn std::fmt::Debug,
+    cell: &C::Atomic,
+    i: u32,
+    inside: u32,
+    best: Option<Value>,
+    out: &mut InitOut,
+) -> Result<(), Error> {
+    let mut count = inside;
     match best {
         _ if inside == 0 => {
             // Every move is an exit: the best one decides.
             let v = best.expect("a position with moves has an exit when none stays");
-            C::store(cell, enc::<C>(v, &t)?);
+            C::store(cell, enc::<C>(v, t)?);
             match v {
                 Value::Win(r) | Value::Loss(r) => out.decided.push((r, i)),
                 Value::Tie(r) => out.ties.push((r, i)),
