@@ -813,6 +813,7 @@ fn discover<G: TierGame, K: Key>(
                     idx[x] = i + d + 1;
                 }
                 None => {
+                    head[x] = u64::MAX;
                     live[x] = false;
                     idx[x] = e;
                 }
@@ -824,16 +825,19 @@ fn discover<G: TierGame, K: Key>(
         }
         let mut out: Vec<K> = Vec::new();
         loop {
-            let mut at = usize::MAX;
-            for x in 0..streams.len() {
-                if live[x] && (at == usize::MAX || head[x] < head[at]) {
-                    at = x;
+            // The least head of a live stream, a branch-free minimum as in `sorted.rs`.
+            let (mut at, mut k) = (0, head[0]);
+            for (x, &h) in head.iter().enumerate().skip(1) {
+                let less = h < k;
+                k = if less { h } else { k };
+                at = if less { x } else { at };
+            }
+            if !live[at] {
+                match live.iter().position(|&l| l) {
+                    Some(x) => (at, k) = (x, head[x]),
+                    None => break,
                 }
             }
-            if at == usize::MAX {
-                break;
-            }
-            let k = head[at];
             if k < b0 || b1.is_some_and(|b| k >= b) {
                 return Err(Error::Game(format!(
                     "the moves of some slot are not increasing in the key (tier {t:?})"
@@ -969,7 +973,8 @@ struct Task {
     prims: Vec<Option<Primitive>>,
     moves: Vec<u8>,
     canon: Vec<bool>,
-    best: Vec<Option<Value>>,
+    /// The best child value of each parent so far, by [`Value::rank`] plus one (0: none).
+    best: Vec<u64>,
     /// Per rank, the keys asked of it, and for each the parent (`i << 1 | keeps turn`).
     asked: Vec<Vec<u8>>,
     waiting: Vec<Vec<u32>>,
@@ -1067,9 +1072,7 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
                                 })?
                                 .through(pi & 1 == 1);
                             let i = (pi >> 1) as usize;
-                            if x.best[i].is_none_or(|b| v > b) {
-                                x.best[i] = Some(v);
-                            }
+                            x.best[i] = x.best[i].max(v.rank() + 1);
                         }
                     }
                     Ok(())
@@ -1083,8 +1086,8 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
                 for (i, cell) in out.iter_mut().enumerate() {
                     let v = match (x.prims[i], x.best[i]) {
                         (Some(prim), _) => terminal(prim),
-                        (None, Some(v)) => v,
-                        (None, None) => terminal(game.no_move()),
+                        (None, 0) => terminal(game.no_move()),
+                        (None, b) => Value::from_rank(b - 1),
                     };
                     *cell = encode(v)?;
                     st.count(v);
@@ -1137,7 +1140,7 @@ fn first_pass<G: TierGame, C: Cell, K: Key>(
         .iter()
         .map(|p| <G::Symmetry as Symmetry<G>>::is_canonical(game, p))
         .collect();
-    let mut best: Vec<Option<Value>> = vec![None; pk.len()];
+    let mut best: Vec<u64> = vec![0; pk.len()];
     let mut asked = vec![Vec::new(); kk];
     let mut waiting = vec![Vec::new(); kk];
     match below {
@@ -1173,9 +1176,7 @@ fn first_pass<G: TierGame, C: Cell, K: Key>(
                             .decode()
                             .ok_or_else(|| Error::Game(format!("the child {c:?} has no value")))?
                             .through(kp);
-                        if best[i].is_none_or(|x| v > x) {
-                            best[i] = Some(v);
-                        }
+                        best[i] = best[i].max(v.rank() + 1);
                     } else {
                         asked[d].extend_from_slice(&ck.to_le_bytes()[..K::BYTES as usize]);
                         waiting[d].push((i as u32) << 1 | u32::from(kp));
