@@ -31,9 +31,10 @@
 //!
 //! # Memory
 //! Discovering a tier holds its parent tiers' keys, 1 or 2 bytes of slot flags per parent,
-//! and the new keys once: the ranges merge into their own parts of one buffer, sized by the
-//! moves they can give (pages never written are never the process's), and the parts are
-//! moved down into place. Solving a tier holds its keys and values and its child tier's.
+//! and the new keys about once: the tier is reserved at the most its moves can give (pages
+//! never written are never the process's), and its ranges are merged a few at a time, each
+//! run appended and freed before the next few. Solving a tier holds its keys and values and
+//! its child tier's.
 
 use crate::cell::{Cell, CellArray};
 use crate::engine::{header, keys_file, read_meta, values_file, Dag, Event, Meta, SolveOptions};
@@ -843,120 +844,110 @@ fn merge_children<G: TierGame, K: Key, F: Flags>(
             Ok((idx, end, most))
         })
         .collect::<Result<_, _>>()?;
-    // Every range merges into its own part of one zeroed buffer (its pages are the
-    // system's until written), and the parts are then moved down into place: the tier is
-    // held about once (merging into a vector per range, then copying them into one, held
-    // it twice at the copy).
-    let caps: Vec<usize> = spans.iter().map(|s| s.2).collect();
-    let cap: usize = caps.iter().sum();
-    let mut buf: Vec<K> =
-        bytemuck::allocation::try_zeroed_vec(cap).map_err(|()| Error::Memory {
-            what: String::new(),
-            needed: cap as u64 * u64::from(K::BYTES),
-            limit: 0,
-        })?;
-    let mut parts: Vec<&mut [K]> = Vec::with_capacity(ranges);
-    let mut rest = &mut buf[..];
-    for &c in &caps {
-        let (part, tail) = rest.split_at_mut(c);
-        parts.push(part);
-        rest = tail;
-    }
+    // The tier is reserved at its most (pages never written are never the process's), and
+    // the ranges are merged a few at a time, in order, each run appended and freed before
+    // the next few: the tier is held about once. (Merging every range into a vector of its
+    // own, then copying them into one, held it twice when the runs' blocks stayed in the
+    // allocator; merging into parts of one buffer left the parts' pages behind.)
+    let cap: usize = spans.iter().map(|s| s.2).sum();
+    let mut out: Vec<K> = Vec::new();
+    out.try_reserve_exact(cap).map_err(|_| Error::Memory {
+        what: String::new(),
+        needed: cap as u64 * u64::from(K::BYTES),
+        limit: 0,
+    })?;
     let used = AtomicU64::new(0);
     let over = AtomicBool::new(false);
-    let lens: Vec<usize> = parts
-        .into_par_iter()
-        .zip(spans)
-        .map(|(out, (mut idx, end, _))| -> Result<usize, Error> {
-            let mut head = vec![u64::MAX; streams.len()];
-            let mut live = vec![false; streams.len()];
-            let advance = |x: usize,
-                           idx: &mut [usize],
-                           head: &mut [u64],
-                           live: &mut [bool]|
-             -> Result<(), Error> {
-                let (pi, s) = streams[x];
-                let (pt, pk, flags) = &parents[pi];
-                // The next parent with the slot (a scan of its flags, without bounds checks).
-                let (i, e) = (idx[x], end[x]);
-                match flags[i..e].iter().position(|f| f.has(s)) {
-                    Some(d) => {
-                        head[x] = child(*pt, pk[i + d], s)?;
-                        live[x] = true;
-                        idx[x] = i + d + 1;
-                    }
-                    None => {
-                        head[x] = u64::MAX;
-                        live[x] = false;
-                        idx[x] = e;
-                    }
+    let merge = |(mut idx, end, most): Span| -> Result<Vec<K>, Error> {
+        let mut head = vec![u64::MAX; streams.len()];
+        let mut live = vec![false; streams.len()];
+        let advance = |x: usize,
+                       idx: &mut [usize],
+                       head: &mut [u64],
+                       live: &mut [bool]|
+         -> Result<(), Error> {
+            let (pi, s) = streams[x];
+            let (pt, pk, flags) = &parents[pi];
+            // The next parent with the slot (a scan of its flags, without bounds checks).
+            let (i, e) = (idx[x], end[x]);
+            match flags[i..e].iter().position(|f| f.has(s)) {
+                Some(d) => {
+                    head[x] = child(*pt, pk[i + d], s)?;
+                    live[x] = true;
+                    idx[x] = i + d + 1;
                 }
-                Ok(())
-            };
-            for x in 0..streams.len() {
-                advance(x, &mut idx, &mut head, &mut live)?;
+                None => {
+                    head[x] = u64::MAX;
+                    live[x] = false;
+                    idx[x] = e;
+                }
             }
-            let mut n = 0usize;
-            loop {
-                // The least head of a live stream: a dead stream's head is u64::MAX, so the
-                // scan is a branch-free minimum (which stream is least is unpredictable); a
-                // live head of u64::MAX itself is told apart by `live`.
-                let (mut at, mut k) = (0, head[0]);
-                for (x, &h) in head.iter().enumerate().skip(1) {
-                    let less = h < k;
-                    k = if less { h } else { k };
-                    at = if less { x } else { at };
-                }
-                if !live[at] {
-                    match live.iter().position(|&l| l) {
-                        Some(x) => (at, k) = (x, head[x]),
-                        None => break,
-                    }
-                }
-                if n == 0 || out[n - 1].to_u64() != k {
-                    debug_assert!(n == 0 || out[n - 1].to_u64() < k, "unsorted stream");
-                    // A stream gives at most one child per parent with the slot.
-                    out[n] = K::from_u64(k);
-                    n += 1;
-                    if n % (1 << 20) == 0 {
-                        let bytes = (1u64 << 20) * u64::from(K::BYTES);
-                        let total = used.fetch_add(bytes, Relaxed) + bytes;
-                        if budget.is_some_and(|b| total > b) {
-                            over.store(true, Relaxed);
-                        }
-                        if over.load(Relaxed) {
-                            return Ok(0);
-                        }
-                    }
-                }
-                advance(at, &mut idx, &mut head, &mut live)?;
-            }
-            Ok(n)
-        })
-        .collect::<Result<_, _>>()?;
-    if over.load(Relaxed) {
-        return Err(Error::Memory {
-            what: String::new(),
-            needed: used.load(Relaxed),
-            limit: 0,
-        });
-    }
-    // Parts moved down, in order (a part only ever moves towards the start, past parts
-    // already in place); then the unused end goes back.
-    let (mut total, mut from) = (0usize, 0usize);
-    for (&n, &c) in lens.iter().zip(&caps) {
-        if n > 0 && total > 0 && buf[total - 1] >= buf[from] {
-            return Err(Error::Game(format!(
-                "the moves of some slot are not increasing in the key (tier {t:?})"
-            )));
+            Ok(())
+        };
+        for x in 0..streams.len() {
+            advance(x, &mut idx, &mut head, &mut live)?;
         }
-        buf.copy_within(from..from + n, total);
-        total += n;
-        from += c;
+        // A stream gives at most one child per parent with the slot.
+        let mut run: Vec<K> = Vec::with_capacity(most);
+        loop {
+            // The least head of a live stream: a dead stream's head is u64::MAX, so the
+            // scan is a branch-free minimum (which stream is least is unpredictable); a
+            // live head of u64::MAX itself is told apart by `live`.
+            let (mut at, mut k) = (0, head[0]);
+            for (x, &h) in head.iter().enumerate().skip(1) {
+                let less = h < k;
+                k = if less { h } else { k };
+                at = if less { x } else { at };
+            }
+            if !live[at] {
+                match live.iter().position(|&l| l) {
+                    Some(x) => (at, k) = (x, head[x]),
+                    None => break,
+                }
+            }
+            if run.last().map(|l| l.to_u64()) != Some(k) {
+                debug_assert!(run.last().is_none_or(|l| l.to_u64() < k), "unsorted stream");
+                run.push(K::from_u64(k));
+                if run.len() % (1 << 20) == 0 {
+                    let bytes = (1u64 << 20) * u64::from(K::BYTES);
+                    let total = used.fetch_add(bytes, Relaxed) + bytes;
+                    if budget.is_some_and(|b| total > b) {
+                        over.store(true, Relaxed);
+                    }
+                    if over.load(Relaxed) {
+                        return Ok(Vec::new());
+                    }
+                }
+            }
+            advance(at, &mut idx, &mut head, &mut live)?;
+        }
+        Ok(run)
+    };
+    let few = 4 * rayon::current_num_threads().max(1);
+    let mut spans = spans.into_iter().peekable();
+    while spans.peek().is_some() {
+        let batch: Vec<Span> = spans.by_ref().take(few).collect();
+        let runs: Vec<Vec<K>> = batch.into_par_iter().map(merge).collect::<Result<_, _>>()?;
+        if over.load(Relaxed) {
+            return Err(Error::Memory {
+                what: String::new(),
+                needed: used.load(Relaxed),
+                limit: 0,
+            });
+        }
+        for run in runs {
+            if let (Some(a), Some(b)) = (out.last(), run.first()) {
+                if a >= b {
+                    return Err(Error::Game(format!(
+                        "the moves of some slot are not increasing in the key (tier {t:?})"
+                    )));
+                }
+            }
+            out.extend_from_slice(&run);
+        }
     }
-    buf.truncate(total);
-    buf.shrink_to_fit();
-    Ok(buf)
+    out.shrink_to_fit();
+    Ok(out)
 }
 
 /// The values of a tier from its child tier's keys and values, the tier's totals (every
