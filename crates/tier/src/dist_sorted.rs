@@ -825,19 +825,9 @@ fn discover<G: TierGame, K: Key>(
         }
         let mut out: Vec<K> = Vec::new();
         loop {
-            // The least head of a live stream, a branch-free minimum as in `sorted.rs`.
-            let (mut at, mut k) = (0, head[0]);
-            for (x, &h) in head.iter().enumerate().skip(1) {
-                let less = h < k;
-                k = if less { h } else { k };
-                at = if less { x } else { at };
-            }
-            if !live[at] {
-                match live.iter().position(|&l| l) {
-                    Some(x) => (at, k) = (x, head[x]),
-                    None => break,
-                }
-            }
+            let Some((at, k)) = crate::sorted::least_live(&head, &live) else {
+                break;
+            };
             if k < b0 || b1.is_some_and(|b| k >= b) {
                 return Err(Error::Game(format!(
                     "the moves of some slot are not increasing in the key (tier {t:?})"

@@ -697,6 +697,25 @@ impl Flags for u16 {
     }
 }
 
+/// The stream whose head is least among the live ones, and that head; `None` when none
+/// is live. A dead stream's head must be `u64::MAX`: the scan is then a branch-free
+/// minimum (which stream is least is unpredictable), and a live head of `u64::MAX` itself
+/// is told apart by `live`.
+#[inline]
+pub(crate) fn least_live(head: &[u64], live: &[bool]) -> Option<(usize, u64)> {
+    let (mut at, mut k) = (0, *head.first()?);
+    for (x, &h) in head.iter().enumerate().skip(1) {
+        let less = h < k;
+        k = if less { h } else { k };
+        at = if less { x } else { at };
+    }
+    if live[at] {
+        Some((at, k))
+    } else {
+        live.iter().position(|&l| l).map(|x| (x, head[x]))
+    }
+}
+
 /// The slot flags of every parent, then the merge.
 fn merge_with_flags<G: TierGame, K: Key, F: Flags>(
     game: &G,
@@ -890,21 +909,9 @@ fn merge_children<G: TierGame, K: Key, F: Flags>(
         // A stream gives at most one child per parent with the slot.
         let mut run: Vec<K> = Vec::with_capacity(most);
         loop {
-            // The least head of a live stream: a dead stream's head is u64::MAX, so the
-            // scan is a branch-free minimum (which stream is least is unpredictable); a
-            // live head of u64::MAX itself is told apart by `live`.
-            let (mut at, mut k) = (0, head[0]);
-            for (x, &h) in head.iter().enumerate().skip(1) {
-                let less = h < k;
-                k = if less { h } else { k };
-                at = if less { x } else { at };
-            }
-            if !live[at] {
-                match live.iter().position(|&l| l) {
-                    Some(x) => (at, k) = (x, head[x]),
-                    None => break,
-                }
-            }
+            let Some((at, k)) = least_live(&head, &live) else {
+                break;
+            };
             if run.last().map(|l| l.to_u64()) != Some(k) {
                 debug_assert!(run.last().is_none_or(|l| l.to_u64() < k), "unsorted stream");
                 run.push(K::from_u64(k));
