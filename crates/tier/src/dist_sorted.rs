@@ -824,10 +824,7 @@ fn discover<G: TierGame, K: Key>(
             advance(x, &mut idx, &mut head, &mut live)?;
         }
         let mut out: Vec<K> = Vec::new();
-        loop {
-            let Some((at, k)) = crate::sorted::least_live(&head, &live) else {
-                break;
-            };
+        while let Some((at, k)) = crate::sorted::least_live(&head, &live) {
             if k < b0 || b1.is_some_and(|b| k >= b) {
                 return Err(Error::Game(format!(
                     "the moves of some slot are not increasing in the key (tier {t:?})"

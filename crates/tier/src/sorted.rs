@@ -908,10 +908,7 @@ fn merge_children<G: TierGame, K: Key, F: Flags>(
         }
         // A stream gives at most one child per parent with the slot.
         let mut run: Vec<K> = Vec::with_capacity(most);
-        loop {
-            let Some((at, k)) = least_live(&head, &live) else {
-                break;
-            };
+        while let Some((at, k)) = least_live(&head, &live) {
             if run.last().map(|l| l.to_u64()) != Some(k) {
                 debug_assert!(run.last().is_none_or(|l| l.to_u64() < k), "unsorted stream");
                 run.push(K::from_u64(k));
