@@ -125,11 +125,15 @@ impl Mpi {
 }
 
 /// Waits for a collective that starts a step, where a rank waits for the slowest one:
-/// tests it, briefly spinning, then sleeping between tests (50 us, doubling up to 1 ms).
-/// MPI's own wait spins, and on a node with more ranks or other work than cores, a spinning
-/// rank takes the core from the ranks it waits for.
+/// tests it, briefly spinning, then yielding the core between tests for up to [`YIELDING`],
+/// then sleeping between tests (50 us, doubling up to 1 ms). MPI's own wait spins, and on
+/// a node with more ranks or other work than cores, a spinning rank takes the core from the
+/// ranks it waits for; a yield gives it to them, and returns at once when nobody wants it.
+/// (Sleeping from the start made a waiting rank oversleep every short wait: Quixo 4x4 at 2
+/// ranks spent 0.42 s a rank in collectives, 0.18 s with the yields, and ran 2% faster.)
 fn patient<'a, R: ?Sized, S: mpi::request::Scope<'a>>(mut req: mpi::request::Request<'a, R, S>) {
     let mut nap = std::time::Duration::from_micros(50);
+    let started = std::time::Instant::now();
     for spin in 0u32.. {
         match req.test() {
             Ok(_) => return,
@@ -137,12 +141,17 @@ fn patient<'a, R: ?Sized, S: mpi::request::Scope<'a>>(mut req: mpi::request::Req
         }
         if spin < 64 {
             std::hint::spin_loop();
+        } else if started.elapsed() < YIELDING {
+            std::thread::yield_now();
         } else {
             std::thread::sleep(nap);
             nap = (nap * 2).min(std::time::Duration::from_millis(1));
         }
     }
 }
+
+/// How long [`patient`] yields before it sleeps.
+const YIELDING: std::time::Duration = std::time::Duration::from_millis(10);
 
 impl Exchange for Mpi {
     fn rank(&self) -> usize {

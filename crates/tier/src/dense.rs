@@ -301,6 +301,8 @@ pub(crate) struct Scratch<P> {
     pub(crate) inside_pos: Distinct<(P, bool)>,
     /// Exits located: (child tier, slot, keeps-turn).
     pub(crate) exits: Vec<(usize, usize, bool)>,
+    /// The distinct parents of `inside`, across ranks: (owner, place there, keeps-turn).
+    pub(crate) placed: Vec<(usize, u32, bool)>,
 }
 
 impl<P: Copy + Eq + std::hash::Hash> Scratch<P> {
@@ -310,6 +312,7 @@ impl<P: Copy + Eq + std::hash::Hash> Scratch<P> {
             inside: Distinct::new(),
             inside_pos: Distinct::new(),
             exits: Vec::with_capacity(64),
+            placed: Vec::with_capacity(64),
         }
     }
 }

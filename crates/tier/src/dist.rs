@@ -77,7 +77,12 @@ const TASK: u64 = 1 << 12;
 /// Frontier positions per task.
 const CHUNK: usize = 1 << 11;
 
-/// How one tier's slots are dealt to the ranks: units of `unit` slots, round robin.
+/// How one tier's slots are dealt to the ranks: units of `unit` consecutive slots, in blocks
+/// of `k` consecutive units; each rank owns one unit of every block, the block's units
+/// rotated by a hash of the block's number (plain round robin, unit `u` to rank `u mod k`,
+/// gave one rank of two 28% more of Quixo 4x4's canonical positions: the symmetry classes'
+/// density follows the index's low unit bits). A rank's places are its units in order, one
+/// per block, so place and slot convert by arithmetic alone.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Part {
     size: u64,
@@ -85,7 +90,16 @@ pub struct Part {
     /// `unit == 1 << shift`.
     shift: u32,
     k: u64,
+    /// `ceil(2^64 / k)`: `n / k` is the high word of `n * magic` for `n < 2^32` (Lemire,
+    /// Kaser and Kurz, "Faster remainder by direct computation", 2019). 0 when `k == 1`.
+    magic: u64,
+    /// `log2 k` when `k` is a power of two (shifts instead of multiplications), else 64.
+    lk: u32,
 }
+
+/// The version of the dealing, stored in every share's header: a share written under
+/// another dealing holds other slots, and is solved again rather than read.
+pub(crate) const DEALING: u32 = 2;
 
 impl Part {
     /// The dealing of a tier of `size` slots to `k` ranks.
@@ -97,6 +111,52 @@ impl Part {
             unit,
             shift: unit.trailing_zeros(),
             k,
+            magic: if k == 1 {
+                0
+            } else {
+                (u64::MAX / k).wrapping_add(1)
+            },
+            lk: if k.is_power_of_two() {
+                k.trailing_zeros()
+            } else {
+                64
+            },
+        }
+    }
+
+    /// The tier name a share's header holds: the tier's, then the dealing (see
+    /// [`DEALING`]), cut to the header's 40 bytes (the file's name has the whole tier name).
+    fn header_tier(&self, tier: &str) -> String {
+        let tag = format!("~d{DEALING}u{}", self.shift);
+        let mut cut = 40usize.saturating_sub(tag.len()).min(tier.len());
+        while !tier.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        format!("{}{tag}", &tier[..cut])
+    }
+
+    /// `(n / k, n % k)`, without a division for `n < 2^32`.
+    #[inline]
+    fn divmod(&self, n: u64) -> (u64, u64) {
+        if self.lk < 64 {
+            (n >> self.lk, n & (self.k - 1))
+        } else if n >> 32 == 0 {
+            let q = ((u128::from(self.magic) * u128::from(n)) >> 64) as u64;
+            (q, n - q * self.k)
+        } else {
+            (n / self.k, n % self.k)
+        }
+    }
+
+    /// The rotation of block `b`: a hash of `b` in `0..k`.
+    #[inline]
+    fn turn(&self, b: u64) -> u64 {
+        let h = b.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        if self.lk < 64 {
+            // The same value: (h * 2^lk) >> 32.
+            h >> (32 - self.lk)
+        } else {
+            (h * self.k) >> 32
         }
     }
 
@@ -112,15 +172,18 @@ impl Part {
         self.place(i).1
     }
 
-    /// Slot `i`'s owner and place there (one division; none on one rank).
+    /// Slot `i`'s owner and place there.
     #[inline]
     pub fn place(&self, i: u64) -> (usize, u64) {
         if self.k == 1 {
             return (0, i);
         }
-        let u = i >> self.shift;
-        let (q, r) = (u / self.k, u % self.k);
-        (r as usize, q << self.shift | (i & (self.unit - 1)))
+        let (b, j) = self.divmod(i >> self.shift);
+        let mut r = j + self.turn(b);
+        if r >= self.k {
+            r -= self.k;
+        }
+        (r as usize, b << self.shift | (i & (self.unit - 1)))
     }
 
     /// The slot at place `l` of rank `r`'s array.
@@ -129,21 +192,38 @@ impl Part {
         if self.k == 1 {
             return l;
         }
-        (((l >> self.shift) * self.k + r as u64) << self.shift) | (l & (self.unit - 1))
+        let b = l >> self.shift;
+        let (r, t) = (r as u64, self.turn(b));
+        let j = if r >= t { r - t } else { r + self.k - t };
+        ((b * self.k + j) << self.shift) | (l & (self.unit - 1))
     }
 
     /// How many slots rank `r` owns.
     pub fn len(&self, r: usize) -> u64 {
         let units = self.size.div_ceil(self.unit);
-        let r = r as u64;
-        if r >= units {
+        if units == 0 {
             return 0;
         }
-        let mut n = (units - r).div_ceil(self.k) * self.unit;
-        if (units - 1) % self.k == r && self.size % self.unit != 0 {
-            n -= self.unit - self.size % self.unit;
-        }
-        n
+        let blocks = units.div_ceil(self.k);
+        let last = blocks - 1;
+        let (r, t) = (r as u64, self.turn(last));
+        // Rank `r`'s unit in the last block, if the block reaches it.
+        let j = if self.k == 1 {
+            0
+        } else if r >= t {
+            r - t
+        } else {
+            r + self.k - t
+        };
+        let u = last * self.k + j;
+        let tail = if u >= units {
+            0
+        } else if u == units - 1 && self.size % self.unit != 0 {
+            self.size % self.unit
+        } else {
+            self.unit
+        };
+        last * self.unit + tail
     }
 
     /// The runs of consecutive slots of rank `r`'s places `lo..hi`: (first place, slots).
@@ -375,7 +455,7 @@ struct ParentsOf<'a, G: TierGame> {
 }
 
 impl<G: TierGame> ParentsOf<'_, G> {
-    /// Calls `f(parent slot, keeps)` once per distinct (parent, keeps) of place `l`;
+    /// Calls `f(owner, place there, keeps)` once per distinct (parent, keeps) of place `l`;
     /// `hint[place]` is prefetched for the parents this rank owns.
     #[inline]
     fn each<T>(
@@ -383,12 +463,13 @@ impl<G: TierGame> ParentsOf<'_, G> {
         l: u32,
         s: &mut Scratch<G::Position>,
         hint: &[T],
-        mut f: impl FnMut(u64, bool) -> Result<(), Error>,
+        mut f: impl FnMut(usize, u32, bool) -> Result<(), Error>,
     ) -> Result<(), Error> {
         if !<G::Parents as Parents<G>>::UNMOVES {
             let (a, b) = (self.rev_off[l as usize], self.rev_off[l as usize + 1]);
             for &e in &self.rev[a as usize..b as usize] {
-                f(u64::from(e & !(1 << 31)), e >> 31 == 1)?;
+                let (owner, lq) = self.part.place(u64::from(e & !(1 << 31)));
+                f(owner, lq as u32, e >> 31 == 1)?;
             }
             return Ok(());
         }
@@ -399,6 +480,7 @@ impl<G: TierGame> ParentsOf<'_, G> {
         s.moves.clear();
         <G::Parents as Parents<G>>::unmoves(game, &p, &mut s.moves);
         s.inside.clear();
+        s.placed.clear();
         for q in &s.moves {
             if game.tier(q) != self.t {
                 return Err(Error::Game(format!(
@@ -419,10 +501,11 @@ impl<G: TierGame> ParentsOf<'_, G> {
                 if owner == self.me {
                     prefetch(hint, lj as usize);
                 }
+                s.placed.push((owner, lj as u32, k));
             }
         }
-        for &e in s.inside.keys() {
-            f(e >> 1, e & 1 == 1)?;
+        for &(owner, lj, k) in &s.placed {
+            f(owner, lj, k)?;
         }
         Ok(())
     }
@@ -595,7 +678,7 @@ fn solve_tier<G: TierGame, C: Cell>(
                     let m = u32::from_le_bytes(h.try_into().expect("4 bytes")) as usize;
                     let body = rest.get(4..4 + 4 * m).ok_or_else(bad)?;
                     rest = &rest[4 + 4 * m..];
-                    for lj in u32s(body) {
+                    for lj in prefetched(body, cells, !0) {
                         let c = cells.get(lj as usize).copied().unwrap_or(C::UNDECIDED);
                         push_cell(&mut ans, c);
                     }
@@ -730,10 +813,8 @@ fn solve_tier<G: TierGame, C: Cell>(
                 for &c in chunk {
                     let child = C::load(&cells[c as usize]);
                     let lost = child.is_loss();
-                    parents.each(c, s, &cells, |q, k| {
+                    parents.each(c, s, &cells, |owner, lq, k| {
                         let win = lost != k;
-                        let (owner, lq) = part.place(q);
-                        let lq = lq as u32;
                         if owner != me {
                             away[owner]
                                 .extend_from_slice(&(lq | u32::from(win) << 31).to_le_bytes());
@@ -807,9 +888,7 @@ fn solve_tier<G: TierGame, C: Cell>(
                 let mut out = Vec::new();
                 let mut away: Vec<Vec<u8>> = vec![Vec::new(); kk];
                 for &c in chunk {
-                    parents.each(c, s, &cells, |q, _| {
-                        let (owner, lq) = part.place(q);
-                        let lq = lq as u32;
+                    parents.each(c, s, &cells, |owner, lq, _| {
                         if owner != me {
                             away[owner].extend_from_slice(&lq.to_le_bytes());
                             return Ok(());
@@ -904,6 +983,7 @@ fn store_share<C: CellArray>(
     st: &dyn crate::storage::Storage,
     game_name: &str,
     tier: &str,
+    part: Part,
     file: &str,
     cells: &[C],
     codec: tierfile::Codec,
@@ -913,7 +993,12 @@ fn store_share<C: CellArray>(
     tierfile::write_values(
         st,
         file,
-        &engine::header(game_name, tier, Kind::Values, if one { 1 } else { 2 }),
+        &engine::header(
+            game_name,
+            &part.header_tier(tier),
+            Kind::Values,
+            if one { 1 } else { 2 },
+        ),
         cells.len() as u64,
         tierfile::BLOCK_ELEMS,
         codec,
@@ -945,7 +1030,7 @@ fn load_share<G: TierGame, C: CellArray>(
     let r = Reader::open(
         st,
         file,
-        &engine::header(&game.name(), tier, Kind::Values, 0),
+        &engine::header(&game.name(), &part.header_tier(tier), Kind::Values, 0),
     )?;
     let n = part.len(me);
     if r.count() != n {
@@ -1152,7 +1237,7 @@ fn solve_dense<'g, G: TierGame, C: CellArray>(
             solved += s;
             drop(below);
             if let Some(st) = storage {
-                store_share(st, &gname, name, &files[k], &cells, opts.codec)?;
+                store_share(st, &gname, name, parts[k], &files[k], &cells, opts.codec)?;
             }
             resident[k] = Some(Arc::new(cells));
             done[k] = true;
@@ -1352,6 +1437,13 @@ fn count<G: TierGame, C: Cell>(
     }
     let mut stats = Stats::default();
     let mut counted = 0u64;
+    // Marks sent to other ranks, 2 bits a slot of the whole tier (by global slot): a mark is
+    // sent once, not once per move that reaches it (Quixo 4x4 at K = 2: 88 MB a rank down
+    // to 10 MB). Kept only while it is no bigger than the rank's own bytes of the tier
+    // (`size / 4 <= size / K`), so that memory per rank stays about `1/K`; with more ranks
+    // repeats are sent, and the owner sets each mark once whatever the copies.
+    let filter = (2..=4).contains(&kk);
+    let mut sent: Vec<Option<Vec<AtomicU8>>> = (0..n).map(|_| None).collect();
     for &k in dag.order.iter().rev() {
         opts.emit(&Event::Count {
             done: counted,
@@ -1375,6 +1467,17 @@ fn count<G: TierGame, C: Cell>(
             continue;
         }
         let values = cells(k)?;
+        if filter {
+            for &c in std::iter::once(&k).chain(&dag.children[k]) {
+                if sent[c].is_none() {
+                    sent[c] = Some(
+                        (0..parts[c].size.div_ceil(4))
+                            .map(|_| AtomicU8::new(0))
+                            .collect(),
+                    );
+                }
+            }
+        }
         let t = dag.tiers[k];
         // Targets: this tier (0) and its children (1..).
         let mut targets: Vec<(G::Tier, usize)> = vec![(t, k)];
@@ -1388,6 +1491,7 @@ fn count<G: TierGame, C: Cell>(
             // here is left, before exchanging, saved few exchanges and made the ranks take
             // turns: 2.7x the count's wall time at K = 2 on Quixo 4x4.)
             {
+                let sent_ref = &sent;
                 let bits_ref = &bits;
                 let results: Vec<(Stats, Vec<u32>, Vec<Vec<u32>>)> = frontier
                 .par_chunks(CHUNK)
@@ -1458,25 +1562,33 @@ fn count<G: TierGame, C: Cell>(
                                 return Err(Error::Game(format!("rank {j} past the size of tier {tc:?}")));
                             }
                             let (owner, lj) = parts[kc].place(j);
-                            if owner != me {
-                                away[owner * nb + x * 4 + usize::from(mark)].push(lj as u32);
-                                continue;
-                            }
-                            let b: &[AtomicU8] = if x == 0 {
-                                &mine
+                            let m = if owner != me {
+                                let to = To::Away((owner * nb + x * 4 + usize::from(mark)) as u32, lj as u32);
+                                match &sent_ref[kc] {
+                                    Some(f) => Mark { bits: f, at: (j >> 2) as usize, mark: mark << (2 * (j & 3)), to },
+                                    None => {
+                                        away[owner * nb + x * 4 + usize::from(mark)].push(lj as u32);
+                                        continue;
+                                    }
+                                }
+                            } else if x == 0 {
+                                Mark { bits: &mine, at: lj as usize, mark, to: To::Same }
                             } else {
-                                bits_ref[kc].as_ref().expect("allocated")
+                                Mark { bits: bits_ref[kc].as_ref().expect("allocated"), at: lj as usize, mark, to: To::Child }
                             };
-                            crate::dense::prefetch(b, lj as usize);
-                            here.push((b, lj as usize, mark, x == 0));
+                            crate::dense::prefetch(m.bits, m.at);
+                            here.push(m);
                         }
-                        for &(b, lj, mark, same) in here.iter() {
-                            let cell = &b[lj];
-                            if cell.load(Relaxed) & mark != mark
-                                && cell.fetch_or(mark, Relaxed) & mark != mark
-                                && same
+                        for m in here.iter() {
+                            let cell = &m.bits[m.at];
+                            if cell.load(Relaxed) & m.mark != m.mark
+                                && cell.fetch_or(m.mark, Relaxed) & m.mark != m.mark
                             {
-                                next.push(lj as u32);
+                                match m.to {
+                                    To::Same => next.push(m.at as u32),
+                                    To::Child => {}
+                                    To::Away(b, lj) => away[b as usize].push(lj),
+                                }
                             }
                         }
                     }
@@ -1534,13 +1646,31 @@ fn count<G: TierGame, C: Cell>(
                 }
             }
         }
+        // Marks into tier `k` come from tier `k` (its parents were counted before it).
+        sent[k] = None;
     }
     let mut merged = merge_stats(ex, vec![stats]);
     Ok(merged.pop().expect("one"))
 }
 
-/// A mark to set on this rank: (the tier's bytes, place, sides, in the tier being counted).
-type Mark<'a> = (&'a [AtomicU8], usize, u8, bool);
+/// A mark to set on this rank (`bits[at] |= mark`), or in the filter of marks sent.
+struct Mark<'a> {
+    bits: &'a [AtomicU8],
+    at: usize,
+    mark: u8,
+    to: To,
+}
+
+/// What a new mark means.
+#[derive(Copy, Clone)]
+enum To {
+    /// A slot of a child tier, here: nothing more.
+    Child,
+    /// A slot of the tier being counted, here: to expand next step.
+    Same,
+    /// A slot of another rank, new to the filter: send it (bucket, place there).
+    Away(u32, u32),
+}
 
 /// Marks for one rank, packed: per (target, sides) with any, a header
 /// `(target << 40 | sides << 32 | count)` and `count` places of 4 bytes. `buckets[4 x
@@ -1612,5 +1742,69 @@ mod tests {
                 assert!(seen.iter().all(|&s| s), "size {size} k {k}");
             }
         }
+    }
+
+    #[test]
+    fn divmod_is_division() {
+        for k in 2..=9u64 {
+            let p = Part::new(1 << 20, k as usize);
+            let mut x = 0x2545_f491_4f6c_dd1du64;
+            for n in (0..2000u64).chain([u32::MAX as u64 - 1, u32::MAX as u64, 1 << 32, u64::MAX]) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                for m in [n, x >> 32, x] {
+                    assert_eq!(p.divmod(m), (m / k, m % k), "{m} / {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn dealing_balances_every_rank() {
+        // Each rank owns one unit of every block: lengths differ by at most one unit.
+        for size in [1u64 << 20, 3_000_017, 43_046_721] {
+            for k in 2..=7 {
+                let p = Part::new(size, k);
+                let lens: Vec<u64> = (0..k).map(|r| p.len(r)).collect();
+                assert_eq!(lens.iter().sum::<u64>(), size);
+                let (lo, hi) = (lens.iter().min().unwrap(), lens.iter().max().unwrap());
+                assert!(hi - lo <= p.unit, "size {size} k {k}: {lens:?}");
+                // Even units do not all go to even ranks (the rotation varies by block).
+                let evens = (0..64)
+                    .filter(|&b| p.owner(b * k as u64 * p.unit) == 0)
+                    .count();
+                assert!(evens > 0 && evens < 64, "size {size} k {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn share_headers_name_the_dealing_within_40_bytes() {
+        let p = Part::new(1 << 20, 3);
+        assert_eq!(
+            p.header_tier("x3o2"),
+            format!("x3o2~d{DEALING}u{}", p.shift)
+        );
+        let long = "é".repeat(30);
+        let h = p.header_tier(&long);
+        assert!(
+            h.len() <= 40 && h.ends_with(&format!("~d{DEALING}u{}", p.shift)),
+            "{h}"
+        );
+    }
+
+    #[test]
+    fn a_share_of_another_dealing_is_not_read() {
+        let st = crate::storage::MemStorage::new();
+        let part = Part::new(10_000, 2);
+        let cells = vec![<u8 as Cell>::encode(Value::Win(1)).unwrap(); part.len(0) as usize];
+        let file = share_file("t", 0, 2);
+        store_share(&st, "g", "t", part, &file, &cells, tierfile::Codec::Raw).unwrap();
+        let ours = engine::header("g", &part.header_tier("t"), Kind::Values, 0);
+        assert!(Reader::open(&st, &file, &ours).is_ok());
+        // What the first dealing (round robin) wrote: the plain tier name.
+        let before = engine::header("g", "t", Kind::Values, 0);
+        assert!(Reader::open(&st, &file, &before).is_err());
     }
 }
