@@ -2543,3 +2543,27 @@ rtest!(
         assert!(out.contains("Hint: play "), "{out}");
     }
 );
+
+rtest!(game_db_of_mpi_shares_is_named_not_ignored, |dir, cmd| {
+    // Shares an MPI run on 2 ranks left behind: one process does not read them, and says so.
+    std::fs::create_dir(dir.path().join("db")).unwrap();
+    std::fs::write(dir.path().join("db/4.values.part-1-of-2"), b"x").unwrap();
+    let out = cmd
+        .args(["game", "tictactoe", "--db", "db", "--resume"])
+        .output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let err = &out.stderr;
+    assert!(
+        err.contains("shares of a run on 2 MPI ranks")
+            && err.contains("4.values.part-1-of-2")
+            && err.contains("mpirun -n 2"),
+        "{err}"
+    );
+    // A directory of one process's files gets no such note.
+    let out = dir
+        .command()
+        .args(["game", "tictactoe", "--db", "db1"])
+        .output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("MPI ranks"), "{}", out.stderr);
+});

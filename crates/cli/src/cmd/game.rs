@@ -64,6 +64,13 @@ pub fn run(
     };
     // Across K ranks, each holds about 1/K of the values.
     let ranks = ex.map_or(1, |w| w.size() as u64);
+    if let Some(d) = &tiers.db {
+        if ex.map_or(0, |w| w.rank()) == 0 {
+            if let Some(note) = foreign_shares(d, ex.map(|_| ranks)) {
+                eprintln!("retrograde: {note}");
+            }
+        }
+    }
     check_ranks(&*built, &name, storage.is_some(), ranks)?;
     let fail = |e: Error| tier_error(&name, e, tiers.db.is_some());
 
@@ -184,6 +191,37 @@ fn check_ranks(built: &dyn Built, name: &str, stored: bool, ranks: u64) -> Resul
 }
 
 /// A tier error with the game's name, and how to repair a damaged database.
+/// A note when `dir` holds shares of an MPI run (`TIER.values.part-R-of-K`) that this run
+/// does not read: one process reads none, and `ranks` ranks read only shares of `ranks`.
+/// Without it, a run pointed at such a directory would solve from scratch without a word.
+pub fn foreign_shares(dir: &std::path::Path, ranks: Option<u64>) -> Option<String> {
+    let mut found: Option<(u64, String)> = None;
+    for e in std::fs::read_dir(dir).ok()?.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some((_, tail)) = name.rsplit_once(".part-") else {
+            continue;
+        };
+        let Some((r, k)) = tail.split_once("-of-") else {
+            continue;
+        };
+        let (Ok(_), Ok(k)) = (r.parse::<u64>(), k.parse::<u64>()) else {
+            continue;
+        };
+        if Some(k) != ranks && found.as_ref().is_none_or(|(_, f)| name < *f) {
+            found = Some((k, name));
+        }
+    }
+    let (k, file) = found?;
+    let who = match ranks {
+        Some(n) => format!("this run on {n} ranks"),
+        None => "one process".to_string(),
+    };
+    Some(format!(
+        "{} holds the shares of a run on {k} MPI ranks (such as {file}): only `mpirun -n {k}` reads them, so {who} solves without them",
+        dir.display()
+    ))
+}
+
 pub fn tier_error(name: &str, e: Error, has_db: bool) -> anyhow::Error {
     if let Error::Memory { what, needed, .. } = &e {
         let what = if what.is_empty() { "solving" } else { what };
