@@ -14,7 +14,7 @@
 //! error handler aborts every rank), so no rank ever computes on with missing data.
 //! Callers must call them from one thread per rank (the one that owns the value).
 
-use std::sync::{Arc, Barrier, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// The collectives of a distributed solve. See the [module docs](self).
 pub trait Exchange {
@@ -93,9 +93,50 @@ impl Exchange for Solo {
     }
 }
 
+/// A barrier that a failed rank breaks: the others, waiting or arriving later, panic
+/// instead of waiting forever (as MPI's abort ends every rank of a job).
+struct Gate {
+    k: usize,
+    /// (ranks arrived in this round, round, broken).
+    state: Mutex<(usize, u64, bool)>,
+    turn: Condvar,
+}
+
+impl Gate {
+    fn new(k: usize) -> Gate {
+        Gate {
+            k,
+            state: Mutex::new((0, 0, false)),
+            turn: Condvar::new(),
+        }
+    }
+
+    fn wait(&self) {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let round = s.1;
+        s.0 += 1;
+        if s.0 == self.k {
+            *s = (0, round + 1, s.2);
+            self.turn.notify_all();
+        }
+        while s.1 == round && !s.2 {
+            s = self.turn.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+        if s.2 {
+            drop(s);
+            panic!("another rank failed");
+        }
+    }
+
+    fn break_it(&self) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).2 = true;
+        self.turn.notify_all();
+    }
+}
+
 /// The mailbox `k` thread ranks share.
 struct Board {
-    barrier: Barrier,
+    barrier: Gate,
     /// `slots[from][to]`.
     slots: Mutex<Vec<Vec<Vec<u8>>>>,
     /// Per rank, its vector for a reduction.
@@ -124,7 +165,7 @@ impl std::fmt::Debug for LocalRank {
 pub fn local_ranks(k: usize) -> Vec<LocalRank> {
     assert!(k > 0, "at least one rank");
     let board = Arc::new(Board {
-        barrier: Barrier::new(k),
+        barrier: Gate::new(k),
         slots: Mutex::new(vec![vec![Vec::new(); k]; k]),
         words: Mutex::new(vec![Vec::new(); k]),
     });
@@ -216,7 +257,8 @@ impl Exchange for LocalRank {
 /// Runs `f` on `k` thread ranks and returns their results by rank (for tests).
 ///
 /// # Panics
-/// If a rank panics.
+/// If a rank panics: the others then panic at their next collective rather than wait for
+/// it forever.
 pub fn run_local<T: Send>(k: usize, f: impl Fn(&LocalRank) -> T + Sync) -> Vec<T> {
     let ranks = local_ranks(k);
     std::thread::scope(|s| {
@@ -224,7 +266,15 @@ pub fn run_local<T: Send>(k: usize, f: impl Fn(&LocalRank) -> T + Sync) -> Vec<T
             .into_iter()
             .map(|r| {
                 let f = &f;
-                s.spawn(move || f(&r))
+                s.spawn(move || {
+                    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&r))) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            r.board.barrier.break_it();
+                            std::panic::resume_unwind(e)
+                        }
+                    }
+                })
             })
             .collect();
         hs.into_iter()
@@ -265,5 +315,31 @@ mod tests {
             }
             assert!(all && any);
         }
+    }
+
+    #[test]
+    fn a_failed_rank_fails_the_others_instead_of_hanging_them() {
+        for k in [2, 3, 4] {
+            let r = std::panic::catch_unwind(|| {
+                run_local(k, |ex| {
+                    if ex.rank() == k - 1 {
+                        panic!("rank {} fails", ex.rank());
+                    }
+                    let mut v = [1u64];
+                    ex.sum(&mut v);
+                    ex.all_to_all(vec![Vec::new(); k])
+                })
+            });
+            assert!(r.is_err(), "{k} ranks");
+        }
+        // And the ranks still work when none fails.
+        assert_eq!(
+            run_local(3, |ex| {
+                let mut v = [1u64];
+                ex.sum(&mut v);
+                v[0]
+            }),
+            vec![3; 3]
+        );
     }
 }
