@@ -67,12 +67,7 @@ pub(crate) fn count<G: TierGame, C: Cell>(
             .iter()
             .map(|&c| (dag.tiers[c], &bits[c].as_ref().expect("allocated")[..]))
             .collect();
-        let mut frontier: Vec<u32> = mine
-            .par_iter()
-            .enumerate()
-            .filter(|(_, b)| b.load(Relaxed) & 3 != 0)
-            .map(|(i, _)| i as u32)
-            .collect();
+        let mut frontier = reached(&mine);
         while !frontier.is_empty() {
             let results: Vec<(Stats, Vec<u32>)> = frontier
                 .par_chunks(CHUNK)
@@ -100,6 +95,27 @@ pub(crate) fn count<G: TierGame, C: Cell>(
         let _ = index;
     }
     Ok(stats)
+}
+
+/// The slots of a tier's bytes reached with some side to move: its first frontier.
+pub(crate) fn reached(bits: &[AtomicU8]) -> Vec<u32> {
+    bits.par_iter()
+        .enumerate()
+        .filter(|(_, b)| b.load(Relaxed) & 3 != 0)
+        .map(|(i, _)| i as u32)
+        .collect()
+}
+
+/// Appends each buffer of `from` to the one of `into` with the same index (taking it whole
+/// when that one is empty): per-destination buffers of parallel chunks, gathered.
+pub(crate) fn append_each<T>(into: &mut [Vec<T>], from: Vec<Vec<T>>) {
+    for (d, v) in from.into_iter().enumerate() {
+        if into[d].is_empty() {
+            into[d] = v;
+        } else {
+            into[d].extend(v);
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]

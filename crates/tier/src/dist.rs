@@ -965,13 +965,7 @@ fn gather_away(
         } else {
             next.extend(out);
         }
-        for (d, v) in a.into_iter().enumerate() {
-            if away[d].is_empty() {
-                away[d] = v;
-            } else {
-                away[d].extend(v);
-            }
-        }
+        crate::count::append_each(&mut away, a);
     }
     away
 }
@@ -1459,12 +1453,7 @@ fn count<G: TierGame, C: Cell>(
                 bits[c] = Some(alloc(c));
             }
         }
-        let mut frontier: Vec<u32> = mine
-            .par_iter()
-            .enumerate()
-            .filter(|(_, b)| b.load(Relaxed) & 3 != 0)
-            .map(|(i, _)| i as u32)
-            .collect();
+        let mut frontier = crate::count::reached(&mine);
         // A tier no rank has reached stays unreached: marks inside a tier come from it.
         if !anything(ex, frontier.len() as u64, opts)? {
             continue;
@@ -1602,13 +1591,7 @@ fn count<G: TierGame, C: Cell>(
                 for (st, next, a) in results {
                     stats.merge(&st);
                     frontier.extend(next);
-                    for (d, v) in a.into_iter().enumerate() {
-                        if away[d].is_empty() {
-                            away[d] = v;
-                        } else {
-                            away[d].extend(v);
-                        }
-                    }
+                    crate::count::append_each(&mut away, a);
                 }
             }
             let more = !frontier.is_empty() || away.iter().any(|a| !a.is_empty());
