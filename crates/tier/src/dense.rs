@@ -303,6 +303,8 @@ pub(crate) struct Scratch<P> {
     pub(crate) exits: Vec<(usize, usize, bool)>,
     /// The distinct parents of `inside`, across ranks: (owner, place there, keeps-turn).
     pub(crate) placed: Vec<(usize, u32, bool)>,
+    /// `placed`, this rank's first (`dist.rs`).
+    pub(crate) sorted: Vec<(usize, u32, bool)>,
 }
 
 impl<P: Copy + Eq + std::hash::Hash> Scratch<P> {
@@ -313,6 +315,7 @@ impl<P: Copy + Eq + std::hash::Hash> Scratch<P> {
             inside_pos: Distinct::new(),
             exits: Vec::with_capacity(64),
             placed: Vec::with_capacity(64),
+            sorted: Vec::with_capacity(64),
         }
     }
 }

@@ -466,15 +466,16 @@ impl<G: TierGame> ParentsOf<'_, G> {
         l: u32,
         s: &mut Scratch<G::Position>,
         hint: &[T],
-        mut f: impl FnMut(usize, u32, bool) -> Result<(), Error>,
+        f: impl FnMut(usize, u32, bool) -> Result<(), Error>,
     ) -> Result<(), Error> {
+        s.placed.clear();
         if !<G::Parents as Parents<G>>::UNMOVES {
             let (a, b) = (self.rev_off[l as usize], self.rev_off[l as usize + 1]);
             for &e in &self.rev[a as usize..b as usize] {
                 let (owner, lq) = self.part.place(u64::from(e & !(1 << 31)));
-                f(owner, lq as u32, e >> 31 == 1)?;
+                s.placed.push((owner, lq as u32, e >> 31 == 1));
             }
-            return Ok(());
+            return self.partitioned(s, f);
         }
         let game = self.game;
         let i = self.part.global(self.me, u64::from(l));
@@ -483,7 +484,6 @@ impl<G: TierGame> ParentsOf<'_, G> {
         s.moves.clear();
         <G::Parents as Parents<G>>::unmoves(game, &p, &mut s.moves);
         s.inside.clear();
-        s.placed.clear();
         for q in &s.moves {
             if game.tier(q) != self.t {
                 return Err(Error::Game(format!(
@@ -501,17 +501,55 @@ impl<G: TierGame> ParentsOf<'_, G> {
             }
             if s.inside.insert(j << 1 | u64::from(k)) {
                 let (owner, lj) = self.part.place(j);
-                if owner == self.me {
-                    prefetch(hint, lj as usize);
-                }
+                // Early, and whoever owns it (a wasted hint is cheaper than a branch).
+                prefetch(hint, lj as usize);
                 s.placed.push((owner, lj as u32, k));
             }
         }
-        for &(owner, lj, k) in &s.placed {
-            f(owner, lj, k)?;
+        self.partitioned(s, f)
+    }
+
+    /// Calls `f` for the parents in `s.placed`, this rank's first, then the others' (see
+    /// [`split`]: each run's calls take one side of `f`'s test of the owner, predicted).
+    #[inline]
+    fn partitioned(
+        &self,
+        s: &mut Scratch<G::Position>,
+        mut f: impl FnMut(usize, u32, bool) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let (mine, others) = split(&s.placed, &mut s.sorted, |e| e.0 == self.me);
+        for &(owner, lq, k) in &s.sorted[..mine] {
+            f(owner, lq, k)?;
+        }
+        for &(owner, lq, k) in &s.sorted[others..] {
+            f(owner, lq, k)?;
         }
         Ok(())
     }
+}
+
+/// Copies `items` to `buf`, those that are `mine` first (`buf[..a]`, in order) and the
+/// others last (`buf[b..]`, in reverse order), without a branch: which rank owns a child or
+/// a parent is a coin toss at K = 2, which a branch mispredicts half the time. Returns
+/// `(a, b)`.
+#[inline]
+fn split<T: Copy + Default>(
+    items: &[T],
+    buf: &mut Vec<T>,
+    mine: impl Fn(&T) -> bool,
+) -> (usize, usize) {
+    let n = items.len();
+    buf.clear();
+    buf.resize(n + 1, T::default());
+    let (mut lo, mut hi) = (0usize, n);
+    for &e in items {
+        let m = mine(&e);
+        buf[lo] = e;
+        buf[hi] = e;
+        lo += usize::from(m);
+        hi -= usize::from(!m);
+    }
+    (lo, hi + 1)
 }
 
 /// Exchanges per-destination buffers (of little-endian `u32`s, built as bytes: no copy to
@@ -1402,8 +1440,9 @@ fn tally<G: TierGame, C: Cell>(game: &G, t: G::Tier, part: Part, me: usize, cell
 
 /// The positions reachable from the start, as `count.rs` counts them, across ranks: each
 /// rank expands the reached slots it owns, one step of the search, collecting marks for
-/// slots of other ranks (4 bytes a place, grouped by tier and sides, repeats included); the
-/// marks are exchanged after each step, until no rank has a mark or a frontier left.
+/// slots of other ranks (4 bytes a place, grouped by tier and sides, without repeats at K =
+/// 2 to 4); the marks are exchanged after each step, until no rank has a mark or a frontier
+/// left.
 fn count<G: TierGame, C: Cell>(
     game: &G,
     dag: &Dag<G::Tier>,
@@ -1434,11 +1473,13 @@ fn count<G: TierGame, C: Cell>(
     }
     let mut stats = Stats::default();
     let mut counted = 0u64;
-    // Marks sent to other ranks, 2 bits a slot of the whole tier (by global slot): a mark is
+    // The marks this rank made, 2 bits a slot of the whole tier (by global slot): a mark is
     // sent once, not once per move that reaches it (Quixo 4x4 at K = 2: 88 MB a rank down
-    // to 10 MB). Kept only while it is no bigger than the rank's own bytes of the tier
-    // (`size / 4 <= size / K`), so that memory per rank stays about `1/K`; with more ranks
-    // repeats are sent, and the owner sets each mark once whatever the copies.
+    // to 10 MB), and a move to a slot already marked here costs no owner, no place and no
+    // second byte (most moves: the count's time at K = 2 fell by 13%). Kept only while it
+    // is no bigger than the rank's own bytes of the tier (`size / 4 <= size / K`), so that
+    // memory per rank stays about `1/K`; with more ranks repeats are sent, and the owner
+    // sets each mark once whatever the copies.
     let filter = (2..=4).contains(&kk);
     let mut sent: Vec<Option<Vec<AtomicU8>>> = (0..n).map(|_| None).collect();
     for &k in dag.order.iter().rev() {
@@ -1484,7 +1525,15 @@ fn count<G: TierGame, C: Cell>(
             // turns: 2.7x the count's wall time at K = 2 on Quixo 4x4.)
             {
                 let sent_ref = &sent;
-                let bits_ref = &bits;
+                // This rank's bytes of each target.
+                let mine_of: Vec<&[AtomicU8]> = std::iter::once(&mine[..])
+                    .chain(
+                        targets[1..]
+                            .iter()
+                            .map(|&(_, kc)| &bits[kc].as_ref().expect("allocated")[..]),
+                    )
+                    .collect();
+                let mine_of = &mine_of;
                 let results: Vec<(Stats, Vec<u32>, Vec<Vec<u32>>)> = frontier
                 .par_chunks(CHUNK)
                 .map_init(
@@ -1553,33 +1602,46 @@ fn count<G: TierGame, C: Cell>(
                             if j >= parts[kc].size {
                                 return Err(Error::Game(format!("rank {j} past the size of tier {tc:?}")));
                             }
-                            let (owner, lj) = parts[kc].place(j);
-                            let m = if owner != me {
-                                let to = To::Away((owner * nb + x * 4 + usize::from(mark)) as u32, lj as u32);
-                                match &sent_ref[kc] {
-                                    Some(f) => Mark { bits: f, at: (j >> 2) as usize, mark: mark << (2 * (j & 3)), to },
-                                    None => {
-                                        away[owner * nb + x * 4 + usize::from(mark)].push(lj as u32);
-                                        continue;
-                                    }
-                                }
-                            } else if x == 0 {
-                                Mark { bits: &mine, at: lj as usize, mark, to: To::Same }
+                            // With a filter, every mark goes to it first: most moves reach
+                            // a slot this rank has marked already, and then neither its owner
+                            // nor its place is needed.
+                            let m = if let Some(f) = sent_ref[kc].as_deref() {
+                                Mark { bits: f, at: (j >> 2) as usize, mark: mark << (2 * (j & 3)), to: 2 + x as u32, slot: j }
                             } else {
-                                Mark { bits: bits_ref[kc].as_ref().expect("allocated"), at: lj as usize, mark, to: To::Child }
+                                let (owner, lj) = parts[kc].place(j);
+                                if owner != me {
+                                    away[owner * nb + x * 4 + usize::from(mark)].push(lj as u32);
+                                    continue;
+                                }
+                                Mark { bits: mine_of[x], at: lj as usize, mark, to: u32::from(x == 0), slot: j }
                             };
                             crate::dense::prefetch(m.bits, m.at);
                             here.push(m);
                         }
                         for m in here.iter() {
                             let cell = &m.bits[m.at];
-                            if cell.load(Relaxed) & m.mark != m.mark
-                                && cell.fetch_or(m.mark, Relaxed) & m.mark != m.mark
+                            if cell.load(Relaxed) & m.mark == m.mark
+                                || cell.fetch_or(m.mark, Relaxed) & m.mark == m.mark
                             {
-                                match m.to {
-                                    To::Same => next.push(m.at as u32),
-                                    To::Child => {}
-                                    To::Away(b, lj) => away[b as usize].push(lj),
+                                continue;
+                            }
+                            match m.to {
+                                0 => {}
+                                1 => next.push(m.at as u32),
+                                to => {
+                                    // New to the filter: this rank's to mark, or another's.
+                                    let x = to as usize - 2;
+                                    let kc = targets[x].1;
+                                    let mark = m.mark >> (2 * (m.slot & 3));
+                                    let (owner, lj) = parts[kc].place(m.slot);
+                                    if owner != me {
+                                        away[owner * nb + x * 4 + usize::from(mark)].push(lj as u32);
+                                        continue;
+                                    }
+                                    let cell = &mine_of[x][lj as usize];
+                                    if cell.fetch_or(mark, Relaxed) & mark != mark && x == 0 {
+                                        next.push(lj as u32);
+                                    }
                                 }
                             }
                         }
@@ -1644,18 +1706,12 @@ struct Mark<'a> {
     bits: &'a [AtomicU8],
     at: usize,
     mark: u8,
-    to: To,
-}
-
-/// What a new mark means.
-#[derive(Copy, Clone)]
-enum To {
-    /// A slot of a child tier, here: nothing more.
-    Child,
-    /// A slot of the tier being counted, here: to expand next step.
-    Same,
-    /// A slot of another rank, new to the filter: send it (bucket, place there).
-    Away(u32, u32),
+    /// What a new mark means: 0, a slot of a child tier here (nothing more); 1, a slot of
+    /// the tier being counted here (to expand next step); `2 + x`, a slot of target `x` new
+    /// to the filter (marked here or sent to its owner).
+    to: u32,
+    /// The slot (global) of the mark.
+    slot: u64,
 }
 
 /// Marks for one rank, packed: per (target, sides) with any, a header
