@@ -335,8 +335,11 @@ struct InitOut {
     base: dense::InitOut,
     /// Positions waiting for remote exits: (place, moves inside, best exit so far).
     pending: Vec<(u32, u32, Option<Value>)>,
-    /// Their remote exits: (index in `pending`, owner, child tier, place there, keeps).
-    remote: Vec<(u32, u32, u32, u32, bool)>,
+    /// Their remote exits by bucket `owner x children + child tier`: the places asked for,
+    /// in the order met ...
+    asks: Vec<Vec<u32>>,
+    /// ... and for each, `index in pending << 1 | keeps`.
+    askers: Vec<Vec<u32>>,
 }
 
 /// Init of global slot `i` at place `l` (position `p`, or a hole): as `dense.rs`'s, but
@@ -412,8 +415,9 @@ fn init_one<G: TierGame, C: Cell>(
                 s.exits.push((ct, lj as usize, k));
             } else {
                 remote = true;
-                out.remote
-                    .push((pending, owner as u32, ct as u32, lj as u32, k));
+                let b = owner * below.tiers.len() + ct;
+                out.asks[b].push(lj as u32);
+                out.askers[b].push(pending << 1 | u32::from(k));
             }
         }
     }
@@ -639,7 +643,11 @@ fn solve_tier<G: TierGame, C: Cell>(
             .map_init(Scratch::new, |s, task| {
                 let a = lo + task * TASK;
                 let b = (a + TASK).min(hi);
-                let mut out = InitOut::default();
+                let mut out = InitOut {
+                    asks: vec![Vec::new(); kk * below.tiers.len()],
+                    askers: vec![Vec::new(); kk * below.tiers.len()],
+                    ..InitOut::default()
+                };
                 let mut err = Ok(());
                 part.runs(me, a, b, |l0, g| {
                     let g0 = g.start;
@@ -664,40 +672,40 @@ fn solve_tier<G: TierGame, C: Cell>(
         // sending them); the answer, the cells in the same order. `at[task][b]`: where the
         // task's first exit of bucket `b = owner x children + child tier` is answered.
         let nct = below.tiers.len();
-        let mut asks: Vec<Vec<u32>> = vec![Vec::new(); kk * nct];
+        // Bucket `b`'s first answer in its owner's reply, then each task's.
         let mut at: Vec<Vec<usize>> = Vec::with_capacity(outs.len());
-        for o in &outs {
-            at.push(asks.iter().map(Vec::len).collect());
-            for &(_, owner, ct, lj, _) in &o.remote {
-                asks[owner as usize * nct + ct as usize].push(lj);
-            }
-        }
-        // Bucket `b`'s first answer in its owner's reply.
-        let mut base = vec![0usize; kk * nct];
+        let mut next = vec![0usize; kk * nct];
         for d in 0..kk {
             let mut sum = 0;
             for ct in 0..nct {
-                base[d * nct + ct] = sum;
-                sum += asks[d * nct + ct].len();
+                let b = d * nct + ct;
+                next[b] = sum;
+                sum += outs.iter().map(|o| o.asks[b].len()).sum::<usize>();
             }
         }
-        for a in &mut at {
-            for (x, b) in a.iter_mut().zip(&base) {
-                *x += b;
+        for o in &outs {
+            at.push(next.clone());
+            for (x, a) in next.iter_mut().zip(&o.asks) {
+                *x += a.len();
             }
         }
         let requests: Vec<Vec<u8>> = (0..kk)
             .map(|d| {
-                let by_tier = &asks[d * nct..(d + 1) * nct];
-                let n: usize = by_tier.iter().map(|a| 4 + 4 * a.len()).sum();
-                let mut m = Vec::with_capacity(n);
-                if by_tier.iter().all(Vec::is_empty) {
-                    return m;
+                let by_tier = |ct: usize| outs.iter().map(move |o| &o.asks[d * nct + ct]);
+                let total: usize = (0..nct)
+                    .map(|ct| by_tier(ct).map(Vec::len).sum::<usize>())
+                    .sum();
+                if total == 0 {
+                    return Vec::new();
                 }
-                for a in by_tier {
-                    m.extend_from_slice(&(a.len() as u32).to_le_bytes());
-                    for &lj in a {
-                        m.extend_from_slice(&lj.to_le_bytes());
+                let mut m = Vec::with_capacity(4 * nct + 4 * total);
+                for ct in 0..nct {
+                    let len: usize = by_tier(ct).map(Vec::len).sum();
+                    m.extend_from_slice(&(len as u32).to_le_bytes());
+                    for a in by_tier(ct) {
+                        for &lj in a {
+                            m.extend_from_slice(&lj.to_le_bytes());
+                        }
                     }
                 }
                 m
@@ -732,7 +740,11 @@ fn solve_tier<G: TierGame, C: Cell>(
             .collect::<Result<_, Error>>()?;
         let replies = ex.all_to_all(answers);
         for d in 0..kk {
-            let want: usize = asks[d * nct..(d + 1) * nct].iter().map(Vec::len).sum();
+            let want: usize = outs
+                .iter()
+                .flat_map(|o| &o.asks[d * nct..(d + 1) * nct])
+                .map(Vec::len)
+                .sum();
             if replies[d].len() != C::BYTES * want {
                 return Err(Error::Unsupported(format!(
                     "rank {d} answered {} bytes for {want} exits of tier {t:?}",
@@ -740,21 +752,23 @@ fn solve_tier<G: TierGame, C: Cell>(
                 )));
             }
         }
-        drop(asks);
         outs.par_iter_mut()
             .zip(at)
-            .try_for_each(|(o, mut at)| -> Result<(), Error> {
-                let remote = std::mem::take(&mut o.remote);
-                for (pi, owner, ct, lj, k) in remote {
-                    let b = owner as usize * nct + ct as usize;
-                    let c = cell_at::<C>(&replies[owner as usize], at[b]);
-                    at[b] += 1;
-                    let v = below.read(t, ct as usize, u64::from(lj), c)?.through(k);
-                    let best = &mut o.pending[pi as usize].2;
-                    if best.is_none_or(|b| v > b) {
-                        *best = Some(v);
+            .try_for_each(|(o, at)| -> Result<(), Error> {
+                for (b, askers) in o.askers.iter().enumerate() {
+                    let (owner, ct) = (b / nct, b % nct);
+                    for (n, &x) in askers.iter().enumerate() {
+                        let c = cell_at::<C>(&replies[owner], at[b] + n);
+                        let lj = o.asks[b][n];
+                        let v = below.read(t, ct, u64::from(lj), c)?.through(x & 1 == 1);
+                        let best = &mut o.pending[(x >> 1) as usize].2;
+                        if best.is_none_or(|b| v > b) {
+                            *best = Some(v);
+                        }
                     }
                 }
+                o.asks = Vec::new();
+                o.askers = Vec::new();
                 let pending = std::mem::take(&mut o.pending);
                 for (l, inside, best) in pending {
                     settle::<C>(&t, &cells[l as usize], l, inside, best, &mut o.base)?;
