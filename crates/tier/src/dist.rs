@@ -739,16 +739,16 @@ fn solve_tier<G: TierGame, C: Cell>(
             })
             .collect::<Result<_, Error>>()?;
         let replies = ex.all_to_all(answers);
-        for d in 0..kk {
+        for (d, reply) in replies.iter().enumerate() {
             let want: usize = outs
                 .iter()
                 .flat_map(|o| &o.asks[d * nct..(d + 1) * nct])
                 .map(Vec::len)
                 .sum();
-            if replies[d].len() != C::BYTES * want {
+            if reply.len() != C::BYTES * want {
                 return Err(Error::Unsupported(format!(
                     "rank {d} answered {} bytes for {want} exits of tier {t:?}",
-                    replies[d].len(),
+                    reply.len(),
                 )));
             }
         }
