@@ -26,7 +26,8 @@
 //! 2. **Wins and losses**, level by level: a rank processes its frontier of level `r`; an
 //!    update (win, or count-down) of a parent it owns is applied at once, one of a parent
 //!    another rank owns is appended to that rank's buffer (4 bytes: the parent's local slot
-//!    and a win bit); the buffers go out in one all-to-all per level and are applied by their
+//!    and a win bit; a position's parents are first sorted, without a branch, into its
+//!    rank's and the others', see [`split`]); the buffers go out in one all-to-all per level and are applied by their
 //!    owners. Whatever is decided by either is in level `r + 1`'s frontier of its owner.
 //!    The same all-to-all tells every rank whether any rank has work left (`all_to_all_max`).
 //! 3. **Ties**, the same way (an update is the parent's local slot).
@@ -52,8 +53,9 @@
 //!
 //! # Memory per rank
 //! Its share of the cells of the tier being solved and of the child tiers (`1/K`), the level
-//! lists of its share, and per init round the exits waiting for remote values (about 20
-//! bytes each, with their requests). Messages per level are at most 4 bytes per update
+//! lists of its share, and per init round the exits waiting for remote values (8 bytes
+//! each: the place asked for and who asked, in per-owner buckets, plus 12 bytes a waiting
+//! position; the request message copies the places once more). Messages per level are at most 4 bytes per update
 //! crossing ranks.
 
 use crate::cell::{Cell, CellArray};
