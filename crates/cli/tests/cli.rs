@@ -2566,4 +2566,19 @@ rtest!(game_db_of_mpi_shares_is_named_not_ignored, |dir, cmd| {
         .output();
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(!out.stderr.contains("MPI ranks"), "{}", out.stderr);
+    // Nor do shares beside the whole file rank 0 put together (a dense run's): one process
+    // reads that file.
+    let whole = std::fs::read_dir(dir.path().join("db1"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .find(|n| n.ends_with(".values"))
+        .expect("a values file");
+    std::fs::write(dir.path().join(format!("db1/{whole}.part-1-of-2")), b"x").unwrap();
+    let out = dir
+        .command()
+        .args(["game", "tictactoe", "--db", "db1", "--resume"])
+        .output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("MPI ranks"), "{}", out.stderr);
 });

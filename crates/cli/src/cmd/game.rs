@@ -198,9 +198,14 @@ pub fn foreign_shares(dir: &std::path::Path, ranks: Option<u64>) -> Option<Strin
     let mut found: Option<(u64, String)> = None;
     for e in std::fs::read_dir(dir).ok()?.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        let Some((_, tail)) = name.rsplit_once(".part-") else {
+        let Some((whole, tail)) = name.rsplit_once(".part-") else {
             continue;
         };
+        // A dense run's shares come with the whole file rank 0 put together, which one
+        // process reads.
+        if ranks.is_none() && dir.join(whole).exists() {
+            continue;
+        }
         let Some((r, k)) = tail.split_once("-of-") else {
             continue;
         };
