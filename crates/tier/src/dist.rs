@@ -1377,25 +1377,163 @@ fn solve_dense<'g, G: TierGame, C: CellArray>(
             }
         }
     }
+    if let Some(st) = storage {
+        assemble::<G, C>(game, &dag, &parts, &files, ex, st, opts.codec)?;
+    }
     let mut tr = [ex.bytes_sent(), solved];
     ex.sum(&mut tr);
     let traffic = Traffic {
         bytes: tr[0],
         positions: tr[1],
     };
-    Ok((
-        TierSolution::new(
-            game,
-            dag.tiers.clone(),
-            data,
-            None,
-            stats,
-            tier_stats,
-            sizes,
-            C::BYTES as u32,
-        ),
-        traffic,
-    ))
+    let solution = TierSolution::new(
+        game,
+        dag.tiers.clone(),
+        data,
+        None,
+        stats,
+        tier_stats,
+        sizes.clone(),
+        C::BYTES as u32,
+    );
+    if let (Some(st), 0) = (storage, me) {
+        // The description last: a database without it is not finished.
+        let start = solution.value_of_start()?;
+        engine::write_meta(
+            st,
+            engine::Meta {
+                format: engine::FORMAT.into(),
+                version: 1,
+                game: gname.clone(),
+                params: opts.params.clone(),
+                layout: "dense".into(),
+                cell_bytes: C::BYTES as u32,
+                tiers: dag.names.iter().cloned().zip(sizes).collect(),
+                start: start.map(|v| v.to_string()),
+                stats: solution.stats.clone(),
+                tier_stats: solution.tier_stats.clone(),
+                checksum: String::new(),
+            },
+        )?;
+    }
+    Ok((solution, traffic))
+}
+
+/// Writes every tier's values file as one process writes it (`{tier}.values`, the same
+/// bytes) at rank 0, from the ranks' shares, one batch of blocks at a time: for each batch
+/// every rank sends the cells it owns of the batch's slots, in order, and rank 0 puts them
+/// together (memory: a batch, and each rank one share at a time). With `database.json`,
+/// written last by the caller, the directory is then a database like any other, that
+/// `query`, `play` and `serve` open and that one process resumes from.
+fn assemble<G: TierGame, C: CellArray>(
+    game: &G,
+    dag: &Dag<G::Tier>,
+    parts: &[Part],
+    files: &[String],
+    ex: &dyn Exchange,
+    st: &dyn crate::storage::Storage,
+    codec: tierfile::Codec,
+) -> Result<(), Error> {
+    let (me, kk) = (ex.rank(), ex.size());
+    let gname = game.name();
+    let per = u64::from(tierfile::BLOCK_ELEMS);
+    if me == 0 {
+        // Until it is written again, the directory holds no finished database.
+        st.remove(engine::META)
+            .map_err(|e| Error::io(st.describe(engine::META), "remove", e))?;
+    }
+    for (k, name) in dag.names.iter().enumerate() {
+        let part = parts[k];
+        let share = load_share::<G, C>(st, game, dag.tiers[k], name, &files[k], part, me)?;
+        let one = ex.all(engine::fits_one_byte(&share));
+        // Calls `f(owner, place, slots)` for the runs of slots `lo..hi` (whole units, but
+        // for the tier's last), in order.
+        let runs = |lo: u64, hi: u64, f: &mut dyn FnMut(usize, u64, u64)| {
+            let mut i = lo;
+            while i < hi {
+                let end = (((i >> part.shift) + 1) << part.shift).min(hi);
+                let (owner, l) = part.place(i);
+                f(owner, l, end - i);
+                i = end;
+            }
+        };
+        let slots = |blocks: &std::ops::Range<usize>| {
+            (
+                blocks.start as u64 * per,
+                (blocks.end as u64 * per).min(part.size),
+            )
+        };
+        let mine = |blocks: &std::ops::Range<usize>| -> Vec<u8> {
+            let (lo, hi) = slots(blocks);
+            let mut out = Vec::new();
+            runs(lo, hi, &mut |owner, l, n| {
+                if owner == me {
+                    for &c in &share[l as usize..(l + n) as usize] {
+                        push_cell(&mut out, c);
+                    }
+                }
+            });
+            out
+        };
+        if me != 0 {
+            for blocks in tierfile::batches(part.size, tierfile::BLOCK_ELEMS) {
+                ex.gather(&mine(&blocks));
+            }
+            continue;
+        }
+        tierfile::write_batches(
+            st,
+            &engine::values_file(name),
+            &engine::header(&gname, name, Kind::Values, if one { 1 } else { 2 }),
+            part.size,
+            tierfile::BLOCK_ELEMS,
+            codec,
+            &mut |blocks| {
+                let all = ex.gather(&mine(&blocks)).expect("rank 0 gathers");
+                let (lo, hi) = slots(&blocks);
+                let mut cells = Vec::with_capacity((hi - lo) as usize);
+                let mut at = vec![0usize; kk];
+                let mut short = None;
+                runs(lo, hi, &mut |owner, _, n| {
+                    for _ in 0..n {
+                        let i = at[owner];
+                        if (i + 1) * C::BYTES > all[owner].len() {
+                            short = Some(owner);
+                            cells.push(C::UNDECIDED);
+                            continue;
+                        }
+                        cells.push(cell_at::<C>(&all[owner], i));
+                        at[owner] += 1;
+                    }
+                });
+                if let Some(r) = short {
+                    return Err(Error::Unsupported(format!(
+                        "rank {r} sent too few cells of tier {name}"
+                    )));
+                }
+                Ok(cells
+                    .chunks(per as usize)
+                    .map(|block| {
+                        let mut raw = Vec::new();
+                        let mut n = 0;
+                        for &c in block {
+                            if c == C::UNDECIDED {
+                                continue;
+                            }
+                            n += 1;
+                            engine::push_stored(
+                                &mut raw,
+                                c.decode().expect("a stored cell holds a value"),
+                                one,
+                            );
+                        }
+                        (raw, n)
+                    })
+                    .collect())
+            },
+        )?;
+    }
+    Ok(())
 }
 
 /// Every rank's per-tier totals, summed (at every rank).

@@ -153,6 +153,55 @@ fn write_blocks(
     codec: Codec,
     fill: &(dyn Fn(usize, &mut Vec<u8>) -> u64 + Sync),
 ) -> Result<(), Error> {
+    write_batches(
+        storage,
+        file,
+        header,
+        count,
+        block_elems,
+        codec,
+        &mut |blocks| {
+            Ok(blocks
+                .into_par_iter()
+                .map(|b| {
+                    let mut raw = Vec::new();
+                    let n = fill(b, &mut raw);
+                    (raw, n)
+                })
+                .collect())
+        },
+    )
+}
+
+/// A block's raw elements and their number, before compression.
+pub(crate) type RawBlock = (Vec<u8>, u64);
+
+/// Blocks per batch of [`write_batches`]: filled and compressed together.
+pub(crate) const BATCH: usize = 64;
+
+/// The batches of blocks [`write_batches`] asks for, in order, for `count` elements.
+pub(crate) fn batches(
+    count: u64,
+    block_elems: u32,
+) -> impl Iterator<Item = std::ops::Range<usize>> {
+    let nblocks = count.div_ceil(u64::from(block_elems)) as usize;
+    (0..nblocks)
+        .step_by(BATCH)
+        .map(move |first| first..(first + BATCH).min(nblocks))
+}
+
+/// As [`write_values`], with the blocks given a batch at a time (see [`batches`]): `batch`
+/// returns each block's raw elements and their number. For blocks that come from elsewhere
+/// in order (a distributed solve gathers each batch from every rank).
+pub(crate) fn write_batches(
+    storage: &dyn Storage,
+    file: &str,
+    header: &Header,
+    count: u64,
+    block_elems: u32,
+    codec: Codec,
+    batch: &mut dyn FnMut(std::ops::Range<usize>) -> Result<Vec<RawBlock>, Error>,
+) -> Result<(), Error> {
     let name = || storage.describe(file);
     if header.game.len() > NAME || header.tier.len() > NAME {
         return Err(Error::Unsupported(format!(
@@ -190,18 +239,17 @@ fn write_blocks(
     let io = |e| Error::io(name(), "write", e);
     let mut out = storage.create(file).map_err(io)?;
     out.write_all(&h).map_err(io)?;
-    let nblocks = count.div_ceil(u64::from(block_elems)) as usize;
     let mut index: Vec<u8> = Vec::new();
     let mut offset = HEADER;
     // Blocks are filled and compressed in parallel, a batch at a time, so that a big tier
     // is never held twice.
-    let batch = 64;
-    for first in (0..nblocks).step_by(batch) {
-        let blocks: Vec<(Vec<u8>, u64, u64)> = (first..(first + batch).min(nblocks))
+    for range in batches(count, block_elems) {
+        let want = range.len();
+        let raw = batch(range)?;
+        assert_eq!(raw.len(), want, "one raw block per block of the batch");
+        let blocks: Vec<(Vec<u8>, u64, u64)> = raw
             .into_par_iter()
-            .map(|b| {
-                let mut raw = Vec::new();
-                let n = fill(b, &mut raw);
+            .map(|(raw, n)| {
                 debug_assert_eq!(raw.len() as u64, n * elem as u64);
                 let mut head = [0u8; 8];
                 let k = raw.len().min(elem);

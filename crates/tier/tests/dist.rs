@@ -115,3 +115,44 @@ fn lost_and_damaged_shares_are_solved_again_on_resume() {
         }
     }
 }
+
+#[test]
+fn a_distributed_database_is_the_one_process_database() {
+    // The values files rank 0 puts together are those one process writes, byte for byte,
+    // and the directory opens as a finished database with the same values.
+    for seed in 0..8 {
+        let g = SymAgain(Rules::random(seed, true, true));
+        let one_st = MemStorage::new();
+        let mut opts = SolveOptions::default();
+        opts.storage = Some(Arc::new(one_st.clone()));
+        let one = solve(&g, &opts).unwrap();
+        let want = all_values(&g, &one);
+        let files: Vec<String> = one_st
+            .names()
+            .into_iter()
+            .filter(|n| n.ends_with(".values"))
+            .collect();
+        assert!(!files.is_empty());
+        for k in 1..=4 {
+            let st = MemStorage::new();
+            let mut opts = SolveOptions::default();
+            opts.storage = Some(Arc::new(st.clone()));
+            distributed(&g, k, &opts);
+            for f in &files {
+                assert!(
+                    st.get(f) == one_st.get(f),
+                    "seed {seed}, {k} ranks: {f} differs from one process's"
+                );
+            }
+            let opened = open(&g, Arc::new(st.clone()))
+                .unwrap()
+                .expect("a finished database");
+            assert_eq!(all_values(&g, &opened), want, "seed {seed}, {k} ranks");
+            assert_eq!(
+                opened.start_value().unwrap(),
+                one.start_value().unwrap(),
+                "seed {seed}, {k} ranks"
+            );
+        }
+    }
+}
