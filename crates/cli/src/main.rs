@@ -77,7 +77,7 @@ fn main() -> ExitCode {
         (cli::Command::Game(a), ex) => cmd::game::run(a, ex, started, &mut out),
         (cli::Command::Solve(a), ex) => cmd::solve::run(a, ex, cli.verbose, started, &mut out),
         (_, Some(w)) if w.size() > 1 => Err(anyhow::anyhow!(
-            "only `game` (dense tier games) and `solve` run across MPI ranks: run this command without mpirun"
+            "only `game` (tier games) and `solve` run across MPI ranks: run this command without mpirun"
         )),
         (cli::Command::Verify(a), _) => cmd::verify::run(a, &mut out),
         (cli::Command::Grundy(a), _) => cmd::grundy::run(a, cli.verbose, started, &mut out),

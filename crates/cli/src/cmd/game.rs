@@ -190,7 +190,6 @@ fn check_ranks(built: &dyn Built, name: &str, stored: bool, ranks: u64) -> Resul
         .map_err(|e| anyhow!("{name}: {e}"))
 }
 
-/// A tier error with the game's name, and how to repair a damaged database.
 /// A note when `dir` holds shares of an MPI run (`TIER.values.part-R-of-K`) that this run
 /// does not read: one process reads none, and `ranks` ranks read only shares of `ranks`.
 /// Without it, a run pointed at such a directory would solve from scratch without a word.
@@ -227,6 +226,7 @@ pub fn foreign_shares(dir: &std::path::Path, ranks: Option<u64>) -> Option<Strin
     ))
 }
 
+/// A tier error with the game's name, and how to repair a damaged database.
 pub fn tier_error(name: &str, e: Error, has_db: bool) -> anyhow::Error {
     if let Error::Memory { what, needed, .. } = &e {
         let what = if what.is_empty() { "solving" } else { what };
