@@ -1380,7 +1380,7 @@ fn solve_dense<'g, G: TierGame, C: CellArray>(
         }
     }
     if let Some(st) = storage {
-        assemble::<G, C>(game, &dag, &parts, &files, ex, st, opts.codec)?;
+        assemble::<G, C>(game, &dag, &parts, &files, ex, st, opts)?;
     }
     let mut tr = [ex.bytes_sent(), solved];
     ex.sum(&mut tr);
@@ -1434,11 +1434,13 @@ fn assemble<G: TierGame, C: CellArray>(
     files: &[String],
     ex: &dyn Exchange,
     st: &dyn crate::storage::Storage,
-    codec: tierfile::Codec,
+    opts: &SolveOptions,
 ) -> Result<(), Error> {
     let (me, kk) = (ex.rank(), ex.size());
     let gname = game.name();
     let per = u64::from(tierfile::BLOCK_ELEMS);
+    let total: u64 = parts.iter().map(|p| p.size).sum();
+    let mut done = 0u64;
     if me == 0 {
         // Until it is written again, the directory holds no finished database.
         st.remove(engine::META)
@@ -1477,9 +1479,14 @@ fn assemble<G: TierGame, C: CellArray>(
             });
             out
         };
+        let mut step = |blocks: &std::ops::Range<usize>| {
+            done += slots(blocks).1 - slots(blocks).0;
+            opts.emit(&Event::Assemble { done, total });
+        };
         if me != 0 {
             for blocks in tierfile::batches(part.size, tierfile::BLOCK_ELEMS) {
                 ex.gather(&mine(&blocks));
+                step(&blocks);
             }
             continue;
         }
@@ -1489,9 +1496,10 @@ fn assemble<G: TierGame, C: CellArray>(
             &engine::header(&gname, name, Kind::Values, if one { 1 } else { 2 }),
             part.size,
             tierfile::BLOCK_ELEMS,
-            codec,
+            opts.codec,
             &mut |blocks| {
                 let all = ex.gather(&mine(&blocks)).expect("rank 0 gathers");
+                step(&blocks);
                 let (lo, hi) = slots(&blocks);
                 let mut cells = Vec::with_capacity((hi - lo) as usize);
                 let mut at = vec![0usize; kk];

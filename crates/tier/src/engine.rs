@@ -67,6 +67,14 @@ pub enum Event<'a> {
         /// Slots in all.
         total: u64,
     },
+    /// Putting the ranks' shares together into the one-process database (a distributed
+    /// solve with a storage, at its end).
+    Assemble {
+        /// Slots put together so far.
+        done: u64,
+        /// Slots in all.
+        total: u64,
+    },
     /// A damaged file met while resuming: it is solved again.
     Damaged {
         /// The error.

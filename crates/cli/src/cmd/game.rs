@@ -300,6 +300,7 @@ struct Bars {
     discover: Option<indicatif::ProgressBar>,
     solve: Option<indicatif::ProgressBar>,
     count: Option<indicatif::ProgressBar>,
+    assemble: Option<indicatif::ProgressBar>,
 }
 
 impl Bars {
@@ -337,6 +338,15 @@ impl Bars {
                     .get_or_insert_with(|| progress::bar(*total, "count"));
                 b.set_position(*done);
             }
+            Event::Assemble { done, total } => {
+                for b in [self.solve.take(), self.count.take()].into_iter().flatten() {
+                    b.finish_and_clear();
+                }
+                let b = self
+                    .assemble
+                    .get_or_insert_with(|| progress::bar(*total, "database"));
+                b.set_position(*done);
+            }
             Event::Damaged { error } => {
                 if let Some(s) = &self.solve {
                     s.suspend(|| eprintln!("retrograde: warning: {error}: solving it again"));
@@ -349,9 +359,14 @@ impl Bars {
     }
 
     fn finish(&mut self) {
-        for b in [self.discover.take(), self.solve.take(), self.count.take()]
-            .into_iter()
-            .flatten()
+        for b in [
+            self.discover.take(),
+            self.solve.take(),
+            self.count.take(),
+            self.assemble.take(),
+        ]
+        .into_iter()
+        .flatten()
         {
             b.finish_and_clear();
         }
