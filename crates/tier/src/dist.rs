@@ -1448,6 +1448,17 @@ fn assemble<G: TierGame, C: CellArray>(
     }
     for (k, name) in dag.names.iter().enumerate() {
         let part = parts[k];
+        // The share, and at rank 0 a batch gathered, its cells and its raw blocks.
+        let batch = (tierfile::BATCH as u64 * per).min(part.size);
+        let at_root = if me == 0 {
+            batch * (2 * C::BYTES as u64 + 2)
+        } else {
+            0
+        };
+        opts.check_memory(
+            || format!("putting tier {name} together (rank {me})"),
+            (part.len(me) * (C::BYTES as u64 + 2)).saturating_add(at_root),
+        )?;
         let share = load_share::<G, C>(st, game, dag.tiers[k], name, &files[k], part, me)?;
         let one = ex.all(engine::fits_one_byte(&share));
         // Calls `f(owner, place, slots)` for the runs of slots `lo..hi` (whole units, but
