@@ -1399,24 +1399,7 @@ fn solve_dense<'g, G: TierGame, C: CellArray>(
         C::BYTES as u32,
     );
     if let (Some(st), 0) = (storage, me) {
-        // The description last: a database without it is not finished.
-        let start = solution.value_of_start()?;
-        engine::write_meta(
-            st,
-            engine::Meta {
-                format: engine::FORMAT.into(),
-                version: 1,
-                game: gname.clone(),
-                params: opts.params.clone(),
-                layout: "dense".into(),
-                cell_bytes: C::BYTES as u32,
-                tiers: dag.names.iter().cloned().zip(sizes).collect(),
-                start: start.map(|v| v.to_string()),
-                stats: solution.stats.clone(),
-                tier_stats: solution.tier_stats.clone(),
-                checksum: String::new(),
-            },
-        )?;
+        engine::write_finished(st, &solution, opts, "dense", &dag.names, &sizes)?;
     }
     Ok((solution, traffic))
 }

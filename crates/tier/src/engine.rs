@@ -324,7 +324,7 @@ pub struct Meta {
 
 /// The name of the database's description file.
 pub const META: &str = "database.json";
-pub(crate) const FORMAT: &str = "retrograde tier database";
+const FORMAT: &str = "retrograde tier database";
 
 impl Meta {
     fn sealed(mut self) -> Meta {
@@ -862,25 +862,38 @@ fn solve_dense<'g, G: TierGame, C: CellArray>(
         C::BYTES as u32,
     );
     if let Some(st) = storage {
-        let start = solution.value_of_start()?;
-        write_meta(
-            st,
-            Meta {
-                format: FORMAT.into(),
-                version: 1,
-                game: gname.clone(),
-                params: opts.params.clone(),
-                layout: "dense".into(),
-                cell_bytes: C::BYTES as u32,
-                tiers: dag.names.iter().cloned().zip(sizes).collect(),
-                start: start.map(|v| v.to_string()),
-                stats: solution.stats.clone(),
-                tier_stats: solution.tier_stats.clone(),
-                checksum: String::new(),
-            },
-        )?;
+        write_finished(st, &solution, opts, "dense", &dag.names, &sizes)?;
     }
     Ok(solution)
+}
+
+/// Writes `database.json` for a finished solve (the last file: without it the database is
+/// not finished): the solution's start value, totals and tiers (`names` with their `sizes`).
+pub(crate) fn write_finished<G: TierGame>(
+    st: &dyn Storage,
+    solution: &TierSolution<'_, G>,
+    opts: &SolveOptions,
+    layout: &str,
+    names: &[String],
+    sizes: &[u64],
+) -> Result<(), Error> {
+    let start = solution.value_of_start()?;
+    write_meta(
+        st,
+        Meta {
+            format: FORMAT.into(),
+            version: 1,
+            game: solution.game.name(),
+            params: opts.params.clone(),
+            layout: layout.into(),
+            cell_bytes: solution.cell_bytes,
+            tiers: names.iter().cloned().zip(sizes.iter().copied()).collect(),
+            start: start.map(|v| v.to_string()),
+            stats: solution.stats.clone(),
+            tier_stats: solution.tier_stats.clone(),
+            checksum: String::new(),
+        },
+    )
 }
 
 /// Before a solve with a storage: refuses a database of another game; with resume, returns

@@ -37,7 +37,7 @@
 //! its child tier's.
 
 use crate::cell::{Cell, CellArray};
-use crate::engine::{header, keys_file, read_meta, values_file, Dag, Event, Meta, SolveOptions};
+use crate::engine::{header, keys_file, read_meta, values_file, Dag, Event, SolveOptions};
 use crate::error::Error;
 use crate::game::{keeps, Layout, Symmetry, TierGame};
 use crate::solution::{TierData, TierSolution};
@@ -566,21 +566,7 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
         C::BYTES as u32,
     );
     if let Some(st) = storage {
-        let start_value = solution.value_of_start()?;
-        let meta = Meta {
-            format: "retrograde tier database".into(),
-            version: 1,
-            game: gname.clone(),
-            params: opts.params.clone(),
-            layout: "sorted".into(),
-            cell_bytes: C::BYTES as u32,
-            tiers: dag.names.iter().cloned().zip(held).collect(),
-            start: start_value.map(|v| v.to_string()),
-            stats: solution.stats.clone(),
-            tier_stats: vec![None; n_tiers],
-            checksum: String::new(),
-        };
-        crate::engine::write_meta(st, meta)?;
+        crate::engine::write_finished(st, &solution, opts, "sorted", &dag.names, &held)?;
         debug_assert!(read_meta(st).is_ok());
         // The database is complete: the work files have served.
         remove_work_files(st, &dag)?;

@@ -110,7 +110,7 @@ pub fn write(
     );
     let count = (data.len() / elem) as u64;
     let block_bytes = block_elems as usize * elem;
-    write_blocks(
+    write_values(
         storage,
         file,
         header,
@@ -133,18 +133,6 @@ pub fn write(
 /// # Errors
 /// A name too long for the header, or a storage that fails.
 pub fn write_values(
-    storage: &dyn Storage,
-    file: &str,
-    header: &Header,
-    count: u64,
-    block_elems: u32,
-    codec: Codec,
-    fill: &(dyn Fn(usize, &mut Vec<u8>) -> u64 + Sync),
-) -> Result<(), Error> {
-    write_blocks(storage, file, header, count, block_elems, codec, fill)
-}
-
-fn write_blocks(
     storage: &dyn Storage,
     file: &str,
     header: &Header,
