@@ -95,8 +95,11 @@ impl Mpi {
         out
     }
 
-    /// One `alltoallv` of byte pieces whose sizes both sides know.
-    fn round(&self, send: &[&[u8]], rcounts: &[Count]) -> Vec<u8> {
+    /// One `alltoallv` of byte pieces whose sizes both sides know; what rank `d` sent is
+    /// appended to `into[d]`. A lone piece to send is sent from where it is, and a lone
+    /// piece to receive lands in its buffer at once (at K = 2, every exchange): no copy
+    /// through a joined buffer on either side.
+    fn round(&self, send: &[&[u8]], rcounts: &[Count], into: &mut [Vec<u8>]) {
         let counts: Vec<Count> = send.iter().map(|s| s.len() as Count).collect();
         let displs = |c: &[Count]| -> Vec<Count> {
             c.iter()
@@ -107,20 +110,46 @@ impl Mpi {
                 })
                 .collect()
         };
-        let sdispls = displs(&counts);
-        let rdispls = displs(rcounts);
+        let lone = |c: &[Count]| {
+            let mut some = c.iter().enumerate().filter(|&(_, &n)| n > 0);
+            match (some.next(), some.next()) {
+                (Some((d, _)), None) => Some(d),
+                _ => None,
+            }
+        };
         // Never an empty buffer: its dangling address, 1, is OpenMPI's MPI_IN_PLACE.
-        let mut flat: Vec<u8> = send.concat();
-        flat.push(0);
+        let joined: Vec<u8>;
+        let (flat, sdispls): (&[u8], Vec<Count>) = match lone(&counts) {
+            Some(d) => (send[d], vec![0; counts.len()]),
+            None => {
+                let mut j = send.concat();
+                j.push(0);
+                joined = j;
+                (&joined[..], displs(&counts))
+            }
+        };
+        let out = Partition::new(flat, &counts[..], &sdispls[..]);
+        if let Some(src) = lone(rcounts) {
+            let g = &mut into[src];
+            let (at, c) = (g.len(), rcounts[src] as usize);
+            g.resize(at + c, 0);
+            let rdispls = vec![0; rcounts.len()];
+            let mut to = PartitionMut::new(&mut g[at..], rcounts, &rdispls[..]);
+            self.timed(|| self.world.all_to_all_varcount_into(&out, &mut to));
+            return;
+        }
         let total: usize = rcounts.iter().map(|&c| c as usize).sum();
         let mut recv = vec![0u8; total + 1];
         {
-            let out = Partition::new(&flat[..], &counts[..], &sdispls[..]);
-            let mut into = PartitionMut::new(&mut recv[..], rcounts, &rdispls[..]);
-            self.timed(|| self.world.all_to_all_varcount_into(&out, &mut into));
+            let rdispls = displs(rcounts);
+            let mut to = PartitionMut::new(&mut recv[..], rcounts, &rdispls[..]);
+            self.timed(|| self.world.all_to_all_varcount_into(&out, &mut to));
         }
-        recv.truncate(total);
-        recv
+        let mut at = 0;
+        for (g, &c) in into.iter_mut().zip(rcounts) {
+            g.extend_from_slice(&recv[at..at + c as usize]);
+            at += c as usize;
+        }
     }
 }
 
@@ -213,12 +242,7 @@ impl Exchange for Mpi {
                 })
                 .collect();
             let rcounts: Vec<Count> = sizes.iter().map(|&n| piece(n) as Count).collect();
-            let recv = self.round(&pieces, &rcounts);
-            let mut at = 0;
-            for (g, &c) in got.iter_mut().zip(&rcounts) {
-                g.extend_from_slice(&recv[at..at + c as usize]);
-                at += c as usize;
-            }
+            self.round(&pieces, &rcounts, &mut got);
         }
         (got, flag)
     }

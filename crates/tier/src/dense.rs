@@ -301,9 +301,8 @@ pub(crate) struct Scratch<P> {
     pub(crate) inside_pos: Distinct<(P, bool)>,
     /// Exits located: (child tier, slot, keeps-turn).
     pub(crate) exits: Vec<(usize, usize, bool)>,
-    /// The distinct parents of `inside`, across ranks: (owner, place there, keeps-turn).
-    pub(crate) placed: Vec<(usize, u32, bool)>,
-    /// `placed`, this rank's first (`dist.rs`).
+    /// The distinct parents of `inside`, across ranks, this rank's first: (owner, place
+    /// there, keeps-turn) (`dist.rs`).
     pub(crate) sorted: Vec<(usize, u32, bool)>,
 }
 
@@ -314,7 +313,6 @@ impl<P: Copy + Eq + std::hash::Hash> Scratch<P> {
             inside: Distinct::new(),
             inside_pos: Distinct::new(),
             exits: Vec::with_capacity(64),
-            placed: Vec::with_capacity(64),
             sorted: Vec::with_capacity(64),
         }
     }

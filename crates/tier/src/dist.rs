@@ -27,7 +27,7 @@
 //!    update (win, or count-down) of a parent it owns is applied at once, one of a parent
 //!    another rank owns is appended to that rank's buffer (4 bytes: the parent's local slot
 //!    and a win bit; a position's parents are first sorted, without a branch, into its
-//!    rank's and the others', see [`split`]); the buffers go out in one all-to-all per level and are applied by their
+//!    rank's and the others', see [`Sides`]); the buffers go out in one all-to-all per level and are applied by their
 //!    owners. Whatever is decided by either is in level `r + 1`'s frontier of its owner.
 //!    The same all-to-all tells every rank whether any rank has work left (`all_to_all_max`).
 //! 3. **Ties**, the same way (an update is the parent's local slot).
@@ -466,8 +466,9 @@ struct ParentsOf<'a, G: TierGame> {
 }
 
 impl<G: TierGame> ParentsOf<'_, G> {
-    /// Calls `f(owner, place there, keeps)` once per distinct (parent, keeps) of place `l`;
-    /// `hint[place]` is prefetched for the parents this rank owns.
+    /// Calls `f(owner, place there, keeps)` once per distinct (parent, keeps) of place `l`,
+    /// this rank's parents first; `hint[place]` is prefetched for every parent as soon as
+    /// it is placed (whoever owns it: a wasted hint is cheaper than a branch).
     #[inline]
     fn each<T>(
         &self,
@@ -476,14 +477,14 @@ impl<G: TierGame> ParentsOf<'_, G> {
         hint: &[T],
         f: impl FnMut(usize, u32, bool) -> Result<(), Error>,
     ) -> Result<(), Error> {
-        s.placed.clear();
         if !<G::Parents as Parents<G>>::UNMOVES {
             let (a, b) = (self.rev_off[l as usize], self.rev_off[l as usize + 1]);
+            let mut by = Sides::new(&mut s.sorted, (b - a) as usize);
             for &e in &self.rev[a as usize..b as usize] {
                 let (owner, lq) = self.part.place(u64::from(e & !(1 << 31)));
-                s.placed.push((owner, lq as u32, e >> 31 == 1));
+                by.put((owner, lq as u32, e >> 31 == 1), owner == self.me);
             }
-            return self.partitioned(s, f);
+            return by.each(f);
         }
         let game = self.game;
         let i = self.part.global(self.me, u64::from(l));
@@ -492,6 +493,7 @@ impl<G: TierGame> ParentsOf<'_, G> {
         s.moves.clear();
         <G::Parents as Parents<G>>::unmoves(game, &p, &mut s.moves);
         s.inside.clear();
+        let mut by = Sides::new(&mut s.sorted, s.moves.len());
         for q in &s.moves {
             if game.tier(q) != self.t {
                 return Err(Error::Game(format!(
@@ -509,55 +511,50 @@ impl<G: TierGame> ParentsOf<'_, G> {
             }
             if s.inside.insert(j << 1 | u64::from(k)) {
                 let (owner, lj) = self.part.place(j);
-                // Early, and whoever owns it (a wasted hint is cheaper than a branch).
                 prefetch(hint, lj as usize);
-                s.placed.push((owner, lj as u32, k));
+                by.put((owner, lj as u32, k), owner == self.me);
             }
         }
-        self.partitioned(s, f)
+        by.each(f)
+    }
+}
+
+/// At most `n` items put in a buffer of `n + 1`, this rank's from the front (in order) and
+/// the others' from the back (in reverse order), without a branch: which rank owns a parent
+/// is a coin toss at K = 2, which a branch mispredicts half the time. [`Sides::each`] then
+/// visits this rank's first, so that each run of calls takes one side of the caller's test
+/// of the owner, predicted.
+struct Sides<'a, T> {
+    buf: &'a mut [T],
+    lo: usize,
+    hi: usize,
+}
+
+impl<'a, T: Copy + Default> Sides<'a, T> {
+    #[inline]
+    fn new(buf: &'a mut Vec<T>, n: usize) -> Self {
+        buf.clear();
+        buf.resize(n + 1, T::default());
+        Sides { buf, lo: 0, hi: n }
     }
 
-    /// Calls `f` for the parents in `s.placed`, this rank's first, then the others' (see
-    /// [`split`]: each run's calls take one side of `f`'s test of the owner, predicted).
     #[inline]
-    fn partitioned(
-        &self,
-        s: &mut Scratch<G::Position>,
-        mut f: impl FnMut(usize, u32, bool) -> Result<(), Error>,
-    ) -> Result<(), Error> {
-        let (mine, others) = split(&s.placed, &mut s.sorted, |e| e.0 == self.me);
-        for &(owner, lq, k) in &s.sorted[..mine] {
-            f(owner, lq, k)?;
-        }
-        for &(owner, lq, k) in &s.sorted[others..] {
+    fn put(&mut self, e: T, mine: bool) {
+        self.buf[self.lo] = e;
+        self.buf[self.hi] = e;
+        self.lo += usize::from(mine);
+        self.hi -= usize::from(!mine);
+    }
+}
+
+impl Sides<'_, (usize, u32, bool)> {
+    #[inline]
+    fn each(self, mut f: impl FnMut(usize, u32, bool) -> Result<(), Error>) -> Result<(), Error> {
+        for &(owner, lq, k) in self.buf[..self.lo].iter().chain(&self.buf[self.hi + 1..]) {
             f(owner, lq, k)?;
         }
         Ok(())
     }
-}
-
-/// Copies `items` to `buf`, those that are `mine` first (`buf[..a]`, in order) and the
-/// others last (`buf[b..]`, in reverse order), without a branch: which rank owns a child or
-/// a parent is a coin toss at K = 2, which a branch mispredicts half the time. Returns
-/// `(a, b)`.
-#[inline]
-fn split<T: Copy + Default>(
-    items: &[T],
-    buf: &mut Vec<T>,
-    mine: impl Fn(&T) -> bool,
-) -> (usize, usize) {
-    let n = items.len();
-    buf.clear();
-    buf.resize(n + 1, T::default());
-    let (mut lo, mut hi) = (0usize, n);
-    for &e in items {
-        let m = mine(&e);
-        buf[lo] = e;
-        buf[hi] = e;
-        lo += usize::from(m);
-        hi -= usize::from(!m);
-    }
-    (lo, hi + 1)
 }
 
 /// Exchanges per-destination buffers (of little-endian `u32`s, built as bytes: no copy to
