@@ -36,6 +36,7 @@ use crate::exchange::Exchange;
 use crate::retro::{packed_decided, packed_is_open, packed_state, LOSS, LOW, OPEN, TIE, WIN};
 use crate::solution::{Counts, Solution, NONE};
 use crate::value::{Outcome, Value};
+use crate::verify::Violation;
 use crate::Rules;
 use retrograde_graph::{Graph, Primitive};
 
@@ -253,15 +254,54 @@ pub fn solve_distributed(
 /// Remote successors a rank asks about per step of the best-move pass, at most (about).
 const BATCH: usize = if cfg!(test) { 7 } else { 1 << 21 };
 
-/// The best moves of the owned vertices (module docs), in steps of consecutive vertices
-/// whose remote successors number at most about [`BATCH`] (which bounds the memory of the
-/// requests and answers); every rank takes part in every step.
+/// The best moves of the owned vertices (module docs): for each, the smallest successor
+/// whose value, seen through the move, is the vertex's.
 fn best(g: &DistGraph, rules: &Rules, s: &DistSolution, ex: &dyn Exchange) -> Vec<u32> {
+    let mut out = Vec::with_capacity(g.range().len());
+    let arena = g.is_arena();
+    with_successors(g, rules, s, ex, |u, fixed, look| {
+        if fixed.is_some() {
+            out.push(NONE);
+            return;
+        }
+        let want = s.value(u);
+        let mut best = NONE;
+        for (e, v) in g.successors(u) {
+            if v >= best {
+                continue;
+            }
+            let (value, owner) = look(v);
+            let keeps = if arena {
+                owner == g.owner(u)
+            } else {
+                g.forward_again(e)
+            };
+            if value.through(keeps) == want {
+                best = v;
+            }
+        }
+        out.push(best);
+    });
+    out
+}
+
+/// Visits every owned vertex `u`, in order, as `visit(u, the value the rules fix there,
+/// look)`, where `look(v)` is the value and owner (0 or 1) of a successor `v` of a `u` that
+/// is not a terminal. The vertices go in steps of consecutive ones whose remote successors
+/// number at most about [`BATCH`] (which bounds the memory of the requests and answers): per
+/// step, every rank asks the owners for the values of its step's distinct remote successors
+/// in one exchange (4 bytes each) and gets them in a second (5 bytes each). Every rank takes
+/// part in every step (a collective).
+fn with_successors(
+    g: &DistGraph,
+    rules: &Rules,
+    s: &DistSolution,
+    ex: &dyn Exchange,
+    mut visit: impl FnMut(u32, Option<Value>, &dyn Fn(u32) -> (Value, u8)),
+) {
     let (k, me) = (ex.size(), g.rank());
     let ranges = g.ranges();
-    let arena = g.is_arena();
     let (lo, end) = (g.range().start, g.range().end);
-    let mut out = Vec::with_capacity(g.range().len());
     let mut next = lo;
     loop {
         // The distinct remote successors of a step's vertices, by owner, as places in the
@@ -310,7 +350,6 @@ fn best(g: &DistGraph, rules: &Rules, s: &DistSolution, ex: &dyn Exchange) -> Ve
             })
             .collect();
         let got = ex.all_to_all(answers);
-        // The value and owner of a successor.
         let look = |v: u32| -> (Value, u8) {
             let o = ranges.owner(v);
             if o == me {
@@ -329,31 +368,76 @@ fn best(g: &DistGraph, rules: &Rules, s: &DistSolution, ex: &dyn Exchange) -> Ve
             (value, a[0] >> 7)
         };
         for u in from..next {
-            if terminal(g, rules, u).is_some() {
-                out.push(NONE);
-                continue;
-            }
-            let want = s.value(u);
-            let mut best = NONE;
-            for (e, v) in g.successors(u) {
-                if v >= best {
-                    continue;
-                }
+            visit(u, terminal(g, rules, u), &look);
+        }
+        if !ex.any(next < end) {
+            return;
+        }
+    }
+}
+
+/// [`crate::verify`] across ranks: every rank checks its own vertices by the same rule, with
+/// the values of their remote successors fetched from their owners in batched exchanges
+/// (as for best moves), and every rank gets the same answer: the first violation by vertex
+/// id over all ranks (a collective).
+///
+/// # Errors
+/// The first [`Violation`], by vertex id.
+pub fn verify_distributed(
+    g: &DistGraph,
+    rules: &Rules,
+    s: &DistSolution,
+    ex: &dyn Exchange,
+) -> Result<(), Violation> {
+    let none = !g.range().is_empty() && !s.part.has_best_moves();
+    if ex.any(none) {
+        return Err(Violation {
+            vertex: 0,
+            message: "the solution has no best moves to check".into(),
+        });
+    }
+    let arena = g.is_arena();
+    let mut first: Option<Violation> = None;
+    let mut moves = Vec::new();
+    with_successors(g, rules, s, ex, |u, fixed, look| {
+        if first.is_some() {
+            return;
+        }
+        moves.clear();
+        if fixed.is_none() {
+            moves.extend(g.successors(u).map(|(e, v)| {
                 let (value, owner) = look(v);
                 let keeps = if arena {
                     owner == g.owner(u)
                 } else {
                     g.forward_again(e)
                 };
-                if value.through(keeps) == want {
-                    best = v;
-                }
-            }
-            out.push(best);
+                (v, value.through(keeps))
+            }));
         }
-        if !ex.any(next < end) {
-            return out;
+        if let Err(message) =
+            crate::verify::check(s.value(u), fixed, s.best_move(u), moves.iter().copied())
+        {
+            first = Some(Violation { vertex: u, message });
         }
+    });
+    // Ranks hold ascending ranges: the first rank with a violation has the first one.
+    let mine = first.map_or_else(Vec::new, |v| {
+        let mut b = v.vertex.to_le_bytes().to_vec();
+        b.extend_from_slice(v.message.as_bytes());
+        b
+    });
+    let mut chosen = ex
+        .gather(&mine)
+        .and_then(|all| all.into_iter().find(|b| !b.is_empty()))
+        .unwrap_or_default();
+    ex.broadcast(&mut chosen);
+    match chosen.get(..4) {
+        None => Ok(()),
+        Some(v) => Err(Violation {
+            vertex: u32::from_le_bytes(v.try_into().expect("4 bytes")),
+            message: String::from_utf8_lossy(&chosen[4..]).into_owned(),
+        }),
     }
 }
 
@@ -420,6 +504,51 @@ mod tests {
                     prop_assert_eq!(&s.outcome, &want.outcome, "{} ranks", k);
                     prop_assert_eq!(&s.remoteness, &want.remoteness, "{} ranks", k);
                     prop_assert_eq!(&s.best, &want.best, "{} ranks", k);
+                }
+            }
+        }
+
+        /// The distributed check accepts the solution, and finds in a damaged one exactly the
+        /// violation the one-process check finds (vertex and message), for 1 to 4 ranks.
+        #[test]
+        fn the_distributed_check_is_the_one_process_check(seed: u64, damage: u64) {
+            let g = random(seed);
+            let rules = Rules { no_move: Primitive::Loss };
+            let whole = crate::solve(&g, &rules);
+            let mut bad = whole.clone();
+            let n = g.vertex_count();
+            let x = (damage % n as u64) as usize;
+            match damage / n as u64 % 3 {
+                0 => bad.remoteness[x] = bad.remoteness[x].wrapping_add(1),
+                1 => bad.outcome[x] = (bad.outcome[x] + 1) % 4,
+                _ => bad.best[x] = if bad.best[x] == NONE { 0 } else { NONE },
+            }
+            for (s, what) in [(&whole, "the solution"), (&bad, "the damaged one")] {
+                let want = crate::verify(&g, &rules, s);
+                if std::ptr::eq(s, &whole) {
+                    prop_assert_eq!(&want, &Ok(()));
+                } else if damage / n as u64 % 3 == 1 {
+                    // Another value at `x`: its own moves give the old one.
+                    prop_assert!(want.is_err());
+                }
+                for k in 1..=4 {
+                    let got = run_local(k, |ex| {
+                        let share = DistGraph::from_graph(&g, ex).unwrap();
+                        let r = share.range();
+                        let (a, b) = (r.start as usize, r.end as usize);
+                        let part = DistSolution {
+                            lo: r.start,
+                            part: Solution {
+                                outcome: s.outcome[a..b].to_vec(),
+                                remoteness: s.remoteness[a..b].to_vec(),
+                                best: s.best[a..b].to_vec(),
+                            },
+                        };
+                        verify_distributed(&share, &rules, &part, ex)
+                    });
+                    for (r, v) in got.iter().enumerate() {
+                        prop_assert_eq!(v, &want, "{}, {} ranks, rank {}", what, k, r);
+                    }
                 }
             }
         }

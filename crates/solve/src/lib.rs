@@ -34,7 +34,7 @@ mod value;
 mod verify;
 
 pub use dgraph::DistGraph;
-pub use dist::{solve_distributed, solve_whole_distributed, DistSolution};
+pub use dist::{solve_distributed, solve_whole_distributed, verify_distributed, DistSolution};
 pub use retro::{
     solve, solve_with_options, solve_with_phases, terminal_value, Engine, Phases, SolveOptions,
 };

@@ -52,43 +52,61 @@ pub fn verify(g: &Graph, rules: &Rules, s: &Solution) -> Result<(), Violation> {
     }
     let targets = g.forward_targets();
     for u in 0..n as u32 {
-        let claimed = s.value(u);
-        if let Some(fixed) = terminal_value(g, rules, u) {
-            if claimed != fixed {
-                return fail(
-                    u,
-                    format!("a terminal whose value is {fixed}, not {claimed}"),
-                );
-            }
-            if let Some(b) = s.best_move(u) {
-                return fail(u, format!("a terminal, but it has best move {b}"));
-            }
-            continue;
-        }
-        let mut best: Option<(Value, u32)> = None;
-        for e in g.successor_range(u) {
+        let moves = g.successor_range(u).map(|e| {
             let v = targets[e];
-            let seen = s.value(v).through(g.forward_keeps_turn(e, u, v));
-            if best.is_none_or(|(b, _)| seen > b) {
-                best = Some((seen, v));
-            }
-        }
-        let (want, via) = best.expect("a non-terminal vertex has a move");
-        if claimed != want {
-            return fail(
-                u,
-                format!("claimed {claimed}, but its moves give {want} (move to {via})"),
-            );
-        }
-        let Some(b) = s.best_move(u) else {
-            return fail(u, format!("{claimed} but no best move"));
-        };
-        let realizes = g.successor_range(u).any(|e| {
-            targets[e] == b && s.value(b).through(g.forward_keeps_turn(e, u, b)) == claimed
+            (v, s.value(v).through(g.forward_keeps_turn(e, u, v)))
         });
-        if !realizes {
-            return fail(u, format!("best move {b} does not realize {claimed}"));
+        check(
+            s.value(u),
+            terminal_value(g, rules, u),
+            s.best_move(u),
+            moves,
+        )
+        .map_err(|message| Violation { vertex: u, message })?;
+    }
+    Ok(())
+}
+
+/// The rule for one vertex, the one place it is written (the distributed check uses it as
+/// well): `claimed` its value, `fixed` the value the rules fix if it is a terminal, `best`
+/// its best move, `moves` its moves as (target, the target's value seen through the move),
+/// in the graph's order. The message says what is wrong.
+pub(crate) fn check(
+    claimed: Value,
+    fixed: Option<Value>,
+    best: Option<u32>,
+    moves: impl Iterator<Item = (u32, Value)> + Clone,
+) -> Result<(), String> {
+    if let Some(fixed) = fixed {
+        if claimed != fixed {
+            return Err(format!("a terminal whose value is {fixed}, not {claimed}"));
         }
+        if let Some(b) = best {
+            return Err(format!("a terminal, but it has best move {b}"));
+        }
+        return Ok(());
+    }
+    // The best value the moves give, and the smallest target giving it (whatever the order
+    // of the moves: a share of a graph lists them in its own).
+    let mut top: Option<(Value, u32)> = None;
+    for (v, seen) in moves.clone() {
+        if top.is_none_or(|(b, w)| seen > b || (seen == b && v < w)) {
+            top = Some((seen, v));
+        }
+    }
+    let Some((want, via)) = top else {
+        return Err("a vertex with no move that is not a terminal".into());
+    };
+    if claimed != want {
+        return Err(format!(
+            "claimed {claimed}, but its moves give {want} (move to {via})"
+        ));
+    }
+    let Some(b) = best else {
+        return Err(format!("{claimed} but no best move"));
+    };
+    if !moves.into_iter().any(|(v, seen)| v == b && seen == claimed) {
+        return Err(format!("best move {b} does not realize {claimed}"));
     }
     Ok(())
 }

@@ -10,9 +10,10 @@
 //! belongs to another rank, is fetched from that rank in one batched exchange. With
 //! `--vertex V` (an id, or a name every rank looks up among its own vertices), each rank
 //! formats the chosen rows it owns and rank 0 gathers them and prints them in the order
-//! given. `--line`, `--verify` and `--db` are refused (they would need the whole solution in
-//! one place, or are not written yet), and so is standard input (each rank reads its own
-//! part of a file).
+//! given. `--verify` checks every rank's vertices by the one-process rule
+//! (`retrograde_solve::verify_distributed`), before anything is printed. `--line` and `--db`
+//! are refused (not written yet), and so is standard input (each rank reads its own part of
+//! a file).
 
 use super::Status;
 use crate::cli::{OutputArg, SolveArgs};
@@ -21,7 +22,7 @@ use crate::mem;
 use crate::output::{self, Rows};
 use anyhow::{anyhow, Result};
 use retrograde_solve::exchange::Exchange;
-use retrograde_solve::{solve_distributed, DistGraph, DistSolution, Value};
+use retrograde_solve::{solve_distributed, verify_distributed, DistGraph, DistSolution, Value};
 use std::collections::HashMap;
 use std::io::Write;
 use std::time::Instant;
@@ -82,9 +83,6 @@ pub fn run(
     if args.line.is_some() {
         return refuse("--line");
     }
-    if args.verify {
-        return refuse("--verify");
-    }
     let loaded = input::load_share(args.file.as_deref(), &args.graph, ex)?;
     let g = &loaded.graph;
     let rules = input::rules(args.graph.no_move);
@@ -95,9 +93,21 @@ pub fn run(
         .map(|v| vertex(g, v, ex))
         .collect::<Result<_>>()?;
     let t = Instant::now();
-    let s = solve_distributed(g, &rules, !args.summary, ex)
+    let s = solve_distributed(g, &rules, !args.summary || args.verify, ex)
         .map_err(|e| agreed(anyhow!("{}: {e}", loaded.name)))?;
     let solve_time = t.elapsed();
+    if args.verify {
+        let t = Instant::now();
+        if let Err(v) = verify_distributed(g, &rules, &s, ex) {
+            return Err(agreed(anyhow!(
+                "{}: internal error: the solution failed verification: {v}",
+                loaded.name
+            )));
+        }
+        if verbose && ex.rank() == 0 {
+            eprintln!("verify  {:>9.3} s  ok", t.elapsed().as_secs_f64());
+        }
+    }
     let counts = s.counts(ex);
     let text_rows = args.output == OutputArg::Text && !args.summary;
     let share = Share {
