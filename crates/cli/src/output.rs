@@ -1,5 +1,6 @@
 //! Printers for solutions: text for people, CSV and JSON for scripts (see CONTRACT.md).
 
+use crate::cli::OutputArg;
 use retrograde_graph::Graph;
 use retrograde_solve::{Counts, Outcome, Solution, Value};
 use std::io::{self, Write};
@@ -190,35 +191,102 @@ pub fn text_summary(
     writeln!(out, "time  {seconds:.3} s")
 }
 
-/// The optimal line from a vertex, as text: one move a line.
-pub fn text_line(
-    g: &Graph,
-    s: &Solution,
+/// The optimal line from a vertex (`--line`), in the output format `format`: what comes
+/// before its rows. Written in three parts (open, rows, close) so that MPI ranks can each
+/// format the part they own; [`line`] is the whole of it.
+pub fn line_open(
+    r: &impl Rows,
+    format: OutputArg,
+    start: u32,
+    repeats: bool,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    match format {
+        OutputArg::Text => writeln!(
+            out,
+            "optimal play from {}: {}",
+            label_of(start, r.name(start)),
+            r.value(start)
+        ),
+        OutputArg::Csv => writeln!(out, "ply,vertex,outcome,remoteness"),
+        OutputArg::Json => write!(out, "{{\"start\":{start},\"repeats\":{repeats},\"line\":["),
+    }
+}
+
+/// Row `ply` of a line: vertex `v`.
+pub fn line_row(
+    r: &impl Rows,
+    format: OutputArg,
+    ply: u64,
+    v: u32,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let value = r.value(v);
+    match format {
+        OutputArg::Text => {
+            write!(out, "{ply:>4}  {}: {value}", label_of(v, r.name(v)))?;
+            if r.is_arena() {
+                write!(out, "  (player {} moves)", r.owner(v))?;
+            }
+            writeln!(out)
+        }
+        OutputArg::Csv => {
+            let rem = value.remoteness().map_or(String::new(), |x| x.to_string());
+            writeln!(out, "{ply},{v},{},{rem}", value.outcome())
+        }
+        OutputArg::Json => {
+            if ply > 0 {
+                out.write_all(b",")?;
+            }
+            json_row(r, v, out)
+        }
+    }
+}
+
+/// What comes after a line's rows: `end` is its last vertex, or with `repeats` the vertex
+/// its last one's best move meets again.
+pub fn line_close(
+    r: &impl Rows,
+    format: OutputArg,
+    end: u32,
+    repeats: bool,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    match format {
+        OutputArg::Text if repeats => writeln!(
+            out,
+            "then {} again: the game never ends",
+            label_of(end, r.name(end))
+        ),
+        OutputArg::Text if r.value(end).outcome() == Outcome::Draw => writeln!(out, "(draw)"),
+        OutputArg::Text => writeln!(
+            out,
+            "game over: {} for the player to move",
+            r.value(end).outcome()
+        ),
+        OutputArg::Csv => Ok(()),
+        OutputArg::Json => writeln!(out, "]}}"),
+    }
+}
+
+/// The optimal line `line` (a vertex, its best move, that one's, ...; `repeats` when the
+/// last one's best move is a vertex met before), in the output format `format`.
+pub fn line(
+    r: &impl Rows,
+    format: OutputArg,
     line: &[u32],
     repeats: bool,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    let start = line[0];
-    writeln!(
-        out,
-        "optimal play from {}: {}",
-        label(g, start),
-        s.value(start)
-    )?;
+    let (start, last) = (line[0], *line.last().expect("a line has its start"));
+    line_open(r, format, start, repeats, out)?;
     for (ply, &v) in line.iter().enumerate() {
-        write!(out, "{ply:>4}  {}: {}", label(g, v), s.value(v))?;
-        if g.is_arena() {
-            write!(out, "  (player {} moves)", g.owner(v))?;
-        }
-        writeln!(out)?;
+        line_row(r, format, ply as u64, v, out)?;
     }
-    let last = *line.last().expect("a line has its start");
-    if repeats {
-        let again = s.best_move(last).expect("a repeating line goes on");
-        writeln!(out, "then {} again: the game never ends", label(g, again))
-    } else if s.outcome(last) == Outcome::Draw {
-        writeln!(out, "(draw)")
+    let end = if repeats {
+        r.best_move(last).expect("a repeating line goes on")
     } else {
-        writeln!(out, "game over: {} for the player to move", s.outcome(last))
-    }
+        last
+    };
+    line_close(r, format, end, repeats, out)
 }

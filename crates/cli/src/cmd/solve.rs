@@ -116,26 +116,7 @@ pub fn run(
 
     if let Some(v) = line_from {
         let (line, repeats) = s.line(v);
-        match args.output {
-            OutputArg::Text => output::text_line(g, &s, &line, repeats, out)?,
-            OutputArg::Csv => {
-                writeln!(out, "ply,vertex,outcome,remoteness")?;
-                for (ply, &x) in line.iter().enumerate() {
-                    let r = s.remoteness(x).map_or(String::new(), |r| r.to_string());
-                    writeln!(out, "{ply},{x},{},{r}", s.outcome(x))?;
-                }
-            }
-            OutputArg::Json => {
-                write!(out, "{{\"start\":{v},\"repeats\":{repeats},\"line\":[")?;
-                for (i, &x) in line.iter().enumerate() {
-                    if i > 0 {
-                        out.write_all(b",")?;
-                    }
-                    output::json_row(&Whole(g, &s), x, out)?;
-                }
-                writeln!(out, "]}}")?;
-            }
-        }
+        output::line(&Whole(g, &s), args.output, &line, repeats, out)?;
         return Ok(Status::Success);
     }
 

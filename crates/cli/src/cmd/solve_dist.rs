@@ -11,8 +11,9 @@
 //! `--vertex V` (an id, or a name every rank looks up among its own vertices), each rank
 //! formats the chosen rows it owns and rank 0 gathers them and prints them in the order
 //! given. `--verify` checks every rank's vertices by the one-process rule
-//! (`retrograde_solve::verify_distributed`), before anything is printed. `--line` and `--db`
-//! are refused (not written yet), and so is standard input (each rank reads its own part of
+//! (`retrograde_solve::verify_distributed`), before anything is printed. `--line V` walks
+//! the best moves across the ranks, then prints the line run by run (see [`line`]). `--db`
+//! is refused (not written yet), and so is standard input (each rank reads its own part of
 //! a file).
 
 use super::Status;
@@ -72,16 +73,8 @@ pub fn run(
     out: &mut impl Write,
 ) -> Result<Status> {
     let name = input::display_name(args.file.as_deref());
-    let refuse = |what: &str| {
-        Err(agreed(anyhow!(
-            "{name}: {what} is not supported under mpirun yet: run without mpirun"
-        )))
-    };
     if args.db.is_some() {
         return Err(agreed(anyhow!("{name}: --db is not written under mpirun yet: solve with one process to write a database")));
-    }
-    if args.line.is_some() {
-        return refuse("--line");
     }
     let loaded = input::load_share(args.file.as_deref(), &args.graph, ex)?;
     let g = &loaded.graph;
@@ -92,8 +85,10 @@ pub fn run(
         .iter()
         .map(|v| vertex(g, v, ex))
         .collect::<Result<_>>()?;
+    let line_from = args.line.as_deref().map(|v| vertex(g, v, ex)).transpose()?;
     let t = Instant::now();
-    let s = solve_distributed(g, &rules, !args.summary || args.verify, ex)
+    let best_moves = !args.summary || args.verify || line_from.is_some();
+    let s = solve_distributed(g, &rules, best_moves, ex)
         .map_err(|e| agreed(anyhow!("{}: {e}", loaded.name)))?;
     let solve_time = t.elapsed();
     if args.verify {
@@ -105,7 +100,9 @@ pub fn run(
             )));
         }
         if verbose && ex.rank() == 0 {
-            eprintln!("verify  {:>9.3} s  ok", t.elapsed().as_secs_f64());
+            // One write: other ranks' lines share the launcher's stderr.
+            let line = format!("verify  {:>9.3} s  ok\n", t.elapsed().as_secs_f64());
+            let _ = std::io::stderr().write_all(line.as_bytes());
         }
     }
     let counts = s.counts(ex);
@@ -148,6 +145,10 @@ pub fn run(
         );
     }
 
+    if let Some(v) = line_from {
+        line(&share, v, args.output, ex, out)?;
+        return Ok(Status::Success);
+    }
     match args.output {
         OutputArg::Text => {
             if !args.summary {
@@ -298,6 +299,114 @@ fn stream(
             let (got, flag) = ex.all_to_all_max(send, u64::from(more));
             if me == 0 {
                 out.write_all(&got[turn])?;
+            }
+            if flag == 0 {
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `--line V` across ranks, printed by rank 0 as one process prints it. First the walk:
+/// the owner of the vertex reached follows best moves while they stay among its vertices
+/// (each rank remembers the vertices of the line it owns, to see one come again), then hands
+/// the next vertex on in one collective (every rank learns where the line goes: the owner
+/// of each of its *runs* of consecutive vertices, and how it ends). Then the printing: run
+/// by run, its owner formats its rows and sends them to rank 0 in pieces (as [`stream`]);
+/// the opening is formatted by the start's owner, the ending by the owner of the last
+/// vertex (or of the vertex met again). Memory: each rank its vertices of the line; every
+/// rank one word per run.
+fn line(
+    share: &Share<'_>,
+    start: u32,
+    format: OutputArg,
+    ex: &dyn Exchange,
+    out: &mut impl Write,
+) -> Result<()> {
+    let ranges = share.g.ranges();
+    let me = ex.rank();
+    // The walk: this rank's runs (first ply, vertices), every run's owner.
+    let mut seen = std::collections::HashSet::new();
+    let mut runs: Vec<(u64, Vec<u32>)> = Vec::new();
+    let mut owners: Vec<usize> = Vec::new();
+    let (mut at, mut ply) = (start, 0u64);
+    // How the line ends: (its last vertex, or the vertex met again; whether it repeats).
+    let (end, repeats) = loop {
+        let o = ranges.owner(at);
+        // [how it goes on (1: at `vertex`, ply `next`; 2: ends at `vertex`; 3: meets
+        // `vertex` again), vertex, next, whether `o` walked a run].
+        let mut step = [0u64; 4];
+        if o == me {
+            step = if seen.insert(at) {
+                let mut run = vec![at];
+                let mut cur = at;
+                let how = loop {
+                    match share.s.best_move(cur) {
+                        None => break [2, u64::from(cur), 0],
+                        Some(b) if ranges.owner(b) != me => {
+                            break [1, u64::from(b), ply + run.len() as u64]
+                        }
+                        Some(b) if !seen.insert(b) => break [3, u64::from(b), 0],
+                        Some(b) => {
+                            run.push(b);
+                            cur = b;
+                        }
+                    }
+                };
+                runs.push((ply, run));
+                [how[0], how[1], how[2], 1]
+            } else {
+                [3, u64::from(at), 0, 0]
+            };
+        }
+        ex.max(&mut step);
+        if step[3] == 1 {
+            owners.push(o);
+        }
+        match step[0] {
+            1 => (at, ply) = (step[1] as u32, step[2]),
+            2 => break (step[1] as u32, false),
+            _ => break (step[1] as u32, true),
+        }
+    };
+    // The printing: the opening, every run, the ending, each by its owner.
+    let mut parts = vec![ranges.owner(start)];
+    parts.extend(&owners);
+    parts.push(ranges.owner(end));
+    let mut mine = runs.iter();
+    let mut buf = Vec::with_capacity(PIECE + (1 << 12));
+    for (i, &o) in parts.iter().enumerate() {
+        // This rank's rows of the part, piece by piece.
+        let mut rows: Option<(u64, &[u32])> = None;
+        if o == me && i > 0 && i + 1 < parts.len() {
+            let (p, r) = mine.next().expect("a run of this rank");
+            rows = Some((*p, &r[..]));
+        }
+        loop {
+            buf.clear();
+            let mut more = false;
+            if o == me {
+                if i == 0 {
+                    output::line_open(share, format, start, repeats, &mut buf)?;
+                } else if i + 1 == parts.len() {
+                    output::line_close(share, format, end, repeats, &mut buf)?;
+                } else if let Some((p, r)) = rows.as_mut() {
+                    let mut n = 0;
+                    while n < r.len() && buf.len() < PIECE {
+                        output::line_row(share, format, *p, r[n], &mut buf)?;
+                        *p += 1;
+                        n += 1;
+                    }
+                    *r = &r[n..];
+                    more = !r.is_empty();
+                }
+            }
+            let mut send = vec![Vec::new(); ex.size()];
+            send[0] = std::mem::take(&mut buf);
+            let (got, flag) = ex.all_to_all_max(send, u64::from(more));
+            if me == 0 {
+                out.write_all(&got[o])?;
             }
             if flag == 0 {
                 break;
