@@ -721,6 +721,12 @@ impl DistGraph {
         self.fwd_off[p + 1] - self.fwd_off[p]
     }
 
+    /// The moves from an owned vertex `v`: `(go-again, target)`, in no particular order
+    /// (in an arena the owners decide whether a move keeps the turn).
+    pub fn moves(&self, v: u32) -> impl Iterator<Item = (bool, u32)> + '_ {
+        self.successors(v).map(|(e, w)| (self.forward_again(e), w))
+    }
+
     /// The forward entries of an owned vertex `v`: `(edge index, target)`, in no particular
     /// order.
     pub(crate) fn successors(&self, v: u32) -> impl Iterator<Item = (usize, u32)> + '_ {

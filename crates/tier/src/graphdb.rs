@@ -8,7 +8,7 @@
 //! | `graph.values` | per vertex, a `u32`: tag in the top two bits (0 draw, 1 loss, 2 win, 3 tie), remoteness below |
 //! | `graph.best` | per vertex, the best move's target (`u32::MAX`: none) |
 //! | `graph.offsets` | per vertex and one more, where its moves start in `graph.targets` (`u64`) |
-//! | `graph.targets` | per move, its target vertex (`u32`), sorted per vertex |
+//! | `graph.targets` | per move, its target vertex (`u32`), sorted per vertex (moves to one target: by turn below) |
 //! | `graph.turn` | per move, 1 when the same player moves next (go-again, or the same owner in an arena) |
 //! | `graph.names` | the names: `id TAB name` lines |
 //!
@@ -83,13 +83,28 @@ pub fn write(
     let best: Vec<u32> = (0..n as u32)
         .map(|v| s.best_move(v).unwrap_or(NONE))
         .collect();
-    let turn: Vec<u8> = (0..n as u32)
-        .flat_map(|u| {
+    // Per vertex its moves sorted by (target, turn): the order a share of the graph gives
+    // too (`write_distributed`), so that both write the same bytes.
+    let mut turn: Vec<u8> = Vec::with_capacity(g.edge_count());
+    for u in 0..n as u32 {
+        let from = turn.len();
+        turn.extend(
             g.successor_range(u)
                 .zip(g.successors(u))
-                .map(move |(e, &v)| u8::from(g.forward_keeps_turn(e, u, v)))
-        })
-        .collect();
+                .map(|(e, &v)| u8::from(g.forward_keeps_turn(e, u, v))),
+        );
+        // Successors are sorted: only runs of one target can need their turns sorted.
+        let targets = g.successors(u);
+        let mut i = 0;
+        while i < targets.len() {
+            let j = i + targets[i..]
+                .iter()
+                .take_while(|&&v| v == targets[i])
+                .count();
+            turn[from + i..from + j].sort_unstable();
+            i = j;
+        }
+    }
     let mut names = String::new();
     for v in 0..n as u32 {
         if let Some(name) = g.name(v) {
@@ -128,6 +143,247 @@ pub fn write(
             stats: stats.clone(),
             tier_stats: vec![],
             checksum: String::new(),
+        },
+    )
+}
+
+/// [`write`] for a graph solved across ranks ([`retrograde_solve::solve_distributed`],
+/// with best moves): every rank calls it with its share of the graph and of the solution
+/// and its totals; rank 0 writes the same files one process writes for the whole graph,
+/// one batch of blocks at a time, every rank sending its elements of the batch (each
+/// array is the ranks' parts in rank order: they own ascending ranges of vertices). In an
+/// arena, whether a move keeps the turn needs the owner of its target, asked of the
+/// target's rank in one exchange. A collective; `storage` is used at rank 0 only.
+///
+/// # Errors
+/// As [`write`]; a remoteness past 2^30 is found by every rank alike.
+pub fn write_distributed(
+    storage: &dyn Storage,
+    g: &retrograde_solve::DistGraph,
+    s: &retrograde_solve::DistSolution,
+    stats: &Stats,
+    params: serde_json::Value,
+    ex: &dyn retrograde_solve::exchange::Exchange,
+) -> Result<(), Error> {
+    let (k, me) = (ex.size(), ex.rank());
+    let ranges = g.ranges();
+    let range = g.range();
+    let mut values = Vec::with_capacity(range.len());
+    let mut too_far = false;
+    for v in range.clone() {
+        match code(s.value(v)) {
+            Some(c) => values.push(c),
+            None => too_far = true,
+        }
+    }
+    if ex.any(too_far) {
+        return Err(Error::Remoteness {
+            tier: GAME.into(),
+            max: (1 << 30) - 1,
+        });
+    }
+    let best: Vec<u32> = range
+        .clone()
+        .map(|v| s.best_move(v).unwrap_or(NONE))
+        .collect();
+    // The owners of the targets other ranks own, in an arena: asked by place, sorted.
+    let mut asks: Vec<Vec<u32>> = vec![Vec::new(); k];
+    if g.is_arena() {
+        for u in range.clone() {
+            for (_, v) in g.moves(u) {
+                let o = ranges.owner(v);
+                if o != me {
+                    asks[o].push(v);
+                }
+            }
+        }
+        for a in &mut asks {
+            a.sort_unstable();
+            a.dedup();
+        }
+    }
+    let owners: Vec<Vec<u8>> = if ex.any(g.is_arena()) {
+        let send = asks
+            .iter()
+            .map(|a| a.iter().flat_map(|v| v.to_le_bytes()).collect())
+            .collect();
+        let answers = ex
+            .all_to_all(send)
+            .into_iter()
+            .map(|b| {
+                b.chunks_exact(4)
+                    .map(|c| {
+                        let v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                        if range.contains(&v) {
+                            g.owner(v)
+                        } else {
+                            0
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        ex.all_to_all(answers)
+    } else {
+        vec![Vec::new(); k]
+    };
+    let owner_of = |v: u32| -> u8 {
+        let o = ranges.owner(v);
+        if o == me {
+            return g.owner(v);
+        }
+        asks[o]
+            .binary_search(&v)
+            .ok()
+            .and_then(|i| owners[o].get(i).copied())
+            .unwrap_or(0)
+    };
+    let mut degrees = Vec::with_capacity(range.len());
+    let mut targets = Vec::new();
+    let mut turn = Vec::new();
+    let mut moves = Vec::new();
+    for u in range.clone() {
+        moves.clear();
+        moves.extend(g.moves(u).map(|(again, v)| {
+            let keeps = if g.is_arena() {
+                owner_of(v) == g.owner(u)
+            } else {
+                again
+            };
+            (v, u8::from(keeps))
+        }));
+        moves.sort_unstable();
+        degrees.push(moves.len() as u64);
+        for &(v, t) in &moves {
+            targets.push(v);
+            turn.push(t);
+        }
+    }
+    // Where this rank's moves start among all ranks'.
+    let mut counts = vec![0u64; k];
+    counts[me] = targets.len() as u64;
+    ex.sum(&mut counts);
+    let mut at: u64 = counts[..me].iter().sum();
+    let mut offsets = Vec::with_capacity(range.len() + 1);
+    for d in degrees {
+        offsets.push(at);
+        at += d;
+    }
+    if me + 1 == k {
+        offsets.push(at);
+    }
+    let mut names = String::new();
+    for v in range.clone() {
+        if let Some(name) = g.name(v) {
+            names.push_str(&format!("{v}\t{name}\n"));
+        }
+    }
+    if me == 0 {
+        storage
+            .remove(META)
+            .map_err(|e| Error::io(storage.describe(META), "remove", e))?;
+    }
+    let z = Codec::Zstd(3);
+    let put = |file: &str, elem: u32, data: &[u8]| {
+        write_spread(storage, file, &array_header(file, elem), data, z, ex)
+    };
+    put(VALUES, 4, &tierfile::le_bytes(&values))?;
+    put(BEST, 4, &tierfile::le_bytes(&best))?;
+    put(OFFSETS, 8, &tierfile::le_bytes(&offsets))?;
+    put(TARGETS, 4, &tierfile::le_bytes(&targets))?;
+    put(TURN, 1, &turn)?;
+    put(NAMES, 1, names.as_bytes())?;
+    let mut stats = crate::dist::merge_stats(ex, vec![stats.clone()]);
+    let stats = stats.pop().expect("one");
+    let start = g.start().map(|v| {
+        let mine = range.contains(&v).then(|| s.value(v).to_string());
+        let mut b = mine.map(String::into_bytes).unwrap_or_default();
+        let all = ex.gather(&b);
+        b = all
+            .and_then(|a| a.into_iter().find(|x| !x.is_empty()))
+            .unwrap_or_default();
+        String::from_utf8_lossy(&b).into_owned()
+    });
+    if me != 0 {
+        return Ok(());
+    }
+    write_meta(
+        storage,
+        Meta {
+            format: "retrograde tier database".into(),
+            version: 1,
+            game: GAME.into(),
+            params,
+            layout: "graph".into(),
+            cell_bytes: 4,
+            tiers: vec![(GAME.into(), g.vertex_count() as u64)],
+            start,
+            stats,
+            tier_stats: vec![],
+            checksum: String::new(),
+        },
+    )
+}
+
+/// One array whose elements the ranks hold in parts (rank `r`'s after rank `r - 1`'s),
+/// written by rank 0 as [`tierfile::write`] writes it whole: a batch of blocks at a time,
+/// each rank sending its elements of the batch.
+fn write_spread(
+    storage: &dyn Storage,
+    file: &str,
+    header: &tierfile::Header,
+    mine: &[u8],
+    codec: Codec,
+    ex: &dyn retrograde_solve::exchange::Exchange,
+) -> Result<(), Error> {
+    let (k, me) = (ex.size(), ex.rank());
+    let elem = header.elem as u64;
+    let mut counts = vec![0u64; k];
+    counts[me] = mine.len() as u64 / elem;
+    ex.sum(&mut counts);
+    let first: u64 = counts[..me].iter().sum();
+    let total: u64 = counts.iter().sum();
+    let per = u64::from(tierfile::BLOCK_ELEMS);
+    let range = |blocks: &std::ops::Range<usize>| {
+        (
+            blocks.start as u64 * per,
+            (blocks.end as u64 * per).min(total),
+        )
+    };
+    // This rank's bytes of elements `lo..hi`.
+    let part = |(lo, hi): (u64, u64)| -> &[u8] {
+        let a = lo.clamp(first, first + counts[me]) - first;
+        let b = hi.clamp(first, first + counts[me]) - first;
+        &mine[(a * elem) as usize..(b * elem) as usize]
+    };
+    if me != 0 {
+        for blocks in tierfile::batches(total, tierfile::BLOCK_ELEMS) {
+            ex.gather(part(range(&blocks)));
+        }
+        return Ok(());
+    }
+    tierfile::write_batches(
+        storage,
+        file,
+        header,
+        total,
+        tierfile::BLOCK_ELEMS,
+        codec,
+        &mut |blocks| {
+            let (lo, hi) = range(&blocks);
+            let all = ex.gather(part((lo, hi))).expect("rank 0 gathers");
+            let joined = all.concat();
+            if joined.len() as u64 != (hi - lo) * elem {
+                return Err(Error::Unsupported(format!(
+                    "{}: the ranks sent {} bytes of elements {lo}..{hi}",
+                    storage.describe(file),
+                    joined.len()
+                )));
+            }
+            Ok(joined
+                .chunks((per * elem) as usize)
+                .map(|c| (c.to_vec(), c.len() as u64 / elem))
+                .collect())
         },
     )
 }

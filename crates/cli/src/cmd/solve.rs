@@ -71,14 +71,13 @@ pub fn run(
         for v in 0..g.vertex_count() as u32 {
             stats.count(s.value(v));
         }
-        let params = serde_json::json!({
-            "game": "graph",
-            "file": loaded.name,
-            "vertices": g.vertex_count(),
-            "edges": g.edge_count(),
-            "start": g.start(),
-            "no_move": rules.no_move.as_str(),
-        });
+        let params = db_params(
+            &loaded.name,
+            g.vertex_count(),
+            g.edge_count() as u64,
+            g.start(),
+            &rules,
+        );
         retrograde_tier::graphdb::write(&storage, g, &s, &stats, params)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
     }
@@ -192,4 +191,23 @@ pub fn run(
         }
     }
     Ok(Status::Success)
+}
+
+/// The `params` a graph database records (`database.json`): the file and the rules. Also
+/// written by ranks (`solve_dist`).
+pub(crate) fn db_params(
+    file: &str,
+    vertices: usize,
+    edges: u64,
+    start: Option<u32>,
+    rules: &retrograde_solve::Rules,
+) -> serde_json::Value {
+    serde_json::json!({
+        "game": "graph",
+        "file": file,
+        "vertices": vertices,
+        "edges": edges,
+        "start": start,
+        "no_move": rules.no_move.as_str(),
+    })
 }

@@ -12,9 +12,10 @@
 //! formats the chosen rows it owns and rank 0 gathers them and prints them in the order
 //! given. `--verify` checks every rank's vertices by the one-process rule
 //! (`retrograde_solve::verify_distributed`), before anything is printed. `--line V` walks
-//! the best moves across the ranks, then prints the line run by run (see [`line`]). `--db`
-//! is refused (not written yet), and so is standard input (each rank reads its own part of
-//! a file).
+//! the best moves across the ranks, then prints the line run by run (see [`line`]). `--db
+//! DIR` writes one process's database: rank 0 writes the files, every rank sending its part
+//! (`retrograde_tier::graphdb::write_distributed`). Standard input is refused (each rank
+//! reads its own part of a file).
 
 use super::Status;
 use crate::cli::{OutputArg, SolveArgs};
@@ -72,10 +73,6 @@ pub fn run(
     started: Instant,
     out: &mut impl Write,
 ) -> Result<Status> {
-    let name = input::display_name(args.file.as_deref());
-    if args.db.is_some() {
-        return Err(agreed(anyhow!("{name}: --db is not written under mpirun yet: solve with one process to write a database")));
-    }
     let loaded = input::load_share(args.file.as_deref(), &args.graph, ex)?;
     let g = &loaded.graph;
     let rules = input::rules(args.graph.no_move);
@@ -87,7 +84,7 @@ pub fn run(
         .collect::<Result<_>>()?;
     let line_from = args.line.as_deref().map(|v| vertex(g, v, ex)).transpose()?;
     let t = Instant::now();
-    let best_moves = !args.summary || args.verify || line_from.is_some();
+    let best_moves = !args.summary || args.verify || line_from.is_some() || args.db.is_some();
     let s = solve_distributed(g, &rules, best_moves, ex)
         .map_err(|e| agreed(anyhow!("{}: {e}", loaded.name)))?;
     let solve_time = t.elapsed();
@@ -104,6 +101,34 @@ pub fn run(
             let line = format!("verify  {:>9.3} s  ok\n", t.elapsed().as_secs_f64());
             let _ = std::io::stderr().write_all(line.as_bytes());
         }
+    }
+    if let Some(dir) = &args.db {
+        // As one process writes it (`cmd::solve`): each rank counts its own vertices and
+        // moves, rank 0 the times, and rank 0 writes the files.
+        let storage = retrograde_tier::DirStorage::new(dir.clone());
+        let mut stats = retrograde_tier::Stats {
+            positions: g.range().len() as u64,
+            moves: g.range().map(|v| g.out_degree(v)).sum(),
+            classes: g.range().len() as u64,
+            states: g.range().len() as u64,
+            ..Default::default()
+        };
+        if ex.rank() == 0 {
+            stats.solve = solve_time;
+            stats.explore = loaded.parse + loaded.build;
+        }
+        for v in g.range() {
+            stats.count(s.value(v));
+        }
+        let params = super::solve::db_params(
+            &loaded.name,
+            g.vertex_count(),
+            g.edge_count(),
+            g.start(),
+            &rules,
+        );
+        retrograde_tier::graphdb::write_distributed(&storage, g, &s, &stats, params, ex)
+            .map_err(|e| anyhow!("{e}"))?;
     }
     let counts = s.counts(ex);
     let text_rows = args.output == OutputArg::Text && !args.summary;

@@ -1,0 +1,76 @@
+//! A graph database written by ranks (`graphdb::write_distributed`, every rank holding its
+//! share of the graph and of the solution) is one process's (`graphdb::write`), byte for
+//! byte, on random graphs with cycles, duplicate moves, go-again moves, arenas, names and
+//! ranks with no vertices.
+
+use proptest::prelude::*;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use retrograde_graph::{Graph, GraphBuilder, Primitive};
+use retrograde_solve::exchange::{run_local, Exchange};
+use retrograde_solve::{solve, solve_distributed, DistGraph, Rules};
+use retrograde_tier::{graphdb, MemStorage, Stats, Storage};
+
+fn random(seed: u64) -> Graph {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let n = rng.gen_range(1..40u32);
+    let mut b = GraphBuilder::new();
+    let kind = rng.gen_range(0..3);
+    for v in 0..n {
+        for _ in 0..rng.gen_range(0..4) {
+            // Few targets: duplicate moves, with and without go-again, are common.
+            let w = rng.gen_range(0..n.min(6));
+            if kind == 1 && rng.gen_bool(0.4) {
+                b.add_edge_again(v, w);
+            } else {
+                b.add_edge(v, w);
+            }
+        }
+        if rng.gen_bool(0.1) {
+            let p = [Primitive::Win, Primitive::Loss, Primitive::Tie][rng.gen_range(0..3)];
+            b.set_primitive(v, p);
+        }
+        if kind == 2 {
+            b.set_owner(v, rng.gen_range(0..2)).unwrap();
+        }
+        if rng.gen_bool(0.2) {
+            b.set_name(v, format!("v{v}"));
+        }
+    }
+    b.build().unwrap()
+}
+
+fn files(st: &MemStorage) -> Vec<(String, Vec<u8>)> {
+    let mut names = st.names();
+    names.retain(|n| n.starts_with("graph."));
+    names.sort();
+    names
+        .into_iter()
+        .map(|n| (n.clone(), st.get(&n).unwrap()))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn ranks_write_one_process_database(seed: u64) {
+        let g = random(seed);
+        let rules = Rules { no_move: Primitive::Loss };
+        let s = solve(&g, &rules);
+        let params = serde_json::json!({"game": "graph"});
+        let one = MemStorage::new();
+        graphdb::write(&one, &g, &s, &Stats::default(), params.clone()).unwrap();
+        for k in 1..=4 {
+            let many = MemStorage::new();
+            run_local(k, |ex| {
+                let share = DistGraph::from_graph(&g, ex).unwrap();
+                let part = solve_distributed(&share, &rules, true, ex).unwrap();
+                let st: &dyn Storage = &many;
+                graphdb::write_distributed(st, &share, &part, &Stats::default(), params.clone(), ex)
+                    .unwrap();
+                ex.rank()
+            });
+            prop_assert_eq!(files(&one), files(&many), "{} ranks", k);
+        }
+    }
+}
