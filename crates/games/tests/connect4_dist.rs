@@ -65,3 +65,46 @@ fn small_boards_are_solved_alike_on_1_to_4_ranks() {
 fn four_by_four_is_solved_alike_on_1_to_4_ranks() {
     check(4, 4, false);
 }
+
+#[test]
+fn a_distributed_database_is_the_one_process_database() {
+    // Rank 0 puts the shares together as one process writes its database: the keys of the
+    // canonical positions (the mirror symmetry drops the others) and their values, byte for
+    // byte; the directory opens as a finished database answering alike.
+    use retrograde_tier::{open, MemStorage};
+    use std::sync::Arc;
+    small_rounds_for_tests(true);
+    for (w, h) in [(3, 3), (4, 3), (3, 4)] {
+        let g = Connect4::new(w, h).unwrap();
+        let positions = explicit_graph(&g, 2_000_000).unwrap().positions;
+        let one_st = MemStorage::new();
+        let mut opts = SolveOptions::default();
+        opts.storage = Some(Arc::new(one_st.clone()));
+        let one = solve(&g, &opts).unwrap();
+        let want = answer(&one, &positions);
+        let files: Vec<String> = one_st
+            .names()
+            .into_iter()
+            .filter(|n| n.ends_with(".values") || n.ends_with(".keys"))
+            .collect();
+        assert!(files.iter().any(|f| f.ends_with(".keys")));
+        for k in 1..=4 {
+            let st = MemStorage::new();
+            let mut opts = SolveOptions::default();
+            opts.storage = Some(Arc::new(st.clone()));
+            run_local(k, |ex| {
+                solve_distributed(&g, &opts, ex, false).unwrap();
+            });
+            for f in &files {
+                assert!(
+                    st.get(f) == one_st.get(f),
+                    "{w}x{h}, {k} ranks: {f} differs from one process's"
+                );
+            }
+            let opened = open(&g, Arc::new(st.clone()))
+                .unwrap()
+                .expect("a finished database");
+            assert!(answer(&opened, &positions) == want, "{w}x{h}, {k} ranks");
+        }
+    }
+}

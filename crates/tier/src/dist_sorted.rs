@@ -68,7 +68,7 @@
 
 use crate::cell::{Cell, CellArray};
 use crate::dist::{merge_stats, share_file, Traffic};
-use crate::engine::{header, Dag, Event, SolveOptions, META};
+use crate::engine::{header, keys_file, values_file, Dag, Event, SolveOptions, META};
 use crate::error::Error;
 use crate::game::{keeps, Layout, Symmetry, TierGame};
 use crate::solution::{TierData, TierSolution};
@@ -643,24 +643,111 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
             remove(st, f)?;
         }
     }
+    let held = match storage {
+        Some(st) if opts.keep_values => Some(assemble::<G, C, K>(
+            game, &dag, &key_files, &val_files, ex, st, opts,
+        )?),
+        _ => None,
+    };
     let mut tr = [ex.bytes_sent(), solved];
     ex.sum(&mut tr);
+    let solution = TierSolution::new(
+        game,
+        dag.tiers.clone(),
+        data,
+        None,
+        stats,
+        vec![None; n],
+        classes,
+        C::BYTES as u32,
+    );
+    if let (Some(st), Some(held), 0) = (storage, &held, me) {
+        crate::engine::write_finished(st, &solution, opts, "sorted", &dag.names, held)?;
+    }
     Ok((
-        TierSolution::new(
-            game,
-            dag.tiers.clone(),
-            data,
-            None,
-            stats,
-            vec![None; n],
-            classes,
-            C::BYTES as u32,
-        ),
+        solution,
         Traffic {
             bytes: tr[0],
             positions: tr[1],
         },
     ))
+}
+
+/// Writes the database one process writes (`NAME.keys` and `NAME.values` of every tier: the
+/// keys of its canonical positions and their values) at rank 0, from the ranks' shares: the
+/// shares are key ranges in rank order, so each file is the ranks' canonical parts one after
+/// another, written a batch of blocks at a time ([`tierfile::write_spread`]; memory: a rank's
+/// share of one tier, and at rank 0 a batch). Returns the number of canonical keys of every
+/// tier. With `database.json`, written last by the caller, the directory is a database like
+/// any other, that `query`, `play` and `serve` open and that one process resumes from.
+#[allow(clippy::too_many_arguments)]
+fn assemble<G: TierGame, C: CellArray, K: Key>(
+    game: &G,
+    dag: &Dag<G::Tier>,
+    key_files: &[String],
+    val_files: &[String],
+    ex: &dyn Exchange,
+    st: &dyn Storage,
+    opts: &SolveOptions,
+) -> Result<Vec<u64>, Error> {
+    let gname = game.name();
+    let me = ex.rank();
+    if me == 0 {
+        // Until it is written again, the directory holds no finished database.
+        remove(st, META)?;
+    }
+    let (key_codec, val_codec) = crate::sorted::db_codecs(opts.codec);
+    let mut held = Vec::with_capacity(dag.names.len());
+    let total = dag.names.len() as u64;
+    for (k, name) in dag.names.iter().enumerate() {
+        let keys = load_keys::<K>(st, &gname, name, &key_files[k])?;
+        opts.check_memory(
+            || format!("putting tier {name} together (rank {me})"),
+            (keys.len() as u64).saturating_mul(2 * (u64::from(K::BYTES) + C::BYTES as u64)),
+        )?;
+        let vals = load_vals::<C>(st, &gname, name, &val_files[k], keys.len() as u64)?;
+        // Whether every value of the tier fits a byte: one process decides it over all its
+        // keys, canonical or not.
+        let one = ex.all(crate::engine::fits_one_byte(&vals));
+        let t = dag.tiers[k];
+        let mut ck = Vec::new();
+        let mut cv = Vec::new();
+        for (key, c) in keys.iter().zip(&vals) {
+            let p = <G::Layout as Layout<G>>::key_position(game, t, key.to_u64());
+            if <G::Symmetry as Symmetry<G>>::is_canonical(game, &p) {
+                ck.extend_from_slice(&key.to_u64().to_le_bytes()[..K::BYTES as usize]);
+                let v = c.decode().ok_or_else(|| {
+                    Error::damaged(val_files[k].clone(), "a key of the share has no value")
+                })?;
+                crate::engine::push_stored(&mut cv, v, one);
+            }
+        }
+        drop((keys, vals));
+        let mut n = [(ck.len() / K::BYTES as usize) as u64];
+        ex.sum(&mut n);
+        held.push(n[0]);
+        tierfile::write_spread(
+            st,
+            &keys_file(name),
+            &header(&gname, name, Kind::Keys, K::BYTES),
+            &ck,
+            key_codec,
+            ex,
+        )?;
+        tierfile::write_spread(
+            st,
+            &values_file(name),
+            &header(&gname, name, Kind::Values, if one { 1 } else { 2 }),
+            &cv,
+            val_codec,
+            ex,
+        )?;
+        opts.emit(&Event::Assemble {
+            done: k as u64 + 1,
+            total,
+        });
+    }
+    Ok(held)
 }
 
 /// This rank's share of the keys of tier `t`: the children of every rank's shares of its

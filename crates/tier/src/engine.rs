@@ -70,9 +70,9 @@ pub enum Event<'a> {
     /// Putting the ranks' shares together into the one-process database (a distributed
     /// solve with a storage, at its end).
     Assemble {
-        /// Slots put together so far.
+        /// Put together so far: slots (dense layout) or tiers (sorted keys).
         done: u64,
-        /// Slots in all.
+        /// In all, in the same unit.
         total: u64,
     },
     /// A damaged file met while resuming: it is solved again.

@@ -285,7 +285,7 @@ pub fn write_distributed(
     }
     let z = Codec::Zstd(3);
     let put = |file: &str, elem: u32, data: &[u8]| {
-        write_spread(storage, file, &array_header(file, elem), data, z, ex)
+        tierfile::write_spread(storage, file, &array_header(file, elem), data, z, ex)
     };
     put(VALUES, 4, &tierfile::le_bytes(&values))?;
     put(BEST, 4, &tierfile::le_bytes(&best))?;
@@ -321,69 +321,6 @@ pub fn write_distributed(
             stats,
             tier_stats: vec![],
             checksum: String::new(),
-        },
-    )
-}
-
-/// One array whose elements the ranks hold in parts (rank `r`'s after rank `r - 1`'s),
-/// written by rank 0 as [`tierfile::write`] writes it whole: a batch of blocks at a time,
-/// each rank sending its elements of the batch.
-fn write_spread(
-    storage: &dyn Storage,
-    file: &str,
-    header: &tierfile::Header,
-    mine: &[u8],
-    codec: Codec,
-    ex: &dyn retrograde_solve::exchange::Exchange,
-) -> Result<(), Error> {
-    let (k, me) = (ex.size(), ex.rank());
-    let elem = header.elem as u64;
-    let mut counts = vec![0u64; k];
-    counts[me] = mine.len() as u64 / elem;
-    ex.sum(&mut counts);
-    let first: u64 = counts[..me].iter().sum();
-    let total: u64 = counts.iter().sum();
-    let per = u64::from(tierfile::BLOCK_ELEMS);
-    let range = |blocks: &std::ops::Range<usize>| {
-        (
-            blocks.start as u64 * per,
-            (blocks.end as u64 * per).min(total),
-        )
-    };
-    // This rank's bytes of elements `lo..hi`.
-    let part = |(lo, hi): (u64, u64)| -> &[u8] {
-        let a = lo.clamp(first, first + counts[me]) - first;
-        let b = hi.clamp(first, first + counts[me]) - first;
-        &mine[(a * elem) as usize..(b * elem) as usize]
-    };
-    if me != 0 {
-        for blocks in tierfile::batches(total, tierfile::BLOCK_ELEMS) {
-            ex.gather(part(range(&blocks)));
-        }
-        return Ok(());
-    }
-    tierfile::write_batches(
-        storage,
-        file,
-        header,
-        total,
-        tierfile::BLOCK_ELEMS,
-        codec,
-        &mut |blocks| {
-            let (lo, hi) = range(&blocks);
-            let all = ex.gather(part((lo, hi))).expect("rank 0 gathers");
-            let joined = all.concat();
-            if joined.len() as u64 != (hi - lo) * elem {
-                return Err(Error::Unsupported(format!(
-                    "{}: the ranks sent {} bytes of elements {lo}..{hi}",
-                    storage.describe(file),
-                    joined.len()
-                )));
-            }
-            Ok(joined
-                .chunks((per * elem) as usize)
-                .map(|c| (c.to_vec(), c.len() as u64 / elem))
-                .collect())
         },
     )
 }

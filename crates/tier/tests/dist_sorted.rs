@@ -197,3 +197,41 @@ fn files_that_serve_the_solve_only_are_removed() {
     assert_eq!(distributed(&g, 3, &opts, &positions).0, want);
     assert_eq!(st.names(), Vec::<String>::new());
 }
+
+#[test]
+fn a_distributed_database_is_the_one_process_database() {
+    // The keys and values files rank 0 puts together from the shares are those one process
+    // writes, byte for byte, and the directory opens as a finished database with the same
+    // values, tier sizes and start value.
+    for seed in 0..12 {
+        let g = Sorted::random(seed, seed % 2 == 0, seed % 3 != 0);
+        let positions = explicit_graph(&g, 200_000).unwrap().positions;
+        let one_st = MemStorage::new();
+        let mut opts = SolveOptions::default();
+        opts.storage = Some(Arc::new(one_st.clone()));
+        let one = solve(&g, &opts).unwrap();
+        let want = answer(&one, &positions);
+        let files: Vec<String> = one_st
+            .names()
+            .into_iter()
+            .filter(|n| n.ends_with(".values") || n.ends_with(".keys"))
+            .collect();
+        assert!(files.iter().any(|f| f.ends_with(".keys")));
+        for k in 1..=4 {
+            let st = MemStorage::new();
+            let mut opts = SolveOptions::default();
+            opts.storage = Some(Arc::new(st.clone()));
+            distributed(&g, k, &opts, &positions);
+            for f in &files {
+                assert!(
+                    st.get(f) == one_st.get(f),
+                    "seed {seed}, {k} ranks: {f} differs from one process's"
+                );
+            }
+            let opened = open(&g, Arc::new(st.clone()))
+                .unwrap()
+                .expect("a finished database");
+            assert_eq!(answer(&opened, &positions), want, "seed {seed}, {k} ranks");
+        }
+    }
+}

@@ -200,7 +200,7 @@ pub fn foreign_shares(dir: &std::path::Path, ranks: Option<u64>) -> Option<Strin
         let Some((whole, tail)) = name.rsplit_once(".part-") else {
             continue;
         };
-        // A dense run's shares come with the whole file rank 0 put together, which one
+        // A run's shares come with the whole file rank 0 put together, which one
         // process reads.
         if ranks.is_none() && dir.join(whole).exists() {
             continue;
