@@ -246,8 +246,9 @@ pub fn agreed(e: anyhow::Error) -> anyhow::Error {
 /// formats (edges, rg) only the rank's byte range of the file, cut at line starts
 /// ([`retrograde_solve::dgraph::byte_range`]), then the edges go to the ranks that own their
 /// ends; GRF and JSON files (small by nature) are read whole by every rank, which keeps its
-/// share and drops the rest. Errors in the file are [`Agreed`]: every rank has the same one,
-/// the one one process gives.
+/// share and drops the rest; standard input is read by rank 0 and dealt (see
+/// `load_share_stdin`). Errors in the file are [`Agreed`]: every rank has the same one, the
+/// one one process gives.
 pub fn load_share(
     path: Option<&Path>,
     args: &GraphArgs,
@@ -257,9 +258,7 @@ pub fn load_share(
     use std::io::{Seek, SeekFrom};
     let name = display_name(path);
     let Some(path) = path.filter(|p| *p != Path::new("-")) else {
-        return Err(agreed(anyhow!(
-            "reading a graph from standard input is not supported under mpirun: name a FILE (each rank reads its part of it)"
-        )));
+        return load_share_stdin(args, ex);
     };
     let started = Instant::now();
     let format = match args.format {
@@ -369,6 +368,19 @@ pub fn load_share(
         }
     }
     drop(block);
+    finish_share(share, name, args, started, ex)
+}
+
+/// The end of reading a text graph across ranks: each rank's part parsed, the edges sent to
+/// the ranks that own their ends, every rank's share laid out.
+fn finish_share(
+    share: retrograde_solve::dgraph::TextShare,
+    name: String,
+    args: &GraphArgs,
+    started: Instant,
+    ex: &dyn retrograde_solve::exchange::Exchange,
+) -> Result<LoadedShare> {
+    let k = ex.size();
     let opts = ParseOptions {
         vertices: args.vertices,
     };
@@ -392,6 +404,107 @@ pub fn load_share(
         parse,
         build: started.elapsed(),
     })
+}
+
+/// [`load_share`] from standard input, which the ranks cannot each read a part of: rank 0
+/// reads it whole and deals the text, cut at line starts as a file is
+/// ([`retrograde_solve::dgraph::byte_range`]), one part to each rank; GRF and JSON go whole
+/// to every rank. Rank 0 holds the text (about twice, while dealing it), then its share.
+fn load_share_stdin(
+    args: &GraphArgs,
+    ex: &dyn retrograde_solve::exchange::Exchange,
+) -> Result<LoadedShare> {
+    use retrograde_solve::dgraph::{byte_range, TextShare};
+    let name = display_name(None);
+    let started = Instant::now();
+    let (k, me) = (ex.size(), ex.rank());
+    let read = if me == 0 {
+        (|| -> Result<Vec<u8>> {
+            let mut text = Vec::new();
+            open(None)?
+                .read_to_end(&mut text)
+                .with_context(|| format!("{name}: cannot read"))?;
+            Ok(text)
+        })()
+    } else {
+        Ok(Vec::new())
+    };
+    let mut text = agree(read, ex)?;
+    // A UTF-8 byte order mark is not part of the graph.
+    if text.starts_with(b"\xEF\xBB\xBF") {
+        text.drain(..3);
+    }
+    // Rank 0's start of the text decides the format everywhere.
+    let mut head = text[..text.len().min(1 << 16)].to_vec();
+    ex.broadcast(&mut head);
+    let format = match args.format {
+        FormatArg::Edges => Format::Edges,
+        FormatArg::Rg => Format::Rg,
+        FormatArg::Grf => Format::Grf,
+        FormatArg::Json => Format::Json,
+        FormatArg::Auto => format::detect(&head),
+    };
+    if matches!(format, Format::Grf | Format::Json) {
+        ex.broadcast(&mut text);
+        let opts = ParseOptions {
+            vertices: args.vertices,
+        };
+        let whole = (|| -> Result<Graph> {
+            if format == Format::Json && text.is_empty() {
+                bail!("{name}: expected a JSON graph object, found an empty file");
+            }
+            let builder =
+                format::parse_builder(&text, format, &opts).map_err(|e| located(&name, e))?;
+            let (n, m) = (builder.vertex_count(), builder.edge_count() as u64);
+            crate::mem::check(
+                &format!("{name}: {n} vertices and {m} edges (the largest vertex id or `vertices` line sets the vertex count)"),
+                crate::mem::solve_estimate(n, m),
+            )?;
+            builder.build().map_err(|e| anyhow!("{name}: {e}"))
+        })()
+        .map_err(agreed)?;
+        drop(text);
+        let parse = started.elapsed();
+        let started = Instant::now();
+        let graph = retrograde_solve::DistGraph::from_graph(&whole, ex)
+            .map_err(|e| agreed(anyhow!("{name}: {e}")))?;
+        return Ok(LoadedShare {
+            graph,
+            name,
+            parse,
+            build: started.elapsed(),
+        });
+    }
+    // Each rank's part, from the end (no copy of what stays).
+    let mut send = vec![Vec::new(); k];
+    if me == 0 {
+        let len = text.len() as u64;
+        let starts: Vec<usize> = (0..k)
+            .map(|r| {
+                let range = byte_range(len, k, r, |p| {
+                    Ok::<_, std::convert::Infallible>(
+                        memchr_newline(&text[p as usize..]).map(|i| p + i as u64),
+                    )
+                })
+                .unwrap_or_else(|never| match never {});
+                range.start as usize
+            })
+            .collect();
+        for r in (1..k).rev() {
+            send[r] = text.split_off(starts[r].min(text.len()));
+        }
+        send[0] = text;
+    }
+    let mine = ex.all_to_all(send).swap_remove(0);
+    let mut share = TextShare::new(format);
+    for block in mine.chunks(BLOCK) {
+        share.feed(block);
+        if share.failed() {
+            break;
+        }
+    }
+    drop(mine);
+    finish_share(share, name, args, started, ex)
 }
 
 fn memchr_newline(b: &[u8]) -> Option<usize> {

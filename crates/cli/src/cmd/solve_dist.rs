@@ -14,8 +14,8 @@
 //! (`retrograde_solve::verify_distributed`), before anything is printed. `--line V` walks
 //! the best moves across the ranks, then prints the line run by run (see [`line`]). `--db
 //! DIR` writes one process's database: rank 0 writes the files, every rank sending its part
-//! (`retrograde_tier::graphdb::write_distributed`). Standard input is refused (each rank
-//! reads its own part of a file).
+//! (`retrograde_tier::graphdb::write_distributed`). Standard input is read by rank 0 and
+//! dealt to the ranks (`input::load_share`).
 
 use super::Status;
 use crate::cli::{OutputArg, SolveArgs};
