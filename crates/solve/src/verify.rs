@@ -86,6 +86,11 @@ pub(crate) fn check(
         }
         return Ok(());
     }
+    // `through` saturates at the largest remoteness, where a go-again cycle would justify
+    // itself; no line of play on a graph of `u32` vertices is that long.
+    if claimed.remoteness() == Some(u32::MAX) {
+        return Err(format!("{claimed}: longer than any line of play"));
+    }
     // The best value the moves give, and the smallest target giving it (whatever the order
     // of the moves: a share of a graph lists them in its own).
     let mut top: Option<(Value, u32)> = None;

@@ -347,3 +347,18 @@ fn values_only_solutions_say_so_and_fail_verification() {
     assert!(verify(&g, &rules, &values).is_err());
     assert_eq!(verify(&g, &rules, &full), Ok(()));
 }
+
+#[test]
+fn a_win_longer_than_any_line_is_rejected_even_on_a_go_again_loop() {
+    // Seen through a go-again move, a win in u32::MAX is a win in u32::MAX again (the
+    // remoteness saturates), so a vertex whose only move is a go-again loop to itself would
+    // justify such a claim locally: verify must refuse it.
+    let mut b = GraphBuilder::new();
+    b.add_edge_again(0, 0);
+    let g = b.build().unwrap();
+    let rules = Rules::default();
+    assert_eq!(solve(&g, &rules).value(0), Value::Draw);
+    let bad = retrograde_solve::Solution::from_values(&[Value::Win(u32::MAX)], &[Some(0)]).unwrap();
+    let v = verify(&g, &rules, &bad).unwrap_err();
+    assert!(v.message.contains("longer than any line of play"), "{v}");
+}
