@@ -324,7 +324,7 @@ pub struct Meta {
 
 /// The name of the database's description file.
 pub const META: &str = "database.json";
-const FORMAT: &str = "retrograde tier database";
+pub(crate) const FORMAT: &str = "retrograde tier database";
 
 impl Meta {
     fn sealed(mut self) -> Meta {

@@ -122,29 +122,55 @@ pub fn write(
             tierfile::BLOCK_ELEMS,
         )
     };
-    put(VALUES, 4, &tierfile::le_bytes(&values))?;
-    put(BEST, 4, &tierfile::le_bytes(&best))?;
-    put(OFFSETS, 8, &tierfile::le_bytes(g.forward_offsets()))?;
-    put(TARGETS, 4, &tierfile::le_bytes(g.forward_targets()))?;
-    put(TURN, 1, &turn)?;
-    put(NAMES, 1, names.as_bytes())?;
+    Arrays {
+        values: &values,
+        best: &best,
+        offsets: g.forward_offsets(),
+        targets: g.forward_targets(),
+        turn: &turn,
+        names: &names,
+    }
+    .put(put)?;
     let start = g.start().map(|v| s.value(v).to_string());
-    write_meta(
-        storage,
-        Meta {
-            format: "retrograde tier database".into(),
-            version: 1,
-            game: GAME.into(),
-            params,
-            layout: "graph".into(),
-            cell_bytes: 4,
-            tiers: vec![(GAME.into(), n as u64)],
-            start,
-            stats: stats.clone(),
-            tier_stats: vec![],
-            checksum: String::new(),
-        },
-    )
+    write_meta(storage, meta(params, n as u64, start, stats.clone()))
+}
+
+/// A graph database's arrays, each written by `put(file, element bytes, data)`.
+struct Arrays<'a> {
+    values: &'a [u32],
+    best: &'a [u32],
+    offsets: &'a [u64],
+    targets: &'a [u32],
+    turn: &'a [u8],
+    names: &'a str,
+}
+
+impl Arrays<'_> {
+    fn put(&self, put: impl Fn(&str, u32, &[u8]) -> Result<(), Error>) -> Result<(), Error> {
+        put(VALUES, 4, &tierfile::le_bytes(self.values))?;
+        put(BEST, 4, &tierfile::le_bytes(self.best))?;
+        put(OFFSETS, 8, &tierfile::le_bytes(self.offsets))?;
+        put(TARGETS, 4, &tierfile::le_bytes(self.targets))?;
+        put(TURN, 1, self.turn)?;
+        put(NAMES, 1, self.names.as_bytes())
+    }
+}
+
+/// The description (`database.json`) of a graph database of `n` vertices.
+fn meta(params: serde_json::Value, n: u64, start: Option<String>, stats: Stats) -> Meta {
+    Meta {
+        format: crate::engine::FORMAT.into(),
+        version: 1,
+        game: GAME.into(),
+        params,
+        layout: "graph".into(),
+        cell_bytes: 4,
+        tiers: vec![(GAME.into(), n)],
+        start,
+        stats,
+        tier_stats: vec![],
+        checksum: String::new(),
+    }
 }
 
 /// [`write`] for a graph solved across ranks ([`retrograde_solve::solve_distributed`],
@@ -287,12 +313,15 @@ pub fn write_distributed(
     let put = |file: &str, elem: u32, data: &[u8]| {
         tierfile::write_spread(storage, file, &array_header(file, elem), data, z, ex)
     };
-    put(VALUES, 4, &tierfile::le_bytes(&values))?;
-    put(BEST, 4, &tierfile::le_bytes(&best))?;
-    put(OFFSETS, 8, &tierfile::le_bytes(&offsets))?;
-    put(TARGETS, 4, &tierfile::le_bytes(&targets))?;
-    put(TURN, 1, &turn)?;
-    put(NAMES, 1, names.as_bytes())?;
+    Arrays {
+        values: &values,
+        best: &best,
+        offsets: &offsets,
+        targets: &targets,
+        turn: &turn,
+        names: &names,
+    }
+    .put(put)?;
     let mut stats = crate::dist::merge_stats(ex, vec![stats.clone()]);
     let stats = stats.pop().expect("one");
     let start = g.start().map(|v| {
@@ -307,22 +336,7 @@ pub fn write_distributed(
     if me != 0 {
         return Ok(());
     }
-    write_meta(
-        storage,
-        Meta {
-            format: "retrograde tier database".into(),
-            version: 1,
-            game: GAME.into(),
-            params,
-            layout: "graph".into(),
-            cell_bytes: 4,
-            tiers: vec![(GAME.into(), g.vertex_count() as u64)],
-            start,
-            stats,
-            tier_stats: vec![],
-            checksum: String::new(),
-        },
-    )
+    write_meta(storage, meta(params, g.vertex_count() as u64, start, stats))
 }
 
 /// One array of a graph database, read a block at a time through a small cache.
