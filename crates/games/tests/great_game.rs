@@ -12,7 +12,7 @@ use std::path::Path;
 
 const DATA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/great-game"
+    "/../../testdata/great-game"
 );
 
 fn read(name: &str) -> Vec<u8> {
