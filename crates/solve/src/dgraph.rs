@@ -46,6 +46,8 @@
 //! (docs/distributed.md).
 
 use crate::exchange::Exchange;
+use crate::place::Placement;
+pub use crate::place::Ranges;
 use retrograde_graph::format::{
     apply_directives, Chunk, Format, LineParser, ParseError, ParseOptions,
 };
@@ -53,56 +55,6 @@ use retrograde_graph::{BitSet, BuildError, Graph, GraphBuilder, Primitive, TurnR
 
 /// Edges a rank sends per round of the layout's exchange, at most.
 pub const ROUND: usize = if cfg!(test) { 5 } else { 1 << 20 };
-
-/// The partition of `0..n` into `k` id ranges.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Ranges {
-    n: u64,
-    k: usize,
-}
-
-impl Ranges {
-    /// `n` vertices over `k` ranks.
-    pub fn new(n: u64, k: usize) -> Self {
-        Ranges {
-            n: n.min(u32::MAX as u64),
-            k: k.clamp(1, u32::MAX as usize),
-        }
-    }
-
-    /// The first vertex of rank `r` (`r == k` gives `n`).
-    #[inline]
-    pub fn start(&self, r: usize) -> u32 {
-        // n < 2^32 and r <= k < 2^32: the product fits a u64 (u128 division is slow, and
-        // this runs for every edge).
-        (self.n * r as u64 / self.k as u64) as u32
-    }
-
-    /// The rank that owns `v`.
-    #[inline]
-    pub fn owner(&self, v: u32) -> usize {
-        // The last rank whose range starts at or before v.
-        let mut r = (v as u64 * self.k as u64 / self.n.max(1)) as usize;
-        r = r.min(self.k - 1);
-        while r + 1 < self.k && self.start(r + 1) <= v {
-            r += 1;
-        }
-        while r > 0 && self.start(r) > v {
-            r -= 1;
-        }
-        r
-    }
-
-    fn check(&self) -> Result<(), String> {
-        if (0..self.k).any(|r| self.start(r + 1) - self.start(r) >= 1 << 31) {
-            return Err(format!(
-                "{} vertices over {} ranks: a rank would own 2^31 or more; use more ranks",
-                self.n, self.k
-            ));
-        }
-        Ok(())
-    }
-}
 
 /// The byte range rank `r` of `k` parses, of a file of `len` bytes: from the first line start
 /// at or after `len r / k` to the first at or after `len (r + 1) / k` (so every line belongs to
@@ -329,7 +281,7 @@ pub struct Counted {
 impl Counted {
     /// The graph's number of vertices.
     pub fn vertex_count(&self) -> u64 {
-        self.ranges.n
+        self.ranges.size()
     }
 
     /// The graph's number of edges (every rank's).
@@ -651,7 +603,7 @@ impl DistGraph {
 
     /// The graph's number of vertices.
     pub fn vertex_count(&self) -> usize {
-        self.ranges.n as usize
+        self.ranges.size() as usize
     }
 
     /// The graph's number of edges (all ranks').

@@ -28,6 +28,7 @@ pub mod dgraph;
 mod dist;
 pub mod exchange;
 mod par;
+pub mod place;
 mod retro;
 mod solution;
 mod value;

@@ -5,7 +5,7 @@
 //! A tier's slots are cut into *units* of `unit` consecutive slots (a power of two from 1
 //! to 4096, chosen from the tier's size and the number of ranks `K`), and the units into
 //! blocks of `K`: each rank owns one unit of every block, the block's units rotated by a
-//! hash of its number ([`Part`]). A rank keeps its slots in one array, one unit per block,
+//! hash of its number ([`Blocks`]). A rank keeps its slots in one array, one unit per block,
 //! so its memory is about `1/K` of the tier, and the positions of a unit are listed with
 //! the game's fast `for_each_in`. Blocks spread the dense index's regions (some richer in
 //! canonical positions, or in moves, than others) evenly, and the rotation keeps a rank
@@ -70,6 +70,7 @@ use crate::stats::Stats;
 use crate::tierfile::{self, Kind, Reader};
 use rayon::prelude::*;
 use retrograde_solve::exchange::Exchange;
+use retrograde_solve::place::{Blocks, Placement};
 use retrograde_solve::Value;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::sync::Arc;
@@ -84,165 +85,24 @@ const TASK: u64 = 1 << 12;
 /// Frontier positions per task.
 const CHUNK: usize = 1 << 11;
 
-/// How one tier's slots are dealt to the ranks: units of `unit` consecutive slots, in blocks
-/// of `k` consecutive units; each rank owns one unit of every block, the block's units
-/// rotated by a hash of the block's number (plain round robin, unit `u` to rank `u mod k`,
-/// gave one rank of two 28% more of Quixo 4x4's canonical positions: the symmetry classes'
-/// density follows the index's low unit bits). A rank's places are its units in order, one
-/// per block, so place and slot convert by arithmetic alone.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Part {
-    size: u64,
-    unit: u64,
-    /// `unit == 1 << shift`.
-    shift: u32,
-    k: u64,
-    /// `ceil(2^64 / k)`: `n / k` is the high word of `n * magic` for `n < 2^32` (Lemire,
-    /// Kaser and Kurz, "Faster remainder by direct computation", 2019). 0 when `k == 1`.
-    magic: u64,
-    /// `log2 k` when `k` is a power of two (shifts instead of multiplications), else 64.
-    lk: u32,
-}
-
 /// The version of the dealing, stored in every share's header: a share written under
 /// another dealing holds other slots, and is solved again rather than read.
 pub(crate) const DEALING: u32 = 2;
 
-impl Part {
-    /// The dealing of a tier of `size` slots to `k` ranks.
-    pub fn new(size: u64, k: usize) -> Part {
-        let k = k.max(1) as u64;
-        let unit = (size / (8 * k)).next_power_of_two().clamp(1, TASK);
-        Part {
-            size,
-            unit,
-            shift: unit.trailing_zeros(),
-            k,
-            magic: if k == 1 {
-                0
-            } else {
-                (u64::MAX / k).wrapping_add(1)
-            },
-            lk: if k.is_power_of_two() {
-                k.trailing_zeros()
-            } else {
-                64
-            },
-        }
-    }
+/// How a tier's slots are dealt to `k` ranks (units of at most [`TASK`] slots).
+pub(crate) fn deal(size: u64, k: usize) -> Blocks {
+    Blocks::new(size, k, TASK)
+}
 
-    /// The tier name a share's header holds: the tier's, then the dealing (see
-    /// [`DEALING`]), cut to the header's 40 bytes (the file's name has the whole tier name).
-    fn header_tier(&self, tier: &str) -> String {
-        let tag = format!("~d{DEALING}u{}", self.shift);
-        let mut cut = 40usize.saturating_sub(tag.len()).min(tier.len());
-        while !tier.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        format!("{}{tag}", &tier[..cut])
+/// The tier name a share's header holds: the tier's, then the dealing (see [`DEALING`]),
+/// cut to the header's 40 bytes (the file's name has the whole tier name).
+fn header_tier(part: &Blocks, tier: &str) -> String {
+    let tag = format!("~d{DEALING}u{}", part.unit_shift());
+    let mut cut = 40usize.saturating_sub(tag.len()).min(tier.len());
+    while !tier.is_char_boundary(cut) {
+        cut -= 1;
     }
-
-    /// `(n / k, n % k)`, without a division for `n < 2^32`.
-    #[inline]
-    fn divmod(&self, n: u64) -> (u64, u64) {
-        if self.lk < 64 {
-            (n >> self.lk, n & (self.k - 1))
-        } else if n >> 32 == 0 {
-            let q = ((u128::from(self.magic) * u128::from(n)) >> 64) as u64;
-            (q, n - q * self.k)
-        } else {
-            (n / self.k, n % self.k)
-        }
-    }
-
-    /// The rotation of block `b`: a hash of `b` in `0..k`.
-    #[inline]
-    fn turn(&self, b: u64) -> u64 {
-        let h = b.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-        if self.lk < 64 {
-            // The same value: (h * 2^lk) >> 32.
-            h >> (32 - self.lk)
-        } else {
-            (h * self.k) >> 32
-        }
-    }
-
-    /// The rank that owns slot `i`.
-    #[inline]
-    pub fn owner(&self, i: u64) -> usize {
-        self.place(i).0
-    }
-
-    /// Slot `i`'s place in its owner's array.
-    #[inline]
-    pub fn local(&self, i: u64) -> u64 {
-        self.place(i).1
-    }
-
-    /// Slot `i`'s owner and place there.
-    #[inline]
-    pub fn place(&self, i: u64) -> (usize, u64) {
-        if self.k == 1 {
-            return (0, i);
-        }
-        let (b, j) = self.divmod(i >> self.shift);
-        let mut r = j + self.turn(b);
-        if r >= self.k {
-            r -= self.k;
-        }
-        (r as usize, b << self.shift | (i & (self.unit - 1)))
-    }
-
-    /// The slot at place `l` of rank `r`'s array.
-    #[inline]
-    pub fn global(&self, r: usize, l: u64) -> u64 {
-        if self.k == 1 {
-            return l;
-        }
-        let b = l >> self.shift;
-        let (r, t) = (r as u64, self.turn(b));
-        let j = if r >= t { r - t } else { r + self.k - t };
-        ((b * self.k + j) << self.shift) | (l & (self.unit - 1))
-    }
-
-    /// How many slots rank `r` owns.
-    pub fn len(&self, r: usize) -> u64 {
-        let units = self.size.div_ceil(self.unit);
-        if units == 0 {
-            return 0;
-        }
-        let blocks = units.div_ceil(self.k);
-        let last = blocks - 1;
-        let (r, t) = (r as u64, self.turn(last));
-        // Rank `r`'s unit in the last block, if the block reaches it.
-        let j = if self.k == 1 {
-            0
-        } else if r >= t {
-            r - t
-        } else {
-            r + self.k - t
-        };
-        let u = last * self.k + j;
-        let tail = if u >= units {
-            0
-        } else if u == units - 1 && self.size % self.unit != 0 {
-            self.size % self.unit
-        } else {
-            self.unit
-        };
-        last * self.unit + tail
-    }
-
-    /// The runs of consecutive slots of rank `r`'s places `lo..hi`: (first place, slots).
-    fn runs(&self, r: usize, lo: u64, hi: u64, mut f: impl FnMut(u64, std::ops::Range<u64>)) {
-        let mut l = lo;
-        while l < hi {
-            let end = ((l / self.unit + 1) * self.unit).min(hi);
-            let g = self.global(r, l);
-            f(l, g..g + (end - l));
-            l = end;
-        }
-    }
+    format!("{}{tag}", &tier[..cut])
 }
 
 fn bytes_of_u32(v: &[u32]) -> Vec<u8> {
@@ -294,7 +154,7 @@ fn cell_at<C: Cell>(b: &[u8], i: usize) -> C {
 
 /// The solved child tiers of a tier: (tier, this rank's cells, dealing).
 struct Children<'a, G: TierGame, C> {
-    tiers: Vec<(G::Tier, &'a [C], Part)>,
+    tiers: Vec<(G::Tier, &'a [C], Blocks)>,
 }
 
 impl<G: TierGame, C: Cell> Children<'_, G, C> {
@@ -313,7 +173,7 @@ impl<G: TierGame, C: Cell> Children<'_, G, C> {
         };
         let part = self.tiers[k].2;
         let i = <G::Layout as Layout<G>>::rank(game, &canonical(game, c));
-        if i >= part.size {
+        if i >= part.size() {
             return Err(Error::Game(format!(
                 "a move from tier {from:?} reaches {c:?}, rank {i}, past the size of tier {tc:?}"
             )));
@@ -353,7 +213,7 @@ struct InitOut {
 fn init_one<G: TierGame, C: Cell>(
     game: &G,
     t: G::Tier,
-    part: Part,
+    part: Blocks,
     me: usize,
     below: &Children<'_, G, C>,
     i: u64,
@@ -405,10 +265,10 @@ fn init_one<G: TierGame, C: Cell>(
                 continue;
             }
             let j = <G::Layout as Layout<G>>::rank(game, &cc);
-            if j >= part.size {
+            if j >= part.size() {
                 return Err(Error::Game(format!(
                     "rank {j} of a position of tier {t:?}, whose size is {}",
-                    part.size
+                    part.size()
                 )));
             }
             s.inside.insert(j << 1 | u64::from(k));
@@ -458,7 +318,7 @@ fn init_one<G: TierGame, C: Cell>(
 struct ParentsOf<'a, G: TierGame> {
     game: &'a G,
     t: G::Tier,
-    part: Part,
+    part: Blocks,
     me: usize,
     /// Reverse edges by place (without un-moves): offsets and parent slot | keeps << 31.
     rev_off: &'a [u64],
@@ -503,10 +363,11 @@ impl<G: TierGame> ParentsOf<'_, G> {
             }
             let k = keeps(game, q, &p);
             let j = <G::Layout as Layout<G>>::rank(game, &canonical(game, q));
-            if j >= self.part.size {
+            if j >= self.part.size() {
                 return Err(Error::Game(format!(
                     "an un-move of {p:?} gives {q:?}, rank {j}, past the size {} of tier {:?}",
-                    self.part.size, self.t
+                    self.part.size(),
+                    self.t
                 )));
             }
             if s.inside.insert(j << 1 | u64::from(k)) {
@@ -594,7 +455,7 @@ fn anything(ex: &dyn Exchange, n: u64, opts: &SolveOptions) -> Result<bool, Erro
 fn solve_tier<G: TierGame, C: Cell>(
     game: &G,
     t: G::Tier,
-    part: Part,
+    part: Blocks,
     below: &Children<'_, G, C>,
     ex: &dyn Exchange,
     opts: &SolveOptions,
@@ -607,15 +468,15 @@ fn solve_tier<G: TierGame, C: Cell>(
     if (0..kk).any(|r| part.len(r) >= 1 << 31) {
         return Err(Error::Unsupported(format!(
             "tier {t:?} has {} slots: over {kk} ranks, a rank would hold 2^31 or more; use at least {} ranks",
-            part.size,
-            part.size.div_ceil((1 << 31) - TASK)
+            part.size(),
+            part.size().div_ceil((1 << 31) - TASK)
         )));
     }
     let unmoves = <G::Parents as Parents<G>>::UNMOVES;
-    if !unmoves && part.size >= 1 << 31 {
+    if !unmoves && part.size() >= 1 << 31 {
         return Err(Error::Unsupported(format!(
             "tier {t:?} has {} slots; without un-moves the engine handles at most 2^31 a tier",
-            part.size
+            part.size()
         )));
     }
     let cells: Vec<C::Atomic> = (0..n)
@@ -1033,7 +894,7 @@ fn store_share<C: CellArray>(
     st: &dyn crate::storage::Storage,
     game_name: &str,
     tier: &str,
-    part: Part,
+    part: Blocks,
     file: &str,
     cells: &[C],
     codec: tierfile::Codec,
@@ -1045,7 +906,7 @@ fn store_share<C: CellArray>(
         file,
         &engine::header(
             game_name,
-            &part.header_tier(tier),
+            &header_tier(&part, tier),
             Kind::Values,
             if one { 1 } else { 2 },
         ),
@@ -1074,13 +935,13 @@ fn load_share<G: TierGame, C: CellArray>(
     t: G::Tier,
     tier: &str,
     file: &str,
-    part: Part,
+    part: Blocks,
     me: usize,
 ) -> Result<Vec<C>, Error> {
     let r = Reader::open(
         st,
         file,
-        &engine::header(&game.name(), &part.header_tier(tier), Kind::Values, 0),
+        &engine::header(&game.name(), &header_tier(&part, tier), Kind::Values, 0),
     )?;
     let n = part.len(me);
     if r.count() != n {
@@ -1090,7 +951,7 @@ fn load_share<G: TierGame, C: CellArray>(
         ));
     }
     let per = r.block_elems() as u64;
-    if per % part.unit != 0 {
+    if per % part.unit() != 0 {
         return Err(Error::damaged(
             r.name().to_string(),
             "blocks that split units",
@@ -1188,7 +1049,7 @@ fn solve_dense<'g, G: TierGame, C: CellArray>(
         .iter()
         .map(|&t| <G::Layout as Layout<G>>::tier_size(game, t))
         .collect();
-    let parts: Vec<Part> = sizes.iter().map(|&s| Part::new(s, kk)).collect();
+    let parts: Vec<Blocks> = sizes.iter().map(|&s| deal(s, kk)).collect();
     opts.emit(&Event::Plan {
         tiers: n,
         slots: sizes.iter().sum(),
@@ -1410,7 +1271,7 @@ fn solve_dense<'g, G: TierGame, C: CellArray>(
 fn assemble<G: TierGame, C: CellArray>(
     game: &G,
     dag: &Dag<G::Tier>,
-    parts: &[Part],
+    parts: &[Blocks],
     files: &[String],
     ex: &dyn Exchange,
     st: &dyn crate::storage::Storage,
@@ -1419,7 +1280,7 @@ fn assemble<G: TierGame, C: CellArray>(
     let (me, kk) = (ex.rank(), ex.size());
     let gname = game.name();
     let per = u64::from(tierfile::BLOCK_ELEMS);
-    let total: u64 = parts.iter().map(|p| p.size).sum();
+    let total: u64 = parts.iter().map(|p| p.size()).sum();
     let mut done = 0u64;
     if me == 0 {
         // Until it is written again, the directory holds no finished database.
@@ -1429,7 +1290,7 @@ fn assemble<G: TierGame, C: CellArray>(
     for (k, name) in dag.names.iter().enumerate() {
         let part = parts[k];
         // The share, and at rank 0 a batch gathered, its cells and its raw blocks.
-        let batch = (tierfile::BATCH as u64 * per).min(part.size);
+        let batch = (tierfile::BATCH as u64 * per).min(part.size());
         let at_root = if me == 0 {
             batch * (2 * C::BYTES as u64 + 2)
         } else {
@@ -1446,7 +1307,7 @@ fn assemble<G: TierGame, C: CellArray>(
         let runs = |lo: u64, hi: u64, f: &mut dyn FnMut(usize, u64, u64)| {
             let mut i = lo;
             while i < hi {
-                let end = (((i >> part.shift) + 1) << part.shift).min(hi);
+                let end = (((i >> part.unit_shift()) + 1) << part.unit_shift()).min(hi);
                 let (owner, l) = part.place(i);
                 f(owner, l, end - i);
                 i = end;
@@ -1455,7 +1316,7 @@ fn assemble<G: TierGame, C: CellArray>(
         let slots = |blocks: &std::ops::Range<usize>| {
             (
                 blocks.start as u64 * per,
-                (blocks.end as u64 * per).min(part.size),
+                (blocks.end as u64 * per).min(part.size()),
             )
         };
         let mine = |blocks: &std::ops::Range<usize>| -> Vec<u8> {
@@ -1475,7 +1336,7 @@ fn assemble<G: TierGame, C: CellArray>(
             opts.emit(&Event::Assemble { done, total });
         };
         if me != 0 {
-            for blocks in tierfile::batches(part.size, tierfile::BLOCK_ELEMS) {
+            for blocks in tierfile::batches(part.size(), tierfile::BLOCK_ELEMS) {
                 ex.gather(&mine(&blocks));
                 step(&blocks);
             }
@@ -1485,7 +1346,7 @@ fn assemble<G: TierGame, C: CellArray>(
             st,
             &engine::values_file(name),
             &engine::header(&gname, name, Kind::Values, if one { 1 } else { 2 }),
-            part.size,
+            part.size(),
             tierfile::BLOCK_ELEMS,
             opts.codec,
             &mut |blocks| {
@@ -1560,7 +1421,13 @@ pub(crate) fn merge_stats(ex: &dyn Exchange, mine: Vec<Stats>) -> Vec<Stats> {
 }
 
 /// Totals over the positions of this rank's share of a tier.
-fn tally<G: TierGame, C: Cell>(game: &G, t: G::Tier, part: Part, me: usize, cells: &[C]) -> Stats {
+fn tally<G: TierGame, C: Cell>(
+    game: &G,
+    t: G::Tier,
+    part: Blocks,
+    me: usize,
+    cells: &[C],
+) -> Stats {
     const PART: usize = 1 << 14;
     cells
         .par_chunks(PART)
@@ -1601,7 +1468,7 @@ fn tally<G: TierGame, C: Cell>(game: &G, t: G::Tier, part: Part, me: usize, cell
 fn count<G: TierGame, C: Cell>(
     game: &G,
     dag: &Dag<G::Tier>,
-    parts: &[Part],
+    parts: &[Blocks],
     start: G::Position,
     cells: &mut dyn FnMut(usize) -> Result<Arc<Vec<C>>, Error>,
     ex: &dyn Exchange,
@@ -1611,7 +1478,7 @@ fn count<G: TierGame, C: Cell>(
     let n = dag.tiers.len();
     let index: std::collections::HashMap<G::Tier, usize> =
         dag.tiers.iter().enumerate().map(|(k, &t)| (t, k)).collect();
-    let total: u64 = parts.iter().map(|p| p.size).sum();
+    let total: u64 = parts.iter().map(|p| p.size()).sum();
     let mut bits: Vec<Option<Vec<AtomicU8>>> = (0..n).map(|_| None).collect();
     let alloc =
         |k: usize| -> Vec<AtomicU8> { (0..parts[k].len(me)).map(|_| AtomicU8::new(0)).collect() };
@@ -1624,7 +1491,7 @@ fn count<G: TierGame, C: Cell>(
     let si = <G::Layout as Layout<G>>::rank(game, &s);
     if parts[ks].owner(si) == me {
         let b = bits[ks].get_or_insert_with(|| alloc(ks));
-        b[parts[ks].local(si) as usize].store(1, Relaxed);
+        b[parts[ks].place(si).1 as usize].store(1, Relaxed);
     }
     let mut stats = Stats::default();
     let mut counted = 0u64;
@@ -1642,7 +1509,7 @@ fn count<G: TierGame, C: Cell>(
             done: counted,
             total,
         });
-        counted += parts[k].size;
+        counted += parts[k].size();
         let mine = bits[k].take().unwrap_or_else(|| alloc(k));
         for &c in &dag.children[k] {
             if bits[c].is_none() {
@@ -1659,7 +1526,7 @@ fn count<G: TierGame, C: Cell>(
             for &c in std::iter::once(&k).chain(&dag.children[k]) {
                 if sent[c].is_none() {
                     sent[c] = Some(
-                        (0..parts[c].size.div_ceil(4))
+                        (0..parts[c].size().div_ceil(4))
                             .map(|_| AtomicU8::new(0))
                             .collect(),
                     );
@@ -1754,7 +1621,7 @@ fn count<G: TierGame, C: Cell>(
                             };
                             let kc = targets[x].1;
                             let j = <G::Layout as Layout<G>>::rank(game, &canonical(game, c));
-                            if j >= parts[kc].size {
+                            if j >= parts[kc].size() {
                                 return Err(Error::Game(format!("rank {j} past the size of tier {tc:?}")));
                             }
                             // With a filter, every mark goes to it first: most moves reach
@@ -1922,71 +1789,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parts_deal_every_slot_once() {
-        for size in [0u64, 1, 15, 16, 17, 100, 1000, 4097, 70_000] {
-            for k in 1..=5 {
-                let p = Part::new(size, k);
-                let mut seen = vec![false; size as usize];
-                for r in 0..k {
-                    for l in 0..p.len(r) {
-                        let i = p.global(r, l);
-                        assert!(i < size, "size {size} k {k} r {r} l {l}");
-                        assert!(!seen[i as usize]);
-                        seen[i as usize] = true;
-                        assert_eq!((p.owner(i), p.local(i)), (r, l));
-                    }
-                }
-                assert!(seen.iter().all(|&s| s), "size {size} k {k}");
-            }
-        }
-    }
-
-    #[test]
-    fn divmod_is_division() {
-        for k in 2..=9u64 {
-            let p = Part::new(1 << 20, k as usize);
-            let mut x = 0x2545_f491_4f6c_dd1du64;
-            for n in (0..2000u64).chain([u32::MAX as u64 - 1, u32::MAX as u64, 1 << 32, u64::MAX]) {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                for m in [n, x >> 32, x] {
-                    assert_eq!(p.divmod(m), (m / k, m % k), "{m} / {k}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn dealing_balances_every_rank() {
-        // Each rank owns one unit of every block: lengths differ by at most one unit.
-        for size in [1u64 << 20, 3_000_017, 43_046_721] {
-            for k in 2..=7 {
-                let p = Part::new(size, k);
-                let lens: Vec<u64> = (0..k).map(|r| p.len(r)).collect();
-                assert_eq!(lens.iter().sum::<u64>(), size);
-                let (lo, hi) = (lens.iter().min().unwrap(), lens.iter().max().unwrap());
-                assert!(hi - lo <= p.unit, "size {size} k {k}: {lens:?}");
-                // Even units do not all go to even ranks (the rotation varies by block).
-                let evens = (0..64)
-                    .filter(|&b| p.owner(b * k as u64 * p.unit) == 0)
-                    .count();
-                assert!(evens > 0 && evens < 64, "size {size} k {k}");
-            }
-        }
-    }
-
-    #[test]
     fn share_headers_name_the_dealing_within_40_bytes() {
-        let p = Part::new(1 << 20, 3);
+        let p = deal(1 << 20, 3);
         assert_eq!(
-            p.header_tier("x3o2"),
-            format!("x3o2~d{DEALING}u{}", p.shift)
+            header_tier(&p, "x3o2"),
+            format!("x3o2~d{DEALING}u{}", p.unit_shift())
         );
         let long = "é".repeat(30);
-        let h = p.header_tier(&long);
+        let h = header_tier(&p, &long);
         assert!(
-            h.len() <= 40 && h.ends_with(&format!("~d{DEALING}u{}", p.shift)),
+            h.len() <= 40 && h.ends_with(&format!("~d{DEALING}u{}", p.unit_shift())),
             "{h}"
         );
     }
@@ -1994,11 +1806,11 @@ mod tests {
     #[test]
     fn a_share_of_another_dealing_is_not_read() {
         let st = crate::storage::MemStorage::new();
-        let part = Part::new(10_000, 2);
+        let part = deal(10_000, 2);
         let cells = vec![<u8 as Cell>::encode(Value::Win(1)).unwrap(); part.len(0) as usize];
         let file = share_file("t", 0, 2);
         store_share(&st, "g", "t", part, &file, &cells, tierfile::Codec::Raw).unwrap();
-        let ours = engine::header("g", &part.header_tier("t"), Kind::Values, 0);
+        let ours = engine::header("g", &header_tier(&part, "t"), Kind::Values, 0);
         assert!(Reader::open(&st, &file, &ours).is_ok());
         // What the first dealing (round robin) wrote: the plain tier name.
         let before = engine::header("g", "t", Kind::Values, 0);

@@ -93,7 +93,7 @@ pub mod tierfile;
 
 pub use cell::{AnyCells, Cell};
 pub use check::{check_game, Violation};
-pub use dist::{share_file, solve_distributed, Part, Traffic};
+pub use dist::{share_file, solve_distributed, Traffic};
 pub use dist_sorted::keys_share_file;
 #[doc(hidden)]
 pub use dist_sorted::small_rounds_for_tests;
