@@ -17,8 +17,8 @@
 use crate::engine::{header, read_meta, write_meta, Meta, META};
 use crate::error::Error;
 use crate::stats::Stats;
-use crate::storage::Storage;
-use crate::tierfile::{self, Codec, Kind, Reader};
+use crate::store::storage::Storage;
+use crate::store::tierfile::{self, Codec, Kind, Reader};
 use retrograde_graph::Graph;
 use retrograde_solve::{Solution, Value};
 use std::collections::HashMap;
@@ -322,7 +322,7 @@ pub fn write_distributed(
         names: &names,
     }
     .put(put)?;
-    let mut stats = crate::dist::merge_stats(ex, vec![stats.clone()]);
+    let mut stats = crate::engine::dist::merge_stats(ex, vec![stats.clone()]);
     let stats = stats.pop().expect("one");
     let start = g.start().map(|v| {
         let mine = range.contains(&v).then(|| s.value(v).to_string());

@@ -70,38 +70,28 @@
 //! See `docs/tier-games.md` in the repository for a guide to adding a game.
 #![warn(missing_docs)]
 
-mod cell;
-mod check;
-mod count;
-mod dense;
-mod dist;
-mod dist_sorted;
-mod distinct;
+pub mod api;
 mod engine;
 mod error;
-mod explicit;
-pub mod game;
 pub mod graphdb;
-pub mod index;
-pub mod notation;
-mod seq;
 mod solution;
-mod sorted;
 mod stats;
-pub mod storage;
-pub mod tierfile;
+pub mod store;
 
-pub use cell::{AnyCells, Cell};
-pub use check::{check_game, Violation};
-pub use dist::{share_file, solve_distributed, Traffic};
-pub use dist_sorted::keys_share_file;
+pub use api::{game, index, notation};
+pub use store::{storage, tierfile};
+
+pub use api::check::{check_game, Violation};
+pub use api::explicit::{explicit_graph, Explicit};
+pub use engine::cell::{AnyCells, Cell};
+pub use engine::dist::{share_file, solve_distributed, Traffic};
+pub use engine::dist_sorted::keys_share_file;
 #[doc(hidden)]
-pub use dist_sorted::small_rounds_for_tests;
+pub use engine::dist_sorted::small_rounds_for_tests;
 pub use engine::{
     open, read_meta, solve, values_bytes, Engine, Event, Meta, ProgressFn, SolveOptions, META,
 };
 pub use error::{human_bytes, Error};
-pub use explicit::{explicit_graph, Explicit};
 pub use game::{
     Alternate, Dense, DenseIndex, GoAgain, GoAgainGame, Layout, LayoutKind, NoSymmetry,
     OrderedMoves, Parents, ReverseEdges, SortedKeys, SymmetricGame, Symmetries, Symmetry, TierGame,

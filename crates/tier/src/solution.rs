@@ -1,12 +1,12 @@
 //! Solved games: the [`Solved`] trait every solver's answer implements, and
 //! [`TierSolution`], the tier engine's.
 
-use crate::cell::{AnyCells, Cell};
+use crate::api::game::{canonical, keeps, Layout, LayoutKind, TierGame};
+use crate::engine::cell::{AnyCells, Cell};
 use crate::error::Error;
-use crate::game::{canonical, keeps, Layout, LayoutKind, TierGame};
 use crate::stats::Stats;
-use crate::storage::Storage;
-use crate::tierfile::Reader;
+use crate::store::storage::Storage;
+use crate::store::tierfile::Reader;
 use retrograde_solve::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -66,7 +66,7 @@ pub(crate) enum TierData {
     File(Reader),
     /// Sorted keys and their values, in memory.
     Sorted {
-        keys: crate::sorted::Keys,
+        keys: crate::engine::sorted::Keys,
         vals: AnyCells,
     },
     /// Sorted keys and their values, in tier files.

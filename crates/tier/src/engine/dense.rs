@@ -49,7 +49,7 @@
 //!
 //! # Cells
 //! One atomic cell per slot holds everything: a value once decided, else the counter (an
-//! *open* code, see [`crate::cell`]), so one compare-exchange from the value just read both
+//! *open* code, see [`crate::engine::cell`]), so one compare-exchange from the value just read both
 //! counts a position down and decides it, and the propagation touches one cache line per
 //! parent. A frontier of at most one chunk, or any frontier on one thread, is processed with
 //! plain loads and stores instead.
@@ -63,10 +63,10 @@
 //! phantoms); without un-moves, 8 bytes per move inside the tier while the reverse edges are
 //! built, 4 (plus offsets, 8 per slot) once they are.
 
-use crate::cell::Cell;
-use crate::distinct::Distinct;
+use crate::api::game::{canonical, keeps, Layout, Parents, Symmetry, TierGame};
+use crate::engine::cell::Cell;
+use crate::engine::distinct::Distinct;
 use crate::error::Error;
-use crate::game::{canonical, keeps, Layout, Parents, Symmetry, TierGame};
 use rayon::prelude::*;
 use retrograde_graph::Primitive;
 use retrograde_solve::Value;

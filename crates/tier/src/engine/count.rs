@@ -9,10 +9,10 @@
 //! expanded once for both sides when both are pending. Each expansion is tallied: the
 //! class size (positions a canonical slot stands for), its value, its moves.
 
-use crate::cell::Cell;
+use crate::api::game::{canonical, keeps, Layout, Symmetry, TierGame};
+use crate::engine::cell::Cell;
 use crate::engine::{Dag, Event, SolveOptions};
 use crate::error::Error;
-use crate::game::{canonical, keeps, Layout, Symmetry, TierGame};
 use crate::stats::Stats;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
@@ -199,7 +199,7 @@ fn expand<'a, G: TierGame, C: Cell>(
                 "rank {j} past the size of tier {tc:?}"
             )));
         }
-        crate::dense::prefetch(bits, j);
+        crate::engine::dense::prefetch(bits, j);
         targets.push((bits, j, mark, tc == t));
     }
     for &(bits, j, mark, same) in targets.iter() {

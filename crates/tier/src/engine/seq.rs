@@ -1,14 +1,14 @@
 //! The readable reference: one dense tier solved on one thread, from the game's forward
 //! moves only (it never asks for un-moves: it builds each position's parent list itself).
 //!
-//! Same semantics as [`crate::dense`] (see its notes), written as plainly as possible:
+//! Same semantics as [`crate::engine::dense`] (see its notes), written as plainly as possible:
 //! values are `Option<Value>`, counters `u32`, and events wait in lists by level. The
 //! parallel engine must give the same cells bit for bit (tested).
 
-use crate::cell::Cell;
-use crate::dense::Below;
+use crate::api::game::{canonical, keeps, Layout, Symmetry, TierGame};
+use crate::engine::cell::Cell;
+use crate::engine::dense::Below;
 use crate::error::Error;
-use crate::game::{canonical, keeps, Layout, Symmetry, TierGame};
 use retrograde_graph::Primitive;
 use retrograde_solve::Value;
 use std::collections::BTreeMap;

@@ -7,7 +7,7 @@
 //! keys round-trip and slots are ordered. The engine relies on all of it; a game that
 //! breaks one gives wrong values, so run this in the game's tests.
 
-use crate::game::{canonical, keeps, Layout, LayoutKind, Parents, Symmetry, TierGame};
+use crate::api::game::{canonical, keeps, Layout, LayoutKind, Parents, Symmetry, TierGame};
 use std::collections::HashSet;
 
 /// A failed promise: what and where.

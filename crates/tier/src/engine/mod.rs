@@ -1,17 +1,23 @@
 //! The driver: which tier to solve when, what to keep in memory, what to write, what to
 //! reuse, and the totals.
 
-use crate::cell::{AnyCells, Cell, CellArray};
-use crate::count;
-use crate::dense::{self, Below};
+pub(crate) mod cell;
+pub(crate) mod count;
+pub(crate) mod dense;
+pub(crate) mod dist;
+pub(crate) mod dist_sorted;
+pub(crate) mod distinct;
+pub(crate) mod seq;
+pub(crate) mod sorted;
+
+use crate::api::game::{Layout, LayoutKind, Symmetry, TierGame};
+use crate::engine::cell::{AnyCells, Cell, CellArray};
+use crate::engine::dense::Below;
 use crate::error::{human_bytes, Error};
-use crate::game::{Layout, LayoutKind, Symmetry, TierGame};
-use crate::seq;
 use crate::solution::{TierData, TierSolution};
-use crate::sorted;
 use crate::stats::Stats;
-use crate::storage::Storage;
-use crate::tierfile::{self, Codec, Header, Kind, Reader};
+use crate::store::storage::Storage;
+use crate::store::tierfile::{self, Codec, Header, Kind, Reader};
 use rayon::prelude::*;
 use retrograde_solve::Value;
 use serde::{Deserialize, Serialize};

@@ -5,7 +5,7 @@
 //! as the mover sees them ([`TierGame::MOVER_VIEW`]) need it to draw the board in its
 //! colours, the others may ignore it.
 
-use crate::game::TierGame;
+use crate::api::game::TierGame;
 
 /// A game's notation: move names, a picture of a position, and a one-line position string.
 pub trait Notation: TierGame {
@@ -90,7 +90,7 @@ pub fn replay<G: Notation>(
         let q = game
             .parse_move(&p, side, m)
             .map_err(|e| format!("move {} ({m:?}): {e}", i + 1))?;
-        if !crate::game::keeps(game, &p, &q) {
+        if !crate::api::game::keeps(game, &p, &q) {
             side ^= 1;
         }
         p = q;

@@ -42,7 +42,7 @@
 //! Version 3. Readers refuse other versions with a message naming both.
 
 use crate::error::Error;
-use crate::storage::Storage;
+use crate::store::storage::Storage;
 use rayon::prelude::*;
 use std::io::Write;
 
@@ -724,7 +724,7 @@ fn from_le_in_place(b: &mut [u8], elem: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::MemStorage;
+    use crate::store::storage::MemStorage;
 
     fn header() -> Header {
         Header {

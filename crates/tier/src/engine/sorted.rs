@@ -36,14 +36,14 @@
 //! run appended and freed before the next few. Solving a tier holds its keys and values and
 //! its child tier's.
 
-use crate::cell::{Cell, CellArray};
+use crate::api::game::{keeps, Layout, Symmetry, TierGame};
+use crate::engine::cell::{Cell, CellArray};
 use crate::engine::{header, keys_file, read_meta, values_file, Dag, Event, SolveOptions};
 use crate::error::Error;
-use crate::game::{keeps, Layout, Symmetry, TierGame};
 use crate::solution::{TierData, TierSolution};
 use crate::stats::Stats;
-use crate::storage::Storage;
-use crate::tierfile::{self, Codec, Kind, Reader};
+use crate::store::storage::Storage;
+use crate::store::tierfile::{self, Codec, Kind, Reader};
 use rayon::prelude::*;
 use retrograde_graph::Primitive;
 use retrograde_solve::Value;
@@ -270,7 +270,7 @@ fn restore_vals<G: TierGame, C: CellArray, K: Key>(
         .par_iter()
         .map(|k| {
             let p = <G::Layout as Layout<G>>::key_position(game, t, k.to_u64());
-            let c = crate::game::canonical(game, &p);
+            let c = crate::api::game::canonical(game, &p);
             let ck = K::from_u64(<G::Layout as Layout<G>>::key(game, &c));
             match canon.binary_search(&ck) {
                 Ok(j) => cvals[j],

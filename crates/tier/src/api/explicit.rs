@@ -6,8 +6,8 @@
 //! vertex label. [`retrograde_solve::solve`] on that graph must give every position the value
 //! the tier engine gives it.
 
+use crate::api::game::{keeps, Layout, LayoutKind, TierGame};
 use crate::error::Error;
-use crate::game::{keeps, Layout, LayoutKind, TierGame};
 use retrograde_graph::{Graph, GraphBuilder};
 use std::collections::HashMap;
 

@@ -58,16 +58,16 @@
 //! position; the request message copies the places once more). Messages per level are at most 4 bytes per update
 //! crossing ranks.
 
-use crate::cell::{Cell, CellArray};
-use crate::dense::{
+use crate::api::game::{canonical, keeps, Layout, LayoutKind, Parents, Symmetry, TierGame};
+use crate::engine::cell::{Cell, CellArray};
+use crate::engine::dense::{
     self, count_down, decide, enc, need, prefetch, settle, terminal, Lists, Racy, Scratch,
 };
 use crate::engine::{self, Dag, Event, SolveOptions};
 use crate::error::Error;
-use crate::game::{canonical, keeps, Layout, LayoutKind, Parents, Symmetry, TierGame};
 use crate::solution::{TierData, TierSolution};
 use crate::stats::Stats;
-use crate::tierfile::{self, Kind, Reader};
+use crate::store::tierfile::{self, Kind, Reader};
 use rayon::prelude::*;
 use retrograde_solve::exchange::Exchange;
 use retrograde_solve::place::{Blocks, Placement};
@@ -879,7 +879,7 @@ fn gather_away(
         } else {
             next.extend(out);
         }
-        crate::count::append_each(&mut away, a);
+        crate::engine::count::append_each(&mut away, a);
     }
     away
 }
@@ -891,7 +891,7 @@ pub fn share_file(tier: &str, r: usize, k: usize) -> String {
 
 /// Writes this rank's share of a tier.
 fn store_share<C: CellArray>(
-    st: &dyn crate::storage::Storage,
+    st: &dyn crate::store::storage::Storage,
     game_name: &str,
     tier: &str,
     part: Blocks,
@@ -930,7 +930,7 @@ fn store_share<C: CellArray>(
 /// Reads this rank's share of a tier back.
 #[allow(clippy::too_many_arguments)]
 fn load_share<G: TierGame, C: CellArray>(
-    st: &dyn crate::storage::Storage,
+    st: &dyn crate::store::storage::Storage,
     game: &G,
     t: G::Tier,
     tier: &str,
@@ -1022,7 +1022,7 @@ pub fn solve_distributed<'g, G: TierGame>(
     whole: bool,
 ) -> Result<(TierSolution<'g, G>, Traffic), Error> {
     if <G::Layout as Layout<G>>::KIND != LayoutKind::Dense {
-        return crate::dist_sorted::solve(game, opts, ex, whole);
+        return crate::engine::dist_sorted::solve(game, opts, ex, whole);
     }
     let small = game
         .remoteness_bound()
@@ -1274,7 +1274,7 @@ fn assemble<G: TierGame, C: CellArray>(
     parts: &[Blocks],
     files: &[String],
     ex: &dyn Exchange,
-    st: &dyn crate::storage::Storage,
+    st: &dyn crate::store::storage::Storage,
     opts: &SolveOptions,
 ) -> Result<(), Error> {
     let (me, kk) = (ex.rank(), ex.size());
@@ -1516,7 +1516,7 @@ fn count<G: TierGame, C: Cell>(
                 bits[c] = Some(alloc(c));
             }
         }
-        let mut frontier = crate::count::reached(&mine);
+        let mut frontier = crate::engine::count::reached(&mine);
         // A tier no rank has reached stays unreached: marks inside a tier come from it.
         if !anything(ex, frontier.len() as u64, opts)? {
             continue;
@@ -1637,7 +1637,7 @@ fn count<G: TierGame, C: Cell>(
                                 }
                                 Mark { bits: mine_of[x], at: lj as usize, mark, to: u32::from(x == 0), slot: j }
                             };
-                            crate::dense::prefetch(m.bits, m.at);
+                            crate::engine::dense::prefetch(m.bits, m.at);
                             here.push(m);
                         }
                         for m in here.iter() {
@@ -1675,7 +1675,7 @@ fn count<G: TierGame, C: Cell>(
                 for (st, next, a) in results {
                     stats.merge(&st);
                     frontier.extend(next);
-                    crate::count::append_each(&mut away, a);
+                    crate::engine::count::append_each(&mut away, a);
                 }
             }
             let more = !frontier.is_empty() || away.iter().any(|a| !a.is_empty());
@@ -1805,7 +1805,7 @@ mod tests {
 
     #[test]
     fn a_share_of_another_dealing_is_not_read() {
-        let st = crate::storage::MemStorage::new();
+        let st = crate::store::storage::MemStorage::new();
         let part = deal(10_000, 2);
         let cells = vec![<u8 as Cell>::encode(Value::Win(1)).unwrap(); part.len(0) as usize];
         let file = share_file("t", 0, 2);

@@ -66,16 +66,16 @@
 //! anything else is solved again, by every rank. Without `keep_values` the files serve the
 //! solve only and are removed at the end.
 
-use crate::cell::{Cell, CellArray};
-use crate::dist::{merge_stats, share_file, Traffic};
+use crate::api::game::{keeps, Layout, Symmetry, TierGame};
+use crate::engine::cell::{Cell, CellArray};
+use crate::engine::dist::{merge_stats, share_file, Traffic};
+use crate::engine::sorted::{load_keys, shape, slot_flags, slots_of, terminal, Key};
 use crate::engine::{header, keys_file, values_file, Dag, Event, SolveOptions, META};
 use crate::error::Error;
-use crate::game::{keeps, Layout, Symmetry, TierGame};
 use crate::solution::{TierData, TierSolution};
-use crate::sorted::{load_keys, shape, slot_flags, slots_of, terminal, Key};
 use crate::stats::Stats;
-use crate::storage::Storage;
-use crate::tierfile::{self, Codec, Kind, Reader};
+use crate::store::storage::Storage;
+use crate::store::tierfile::{self, Codec, Kind, Reader};
 use rayon::prelude::*;
 use retrograde_graph::Primitive;
 use retrograde_solve::exchange::Exchange;
@@ -536,7 +536,7 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
         done += sizes[k];
         let (mine, st) = match reuse {
             Some(v) => {
-                let s = crate::sorted::tally::<G, C, K>(game, dag.tiers[k], &my_keys, &v);
+                let s = crate::engine::sorted::tally::<G, C, K>(game, dag.tiers[k], &my_keys, &v);
                 (v, s)
             }
             None => {
@@ -696,7 +696,7 @@ fn assemble<G: TierGame, C: CellArray, K: Key>(
         // Until it is written again, the directory holds no finished database.
         remove(st, META)?;
     }
-    let (key_codec, val_codec) = crate::sorted::db_codecs(opts.codec);
+    let (key_codec, val_codec) = crate::engine::sorted::db_codecs(opts.codec);
     let mut held = Vec::with_capacity(dag.names.len());
     let total = dag.names.len() as u64;
     for (k, name) in dag.names.iter().enumerate() {
@@ -911,7 +911,7 @@ fn discover<G: TierGame, K: Key>(
             advance(x, &mut idx, &mut head, &mut live)?;
         }
         let mut out: Vec<K> = Vec::new();
-        while let Some((at, k)) = crate::sorted::least_live(&head, &live) {
+        while let Some((at, k)) = crate::engine::sorted::least_live(&head, &live) {
             if k < b0 || b1.is_some_and(|b| k >= b) {
                 return Err(Error::Game(format!(
                     "the moves of some slot are not increasing in the key (tier {t:?})"

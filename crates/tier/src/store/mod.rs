@@ -1,0 +1,6 @@
+//! How solved tiers are kept: tier files ([`tierfile`]: header, checksummed blocks, index)
+//! behind the [`Storage`](storage::Storage) trait ([`storage`]), the only way the engine
+//! touches files.
+
+pub mod storage;
+pub mod tierfile;
