@@ -44,6 +44,10 @@ pub trait Placement: Copy + Send + Sync + std::fmt::Debug {
     /// Calls `f(first place, items)` for the runs of consecutive items held at rank `r`'s
     /// places `lo..hi`, in order.
     fn runs(&self, r: usize, lo: u64, hi: u64, f: impl FnMut(u64, std::ops::Range<u64>));
+
+    /// Calls `f(owner, first place, count)` for the runs of items `lo..hi` that one owner
+    /// holds at consecutive places, in order: the inverse view of [`Placement::runs`].
+    fn owners(&self, lo: u64, hi: u64, f: impl FnMut(usize, u64, u64));
 }
 
 /// One process owns all `size` items, each at the place of its number.
@@ -89,6 +93,11 @@ impl Placement for Whole {
     fn runs(&self, _: usize, lo: u64, hi: u64, mut f: impl FnMut(u64, std::ops::Range<u64>)) {
         if lo < hi {
             f(lo, lo..hi);
+        }
+    }
+    fn owners(&self, lo: u64, hi: u64, mut f: impl FnMut(usize, u64, u64)) {
+        if lo < hi {
+            f(0, lo, hi - lo);
         }
     }
 }
@@ -246,6 +255,16 @@ impl Placement for Blocks {
             l = end;
         }
     }
+
+    fn owners(&self, lo: u64, hi: u64, mut f: impl FnMut(usize, u64, u64)) {
+        let mut i = lo;
+        while i < hi {
+            let end = (((i >> self.shift) + 1) << self.shift).min(hi);
+            let (owner, l) = self.place(i);
+            f(owner, l, end - i);
+            i = end;
+        }
+    }
 }
 
 /// `0..n` cut into `k` consecutive id ranges, rank `r` owning `n r / k .. n (r + 1) / k`.
@@ -331,6 +350,16 @@ impl Placement for Ranges {
             f(lo, g..g + (hi - lo));
         }
     }
+
+    fn owners(&self, lo: u64, hi: u64, mut f: impl FnMut(usize, u64, u64)) {
+        let mut i = lo;
+        while i < hi {
+            let (owner, l) = self.place(i);
+            let end = u64::from(self.start(owner + 1)).min(hi);
+            f(owner, l, end - i);
+            i = end;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -360,6 +389,17 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&s| s), "{p:?}");
+        // The owners' view lists the same places, item by item, from any cut.
+        for (lo, hi) in [(0, size), (size / 3, size - size / 5)] {
+            let mut i = lo;
+            p.owners(lo, hi, |r, l, n| {
+                for x in 0..n {
+                    assert_eq!(p.place(i + x), (r, l + x), "{p:?}");
+                }
+                i += n;
+            });
+            assert_eq!(i, hi.max(lo), "{p:?}");
+        }
     }
 
     #[test]

@@ -49,6 +49,10 @@ pub enum Error {
     Game(String),
     /// This game cannot be solved this way (a limit of the engine).
     Unsupported(String),
+    /// Another rank of a distributed solve sent a message that does not fit what was asked
+    /// (a malformed or truncated buffer, a place past its share): a fault of that rank or of
+    /// the transport, never a value.
+    Exchange(String),
     /// The solve was cancelled.
     Interrupted,
 }
@@ -113,6 +117,7 @@ impl fmt::Display for Error {
             Error::Missing { file } => write!(f, "{file}: missing from the database"),
             Error::Game(m) => write!(f, "the game broke the tier game API: {m}"),
             Error::Unsupported(m) => f.write_str(m),
+            Error::Exchange(m) => write!(f, "a distributed solve went wrong: {m}"),
             Error::Interrupted => f.write_str("interrupted"),
         }
     }

@@ -14,9 +14,9 @@
 //!
 //! and `database.json`, whose `params` say `{"game": "graph", ...}`.
 
-use crate::engine::{header, read_meta, write_meta, Meta, META};
 use crate::error::Error;
 use crate::stats::Stats;
+use crate::store::meta::{header, read_meta, write_meta, Meta, META};
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Codec, Kind, Reader};
 use retrograde_graph::Graph;
@@ -159,7 +159,7 @@ impl Arrays<'_> {
 /// The description (`database.json`) of a graph database of `n` vertices.
 fn meta(params: serde_json::Value, n: u64, start: Option<String>, stats: Stats) -> Meta {
     Meta {
-        format: crate::engine::FORMAT.into(),
+        format: crate::store::meta::FORMAT.into(),
         version: 1,
         game: GAME.into(),
         params,
@@ -322,7 +322,7 @@ pub fn write_distributed(
         names: &names,
     }
     .put(put)?;
-    let mut stats = crate::engine::dist::merge_stats(ex, vec![stats.clone()]);
+    let mut stats = crate::engine::driver::merge_stats(ex, vec![stats.clone()])?;
     let stats = stats.pop().expect("one");
     let start = g.start().map(|v| {
         let mine = range.contains(&v).then(|| s.value(v).to_string());

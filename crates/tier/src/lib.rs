@@ -84,12 +84,12 @@ pub use store::{storage, tierfile};
 pub use api::check::{check_game, Violation};
 pub use api::explicit::{explicit_graph, Explicit};
 pub use engine::cell::{AnyCells, Cell};
-pub use engine::dist::{share_file, solve_distributed, Traffic};
 pub use engine::dist_sorted::keys_share_file;
 #[doc(hidden)]
 pub use engine::dist_sorted::small_rounds_for_tests;
 pub use engine::{
-    open, read_meta, solve, values_bytes, Engine, Event, Meta, ProgressFn, SolveOptions, META,
+    open, share_file, solve, solve_distributed, values_bytes, Engine, Event, ProgressFn,
+    SolveOptions, Traffic,
 };
 pub use error::{human_bytes, Error};
 pub use game::{
@@ -102,3 +102,4 @@ pub use notation::{replay, Notation};
 pub use solution::{rank_moves, Solved, TierSolution};
 pub use stats::Stats;
 pub use storage::{DirStorage, MemStorage, Storage, StorageWriter};
+pub use store::meta::{read_meta, Meta, META};

@@ -242,10 +242,17 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
         let b = (i / per) as usize;
         let cells = self.values_cache.get((k, b), || {
             let raw = r.block(self.storage()?, b)?;
-            let stored = crate::engine::decode_cells::<u16>(&raw, r.elem(), r.name())?;
+            let stored = crate::store::cells::decode_cells::<u16>(&raw, r.elem(), r.name())?;
             let lo = b as u64 * per;
             let mut dst = vec![0u16; (r.count() - lo).min(per) as usize];
-            crate::engine::expand_block(self.game, self.tiers[k], lo, &stored, &mut dst, r.name())?;
+            crate::store::cells::expand_block(
+                self.game,
+                self.tiers[k],
+                lo,
+                &stored,
+                &mut dst,
+                r.name(),
+            )?;
             Ok(dst)
         })?;
         Ok(cells[(i % per) as usize].decode())

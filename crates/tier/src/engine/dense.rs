@@ -1,13 +1,19 @@
-//! Solving one tier of a dense-layout game, in parallel.
+//! Solving one tier of a dense-layout game, in parallel, over a placement: one process owns
+//! every slot ([`Whole`](retrograde_solve::place::Whole)), or each rank of a distributed solve
+//! owns a share ([`Blocks`](retrograde_solve::place::Blocks)) and what crosses ranks goes
+//! through the [`Exchange`] in one batch per step. The code is the same; with `Whole` every
+//! test of ownership is a constant and the exchanges compile away.
 //!
 //! # Algorithm
 //! The tier's child tiers are solved; their values are looked up through canonical
 //! positions and ranks ([`Below`]). One numbered slot of the tier's index is one position
 //! (or a hole: a number that is no position, or a position that is not canonical under the
-//! game's symmetries; holes are never solved and never read).
+//! game's symmetries; holes are never solved and never read). A rank keeps the slots it owns
+//! in one array, by *place*.
 //!
-//! 1. **Init**, in parallel over runs of slots. A primitive position, or one without moves,
-//!    is decided at remoteness 0. Otherwise its moves are split: moves *inside* the tier are
+//! 1. **Init**, in parallel over runs of places (with ranks, in rounds of at most [`ROUND`]
+//!    places that every rank runs alike). A primitive position, or one without moves, is
+//!    decided at remoteness 0. Otherwise its moves are split: moves *inside* the tier are
 //!    collected as (canonical child's slot, keeps-turn) pairs, **deduplicated**, and counted
 //!    (the counter); moves to child tiers (*exits*) are looked up, and only the best exit
 //!    value (seen through the move, by the mover's preference) is kept:
@@ -20,20 +26,29 @@
 //!      `r - 1` (a *phantom* move decided then), so that the position is lost at level
 //!      `max(r, 1 + its slowest move inside)`, exactly as if the exits were in the tier.
 //!
-//!    A position with no move inside the tier is decided at once by its best exit.
+//!    A position with no move inside the tier is decided at once by its best exit. An exit
+//!    another rank owns is *requested*: per owner, the places of the round's remote exits by
+//!    child tier, in the order met (4 bytes each, repeats included: cheaper than sorting them
+//!    away), go out in one all-to-all (which also tells whether the tier has a move inside it
+//!    on any rank), the cells come back in the same order in a second one; then the waiting
+//!    positions are settled from the same best exit one process finds.
 //!    Without un-moves, the init also records the tier's reverse edges (child slot -> parent
-//!    slot and keeps-turn bit), laid out as CSR afterwards.
+//!    slot and keeps-turn bit), sent to the owner of the child and laid out as CSR there.
 //! 2. **Wins and losses**, level by level, as in the graph engine's parallel solver: the
 //!    frontier of level `r` is every position decided with remoteness `r` (plus the seeds of
 //!    `r` still open, won now; plus the phantoms of `r` counted down). For every parent
 //!    (un-moves, canonicalized, ranked and deduplicated; or the reverse edges) the child's
 //!    value seen through the move either wins the parent (compare-exchange from undecided)
-//!    or counts it down; the thread that takes the counter from 1 to 0 decides the loss.
+//!    or counts it down; the thread that takes the counter from 1 to 0 decides the loss. An
+//!    update of a parent another rank owns goes into that rank's buffer (4 bytes: the place
+//!    and a win bit; a position's parents are first sorted, without a branch, into this
+//!    rank's and the others', see [`Sides`]); one all-to-all per level delivers the buffers
+//!    and tells every rank whether any has work left.
 //! 3. **Ties**: the same levels through the still undecided positions, from the tie
 //!    terminals and the tie seeds.
 //! 4. What is left undecided is a draw.
 //!
-//! # Why this is the graph engine's answer, bit for bit
+//! # Why this is the graph engine's answer, bit for bit, for every placement
 //! On the game's explicit graph the FIFO solver decides every vertex at the level of its
 //! first winning child or its last losing one. Here exits are vertices of already solved
 //! tiers, whose levels are known: a winning exit of remoteness `r` acts at level `r` (the
@@ -45,89 +60,107 @@
 //! change any value, so the values are those of the full graph. A position is never both won
 //! and lost (a winning move is never counted down), so racing threads only race over *who*
 //! writes a value, never over *which*; the level is fixed by the sets of positions of the
-//! earlier levels. So the result does not depend on the number of threads.
+//! earlier levels. With ranks, a level's updates are all applied before the next level
+//! starts (the all-to-all is the barrier), each (child, parent, keeps) update is made once
+//! (by the child's owner) and applied once (by the parent's), and init reads the same exits:
+//! so the result depends neither on the number of threads nor on the number of ranks.
 //!
 //! # Cells
 //! One atomic cell per slot holds everything: a value once decided, else the counter (an
-//! *open* code, see [`crate::engine::cell`]), so one compare-exchange from the value just read both
-//! counts a position down and decides it, and the propagation touches one cache line per
-//! parent. A frontier of at most one chunk, or any frontier on one thread, is processed with
-//! plain loads and stores instead.
+//! *open* code, see [`crate::engine::cell`]), so one compare-exchange from the value just
+//! read both counts a position down and decides it, and the propagation touches one cache
+//! line per parent. A frontier of at most one chunk, or any frontier on one thread, is
+//! processed with plain loads and stores instead.
 //!
 //! Exits are located first (canonical child, rank) and prefetched, and read once the moves
 //! inside the tier are counted, so that their cache misses overlap.
 //!
-//! # Memory
+//! # Limits
+//! One process handles tiers of up to `u32::MAX` slots; a rank holds fewer than 2^31 places
+//! of a tier (messages carry a bit beside a place), so a tier bigger than one process's
+//! may be spread over enough ranks (it needs un-moves then: reverse edges name their parents
+//! by `u32` slot).
+//!
+//! # Memory (per rank: its share of each)
 //! Per slot of the tier: one value cell (1 or 2 bytes); the level lists (4 bytes per entry:
 //! in all, at most about one entry per position for the decided lists, plus seeds and
 //! phantoms); without un-moves, 8 bytes per move inside the tier while the reverse edges are
-//! built, 4 (plus offsets, 8 per slot) once they are.
+//! built, 4 (plus offsets, 8 per slot) once they are. With ranks, per init round the exits
+//! waiting for remote values (8 bytes each, plus 12 a waiting position), and per level at
+//! most 4 bytes per update crossing ranks.
 
 use crate::api::game::{canonical, keeps, Layout, Parents, Symmetry, TierGame};
 use crate::engine::cell::Cell;
 use crate::engine::distinct::Distinct;
+use crate::engine::SolveOptions;
 use crate::error::Error;
 use rayon::prelude::*;
 use retrograde_graph::Primitive;
+use retrograde_solve::exchange::Exchange;
+use retrograde_solve::place::Placement;
 use retrograde_solve::Value;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-/// Slots per init task.
-const INIT_CHUNK: u64 = 1 << 12;
+/// Places per init task (a multiple of every unit of a dealing).
+pub(crate) const TASK: u64 = 1 << 12;
 /// Frontier positions per task; smaller frontiers are processed inline.
 const CHUNK: usize = 1 << 11;
+/// Places per init round across ranks. Each round ends with two exchanges, where the ranks
+/// wait for the slowest: 2^17 against 2^16 took 0.08 s off Quixo 4x4 at K = 2 (4.85 s
+/// against 4.90 s, five runs each, alternated), for about 5 MB a rank of waiting exits. One
+/// process runs its init in one round.
+pub(crate) const ROUND: u64 = 1 << 17;
+/// How many received updates ahead of the one applied the cell of one is prefetched.
+const AHEAD: usize = 16;
 
-/// The solved tiers a tier's moves reach: (tier, its cells by slot).
-pub(crate) struct Below<'a, G: TierGame, C> {
-    pub tiers: Vec<(G::Tier, &'a [C])>,
+/// The solved tiers a tier's moves reach: (tier, this rank's cells of it by place, its
+/// placement).
+pub(crate) struct Below<'a, G: TierGame, C, P> {
+    pub tiers: Vec<(G::Tier, &'a [C], P)>,
 }
 
-impl<G: TierGame, C: Cell> Below<'_, G, C> {
-    /// The value of `c` (a position of a child tier) for the player to move there.
-    #[inline]
-    pub fn value(&self, game: &G, from: G::Tier, c: &G::Position) -> Result<Value, Error> {
-        let (k, i) = self.locate(game, from, c)?;
-        self.read(game, from, k, i)
-    }
-
-    /// Which child tier `c` is in and its slot there (of its canonical position).
+impl<G: TierGame, C: Cell, P: Placement> Below<'_, G, C, P> {
+    /// Which child tier `c` is in (its number here), the owner of `c`'s canonical position
+    /// there and its place.
     #[inline]
     pub fn locate(
         &self,
         game: &G,
         from: G::Tier,
         c: &G::Position,
-    ) -> Result<(usize, usize), Error> {
+    ) -> Result<(usize, usize, u64), Error> {
         let tc = game.tier(c);
-        let Some(k) = self.tiers.iter().position(|(t, _)| *t == tc) else {
+        let Some(k) = self.tiers.iter().position(|(t, _, _)| *t == tc) else {
             return Err(Error::Game(format!(
                 "a move from tier {from:?} reaches tier {tc:?}, which is not one of its child tiers"
             )));
         };
-        let i = <G::Layout as Layout<G>>::rank(game, &canonical(game, c)) as usize;
-        if i >= self.tiers[k].1.len() {
+        let part = &self.tiers[k].2;
+        let i = <G::Layout as Layout<G>>::rank(game, &canonical(game, c));
+        if i >= part.size() {
             return Err(Error::Game(format!(
                 "a move from tier {from:?} reaches {c:?}, rank {i}, past the size of tier {tc:?}"
             )));
         }
-        Ok((k, i))
+        let (owner, l) = part.place(i);
+        Ok((k, owner, l))
     }
 
-    /// A hint to fetch a located cell.
-    #[inline(always)]
-    pub fn prefetch(&self, k: usize, i: usize) {
-        prefetch(self.tiers[k].1, i);
-    }
-
-    /// The value at a located cell.
+    /// The value of a located cell (`cell`, read here or sent by its owner).
     #[inline]
-    pub fn read(&self, _game: &G, from: G::Tier, k: usize, i: usize) -> Result<Value, Error> {
-        let (tc, cells) = &self.tiers[k];
-        cells[i].decode().ok_or_else(|| {
+    pub fn read(&self, from: G::Tier, k: usize, l: u64, cell: C) -> Result<Value, Error> {
+        cell.decode().ok_or_else(|| {
             Error::Game(format!(
-                "a move from tier {from:?} reaches slot {i} of tier {tc:?}, which has no value"
+                "a move from tier {from:?} reaches place {l} of tier {:?}, which has no value",
+                self.tiers[k].0
             ))
         })
+    }
+
+    /// The value of `c` (a position of a child tier this rank owns) for the player to move
+    /// there.
+    pub fn value(&self, game: &G, from: G::Tier, c: &G::Position) -> Result<Value, Error> {
+        let (k, _, l) = self.locate(game, from, c)?;
+        self.read(from, k, l, self.tiers[k].1[l as usize])
     }
 }
 
@@ -239,10 +272,10 @@ impl Levels {
     }
 }
 
-/// What the init of one run of slots found (slots, or a rank's places in `dist.rs`).
+/// What the init of one run of places found.
 #[derive(Default)]
 pub(crate) struct InitOut {
-    /// Wins and losses decided at init: (remoteness, slot).
+    /// Wins and losses decided at init: (remoteness, place).
     pub(crate) decided: Vec<(u32, u32)>,
     /// Ties decided at init.
     pub(crate) ties: Vec<(u32, u32)>,
@@ -258,6 +291,14 @@ pub(crate) struct InitOut {
     pub(crate) loopy: bool,
     /// Positions solved (canonical, not holes).
     pub(crate) solved: u64,
+    /// Positions waiting for exits another rank owns: (place, moves inside, best exit so
+    /// far).
+    pending: Vec<(u32, u32, Option<Value>)>,
+    /// Their remote exits by bucket `owner x child tiers + child tier`: the places asked
+    /// for, in the order met ...
+    asks: Vec<Vec<u32>>,
+    /// ... and for each, `index in pending << 1 | keeps`.
+    askers: Vec<Vec<u32>>,
 }
 
 /// The level lists of a tier's init, gathered from the [`InitOut`]s of its runs.
@@ -302,7 +343,7 @@ pub(crate) struct Scratch<P> {
     /// Exits located: (child tier, slot, keeps-turn).
     pub(crate) exits: Vec<(usize, usize, bool)>,
     /// The distinct parents of `inside`, across ranks, this rank's first: (owner, place
-    /// there, keeps-turn) (`dist.rs`).
+    /// there, keeps-turn) (see [`Sides`]).
     pub(crate) sorted: Vec<(usize, u32, bool)>,
 }
 
@@ -333,211 +374,6 @@ pub(crate) fn enc<C: Cell>(v: Value, t: &dyn std::fmt::Debug) -> Result<C, Error
     })
 }
 
-/// The tier's cells, solved (holes 0, draws [`Cell::DRAW`]), and the number of positions
-/// solved.
-pub(crate) fn solve_tier<G: TierGame, C: Cell>(
-    game: &G,
-    t: G::Tier,
-    below: &Below<'_, G, C>,
-    cancel: Option<&AtomicBool>,
-) -> Result<(Vec<C>, u64), Error> {
-    let size = <G::Layout as Layout<G>>::tier_size(game, t);
-    if size > u64::from(u32::MAX) {
-        return Err(Error::Unsupported(format!(
-            "tier {t:?} has {size} slots; the engine handles at most {} a tier",
-            u32::MAX
-        )));
-    }
-    let n = size as usize;
-    let cells: Vec<C::Atomic> = (0..n)
-        .into_par_iter()
-        .map(|_| C::UNDECIDED.atomic())
-        .collect();
-    let unmoves = <G::Parents as Parents<G>>::UNMOVES;
-    if !unmoves && size >= 1 << 31 {
-        return Err(Error::Unsupported(format!(
-            "tier {t:?} has {size} slots; without un-moves the engine handles at most 2^31 a tier"
-        )));
-    }
-
-    // 1. Init.
-    let chunks = size.div_ceil(INIT_CHUNK);
-    let outs: Vec<InitOut> = (0..chunks)
-        .into_par_iter()
-        .map_init(Scratch::new, |s, c| {
-            let lo = c * INIT_CHUNK;
-            let hi = (lo + INIT_CHUNK).min(size);
-            let mut out = InitOut::default();
-            let mut err = Ok(());
-            <G::Layout as Layout<G>>::for_each_in(game, t, lo..hi, |i, p| {
-                if err.is_err() {
-                    return;
-                }
-                if let Err(e) = init_one(game, t, below, i as u32, p, &cells, s, &mut out) {
-                    err = Err(e);
-                }
-            });
-            err.map(|_| out)
-        })
-        .collect::<Result<_, Error>>()?;
-
-    let mut lists = Lists::default();
-    let mut loopy = false;
-    let mut solved = 0;
-    let mut edge_count = 0usize;
-    for o in &outs {
-        loopy |= o.loopy;
-        solved += o.solved;
-        edge_count += o.edges.len();
-    }
-    // Reverse edges, CSR by child slot.
-    let (rev_off, rev) = if !unmoves && loopy {
-        let mut off = vec![0u64; n + 1];
-        for o in &outs {
-            for &(c, _) in &o.edges {
-                off[c as usize + 1] += 1;
-            }
-        }
-        for i in 0..n {
-            off[i + 1] += off[i];
-        }
-        let mut fill = off.clone();
-        let mut rev = vec![0u32; edge_count];
-        for o in &outs {
-            for &(c, p) in &o.edges {
-                rev[fill[c as usize] as usize] = p;
-                fill[c as usize] += 1;
-            }
-        }
-        (off, rev)
-    } else {
-        (Vec::new(), Vec::new())
-    };
-    for o in &outs {
-        lists.add(o);
-    }
-    drop(outs);
-    let Lists {
-        mut decided,
-        mut ties,
-        mut seeds,
-        mut tie_seeds,
-        mut phantoms,
-    } = lists;
-
-    if loopy {
-        let parents = ParentsOf {
-            game,
-            t,
-            size,
-            rev_off: &rev_off,
-            rev: &rev,
-        };
-        // 2. Wins and losses.
-        let mut r = 0u32;
-        while r < decided.len().max(seeds.len()).max(phantoms.len()) {
-            if cancel.is_some_and(|c| c.load(Relaxed)) {
-                return Err(Error::Interrupted);
-            }
-            let mut frontier = decided.take(r);
-            let s = seeds.take(r);
-            if !s.is_empty() {
-                let won = enc::<C>(Value::Win(r), &t)?;
-                frontier.extend(
-                    s.into_iter()
-                        .filter(|&i| decide::<C>(&cells[i as usize], won, Racy(false))),
-                );
-            }
-            let lost_next = C::encode(Value::Loss(r + 1));
-            let won_next = C::encode(Value::Win(r + 1));
-            let mut next = Vec::new();
-            for i in phantoms.take(r) {
-                if count_down::<C>(&cells[i as usize], lost_next, Racy(false), &t)? {
-                    next.push(i);
-                }
-            }
-            if !frontier.is_empty() {
-                let step = |chunk: &[u32],
-                            s: &mut Scratch<G::Position>,
-                            out: &mut Vec<u32>,
-                            racy: Racy| {
-                    propagate::<G, C>(
-                        &parents, chunk, r, lost_next, won_next, &cells, s, out, racy,
-                    )
-                };
-                if frontier.len() <= CHUNK || rayon::current_num_threads() == 1 {
-                    step(&frontier, &mut Scratch::new(), &mut next, Racy(false))?;
-                } else {
-                    let lists: Vec<Vec<u32>> = frontier
-                        .par_chunks(CHUNK)
-                        .map_init(Scratch::new, |s, chunk| {
-                            let mut out = Vec::new();
-                            step(chunk, s, &mut out, Racy(true)).map(|_| out)
-                        })
-                        .collect::<Result<_, Error>>()?;
-                    for l in lists {
-                        next.extend(l);
-                    }
-                }
-            }
-            decided.extend(r + 1, next);
-            r += 1;
-        }
-        // 3. Ties.
-        let mut r = 0u32;
-        while r < ties.len().max(tie_seeds.len()) {
-            if cancel.is_some_and(|c| c.load(Relaxed)) {
-                return Err(Error::Interrupted);
-            }
-            let mut frontier = ties.take(r);
-            let s = tie_seeds.take(r);
-            if !s.is_empty() {
-                let tied = enc::<C>(Value::Tie(r), &t)?;
-                frontier.extend(
-                    s.into_iter()
-                        .filter(|&i| decide::<C>(&cells[i as usize], tied, Racy(false))),
-                );
-            }
-            if frontier.is_empty() {
-                r += 1;
-                continue;
-            }
-            let tied_next = C::encode(Value::Tie(r + 1));
-            let step =
-                |chunk: &[u32], s: &mut Scratch<G::Position>, out: &mut Vec<u32>, racy: Racy| {
-                    spread_ties::<G, C>(&parents, chunk, tied_next, &cells, s, out, racy)
-                };
-            let mut next = Vec::new();
-            if frontier.len() <= CHUNK || rayon::current_num_threads() == 1 {
-                step(&frontier, &mut Scratch::new(), &mut next, Racy(false))?;
-            } else {
-                let lists: Vec<Vec<u32>> = frontier
-                    .par_chunks(CHUNK)
-                    .map_init(Scratch::new, |s, chunk| {
-                        let mut out = Vec::new();
-                        step(chunk, s, &mut out, Racy(true)).map(|_| out)
-                    })
-                    .collect::<Result<_, Error>>()?;
-                for l in lists {
-                    next.extend(l);
-                }
-            }
-            ties.extend(r + 1, next);
-            r += 1;
-        }
-    }
-    // 4. Draws; holes back to 0.
-    let out: Vec<C> = cells
-        .into_par_iter()
-        .map(|a| match C::into_inner(a) {
-            c if c.counter().is_some() => C::DRAW,
-            c if c == C::HOLE => C::UNDECIDED,
-            c => c,
-        })
-        .collect();
-    Ok((out, solved))
-}
-
 /// A cell that must exist: a remoteness that fits.
 #[inline]
 pub(crate) fn need<C: Cell>(c: Option<C>, t: &dyn std::fmt::Debug) -> Result<C, Error> {
@@ -545,94 +381,6 @@ pub(crate) fn need<C: Cell>(c: Option<C>, t: &dyn std::fmt::Debug) -> Result<C, 
         tier: format!("{t:?}"),
         max: C::MAX_REMOTENESS,
     })
-}
-
-/// Init of slot `i` (position `p`, or a hole).
-#[allow(clippy::too_many_arguments)]
-#[inline]
-fn init_one<G: TierGame, C: Cell>(
-    game: &G,
-    t: G::Tier,
-    below: &Below<'_, G, C>,
-    i: u32,
-    p: Option<G::Position>,
-    cells: &[C::Atomic],
-    s: &mut Scratch<G::Position>,
-    out: &mut InitOut,
-) -> Result<(), Error> {
-    let cell = &cells[i as usize];
-    let Some(p) = p else {
-        C::store(cell, C::HOLE);
-        return Ok(());
-    };
-    if !<G::Symmetry as Symmetry<G>>::is_canonical(game, &p) {
-        C::store(cell, C::HOLE);
-        return Ok(());
-    }
-    out.solved += 1;
-    let fixed = match game.primitive(&p) {
-        Some(v) => Some(terminal(v)),
-        None => {
-            s.moves.clear();
-            game.moves(&p, &mut s.moves);
-            s.moves.is_empty().then(|| terminal(game.no_move()))
-        }
-    };
-    if let Some(v) = fixed {
-        C::store(cell, enc::<C>(v, &t)?);
-        match v {
-            Value::Tie(_) => out.ties.push((0, i)),
-            _ => out.decided.push((0, i)),
-        }
-        return Ok(());
-    }
-    let size = cells.len() as u64;
-    let unmoves = <G::Parents as Parents<G>>::UNMOVES;
-    s.inside.clear();
-    s.inside_pos.clear();
-    s.exits.clear();
-    // Exits are located and prefetched first, read after the moves inside are counted.
-    for c in &s.moves {
-        let k = keeps(game, &p, c);
-        if game.tier(c) == t {
-            let cc = canonical(game, c);
-            if unmoves {
-                s.inside_pos.insert((cc, k));
-                continue;
-            }
-            let j = <G::Layout as Layout<G>>::rank(game, &cc);
-            if j >= size {
-                return Err(Error::Game(format!(
-                    "rank {j} of a position of tier {t:?}, whose size is {size}"
-                )));
-            }
-            s.inside.insert(j << 1 | u64::from(k));
-        } else {
-            let (ct, j) = below.locate(game, t, c)?;
-            below.prefetch(ct, j);
-            s.exits.push((ct, j, k));
-        }
-    }
-    let inside = if unmoves {
-        s.inside_pos.len()
-    } else {
-        for &e in s.inside.keys() {
-            out.edges
-                .push(((e >> 1) as u32, i | ((e & 1) as u32) << 31));
-        }
-        s.inside.len()
-    };
-    if inside > 0 {
-        out.loopy = true;
-    }
-    let mut best: Option<Value> = None;
-    for &(ct, j, k) in &s.exits {
-        let v = below.read(game, t, ct, j)?.through(k);
-        if best.is_none_or(|b| v > b) {
-            best = Some(v);
-        }
-    }
-    settle::<C>(&t, cell, i, inside as u32, best, out)
 }
 
 /// Decides, seeds or opens slot `i` from its number of distinct moves inside the tier and
@@ -685,39 +433,758 @@ pub(crate) fn settle<C: Cell>(
     Ok(())
 }
 
+/// The tier's cells of this rank's places, solved (holes 0, draws [`Cell::DRAW`]), and the
+/// number of positions solved. Every rank calls it for the same tier (a collective).
+pub(crate) fn solve_tier<G: TierGame, C: Cell, P: Placement>(
+    game: &G,
+    t: G::Tier,
+    part: P,
+    below: &Below<'_, G, C, P>,
+    ex: &dyn Exchange,
+    opts: &SolveOptions,
+) -> Result<(Vec<C>, u64), Error> {
+    let me = ex.rank();
+    let n = part.len(me);
+    check_size(&t, &part, n)?;
+    let cells: Vec<C::Atomic> = (0..n)
+        .into_par_iter()
+        .map(|_| C::UNDECIDED.atomic())
+        .collect();
+    let init = init::<G, C, P>(game, t, part, below, &cells, ex)?;
+    let Init {
+        lists,
+        loopy,
+        solved,
+        edges,
+    } = init;
+    if loopy {
+        let (rev_off, rev) = match <G::Parents as Parents<G>>::UNMOVES {
+            true => (Vec::new(), Vec::new()),
+            false => reverse_edges(&t, n, edges, ex)?,
+        };
+        let parents = ParentsOf {
+            game,
+            t,
+            part,
+            me,
+            rev_off: &rev_off,
+            rev: &rev,
+        };
+        let Lists {
+            decided,
+            ties,
+            seeds,
+            tie_seeds,
+            phantoms,
+        } = lists;
+        wins_and_losses::<G, C, P>(&parents, &cells, decided, seeds, phantoms, ex, opts)?;
+        spread_all_ties::<G, C, P>(&parents, &cells, ties, tie_seeds, ex, opts)?;
+    }
+    // 4. Draws; holes back to 0.
+    let out: Vec<C> = cells
+        .into_par_iter()
+        .map(|a| match C::into_inner(a) {
+            c if c.counter().is_some() => C::DRAW,
+            c if c == C::HOLE => C::UNDECIDED,
+            c => c,
+        })
+        .collect();
+    Ok((out, solved))
+}
+
+/// Refuses a tier whose places do not fit: `u32` places in one process, and below 2^31 on
+/// every rank (a message carries a bit beside a place); without un-moves, slots below 2^31
+/// (a reverse edge carries the keeps bit beside its parent's slot).
+fn check_size<P: Placement>(t: &dyn std::fmt::Debug, part: &P, n: u64) -> Result<(), Error> {
+    let size = part.size();
+    if P::ALONE && n > u64::from(u32::MAX) {
+        return Err(Error::Unsupported(format!(
+            "tier {t:?} has {size} slots; the engine handles at most {} a tier",
+            u32::MAX
+        )));
+    }
+    let kk = part.ranks();
+    if !P::ALONE && (0..kk).any(|r| part.len(r) >= 1 << 31) {
+        return Err(Error::Unsupported(format!(
+            "tier {t:?} has {size} slots: over {kk} ranks, a rank would hold 2^31 or more; use at least {} ranks",
+            size.div_ceil((1 << 31) - TASK)
+        )));
+    }
+    Ok(())
+}
+
+/// What a tier's init found.
+struct Init {
+    lists: Lists,
+    /// Some move stays in the tier, on some rank.
+    loopy: bool,
+    solved: u64,
+    /// Reverse edges inside the tier by the owner of their child: (child's place there,
+    /// parent slot | keeps << 31) pairs, flat.
+    edges: Vec<Vec<u32>>,
+}
+
+/// Init (step 1) of this rank's places, in rounds (one for one process).
+fn init<G: TierGame, C: Cell, P: Placement>(
+    game: &G,
+    t: G::Tier,
+    part: P,
+    below: &Below<'_, G, C, P>,
+    cells: &[C::Atomic],
+    ex: &dyn Exchange,
+) -> Result<Init, Error> {
+    let (me, kk) = (ex.rank(), ex.size());
+    let n = part.len(me);
+    if !<G::Parents as Parents<G>>::UNMOVES && part.size() >= 1 << 31 {
+        return Err(Error::Unsupported(format!(
+            "tier {t:?} has {} slots; without un-moves the engine handles at most 2^31 a tier",
+            part.size()
+        )));
+    }
+    let mut found = Init {
+        lists: Lists::default(),
+        loopy: false,
+        solved: 0,
+        edges: vec![Vec::new(); kk],
+    };
+    let round = if P::ALONE { n.max(1) } else { ROUND };
+    let rounds = (0..kk)
+        .map(|r| part.len(r).div_ceil(round))
+        .max()
+        .unwrap_or(0);
+    let buckets = if P::ALONE { 0 } else { kk * below.tiers.len() };
+    for r in 0..rounds {
+        let lo = (r * round).min(n);
+        let hi = (lo + round).min(n);
+        let tasks = (hi - lo).div_ceil(TASK);
+        let mut outs: Vec<InitOut> = (0..tasks)
+            .into_par_iter()
+            .map_init(Scratch::new, |s, task| {
+                let a = lo + task * TASK;
+                let b = (a + TASK).min(hi);
+                let mut out = InitOut {
+                    asks: vec![Vec::new(); buckets],
+                    askers: vec![Vec::new(); buckets],
+                    ..InitOut::default()
+                };
+                let mut err = Ok(());
+                part.runs(me, a, b, |l0, g| {
+                    let g0 = g.start;
+                    <G::Layout as Layout<G>>::for_each_in(game, t, g, |i, p| {
+                        if err.is_err() {
+                            return;
+                        }
+                        let l = (l0 + (i - g0)) as u32;
+                        let at = Slot { i, l };
+                        if let Err(e) = init_one::<G, C, P>(
+                            game, t, &part, me, below, at, p, cells, s, &mut out,
+                        ) {
+                            err = Err(e);
+                        }
+                    });
+                });
+                err.map(|_| out)
+            })
+            .collect::<Result<_, Error>>()?;
+        let loopy_here = outs.iter().any(|o| o.loopy);
+        if P::ALONE {
+            found.loopy |= loopy_here;
+        } else {
+            // The requests for remote exits also tell whether any rank has a move inside.
+            found.loopy = ask_remote_exits::<G, C, P>(t, below, &mut outs, loopy_here, cells, ex)?;
+        }
+        for o in outs {
+            found.lists.add(&o);
+            found.solved += o.solved;
+            for (c, p) in o.edges {
+                let (d, lc) = part.place(u64::from(c));
+                found.edges[d].push(lc as u32);
+                found.edges[d].push(p);
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// A slot and its place on this rank.
+#[derive(Copy, Clone)]
+struct Slot {
+    i: u64,
+    l: u32,
+}
+
+/// Init of slot `at` (position `p`, or a hole): decides, seeds or opens it, or leaves it
+/// pending when some exit is another rank's.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn init_one<G: TierGame, C: Cell, P: Placement>(
+    game: &G,
+    t: G::Tier,
+    part: &P,
+    me: usize,
+    below: &Below<'_, G, C, P>,
+    at: Slot,
+    p: Option<G::Position>,
+    cells: &[C::Atomic],
+    s: &mut Scratch<G::Position>,
+    out: &mut InitOut,
+) -> Result<(), Error> {
+    let Slot { i, l } = at;
+    let cell = &cells[l as usize];
+    let Some(p) = p else {
+        C::store(cell, C::HOLE);
+        return Ok(());
+    };
+    if !<G::Symmetry as Symmetry<G>>::is_canonical(game, &p) {
+        C::store(cell, C::HOLE);
+        return Ok(());
+    }
+    out.solved += 1;
+    let fixed = match game.primitive(&p) {
+        Some(v) => Some(terminal(v)),
+        None => {
+            s.moves.clear();
+            game.moves(&p, &mut s.moves);
+            s.moves.is_empty().then(|| terminal(game.no_move()))
+        }
+    };
+    if let Some(v) = fixed {
+        C::store(cell, enc::<C>(v, &t)?);
+        match v {
+            Value::Tie(_) => out.ties.push((0, l)),
+            _ => out.decided.push((0, l)),
+        }
+        return Ok(());
+    }
+    let unmoves = <G::Parents as Parents<G>>::UNMOVES;
+    s.inside.clear();
+    s.inside_pos.clear();
+    s.exits.clear();
+    let pending = out.pending.len() as u32;
+    let mut remote = false;
+    // Exits are located and prefetched first, read after the moves inside are counted.
+    for c in &s.moves {
+        let k = keeps(game, &p, c);
+        if game.tier(c) == t {
+            let cc = canonical(game, c);
+            if unmoves {
+                s.inside_pos.insert((cc, k));
+                continue;
+            }
+            let j = <G::Layout as Layout<G>>::rank(game, &cc);
+            if j >= part.size() {
+                return Err(Error::Game(format!(
+                    "rank {j} of a position of tier {t:?}, whose size is {}",
+                    part.size()
+                )));
+            }
+            s.inside.insert(j << 1 | u64::from(k));
+        } else {
+            let (ct, owner, lj) = below.locate(game, t, c)?;
+            if P::ALONE || owner == me {
+                prefetch(below.tiers[ct].1, lj as usize);
+                s.exits.push((ct, lj as usize, k));
+            } else {
+                remote = true;
+                let b = owner * below.tiers.len() + ct;
+                out.asks[b].push(lj as u32);
+                out.askers[b].push(pending << 1 | u32::from(k));
+            }
+        }
+    }
+    let inside = if unmoves {
+        s.inside_pos.len()
+    } else {
+        for &e in s.inside.keys() {
+            out.edges
+                .push(((e >> 1) as u32, i as u32 | ((e & 1) as u32) << 31));
+        }
+        s.inside.len()
+    };
+    if inside > 0 {
+        out.loopy = true;
+    }
+    let mut best: Option<Value> = None;
+    for &(ct, lj, k) in &s.exits {
+        let v = below
+            .read(t, ct, lj as u64, below.tiers[ct].1[lj])?
+            .through(k);
+        if best.is_none_or(|b| v > b) {
+            best = Some(v);
+        }
+    }
+    if remote {
+        out.pending.push((l, inside as u32, best));
+        return Ok(());
+    }
+    settle::<C>(&t, cell, l, inside as u32, best, out)
+}
+
+/// The remote exits of a round (ranks only): one request per owner, the places it owns by
+/// child tier, in the order the positions met them (repeats and all: sorting them away cost
+/// more than sending them); the answer, the cells in the same order. Then every waiting
+/// position is settled. Returns whether any rank has a move inside the tier.
+fn ask_remote_exits<G: TierGame, C: Cell, P: Placement>(
+    t: G::Tier,
+    below: &Below<'_, G, C, P>,
+    outs: &mut [InitOut],
+    loopy: bool,
+    cells: &[C::Atomic],
+    ex: &dyn Exchange,
+) -> Result<bool, Error> {
+    let kk = ex.size();
+    let nct = below.tiers.len();
+    // `at[task][b]`: where the task's first exit of bucket `b = owner x children + child
+    // tier` is answered in its owner's reply.
+    let mut at: Vec<Vec<usize>> = Vec::with_capacity(outs.len());
+    let mut next = vec![0usize; kk * nct];
+    for d in 0..kk {
+        let mut sum = 0;
+        for ct in 0..nct {
+            let b = d * nct + ct;
+            next[b] = sum;
+            sum += outs.iter().map(|o| o.asks[b].len()).sum::<usize>();
+        }
+    }
+    for o in outs.iter() {
+        at.push(next.clone());
+        for (x, a) in next.iter_mut().zip(&o.asks) {
+            *x += a.len();
+        }
+    }
+    let requests: Vec<Vec<u8>> = (0..kk)
+        .map(|d| {
+            let by_tier = |ct: usize| outs.iter().map(move |o| &o.asks[d * nct + ct]);
+            let total: usize = (0..nct)
+                .map(|ct| by_tier(ct).map(Vec::len).sum::<usize>())
+                .sum();
+            if total == 0 {
+                return Vec::new();
+            }
+            let mut m = Vec::with_capacity(4 * nct + 4 * total);
+            for ct in 0..nct {
+                let len: usize = by_tier(ct).map(Vec::len).sum();
+                m.extend_from_slice(&(len as u32).to_le_bytes());
+                for a in by_tier(ct) {
+                    for &lj in a {
+                        m.extend_from_slice(&lj.to_le_bytes());
+                    }
+                }
+            }
+            m
+        })
+        .collect();
+    let (got, any_loopy) = ex.all_to_all_max(requests, u64::from(loopy));
+    let answers: Vec<Vec<u8>> = got
+        .iter()
+        .enumerate()
+        .map(|(d, req)| answer_exits(&t, below, req, d))
+        .collect::<Result<_, Error>>()?;
+    let replies = ex.all_to_all(answers);
+    for (d, reply) in replies.iter().enumerate() {
+        let want: usize = outs
+            .iter()
+            .flat_map(|o| &o.asks[d * nct..(d + 1) * nct])
+            .map(Vec::len)
+            .sum();
+        if reply.len() != C::BYTES * want {
+            return Err(Error::Exchange(format!(
+                "rank {d} answered {} bytes for {want} exits of tier {t:?}",
+                reply.len(),
+            )));
+        }
+    }
+    outs.par_iter_mut()
+        .zip(at)
+        .try_for_each(|(o, at)| -> Result<(), Error> {
+            for (b, askers) in o.askers.iter().enumerate() {
+                let (owner, ct) = (b / nct, b % nct);
+                for (n, &x) in askers.iter().enumerate() {
+                    let c = cell_at::<C>(&replies[owner], at[b] + n);
+                    let lj = o.asks[b][n];
+                    let v = below.read(t, ct, u64::from(lj), c)?.through(x & 1 == 1);
+                    let best = &mut o.pending[(x >> 1) as usize].2;
+                    if best.is_none_or(|b| v > b) {
+                        *best = Some(v);
+                    }
+                }
+            }
+            o.asks = Vec::new();
+            o.askers = Vec::new();
+            let pending = std::mem::take(&mut o.pending);
+            for (l, inside, best) in pending {
+                settle::<C>(&t, &cells[l as usize], l, inside, best, o)?;
+            }
+            Ok(())
+        })?;
+    Ok(any_loopy == 1)
+}
+
+/// The cells another rank asked for (`req`: per child tier a count, then that many places),
+/// in the order asked.
+fn answer_exits<G: TierGame, C: Cell, P>(
+    t: &G::Tier,
+    below: &Below<'_, G, C, P>,
+    req: &[u8],
+    from: usize,
+) -> Result<Vec<u8>, Error> {
+    let bad = || {
+        Error::Exchange(format!(
+            "rank {from} sent a malformed request for exits of tier {t:?}"
+        ))
+    };
+    let mut ans = Vec::with_capacity(req.len() / 4 * C::BYTES);
+    let mut rest = req;
+    for (_, cells, _) in &below.tiers {
+        if rest.is_empty() {
+            break;
+        }
+        let h = rest.get(..4).ok_or_else(bad)?;
+        let m = u32::from_le_bytes([h[0], h[1], h[2], h[3]]) as usize;
+        let body = rest.get(4..4 + 4 * m).ok_or_else(bad)?;
+        rest = &rest[4 + 4 * m..];
+        for lj in prefetched(body, cells, !0) {
+            let c = cells.get(lj as usize).copied().ok_or_else(bad)?;
+            push_cell(&mut ans, c);
+        }
+    }
+    if !rest.is_empty() {
+        return Err(bad());
+    }
+    Ok(ans)
+}
+
+/// The reverse edges inside a tier at the owners of their child slots, CSR by place: this
+/// rank's edges (`edges[d]` for rank `d`) go to their owners first (one process keeps its
+/// own).
+fn reverse_edges(
+    t: &dyn std::fmt::Debug,
+    n: u64,
+    edges: Vec<Vec<u32>>,
+    ex: &dyn Exchange,
+) -> Result<(Vec<u64>, Vec<u32>), Error> {
+    let got: Vec<Vec<u32>> = if ex.size() == 1 {
+        edges
+    } else {
+        let out = edges.iter().map(|v| bytes_of_u32(v)).collect();
+        drop(edges);
+        ex.all_to_all(out)
+            .iter()
+            .map(|g| u32s(g).collect())
+            .collect()
+    };
+    let past = || Error::Exchange(format!("a reverse edge past a share of tier {t:?}"));
+    let mut off = vec![0u64; n as usize + 1];
+    for g in &got {
+        for e in g.chunks_exact(2) {
+            *off.get_mut(e[0] as usize + 1).ok_or_else(past)? += 1;
+        }
+    }
+    for i in 0..n as usize {
+        off[i + 1] += off[i];
+    }
+    let mut fill = off.clone();
+    let mut rev = vec![0u32; off[n as usize] as usize];
+    for g in got {
+        for e in g.chunks_exact(2) {
+            rev[fill[e[0] as usize] as usize] = e[1];
+            fill[e[0] as usize] += 1;
+        }
+    }
+    Ok((off, rev))
+}
+
+/// Wins and losses (step 2), level by level. Each level ends with one exchange, which also tells
+/// whether any rank has work left (a later level, or updates sent): then the next level runs
+/// everywhere. Level 0 runs on every rank of a loopy tier.
+fn wins_and_losses<G: TierGame, C: Cell, P: Placement>(
+    parents: &ParentsOf<'_, G, P>,
+    cells: &[C::Atomic],
+    mut decided: Levels,
+    mut seeds: Levels,
+    mut phantoms: Levels,
+    ex: &dyn Exchange,
+    opts: &SolveOptions,
+) -> Result<(), Error> {
+    let (t, me, kk) = (parents.t, parents.me, ex.size());
+    let mut r = 0u32;
+    let mut go = true;
+    while go {
+        let mut frontier = decided.take(r);
+        let s = seeds.take(r);
+        if !s.is_empty() {
+            let won = enc::<C>(Value::Win(r), &t)?;
+            frontier.extend(
+                s.into_iter()
+                    .filter(|&i| decide::<C>(&cells[i as usize], won, Racy(false))),
+            );
+        }
+        let lost_next = C::encode(Value::Loss(r + 1));
+        let won_next = C::encode(Value::Win(r + 1));
+        // A parent's update: won (`win`) or counted down; whether this call decided it.
+        let update = |cell: &C::Atomic, win: bool, racy: Racy| -> Result<bool, Error> {
+            if win {
+                Ok(decide::<C>(cell, need(won_next, &t)?, racy))
+            } else {
+                count_down::<C>(cell, lost_next, racy, &t)
+            }
+        };
+        let mut next = Vec::new();
+        for i in phantoms.take(r) {
+            if count_down::<C>(&cells[i as usize], lost_next, Racy(false), &t)? {
+                next.push(i);
+            }
+        }
+        let away = levels_step(&frontier, &mut next, kk, |chunk, s, out, away, racy| {
+            for &c in chunk {
+                let lost = C::load(&cells[c as usize]).is_loss();
+                parents.each(c, s, cells, |owner, lq, k| {
+                    let win = lost != k;
+                    if !P::ALONE && owner != me {
+                        away[owner].extend_from_slice(&(lq | u32::from(win) << 31).to_le_bytes());
+                    } else if update(&cells[lq as usize], win, racy)? {
+                        out.push(lq);
+                    }
+                    Ok(())
+                })?;
+            }
+            Ok(())
+        })?;
+        let more = decided.len().max(seeds.len()).max(phantoms.len()) > r + 1 || !next.is_empty();
+        let (got, more) = swap::<P>(ex, away, more, opts)?;
+        for g in got {
+            for x in prefetched(&g, cells, !(1 << 31)) {
+                let lq = x & !(1 << 31);
+                if update(place_of::<C>(cells, lq, &t)?, x >> 31 == 1, Racy(false))? {
+                    next.push(lq);
+                }
+            }
+        }
+        decided.extend(r + 1, next);
+        go = more;
+        r += 1;
+    }
+    Ok(())
+}
+
+/// Ties (step 3), the same way (an update is the parent's place).
+fn spread_all_ties<G: TierGame, C: Cell, P: Placement>(
+    parents: &ParentsOf<'_, G, P>,
+    cells: &[C::Atomic],
+    mut ties: Levels,
+    mut tie_seeds: Levels,
+    ex: &dyn Exchange,
+    opts: &SolveOptions,
+) -> Result<(), Error> {
+    let (t, me, kk) = (parents.t, parents.me, ex.size());
+    let mut r = 0u32;
+    let mut go = true;
+    while go {
+        let mut frontier = ties.take(r);
+        let s = tie_seeds.take(r);
+        if !s.is_empty() {
+            let tied = enc::<C>(Value::Tie(r), &t)?;
+            frontier.extend(
+                s.into_iter()
+                    .filter(|&i| decide::<C>(&cells[i as usize], tied, Racy(false))),
+            );
+        }
+        let tied_next = C::encode(Value::Tie(r + 1));
+        let update = |cell: &C::Atomic, racy: Racy| -> Result<bool, Error> {
+            Ok(C::load(cell).counter().is_some() && decide::<C>(cell, need(tied_next, &t)?, racy))
+        };
+        let mut next = Vec::new();
+        let away = levels_step(&frontier, &mut next, kk, |chunk, s, out, away, racy| {
+            for &c in chunk {
+                parents.each(c, s, cells, |owner, lq, _| {
+                    if !P::ALONE && owner != me {
+                        away[owner].extend_from_slice(&lq.to_le_bytes());
+                    } else if update(&cells[lq as usize], racy)? {
+                        out.push(lq);
+                    }
+                    Ok(())
+                })?;
+            }
+            Ok(())
+        })?;
+        let more = ties.len().max(tie_seeds.len()) > r + 1 || !next.is_empty();
+        let (got, more) = swap::<P>(ex, away, more, opts)?;
+        for g in got {
+            for lq in prefetched(&g, cells, !0) {
+                if update(place_of::<C>(cells, lq, &t)?, Racy(false))? {
+                    next.push(lq);
+                }
+            }
+        }
+        ties.extend(r + 1, next);
+        go = more;
+        r += 1;
+    }
+    Ok(())
+}
+
+/// The cell at a place another rank sent (checked: a malformed message is an error).
+#[inline]
+fn place_of<'a, C: Cell>(
+    cells: &'a [C::Atomic],
+    l: u32,
+    t: &dyn std::fmt::Debug,
+) -> Result<&'a C::Atomic, Error> {
+    cells.get(l as usize).ok_or_else(|| {
+        Error::Exchange(format!(
+            "an update for place {l} past a share of tier {t:?}"
+        ))
+    })
+}
+
+/// Runs `step(chunk, scratch, decided, away, racy)` over a level's frontier: inline when it
+/// is at most one chunk or the pool has one thread, else over chunks in parallel (racy).
+/// Appends what the chunks decided to `next`; returns their updates for other ranks, by
+/// rank.
+fn levels_step<P: Copy + Eq + std::hash::Hash + Send>(
+    frontier: &[u32],
+    next: &mut Vec<u32>,
+    kk: usize,
+    step: impl Fn(&[u32], &mut Scratch<P>, &mut Vec<u32>, &mut [Vec<u8>], Racy) -> Result<(), Error>
+        + Sync,
+) -> Result<Vec<Vec<u8>>, Error> {
+    let mut away: Vec<Vec<u8>> = vec![Vec::new(); kk];
+    if frontier.is_empty() {
+        return Ok(away);
+    }
+    if frontier.len() <= CHUNK || rayon::current_num_threads() == 1 {
+        step(frontier, &mut Scratch::new(), next, &mut away, Racy(false))?;
+        return Ok(away);
+    }
+    let results: Vec<(Vec<u32>, Vec<Vec<u8>>)> = frontier
+        .par_chunks(CHUNK)
+        .map_init(Scratch::new, |s, chunk| {
+            let mut out = Vec::new();
+            let mut away = vec![Vec::new(); kk];
+            step(chunk, s, &mut out, &mut away, Racy(true)).map(|_| (out, away))
+        })
+        .collect::<Result<_, Error>>()?;
+    for (out, a) in results {
+        if next.is_empty() {
+            *next = out;
+        } else {
+            next.extend(out);
+        }
+        append_each(&mut away, a);
+    }
+    Ok(away)
+}
+
+/// Appends each buffer of `from` to the one of `into` with the same index (taking it whole
+/// when that one is empty): per-destination buffers of parallel chunks, gathered.
+pub(crate) fn append_each<T>(into: &mut [Vec<T>], from: Vec<Vec<T>>) {
+    for (d, v) in from.into_iter().enumerate() {
+        if into[d].is_empty() {
+            into[d] = v;
+        } else {
+            into[d].extend(v);
+        }
+    }
+}
+
+/// The end of a level: exchanges the updates for other ranks (`away`, by rank) and returns
+/// what arrived and whether any rank has more to do (`more` here); one process only checks
+/// for a cancel.
+pub(crate) fn swap<P: Placement>(
+    ex: &dyn Exchange,
+    away: Vec<Vec<u8>>,
+    more: bool,
+    opts: &SolveOptions,
+) -> Result<(Vec<Vec<u8>>, bool), Error> {
+    if P::ALONE {
+        opts.cancelled()?;
+        return Ok((Vec::new(), more));
+    }
+    let more = more || away.iter().any(|a| !a.is_empty());
+    let (got, flag) = ex.all_to_all_max(away, self::flag(more, opts));
+    Ok((got, still(flag)?))
+}
+
+/// Whether `b` holds on some rank (one process: whether it holds), unless a rank was
+/// cancelled.
+pub(crate) fn anything<P: Placement>(
+    ex: &dyn Exchange,
+    b: bool,
+    opts: &SolveOptions,
+) -> Result<bool, Error> {
+    if P::ALONE {
+        opts.cancelled()?;
+        return Ok(b);
+    }
+    let mut m = [flag(b, opts)];
+    ex.max(&mut m);
+    still(m[0])
+}
+
+/// This rank's flag: 1 when it has more to do, 2 or 3 when it was cancelled.
+pub(crate) fn flag(more: bool, opts: &SolveOptions) -> u64 {
+    u64::from(more) | u64::from(opts.cancelled().is_err()) << 1
+}
+
+/// Whether to go on, from the ranks' largest flag.
+pub(crate) fn still(flag: u64) -> Result<bool, Error> {
+    if flag >= 2 {
+        return Err(Error::Interrupted);
+    }
+    Ok(flag == 1)
+}
+
 /// Where a tier's parents come from.
-struct ParentsOf<'a, G: TierGame> {
+struct ParentsOf<'a, G: TierGame, P> {
     game: &'a G,
     t: G::Tier,
-    size: u64,
+    part: P,
+    me: usize,
+    /// Reverse edges by place (without un-moves): offsets and parent slot | keeps << 31.
     rev_off: &'a [u64],
     rev: &'a [u32],
 }
 
-impl<G: TierGame> ParentsOf<'_, G> {
-    /// Calls `f(parent slot, keeps)` once for every distinct (parent, keeps) with a move to
-    /// slot `i`; `hint[parent]` is prefetched as soon as the parent is known.
+impl<G: TierGame, P: Placement> ParentsOf<'_, G, P> {
+    /// Calls `f(owner, place there, keeps)` once for every distinct (parent, keeps) with a
+    /// move to place `l`, this rank's parents first; `hint[place]` is prefetched as soon as
+    /// a parent is placed (whoever owns it: a wasted hint is cheaper than a branch).
     #[inline]
     fn each<T>(
         &self,
-        i: u32,
+        l: u32,
         s: &mut Scratch<G::Position>,
         hint: &[T],
-        mut f: impl FnMut(u32, bool) -> Result<(), Error>,
+        mut f: impl FnMut(usize, u32, bool) -> Result<(), Error>,
     ) -> Result<(), Error> {
         if !<G::Parents as Parents<G>>::UNMOVES {
-            let (a, b) = (self.rev_off[i as usize], self.rev_off[i as usize + 1]);
-            for &e in &self.rev[a as usize..b as usize] {
-                f(e & !(1 << 31), e >> 31 == 1)?;
+            let (a, b) = (self.rev_off[l as usize], self.rev_off[l as usize + 1]);
+            let edges = &self.rev[a as usize..b as usize];
+            if P::ALONE {
+                for &e in edges {
+                    f(0, e & !(1 << 31), e >> 31 == 1)?;
+                }
+                return Ok(());
             }
-            return Ok(());
+            let mut by = Sides::new(&mut s.sorted, edges.len());
+            for &e in edges {
+                let (owner, lq) = self.part.place(u64::from(e & !(1 << 31)));
+                by.put((owner, lq as u32, e >> 31 == 1), owner == self.me);
+            }
+            return by.each(f);
         }
         let game = self.game;
-        let p = <G::Layout as Layout<G>>::unrank(game, self.t, u64::from(i))
-            .expect("a decided slot is a position");
+        let i = self.part.global(self.me, u64::from(l));
+        let p = <G::Layout as Layout<G>>::unrank(game, self.t, i).ok_or_else(|| {
+            Error::Game(format!(
+                "slot {i} of tier {:?} holds a value but is no position (unrank gave none)",
+                self.t
+            ))
+        })?;
         s.moves.clear();
         <G::Parents as Parents<G>>::unmoves(game, &p, &mut s.moves);
         s.inside.clear();
+        let mut by = Sides::new(&mut s.sorted, if P::ALONE { 0 } else { s.moves.len() });
         for q in &s.moves {
             if game.tier(q) != self.t {
                 return Err(Error::Game(format!(
@@ -727,79 +1194,115 @@ impl<G: TierGame> ParentsOf<'_, G> {
             }
             let k = keeps(game, q, &p);
             let j = <G::Layout as Layout<G>>::rank(game, &canonical(game, q));
-            if j >= self.size {
+            if j >= self.part.size() {
                 return Err(Error::Game(format!(
                     "an un-move of {p:?} gives {q:?}, rank {j}, past the size {} of tier {:?}",
-                    self.size, self.t
+                    self.part.size(),
+                    self.t
                 )));
             }
             if s.inside.insert(j << 1 | u64::from(k)) {
-                prefetch(hint, j as usize);
+                let (owner, lj) = self.part.place(j);
+                prefetch(hint, lj as usize);
+                if !P::ALONE {
+                    by.put((owner, lj as u32, k), owner == self.me);
+                }
             }
         }
-        for &e in s.inside.keys() {
-            f((e >> 1) as u32, e & 1 == 1)?;
+        if P::ALONE {
+            for &e in s.inside.keys() {
+                f(0, (e >> 1) as u32, e & 1 == 1)?;
+            }
+            return Ok(());
+        }
+        by.each(f)
+    }
+}
+
+/// At most `n` items put in a buffer of `n + 1`, this rank's from the front (in order) and
+/// the others' from the back (in reverse order), without a branch: which rank owns a parent
+/// is a coin toss at K = 2, which a branch mispredicts half the time. [`Sides::each`] then
+/// visits this rank's first, so that each run of calls takes one side of the caller's test
+/// of the owner, predicted.
+struct Sides<'a, T> {
+    buf: &'a mut [T],
+    lo: usize,
+    hi: usize,
+}
+
+impl<'a, T: Copy + Default> Sides<'a, T> {
+    #[inline]
+    fn new(buf: &'a mut Vec<T>, n: usize) -> Self {
+        buf.clear();
+        buf.resize(n + 1, T::default());
+        Sides { buf, lo: 0, hi: n }
+    }
+
+    #[inline]
+    fn put(&mut self, e: T, mine: bool) {
+        self.buf[self.lo] = e;
+        self.buf[self.hi] = e;
+        self.lo += usize::from(mine);
+        self.hi -= usize::from(!mine);
+    }
+}
+
+impl Sides<'_, (usize, u32, bool)> {
+    #[inline]
+    fn each(self, mut f: impl FnMut(usize, u32, bool) -> Result<(), Error>) -> Result<(), Error> {
+        for &(owner, lq, k) in self.buf[..self.lo].iter().chain(&self.buf[self.hi + 1..]) {
+            f(owner, lq, k)?;
         }
         Ok(())
     }
 }
 
-/// Processes a chunk of a win/loss frontier of level `r`; appends what it decides (level
-/// `r + 1`) to `out`.
-#[allow(clippy::too_many_arguments)]
-fn propagate<G: TierGame, C: Cell>(
-    parents: &ParentsOf<'_, G>,
-    chunk: &[u32],
-    r: u32,
-    lost_next: Option<C>,
-    won_next: Option<C>,
-    cells: &[C::Atomic],
-    s: &mut Scratch<G::Position>,
-    out: &mut Vec<u32>,
-    racy: Racy,
-) -> Result<(), Error> {
-    for &c in chunk {
-        let child = C::load(&cells[c as usize]);
-        let lost = child.is_loss();
-        debug_assert!(child.decode().is_some_and(|v| v.remoteness() == Some(r)));
-        parents.each(c, s, cells, |q, k| {
-            let cell = &cells[q as usize];
-            // The child's value seen from the parent: a loss there is a win here, unless
-            // the move keeps the turn.
-            if lost != k {
-                if decide::<C>(cell, need(won_next, &parents.t)?, racy) {
-                    out.push(q);
-                }
-            } else if count_down::<C>(cell, lost_next, racy, &parents.t)? {
-                out.push(q);
-            }
-            Ok(())
-        })?;
+/// Little-endian bytes of `u32`s.
+pub(crate) fn bytes_of_u32(v: &[u32]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(4 * v.len());
+    for x in v {
+        out.extend_from_slice(&x.to_le_bytes());
     }
-    Ok(())
+    out
 }
 
-/// Processes a chunk of a tie frontier: every undecided parent ties one ply later.
-#[allow(clippy::too_many_arguments)]
-fn spread_ties<G: TierGame, C: Cell>(
-    parents: &ParentsOf<'_, G>,
-    chunk: &[u32],
-    tied_next: Option<C>,
-    cells: &[C::Atomic],
-    s: &mut Scratch<G::Position>,
-    out: &mut Vec<u32>,
-    racy: Racy,
-) -> Result<(), Error> {
-    for &c in chunk {
-        parents.each(c, s, cells, |q, _| {
-            let cell = &cells[q as usize];
-            if C::load(cell).counter().is_some()
-                && decide::<C>(cell, need(tied_next, &parents.t)?, racy)
-            {
-                out.push(q);
-            }
-            Ok(())
-        })?;
+/// The `u32`s of little-endian bytes.
+pub(crate) fn u32s(b: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+}
+
+/// The `u32`s of `b`, each read `AHEAD` before it is yielded to prefetch `data[x & mask]`
+/// (received updates land at random places: their cache misses overlap).
+pub(crate) fn prefetched<'a, T>(
+    b: &'a [u8],
+    data: &'a [T],
+    mask: u32,
+) -> impl Iterator<Item = u32> + 'a {
+    let n = b.len() / 4;
+    let at =
+        move |i: usize| u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
+    (0..n).map(move |i| {
+        if i + AHEAD < n {
+            prefetch(data, (at(i + AHEAD) & mask) as usize);
+        }
+        at(i)
+    })
+}
+
+/// Appends a cell in `C::BYTES` little-endian bytes.
+#[inline]
+pub(crate) fn push_cell<C: Cell>(out: &mut Vec<u8>, c: C) {
+    let x = c.to_u16().to_le_bytes();
+    out.extend_from_slice(&x[..C::BYTES]);
+}
+
+/// The `i`th cell of a buffer of [`push_cell`]s (checked for length by the caller).
+#[inline]
+pub(crate) fn cell_at<C: Cell>(b: &[u8], i: usize) -> C {
+    if C::BYTES == 1 {
+        C::from_u16(u16::from(b[i]))
+    } else {
+        C::from_u16(u16::from_le_bytes([b[2 * i], b[2 * i + 1]]))
     }
-    Ok(())
 }

@@ -68,12 +68,15 @@
 
 use crate::api::game::{keeps, Layout, Symmetry, TierGame};
 use crate::engine::cell::{Cell, CellArray};
-use crate::engine::dist::{merge_stats, share_file, Traffic};
+use crate::engine::driver::{merge_stats, share_file};
 use crate::engine::sorted::{load_keys, shape, slot_flags, slots_of, terminal, Key};
-use crate::engine::{header, keys_file, values_file, Dag, Event, SolveOptions, META};
+use crate::engine::Traffic;
+use crate::engine::{Dag, Event, SolveOptions};
 use crate::error::Error;
 use crate::solution::{TierData, TierSolution};
 use crate::stats::Stats;
+use crate::store::cells::{decode_cells, fits_one_byte, push_stored};
+use crate::store::meta::{header, keys_file, values_file, META};
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Codec, Kind, Reader};
 use rayon::prelude::*;
@@ -301,7 +304,7 @@ fn load_vals<C: CellArray>(
     }
     let mut raw = Vec::new();
     r.read_all(st, &mut raw)?;
-    crate::engine::decode_cells::<C>(&raw, r.elem(), r.name())
+    decode_cells::<C>(&raw, r.elem(), r.name())
 }
 
 /// Writes this rank's share of a tier's values: one per key of its share.
@@ -313,7 +316,7 @@ fn store_vals<C: CellArray>(
     cells: &[C],
     codec: Codec,
 ) -> Result<(), Error> {
-    let one = crate::engine::fits_one_byte(cells);
+    let one = fits_one_byte(cells);
     let per = tierfile::BLOCK_ELEMS as usize;
     // Sorted tiers are big: zstd's level 3 at most, as one process writes them.
     let codec = match codec {
@@ -331,7 +334,7 @@ fn store_vals<C: CellArray>(
             let part = &cells[b * per..((b + 1) * per).min(cells.len())];
             for &c in part {
                 let v = c.decode().expect("a solved tier's cells hold values");
-                crate::engine::push_stored(out, v, one);
+                push_stored(out, v, one);
             }
             part.len() as u64
         },
@@ -569,7 +572,7 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
     let solve_time = started.elapsed();
 
     // 3. Totals, and the tiers rank 0 needs, whole.
-    let per_tier = merge_stats(ex, per_tier);
+    let per_tier = merge_stats(ex, per_tier)?;
     let mut stats = Stats::default();
     for s in &per_tier {
         stats.merge(s);
@@ -708,7 +711,7 @@ fn assemble<G: TierGame, C: CellArray, K: Key>(
         let vals = load_vals::<C>(st, &gname, name, &val_files[k], keys.len() as u64)?;
         // Whether every value of the tier fits a byte: one process decides it over all its
         // keys, canonical or not.
-        let one = ex.all(crate::engine::fits_one_byte(&vals));
+        let one = ex.all(fits_one_byte(&vals));
         let t = dag.tiers[k];
         let mut ck = Vec::new();
         let mut cv = Vec::new();
@@ -719,7 +722,7 @@ fn assemble<G: TierGame, C: CellArray, K: Key>(
                 let v = c.decode().ok_or_else(|| {
                     Error::damaged(val_files[k].clone(), "a key of the share has no value")
                 })?;
-                crate::engine::push_stored(&mut cv, v, one);
+                push_stored(&mut cv, v, one);
             }
         }
         drop((keys, vals));

@@ -4,27 +4,30 @@
 pub(crate) mod cell;
 pub(crate) mod count;
 pub(crate) mod dense;
-pub(crate) mod dist;
 pub(crate) mod dist_sorted;
 pub(crate) mod distinct;
+pub(crate) mod driver;
 pub(crate) mod seq;
 pub(crate) mod sorted;
 
-use crate::api::game::{Layout, LayoutKind, Symmetry, TierGame};
-use crate::engine::cell::{AnyCells, Cell, CellArray};
-use crate::engine::dense::Below;
+use crate::api::game::{Layout, LayoutKind, TierGame};
+use crate::engine::cell::Cell;
+pub use crate::engine::driver::share_file;
+use crate::engine::driver::solve_dense;
 use crate::error::{human_bytes, Error};
 use crate::solution::{TierData, TierSolution};
-use crate::stats::Stats;
+use crate::store::meta::{
+    header, keys_file, read_meta, values_file, write_meta, Meta, FORMAT, META,
+};
 use crate::store::storage::Storage;
-use crate::store::tierfile::{self, Codec, Header, Kind, Reader};
+use crate::store::tierfile::{Codec, Kind, Reader};
 use rayon::prelude::*;
+use retrograde_solve::exchange::{Exchange, Solo};
+use retrograde_solve::place::{Blocks, Whole};
 use retrograde_solve::Value;
-use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Which solver runs the tiers.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -301,109 +304,6 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> Dag<T> {
     }
 }
 
-/// The database's description of itself, `database.json`.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Meta {
-    /// Always `retrograde tier database`.
-    pub format: String,
-    /// Format version (1).
-    pub version: u32,
-    /// The game's [`TierGame::name`].
-    pub game: String,
-    /// What the caller recorded to rebuild the game ([`SolveOptions::params`]).
-    pub params: serde_json::Value,
-    /// `dense` or `sorted`.
-    pub layout: String,
-    /// Bytes per value cell.
-    pub cell_bytes: u32,
-    /// The tiers, children first: (name, size).
-    pub tiers: Vec<(String, u64)>,
-    /// The start's value, as `Display` writes it.
-    pub start: Option<String>,
-    /// The totals.
-    pub stats: Stats,
-    /// Per tier totals (games without a start), in the order of `tiers`.
-    pub tier_stats: Vec<Option<Stats>>,
-    /// CRC-32 of this object written with an empty checksum, in hex.
-    pub checksum: String,
-}
-
-/// The name of the database's description file.
-pub const META: &str = "database.json";
-pub(crate) const FORMAT: &str = "retrograde tier database";
-
-impl Meta {
-    fn sealed(mut self) -> Meta {
-        self.checksum = String::new();
-        let text = serde_json::to_vec(&self).expect("serializable");
-        self.checksum = format!("{:08x}", crc32fast::hash(&text));
-        self
-    }
-}
-
-/// Reads a database's description, checking its checksum; `Ok(None)` when there is none.
-///
-/// # Errors
-/// A description that cannot be read, is not one, or whose checksum does not hold.
-pub fn read_meta(storage: &dyn Storage) -> Result<Option<Meta>, Error> {
-    let name = storage.describe(META);
-    let Some(len) = storage
-        .size(META)
-        .map_err(|e| Error::io(name.clone(), "read", e))?
-    else {
-        return Ok(None);
-    };
-    if len > 64 << 20 {
-        return Err(Error::damaged(name, "too big for a database description"));
-    }
-    let mut buf = vec![0u8; len as usize];
-    storage
-        .read_at(META, 0, &mut buf)
-        .map_err(|e| Error::io(name.clone(), "read", e))?;
-    let meta: Meta = serde_json::from_slice(&buf)
-        .map_err(|e| Error::damaged(name.clone(), format!("not a database description: {e}")))?;
-    if meta.format != FORMAT || meta.version != 1 {
-        return Err(Error::damaged(
-            name,
-            format!(
-                "format {:?} version {}, expected {FORMAT:?} version 1",
-                meta.format, meta.version
-            ),
-        ));
-    }
-    let stored = meta.checksum.clone();
-    if meta.clone().sealed().checksum != stored {
-        return Err(Error::damaged(name, "checksum mismatch"));
-    }
-    Ok(Some(meta))
-}
-
-pub(crate) fn write_meta(storage: &dyn Storage, meta: Meta) -> Result<(), Error> {
-    let name = storage.describe(META);
-    let bytes = serde_json::to_vec_pretty(&meta.sealed()).expect("serializable");
-    let io = |e| Error::io(name.clone(), "write", e);
-    let mut w = storage.create(META).map_err(io)?;
-    std::io::Write::write_all(&mut w, &bytes).map_err(io)?;
-    w.commit().map_err(io)
-}
-
-pub(crate) fn values_file(name: &str) -> String {
-    format!("{name}.values")
-}
-
-pub(crate) fn keys_file(name: &str) -> String {
-    format!("{name}.keys")
-}
-
-pub(crate) fn header(game_name: &str, tier: &str, kind: Kind, elem: u32) -> Header {
-    Header {
-        game: game_name.to_string(),
-        tier: tier.to_string(),
-        kind,
-        elem,
-    }
-}
-
 /// Solves every tier of `game` below its root tiers.
 ///
 /// # Errors
@@ -416,20 +316,71 @@ pub fn solve<'g, G: TierGame>(
     game: &'g G,
     opts: &SolveOptions,
 ) -> Result<TierSolution<'g, G>, Error> {
+    if <G::Layout as Layout<G>>::KIND == LayoutKind::SortedKeys {
+        check_name(game)?;
+        return match small(game) {
+            true => sorted::solve::<G, u8>(game, opts),
+            false => sorted::solve::<G, u16>(game, opts),
+        };
+    }
+    solve_distributed(game, opts, &Solo, true).map(|(s, _)| s)
+}
+
+/// Refuses a game whose name does not fit a file's header.
+fn check_name<G: TierGame>(game: &G) -> Result<(), Error> {
     if game.name().len() > 40 {
         return Err(Error::Game(format!(
             "the game's name {:?} is longer than 40 bytes",
             game.name()
         )));
     }
-    let small = game
-        .remoteness_bound()
-        .is_some_and(|b| b <= u8::MAX_REMOTENESS);
-    match (<G::Layout as Layout<G>>::KIND, small) {
-        (LayoutKind::Dense, true) => solve_dense::<G, u8>(game, opts),
-        (LayoutKind::Dense, false) => solve_dense::<G, u16>(game, opts),
-        (LayoutKind::SortedKeys, true) => sorted::solve::<G, u8>(game, opts),
-        (LayoutKind::SortedKeys, false) => sorted::solve::<G, u16>(game, opts),
+    Ok(())
+}
+
+/// Whether the game's values fit one-byte cells.
+fn small<G: TierGame>(game: &G) -> bool {
+    game.remoteness_bound()
+        .is_some_and(|b| b <= u8::MAX_REMOTENESS)
+}
+
+/// What a distributed solve measured, summed over the ranks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Traffic {
+    /// Bytes sent between ranks.
+    pub bytes: u64,
+    /// Positions solved (canonical positions of every tier, each once; with sorted keys,
+    /// every key of every tier).
+    pub positions: u64,
+}
+
+/// Solves every tier of `game` below its root tiers across the ranks of `ex`, each owning a
+/// share of every tier (a dealing of the dense index's slots; a key range of the sorted
+/// keys), exchanging what crosses ranks: the very code [`solve`] runs, which is this with
+/// one rank ([`Solo`]). Every rank must call it with the same game and options (its own
+/// storage, if any: shares are files named by [`share_file`], and
+/// [`keys_share_file`](crate::keys_share_file) for sorted keys). Rank 0's answer holds the
+/// totals and the start tier (enough for the start's value and the report), or with
+/// `whole` every tier (memory of one process: for tests and small games); the other ranks'
+/// answers hold the totals only. Resuming reuses a tier when every rank's share of it checks
+/// out (with the same number of ranks).
+///
+/// # Errors
+/// As [`solve`], and [`Error::Exchange`] for a malformed message from another rank. An error
+/// on one rank alone leaves the others waiting: the caller ends the job (MPI's abort).
+pub fn solve_distributed<'g, G: TierGame>(
+    game: &'g G,
+    opts: &SolveOptions,
+    ex: &dyn Exchange,
+    whole: bool,
+) -> Result<(TierSolution<'g, G>, Traffic), Error> {
+    check_name(game)?;
+    let alone = ex.size() == 1;
+    match (<G::Layout as Layout<G>>::KIND, small(game), alone) {
+        (LayoutKind::Dense, true, true) => solve_dense::<G, u8, Whole>(game, opts, ex, whole),
+        (LayoutKind::Dense, false, true) => solve_dense::<G, u16, Whole>(game, opts, ex, whole),
+        (LayoutKind::Dense, true, false) => solve_dense::<G, u8, Blocks>(game, opts, ex, whole),
+        (LayoutKind::Dense, false, false) => solve_dense::<G, u16, Blocks>(game, opts, ex, whole),
+        (LayoutKind::SortedKeys, _, _) => dist_sorted::solve(game, opts, ex, whole),
     }
 }
 
@@ -527,352 +478,6 @@ pub fn open<'g, G: TierGame>(
     )))
 }
 
-/// Which numbers of a tier hold a stored value: every one with sorted keys; with a dense
-/// index, the positions that are canonical. Calls `f(number, stored)` for `range` in order.
-pub(crate) fn stored_slots<G: TierGame>(
-    game: &G,
-    t: G::Tier,
-    range: std::ops::Range<u64>,
-    mut f: impl FnMut(u64, bool),
-) {
-    if <G::Layout as Layout<G>>::KIND == LayoutKind::SortedKeys {
-        range.for_each(|i| f(i, true));
-        return;
-    }
-    <G::Layout as Layout<G>>::for_each_in(game, t, range, |i, p| {
-        f(
-            i,
-            p.is_some_and(|p| <G::Symmetry as Symmetry<G>>::is_canonical(game, &p)),
-        )
-    });
-}
-
-/// Decodes stored cells of a file (`elem` bytes each) into cells of width `C`.
-pub(crate) fn decode_cells<C: Cell>(raw: &[u8], elem: u32, name: &str) -> Result<Vec<C>, Error> {
-    let bad = || Error::damaged(name.to_string(), "a stored value is not a value");
-    let to = |v: Option<Value>| -> Result<C, Error> {
-        match v {
-            Some(v) => C::encode(v).ok_or_else(|| Error::Remoteness {
-                tier: name.to_string(),
-                max: C::MAX_REMOTENESS,
-            }),
-            None => Err(bad()),
-        }
-    };
-    if elem == 1 {
-        raw.iter().map(|&c| to(c.decode())).collect()
-    } else {
-        raw.chunks_exact(2)
-            .map(|c| to(u16::from_le_bytes([c[0], c[1]]).decode()))
-            .collect()
-    }
-}
-
-/// Fills `dst`, the cells of numbers `lo..` of tier `t`, from a block's stored cells.
-pub(crate) fn expand_block<G: TierGame, C: Cell>(
-    game: &G,
-    t: G::Tier,
-    lo: u64,
-    stored: &[C],
-    dst: &mut [C],
-    name: &str,
-) -> Result<(), Error> {
-    let mut next = 0usize;
-    let mut ok = true;
-    stored_slots(game, t, lo..lo + dst.len() as u64, |i, here| {
-        if here {
-            match stored.get(next) {
-                Some(&c) => dst[(i - lo) as usize] = c,
-                None => ok = false,
-            }
-            next += 1;
-        }
-    });
-    if !ok || next != stored.len() {
-        return Err(Error::damaged(
-            name.to_string(),
-            format!(
-                "a block of {} values where the game has {next} positions",
-                stored.len()
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// Reads a whole values file into cells, one per number of the tier (0 for holes).
-pub(crate) fn load_cells<G: TierGame, C: CellArray>(
-    storage: &dyn Storage,
-    game: &G,
-    t: G::Tier,
-    tier: &str,
-    expect: u64,
-) -> Result<Vec<C>, Error> {
-    let gname = game.name();
-    let r = Reader::open(
-        storage,
-        &values_file(tier),
-        &header(&gname, tier, Kind::Values, 0),
-    )?;
-    if r.count() != expect {
-        return Err(Error::damaged(
-            r.name().to_string(),
-            format!("covers {} numbers, the tier has {expect}", r.count()),
-        ));
-    }
-    let per = r.block_elems() as usize;
-    let mut out = vec![C::UNDECIDED; expect as usize];
-    out.par_chunks_mut(per.max(1))
-        .enumerate()
-        .try_for_each(|(b, dst)| -> Result<(), Error> {
-            let raw = r.block(storage, b)?;
-            let stored = decode_cells::<C>(&raw, r.elem(), r.name())?;
-            expand_block(game, t, (b * per) as u64, &stored, dst, r.name())
-        })?;
-    Ok(out)
-}
-
-/// Whether every value among `cells` fits a one-byte stored cell.
-pub(crate) fn fits_one_byte<C: CellArray>(cells: &[C]) -> bool {
-    C::BYTES == 1
-        || cells
-            .par_iter()
-            .all(|c| c.decode().is_none_or(|v| u8::encode(v).is_some()))
-}
-
-/// Appends `v` as a stored cell: one byte when `one` (see [`fits_one_byte`]), else two.
-pub(crate) fn push_stored(out: &mut Vec<u8>, v: Value, one: bool) {
-    if one {
-        out.push(u8::encode(v).expect("checked: fits"));
-    } else {
-        out.extend_from_slice(&u16::encode(v).expect("a cell's value").to_le_bytes());
-    }
-}
-
-/// Writes a tier's cells: only those holding a value, one byte each when all fit.
-pub(crate) fn store_cells<C: CellArray>(
-    storage: &dyn Storage,
-    game_name: &str,
-    tier: &str,
-    cells: &[C],
-    codec: Codec,
-) -> Result<(), Error> {
-    let one = fits_one_byte(cells);
-    let elem = if one { 1 } else { 2 };
-    let per = tierfile::BLOCK_ELEMS as usize;
-    tierfile::write_values(
-        storage,
-        &values_file(tier),
-        &header(game_name, tier, Kind::Values, elem),
-        cells.len() as u64,
-        tierfile::BLOCK_ELEMS,
-        codec,
-        &|b, out| {
-            let mut n = 0;
-            for &c in &cells[b * per..((b + 1) * per).min(cells.len())] {
-                if c == C::UNDECIDED {
-                    continue;
-                }
-                n += 1;
-                push_stored(out, c.decode().expect("a stored cell holds a value"), one);
-            }
-            n
-        },
-    )
-}
-
-/// The dense driver.
-fn solve_dense<'g, G: TierGame, C: CellArray>(
-    game: &'g G,
-    opts: &SolveOptions,
-) -> Result<TierSolution<'g, G>, Error> {
-    let gname = game.name();
-    if let Some(st) = &opts.storage {
-        if let Some(done) = prepare_storage(game, st, opts.resume)? {
-            return Ok(done);
-        }
-    }
-    let dag = Dag::build(game)?;
-    let n = dag.tiers.len();
-    let sizes: Vec<u64> = dag
-        .tiers
-        .iter()
-        .map(|&t| <G::Layout as Layout<G>>::tier_size(game, t))
-        .collect();
-    let total: u64 = sizes.iter().sum();
-    opts.emit(&Event::Plan {
-        tiers: n,
-        slots: total,
-    });
-    let cell = C::BYTES as u64;
-    // Working memory of a tier beside its children: cells, counters, level lists.
-    let work = |k: usize| sizes[k].saturating_mul(cell + 1 + 4);
-    plan_memory(&dag, &sizes, cell, opts.storage.is_some(), &work, opts)?;
-
-    let storage = opts.storage.as_deref();
-    let started = Instant::now();
-    let mut resident: Vec<Option<Arc<Vec<C>>>> = vec![None; n];
-    let mut done = vec![false; n];
-    let mut parents_left: Vec<usize> = dag.parents.iter().map(Vec::len).collect();
-    let mut tier_stats: Vec<Option<Stats>> = vec![None; n];
-    let has_start = game.start().is_some();
-    if let (Some(st), true) = (storage, opts.resume) {
-        // Check what is there, children first; damaged files are solved again.
-        for &k in &dag.order {
-            let file = values_file(&dag.names[k]);
-            if st.size(&file).ok().flatten().is_none() {
-                continue;
-            }
-            match load_cells::<G, C>(st, game, dag.tiers[k], &dag.names[k], sizes[k]) {
-                Ok(cells) => {
-                    done[k] = true;
-                    if !has_start {
-                        tier_stats[k] = Some(tally::<G, C>(game, dag.tiers[k], &cells));
-                    }
-                }
-                Err(e) => {
-                    opts.emit(&Event::Damaged { error: &e });
-                    st.remove(&file)
-                        .map_err(|e| Error::io(st.describe(&file), "remove", e))?;
-                }
-            }
-        }
-    }
-    let mut finished = 0u64;
-    for &k in &dag.order {
-        opts.cancelled()?;
-        let name = &dag.names[k];
-        opts.emit(&Event::Tier {
-            tier: name,
-            size: sizes[k],
-            done: finished,
-            reused: done[k],
-        });
-        if !done[k] {
-            for &c in &dag.children[k] {
-                if resident[c].is_none() {
-                    let st = storage.expect("an evicted tier was stored");
-                    resident[c] = Some(Arc::new(load_cells::<G, C>(
-                        st,
-                        game,
-                        dag.tiers[c],
-                        &dag.names[c],
-                        sizes[c],
-                    )?));
-                }
-            }
-            let held: u64 = resident
-                .iter()
-                .flatten()
-                .map(|c| c.len() as u64 * cell)
-                .sum();
-            opts.check_memory(|| format!("tier {name}"), held.saturating_add(work(k)))?;
-            let below = Below {
-                tiers: dag.children[k]
-                    .iter()
-                    .map(|&c| (dag.tiers[c], &resident[c].as_ref().expect("loaded")[..]))
-                    .collect(),
-            };
-            let (cells, _solved) = match opts.engine {
-                Engine::Sequential => seq::solve_tier::<G, C>(game, dag.tiers[k], &below)?,
-                Engine::Auto => {
-                    dense::solve_tier::<G, C>(game, dag.tiers[k], &below, opts.cancel.as_deref())?
-                }
-            };
-            drop(below);
-            if let Some(st) = storage {
-                store_cells(st, &gname, name, &cells, opts.codec)?;
-            }
-            if !has_start {
-                tier_stats[k] = Some(tally::<G, C>(game, dag.tiers[k], &cells));
-            }
-            resident[k] = Some(Arc::new(cells));
-            done[k] = true;
-        }
-        finished += sizes[k];
-        for &c in &dag.children[k] {
-            parents_left[c] -= 1;
-            if parents_left[c] == 0 && storage.is_some() {
-                resident[c] = None;
-            }
-        }
-    }
-    let solve_time = started.elapsed();
-
-    // Totals.
-    let started = Instant::now();
-    let mut stats = match game.start() {
-        Some(start) if opts.count => {
-            let mut get = |k: usize| -> Result<Arc<Vec<C>>, Error> {
-                match &resident[k] {
-                    Some(c) => Ok(c.clone()),
-                    None => Ok(Arc::new(load_cells::<G, C>(
-                        storage.expect("an evicted tier was stored"),
-                        game,
-                        dag.tiers[k],
-                        &dag.names[k],
-                        sizes[k],
-                    )?)),
-                }
-            };
-            count::count::<G, C>(game, &dag, start, &mut get, opts)?
-        }
-        _ => {
-            let mut s = Stats::default();
-            for k in 0..n {
-                let ts = match &tier_stats[k] {
-                    Some(t) => t.clone(),
-                    None => {
-                        let cells = match &resident[k] {
-                            Some(c) => c.clone(),
-                            None => Arc::new(load_cells::<G, C>(
-                                storage.expect("stored"),
-                                game,
-                                dag.tiers[k],
-                                &dag.names[k],
-                                sizes[k],
-                            )?),
-                        };
-                        tally::<G, C>(game, dag.tiers[k], &cells)
-                    }
-                };
-                s.merge(&ts);
-            }
-            s
-        }
-    };
-    stats.explore = started.elapsed();
-    stats.solve = solve_time;
-
-    let data: Vec<TierData> = (0..n)
-        .map(|k| -> Result<TierData, Error> {
-            Ok(match (&resident[k], storage) {
-                (Some(c), None) => TierData::Cells(C::wrap(c.clone())),
-                (_, Some(st)) => TierData::File(Reader::open(
-                    st,
-                    &values_file(&dag.names[k]),
-                    &header(&gname, &dag.names[k], Kind::Values, 0),
-                )?),
-                (None, None) => unreachable!("without a storage every tier stays in memory"),
-            })
-        })
-        .collect::<Result<_, _>>()?;
-    let solution = TierSolution::new(
-        game,
-        dag.tiers.clone(),
-        data,
-        opts.storage.clone(),
-        stats,
-        tier_stats,
-        sizes.clone(),
-        C::BYTES as u32,
-    );
-    if let Some(st) = storage {
-        write_finished(st, &solution, opts, "dense", &dag.names, &sizes)?;
-    }
-    Ok(solution)
-}
-
 /// Writes `database.json` for a finished solve (the last file: without it the database is
 /// not finished): the solution's start value, totals and tiers (`names` with their `sizes`).
 pub(crate) fn write_finished<G: TierGame>(
@@ -902,13 +507,14 @@ pub(crate) fn write_finished<G: TierGame>(
     )
 }
 
-/// Before a solve with a storage: refuses a database of another game; with resume, returns
-/// the finished database if there is one; without, forgets the old description (the solve
-/// starts over).
+/// Before a solve with a storage: refuses a database of another game; with `reuse`, returns
+/// the finished database if there is one; without `resume`, forgets the old description
+/// (the solve starts over).
 pub(crate) fn prepare_storage<'g, G: TierGame>(
     game: &'g G,
     st: &Arc<dyn Storage>,
     resume: bool,
+    reuse: bool,
 ) -> Result<Option<TierSolution<'g, G>>, Error> {
     if let Ok(Some(meta)) = read_meta(&**st) {
         if meta.game != game.name() {
@@ -920,8 +526,11 @@ pub(crate) fn prepare_storage<'g, G: TierGame>(
             )));
         }
     }
-    if resume {
+    if reuse {
         return open_if_finished(game, st);
+    }
+    if resume {
+        return Ok(None);
     }
     st.remove(META)
         .map_err(|e| Error::io(st.describe(META), "remove", e))?;
@@ -1006,40 +615,6 @@ fn plan_memory(
     Ok(())
 }
 
-/// Totals over every position solved in a tier (weighted by class size).
-pub(crate) fn tally<G: TierGame, C: Cell>(game: &G, t: G::Tier, cells: &[C]) -> Stats {
-    const PART: usize = 1 << 14;
-    cells
-        .par_chunks(PART)
-        .enumerate()
-        .map(|(c, part)| {
-            let mut s = Stats::default();
-            let mut moves = Vec::new();
-            for (j, cell) in part.iter().enumerate() {
-                let Some(v) = cell.decode() else { continue };
-                let i = (c * PART + j) as u64;
-                let Some(p) = <G::Layout as Layout<G>>::unrank(game, t, i) else {
-                    continue;
-                };
-                let w = <G::Symmetry as Symmetry<G>>::class_size(game, &p);
-                s.positions += w;
-                s.states += w;
-                s.classes += 1;
-                s.count_many(v, w);
-                if game.primitive(&p).is_none() {
-                    moves.clear();
-                    game.moves(&p, &mut moves);
-                    s.moves += w * moves.len() as u64;
-                }
-            }
-            s
-        })
-        .reduce(Stats::default, |mut a, b| {
-            a.merge(&b);
-            a
-        })
-}
-
 impl<G: TierGame> TierSolution<'_, G> {
     pub(crate) fn value_of_start(&self) -> Result<Option<Value>, Error> {
         match self.game.start() {
@@ -1065,6 +640,3 @@ pub fn values_bytes<G: TierGame>(game: &G) -> Result<u64, Error> {
         .map(|&t| <G::Layout as Layout<G>>::tier_size(game, t).saturating_mul(cell))
         .sum())
 }
-
-#[allow(dead_code)]
-fn _unused(_: AnyCells) {}

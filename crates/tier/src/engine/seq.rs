@@ -14,10 +14,10 @@ use retrograde_solve::Value;
 use std::collections::BTreeMap;
 
 /// The tier's cells (holes 0) and the number of positions solved.
-pub(crate) fn solve_tier<G: TierGame, C: Cell>(
+pub(crate) fn solve_tier<G: TierGame, C: Cell, P: retrograde_solve::place::Placement>(
     game: &G,
     t: G::Tier,
-    below: &Below<'_, G, C>,
+    below: &Below<'_, G, C, P>,
 ) -> Result<(Vec<C>, u64), Error> {
     let size = <G::Layout as Layout<G>>::tier_size(game, t);
     if size > u64::from(u32::MAX) {

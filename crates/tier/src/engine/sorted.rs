@@ -38,14 +38,17 @@
 
 use crate::api::game::{keeps, Layout, Symmetry, TierGame};
 use crate::engine::cell::{Cell, CellArray};
-use crate::engine::{header, keys_file, read_meta, values_file, Dag, Event, SolveOptions};
+use crate::engine::{Dag, Event, SolveOptions};
 use crate::error::Error;
 use crate::solution::{TierData, TierSolution};
 use crate::stats::Stats;
+use crate::store::cells::{fits_one_byte, load_cells, push_stored};
+use crate::store::meta::{header, keys_file, read_meta, values_file};
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Codec, Kind, Reader};
 use rayon::prelude::*;
 use retrograde_graph::Primitive;
+use retrograde_solve::place::Whole;
 use retrograde_solve::Value;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
@@ -233,7 +236,7 @@ fn store_canonical<G: TierGame, C: CellArray, K: Key>(
             hi - lo
         },
     )?;
-    let one = crate::engine::fits_one_byte(vals);
+    let one = fits_one_byte(vals);
     tierfile::write_values(
         st,
         &values_file(name),
@@ -246,7 +249,7 @@ fn store_canonical<G: TierGame, C: CellArray, K: Key>(
             let hi = (lo + per).min(total);
             each(lo, hi, &mut |i| {
                 let v = vals[i].decode().expect("a solved tier's cells hold values");
-                crate::engine::push_stored(out, v, one);
+                push_stored(out, v, one);
             });
             hi - lo
         },
@@ -264,7 +267,15 @@ fn restore_vals<G: TierGame, C: CellArray, K: Key>(
 ) -> Result<Vec<C>, Error> {
     let gname = game.name();
     let canon = load_keys::<K>(st, &gname, name, &keys_file(name))?;
-    let cvals = crate::engine::load_cells::<G, C>(st, game, t, name, canon.len() as u64)?;
+    let cvals = load_cells::<G, C, Whole>(
+        st,
+        game,
+        t,
+        &values_file(name),
+        &header(&gname, name, Kind::Values, 0),
+        Whole::new(canon.len() as u64),
+        0,
+    )?;
     let missing = AtomicBool::new(false);
     let out: Vec<C> = keys
         .par_iter()
@@ -336,7 +347,7 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
     let (start, ks) = shape(game, &dag)?;
     let storage = opts.storage.as_deref();
     if let Some(st) = &opts.storage {
-        if let Some(done) = crate::engine::prepare_storage(game, st, opts.resume)? {
+        if let Some(done) = crate::engine::prepare_storage(game, st, opts.resume, opts.resume)? {
             return Ok(done);
         }
     }

@@ -2,5 +2,7 @@
 //! behind the [`Storage`](storage::Storage) trait ([`storage`]), the only way the engine
 //! touches files.
 
+pub(crate) mod cells;
+pub(crate) mod meta;
 pub mod storage;
 pub mod tierfile;

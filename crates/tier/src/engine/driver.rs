@@ -1,0 +1,582 @@
+//! The dense layout's driver, one for a process and for ranks: which tier to solve when,
+//! what to keep in memory, what to write and reuse, the totals, and the answer.
+//!
+//! A [`Dealing`] says who owns which slots of a tier: [`Whole`] (one process owns them all,
+//! its files are the database's) or [`Blocks`] (each rank owns a share, written as its own
+//! file, and at the end the shares are put together into the one-process database at rank
+//! 0). Everything else is written once.
+
+use crate::api::game::{canonical, Layout, Symmetry, TierGame};
+use crate::engine::cell::{Cell, CellArray};
+use crate::engine::dense::{self, Below, TASK};
+use crate::engine::dense::{cell_at, push_cell};
+use crate::engine::{count, seq, write_finished, Dag, Engine, Event, SolveOptions, Traffic};
+use crate::error::Error;
+use crate::solution::{TierData, TierSolution};
+use crate::stats::Stats;
+use crate::store::cells::{fits_one_byte, load_cells, push_stored, store_cells};
+use crate::store::meta::{header, values_file, META};
+use crate::store::storage::Storage;
+use crate::store::tierfile::{self, Kind, Reader};
+use rayon::prelude::*;
+use retrograde_solve::exchange::Exchange;
+use retrograde_solve::place::{Blocks, Placement, Whole};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A placement of a tier's slots, with the file a rank keeps its share in.
+pub(crate) trait Dealing: Placement {
+    /// The dealing of a tier of `size` slots to `ranks` ranks.
+    fn deal(size: u64, ranks: usize) -> Self;
+    /// The file holding rank `me`'s cells of `tier`.
+    fn file(tier: &str, me: usize, ranks: usize) -> String;
+    /// The tier's name in the header of such a file (at most 40 bytes).
+    fn header_tier(&self, tier: &str) -> String;
+}
+
+impl Dealing for Whole {
+    fn deal(size: u64, _: usize) -> Whole {
+        Whole::new(size)
+    }
+    fn file(tier: &str, _: usize, _: usize) -> String {
+        values_file(tier)
+    }
+    fn header_tier(&self, tier: &str) -> String {
+        tier.to_string()
+    }
+}
+
+/// The version of the dealing, stored in every share's header: a share written under
+/// another dealing holds other slots, and is solved again rather than read.
+pub(crate) const DEALING: u32 = 2;
+
+impl Dealing for Blocks {
+    fn deal(size: u64, ranks: usize) -> Blocks {
+        Blocks::new(size, ranks, TASK)
+    }
+    fn file(tier: &str, me: usize, ranks: usize) -> String {
+        share_file(tier, me, ranks)
+    }
+    /// The tier's name, then the dealing (see [`DEALING`]), cut to the header's 40 bytes
+    /// (the file's name has the whole tier name).
+    fn header_tier(&self, tier: &str) -> String {
+        let tag = format!("~d{DEALING}u{}", self.unit_shift());
+        let mut cut = 40usize.saturating_sub(tag.len()).min(tier.len());
+        while !tier.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        format!("{}{tag}", &tier[..cut])
+    }
+}
+
+/// The name of rank `r`'s share of a tier's values among `k`.
+pub fn share_file(tier: &str, r: usize, k: usize) -> String {
+    format!("{tier}.values.part-{r}-of-{k}")
+}
+
+/// Solves every tier of a dense-layout game below its roots, on this rank's share of each
+/// (all of it with [`Whole`]). Rank 0's answer holds the totals and the start's tier, or
+/// with `whole` every tier; one process's holds everything (in memory, or in its files).
+pub(crate) fn solve_dense<'g, G: TierGame, C: CellArray, P: Dealing>(
+    game: &'g G,
+    opts: &SolveOptions,
+    ex: &dyn Exchange,
+    whole: bool,
+) -> Result<(TierSolution<'g, G>, Traffic), Error> {
+    let gname = game.name();
+    let (me, kk) = (ex.rank(), ex.size());
+    let storage = opts.storage.as_deref();
+    if let Some(st) = &opts.storage {
+        // With ranks the database is finished only once the shares are put together, and
+        // rank 0 alone knows: a finished one is solved again from the shares.
+        let reuse = opts.resume && P::ALONE;
+        if let Some(done) = super::prepare_storage(game, st, opts.resume, reuse)? {
+            return Ok((done, Traffic::default()));
+        }
+    }
+    let dag = Dag::build(game)?;
+    let n = dag.tiers.len();
+    let sizes: Vec<u64> = dag
+        .tiers
+        .iter()
+        .map(|&t| <G::Layout as Layout<G>>::tier_size(game, t))
+        .collect();
+    let parts: Vec<P> = sizes.iter().map(|&s| P::deal(s, kk)).collect();
+    opts.emit(&Event::Plan {
+        tiers: n,
+        slots: sizes.iter().sum(),
+    });
+    let cell = C::BYTES as u64;
+    let shares: Vec<u64> = parts.iter().map(|p| p.len(me)).collect();
+    // Working memory of a tier beside its children: cells, counters, level lists.
+    let work = |k: usize| shares[k].saturating_mul(cell + 1 + 4);
+    super::plan_memory(&dag, &shares, cell, storage.is_some(), &work, opts)?;
+    let files: Vec<String> = dag.names.iter().map(|t| P::file(t, me, kk)).collect();
+    let load = |k: usize| -> Result<Vec<C>, Error> {
+        let st = storage.expect("an evicted tier was stored");
+        let header = header(
+            &gname,
+            &parts[k].header_tier(&dag.names[k]),
+            Kind::Values,
+            0,
+        );
+        load_cells::<G, C, P>(st, game, dag.tiers[k], &files[k], &header, parts[k], me)
+    };
+    let has_start = game.start().is_some();
+    // Totals of each tier, for games without a start (kept as each tier is solved or
+    // reused, so that no tier is read again for them).
+    let mut tier_stats: Vec<Option<Stats>> = vec![None; n];
+    let mut done = vec![false; n];
+    if let (Some(st), true) = (storage, opts.resume) {
+        // Check what is there, children first; damaged files are solved again (by every
+        // rank, when one rank's share is damaged).
+        for &k in &dag.order {
+            let present = st.size(&files[k]).ok().flatten().is_some();
+            let mine = present
+                && match load(k) {
+                    Ok(cells) => {
+                        if !has_start {
+                            tier_stats[k] = Some(tally(game, dag.tiers[k], &parts[k], me, &cells));
+                        }
+                        true
+                    }
+                    Err(e) => {
+                        opts.emit(&Event::Damaged { error: &e });
+                        false
+                    }
+                };
+            done[k] = ex.all(mine);
+            if !done[k] && present {
+                st.remove(&files[k])
+                    .map_err(|e| Error::io(st.describe(&files[k]), "remove", e))?;
+            }
+        }
+    }
+
+    let started = Instant::now();
+    let mut resident: Vec<Option<Arc<Vec<C>>>> = vec![None; n];
+    let mut parents_left: Vec<usize> = dag.parents.iter().map(Vec::len).collect();
+    let (mut finished, mut solved) = (0u64, 0u64);
+    for &k in &dag.order {
+        opts.cancelled()?;
+        let name = &dag.names[k];
+        opts.emit(&Event::Tier {
+            tier: name,
+            size: sizes[k],
+            done: finished,
+            reused: done[k],
+        });
+        if !done[k] {
+            for &c in &dag.children[k] {
+                if resident[c].is_none() {
+                    resident[c] = Some(Arc::new(load(c)?));
+                }
+            }
+            let held: u64 = resident
+                .iter()
+                .flatten()
+                .map(|c| c.len() as u64 * cell)
+                .sum();
+            let what = || match P::ALONE {
+                true => format!("tier {name}"),
+                false => format!("tier {name} (rank {me})"),
+            };
+            opts.check_memory(what, held.saturating_add(work(k)))?;
+            let below = Below {
+                tiers: dag.children[k]
+                    .iter()
+                    .map(|&c| {
+                        let cells = &resident[c].as_ref().expect("loaded")[..];
+                        (dag.tiers[c], cells, parts[c])
+                    })
+                    .collect(),
+            };
+            let t = dag.tiers[k];
+            let (cells, s) = match opts.engine {
+                Engine::Sequential if P::ALONE => seq::solve_tier::<G, C, P>(game, t, &below)?,
+                _ => dense::solve_tier::<G, C, P>(game, t, parts[k], &below, ex, opts)?,
+            };
+            drop(below);
+            solved += s;
+            if let Some(st) = storage {
+                let header = header(&gname, &parts[k].header_tier(name), Kind::Values, 0);
+                store_cells(st, &files[k], &header, &cells, opts.codec)?;
+            }
+            if !has_start {
+                tier_stats[k] = Some(tally(game, t, &parts[k], me, &cells));
+            }
+            resident[k] = Some(Arc::new(cells));
+            done[k] = true;
+        }
+        finished += sizes[k];
+        for &c in &dag.children[k] {
+            parents_left[c] -= 1;
+            if parents_left[c] == 0 && storage.is_some() {
+                resident[c] = None;
+            }
+        }
+    }
+    let solve_time = started.elapsed();
+
+    // Totals.
+    let started = Instant::now();
+    let mut get = |k: usize| -> Result<Arc<Vec<C>>, Error> {
+        match &resident[k] {
+            Some(c) => Ok(c.clone()),
+            None => Ok(Arc::new(load(k)?)),
+        }
+    };
+    let (mut stats, tier_stats) = match game.start() {
+        Some(start) if opts.count => {
+            let s = count::count::<G, C, P>(game, &dag, &parts, start, &mut get, ex, opts)?;
+            (s, vec![None; n])
+        }
+        _ => {
+            let mut per = Vec::with_capacity(n);
+            for (k, ts) in tier_stats.into_iter().enumerate() {
+                per.push(match ts {
+                    Some(s) => s,
+                    None => tally(game, dag.tiers[k], &parts[k], me, &get(k)?),
+                });
+            }
+            let per = merge_stats(ex, per)?;
+            let mut s = Stats::default();
+            for t in &per {
+                s.merge(t);
+            }
+            let ts = match has_start {
+                true => vec![None; n],
+                false => per.into_iter().map(Some).collect(),
+            };
+            (s, ts)
+        }
+    };
+    stats.explore = started.elapsed();
+    stats.solve = solve_time;
+
+    let data = if P::ALONE {
+        (0..n)
+            .map(|k| -> Result<TierData, Error> {
+                Ok(match (&resident[k], storage) {
+                    (Some(c), None) => TierData::Cells(C::wrap(c.clone())),
+                    (None, None) => unreachable!("without a storage every tier stays in memory"),
+                    (_, Some(st)) => TierData::File(Reader::open(
+                        st,
+                        &files[k],
+                        &header(&gname, &dag.names[k], Kind::Values, 0),
+                    )?),
+                })
+            })
+            .collect::<Result<_, _>>()?
+    } else {
+        let wanted: Vec<usize> = match whole {
+            true => (0..n).collect(),
+            false => game
+                .start()
+                .and_then(|s| {
+                    let ts = game.tier(&canonical(game, &s));
+                    dag.tiers.iter().position(|&t| t == ts)
+                })
+                .into_iter()
+                .collect(),
+        };
+        gather_tiers::<C, P>(&dag, &parts, &sizes, &wanted, &mut get, ex)?
+    };
+    if let (Some(st), false) = (storage, P::ALONE) {
+        let load = |k: usize| load(k);
+        write_assembled::<C, P>(&gname, &dag.names, &parts, &load, ex, st, opts)?;
+    }
+    let mut tr = [ex.bytes_sent(), solved];
+    ex.sum(&mut tr);
+    let traffic = Traffic {
+        bytes: tr[0],
+        positions: tr[1],
+    };
+    let solution = TierSolution::new(
+        game,
+        dag.tiers.clone(),
+        data,
+        if P::ALONE { opts.storage.clone() } else { None },
+        stats,
+        tier_stats,
+        sizes.clone(),
+        C::BYTES as u32,
+    );
+    if let (Some(st), 0) = (storage, me) {
+        write_finished(st, &solution, opts, "dense", &dag.names, &sizes)?;
+    }
+    Ok((solution, traffic))
+}
+
+/// Writes every tier's values file as one process writes it (`{tier}.values`, the same
+/// bytes) at rank 0, from the ranks' shares (`load(k)`: this rank's share of tier `k`), one
+/// batch of blocks at a time: for each batch every rank sends the cells it owns of the
+/// batch's slots, in order, and rank 0 puts them together (memory: a batch, and each rank
+/// one share at a time). With `database.json`, written last by the caller, the directory is
+/// then a database like any other, that `query`, `play` and `serve` open and that one
+/// process resumes from.
+fn write_assembled<C: CellArray, P: Placement>(
+    gname: &str,
+    names: &[String],
+    parts: &[P],
+    load: &dyn Fn(usize) -> Result<Vec<C>, Error>,
+    ex: &dyn Exchange,
+    st: &dyn Storage,
+    opts: &SolveOptions,
+) -> Result<(), Error> {
+    let me = ex.rank();
+    let per = u64::from(tierfile::BLOCK_ELEMS);
+    let total: u64 = parts.iter().map(|p| p.size()).sum();
+    let mut done = 0u64;
+    if me == 0 {
+        // Until it is written again, the directory holds no finished database.
+        st.remove(META)
+            .map_err(|e| Error::io(st.describe(META), "remove", e))?;
+    }
+    for (k, name) in names.iter().enumerate() {
+        let part = parts[k];
+        // The share, and at rank 0 a batch gathered, its cells and its raw blocks.
+        let batch = (tierfile::BATCH as u64 * per).min(part.size());
+        let at_root = if me == 0 {
+            batch * (2 * C::BYTES as u64 + 2)
+        } else {
+            0
+        };
+        opts.check_memory(
+            || format!("putting tier {name} together (rank {me})"),
+            (part.len(me) * (C::BYTES as u64 + 2)).saturating_add(at_root),
+        )?;
+        let share = load(k)?;
+        let one = ex.all(fits_one_byte(&share));
+        let slots = |blocks: &std::ops::Range<usize>| {
+            let lo = blocks.start as u64 * per;
+            (lo, (blocks.end as u64 * per).min(part.size()))
+        };
+        // This rank's cells of a batch's slots, in order.
+        let mine = |blocks: &std::ops::Range<usize>| -> Vec<u8> {
+            let (lo, hi) = slots(blocks);
+            let mut out = Vec::new();
+            part.owners(lo, hi, |owner, l, n| {
+                if owner == me {
+                    for &c in &share[l as usize..(l + n) as usize] {
+                        push_cell(&mut out, c);
+                    }
+                }
+            });
+            out
+        };
+        let mut step = |blocks: &std::ops::Range<usize>| {
+            done += slots(blocks).1 - slots(blocks).0;
+            opts.emit(&Event::Assemble { done, total });
+        };
+        if me != 0 {
+            for blocks in tierfile::batches(part.size(), tierfile::BLOCK_ELEMS) {
+                ex.gather(&mine(&blocks));
+                step(&blocks);
+            }
+            continue;
+        }
+        tierfile::write_batches(
+            st,
+            &values_file(name),
+            &header(gname, name, Kind::Values, if one { 1 } else { 2 }),
+            part.size(),
+            tierfile::BLOCK_ELEMS,
+            opts.codec,
+            &mut |blocks| {
+                let all = ex.gather(&mine(&blocks)).expect("rank 0 gathers");
+                step(&blocks);
+                let (lo, hi) = slots(&blocks);
+                let cells = merge_batch::<C, P>(&part, lo, hi, &all, name)?;
+                Ok(cells
+                    .chunks(per as usize)
+                    .map(|block| {
+                        let mut raw = Vec::new();
+                        let mut n = 0;
+                        for &c in block {
+                            if let Some(v) = c.decode() {
+                                n += 1;
+                                push_stored(&mut raw, v, one);
+                            }
+                        }
+                        (raw, n)
+                    })
+                    .collect())
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// Slots `lo..hi` of a tier from the ranks' cells of them (`all[r]`, in order).
+fn merge_batch<C: Cell, P: Placement>(
+    part: &P,
+    lo: u64,
+    hi: u64,
+    all: &[Vec<u8>],
+    name: &str,
+) -> Result<Vec<C>, Error> {
+    let mut cells = Vec::with_capacity((hi - lo) as usize);
+    let mut at = vec![0usize; all.len()];
+    let mut short = None;
+    part.owners(lo, hi, |owner, _, n| {
+        for _ in 0..n {
+            let i = at[owner];
+            if (i + 1) * C::BYTES > all[owner].len() {
+                short = Some(owner);
+                cells.push(C::UNDECIDED);
+                continue;
+            }
+            cells.push(cell_at::<C>(&all[owner], i));
+            at[owner] += 1;
+        }
+    });
+    if let Some(r) = short {
+        return Err(Error::Exchange(format!(
+            "rank {r} sent too few cells of tier {name}"
+        )));
+    }
+    Ok(cells)
+}
+
+/// The tiers `wanted`, whole, at rank 0 (empty elsewhere, and empty for the tiers not
+/// wanted): every rank sends its share.
+fn gather_tiers<C: CellArray, P: Placement>(
+    dag: &Dag<impl Copy>,
+    parts: &[P],
+    sizes: &[u64],
+    wanted: &[usize],
+    get: &mut dyn FnMut(usize) -> Result<Arc<Vec<C>>, Error>,
+    ex: &dyn Exchange,
+) -> Result<Vec<TierData>, Error> {
+    let mut data: Vec<TierData> = (0..dag.tiers.len())
+        .map(|_| TierData::Cells(C::wrap(Arc::new(Vec::new()))))
+        .collect();
+    for &ks in wanted {
+        let mine = get(ks)?;
+        let bytes: Vec<u8> = mine.iter().flat_map(|c| c.to_u16().to_le_bytes()).collect();
+        let Some(all) = ex.gather(&bytes) else {
+            continue;
+        };
+        let part = parts[ks];
+        let mut whole = vec![C::UNDECIDED; sizes[ks] as usize];
+        for (r, b) in all.iter().enumerate() {
+            if b.len() as u64 != 2 * part.len(r) {
+                return Err(Error::Exchange(format!(
+                    "rank {r} sent {} bytes of a share of tier {}",
+                    b.len(),
+                    dag.names[ks]
+                )));
+            }
+            for (l, c) in b.chunks_exact(2).enumerate() {
+                whole[part.global(r, l as u64) as usize] =
+                    C::from_u16(u16::from_le_bytes([c[0], c[1]]));
+            }
+        }
+        data[ks] = TierData::Cells(C::wrap(Arc::new(whole)));
+    }
+    Ok(data)
+}
+
+/// Every rank's per-tier totals, summed (at every rank; one process's are its own).
+///
+/// # Errors
+/// [`Error::Exchange`] when a rank's totals do not read back.
+pub(crate) fn merge_stats(ex: &dyn Exchange, mine: Vec<Stats>) -> Result<Vec<Stats>, Error> {
+    if ex.size() == 1 {
+        return Ok(mine);
+    }
+    let bad = |e: serde_json::Error| Error::Exchange(format!("totals that do not read: {e}"));
+    let bytes = serde_json::to_vec(&mine).expect("serializable");
+    let mut merged = if let Some(all) = ex.gather(&bytes) {
+        let mut acc = vec![Stats::default(); mine.len()];
+        for b in all {
+            let v: Vec<Stats> = serde_json::from_slice(&b).map_err(bad)?;
+            for (a, s) in acc.iter_mut().zip(&v) {
+                a.merge(s);
+            }
+        }
+        serde_json::to_vec(&acc).expect("serializable")
+    } else {
+        Vec::new()
+    };
+    ex.broadcast(&mut merged);
+    serde_json::from_slice(&merged).map_err(bad)
+}
+
+/// Totals over the positions of this rank's share of a tier (weighted by class size).
+pub(crate) fn tally<G: TierGame, C: Cell, P: Placement>(
+    game: &G,
+    t: G::Tier,
+    part: &P,
+    me: usize,
+    cells: &[C],
+) -> Stats {
+    const PART: usize = 1 << 14;
+    cells
+        .par_chunks(PART)
+        .enumerate()
+        .map(|(c, chunk)| {
+            let mut s = Stats::default();
+            let mut moves = Vec::new();
+            for (j, cell) in chunk.iter().enumerate() {
+                let Some(v) = cell.decode() else { continue };
+                let i = part.global(me, (c * PART + j) as u64);
+                let Some(p) = <G::Layout as Layout<G>>::unrank(game, t, i) else {
+                    continue;
+                };
+                let w = <G::Symmetry as Symmetry<G>>::class_size(game, &p);
+                s.positions += w;
+                s.states += w;
+                s.classes += 1;
+                s.count_many(v, w);
+                if game.primitive(&p).is_none() {
+                    moves.clear();
+                    game.moves(&p, &mut moves);
+                    s.moves += w * moves.len() as u64;
+                }
+            }
+            s
+        })
+        .reduce(Stats::default, |mut a, b| {
+            a.merge(&b);
+            a
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::storage::MemStorage;
+    use crate::store::tierfile::Codec;
+    use retrograde_solve::Value;
+
+    #[test]
+    fn share_headers_name_the_dealing_within_40_bytes() {
+        let p = Blocks::deal(1 << 20, 3);
+        assert_eq!(
+            p.header_tier("x3o2"),
+            format!("x3o2~d{DEALING}u{}", p.unit_shift())
+        );
+        let long = "é".repeat(30);
+        let h = p.header_tier(&long);
+        assert!(
+            h.len() <= 40 && h.ends_with(&format!("~d{DEALING}u{}", p.unit_shift())),
+            "{h}"
+        );
+    }
+
+    #[test]
+    fn a_share_of_another_dealing_is_not_read() {
+        let st = MemStorage::new();
+        let part = Blocks::deal(10_000, 2);
+        let cells = vec![<u8 as Cell>::encode(Value::Win(1)).unwrap(); part.len(0) as usize];
+        let file = share_file("t", 0, 2);
+        let ours = header("g", &part.header_tier("t"), Kind::Values, 0);
+        store_cells(&st, &file, &ours, &cells, Codec::Raw).unwrap();
+        assert!(Reader::open(&st, &file, &ours).is_ok());
+        // What the first dealing (round robin) wrote: the plain tier name.
+        let before = header("g", "t", Kind::Values, 0);
+        assert!(Reader::open(&st, &file, &before).is_err());
+    }
+}

@@ -1,0 +1,197 @@
+//! A tier's value cells in a values file: only the slots that hold a position are stored
+//! (the canonical positions of a dense index; every key with sorted keys), one byte each
+//! when every value fits, else two. A rank's share of a tier is such a file over its places
+//! (whole runs of slots, in place order).
+
+use crate::api::game::{Layout, LayoutKind, Symmetry, TierGame};
+use crate::engine::cell::{Cell, CellArray};
+use crate::error::Error;
+use crate::store::storage::Storage;
+use crate::store::tierfile::{self, Codec, Header, Reader};
+use rayon::prelude::*;
+use retrograde_solve::place::Placement;
+use retrograde_solve::Value;
+
+/// Which numbers of a tier hold a stored value: every one with sorted keys; with a dense
+/// index, the positions that are canonical. Calls `f(number, stored)` for `range` in order.
+pub(crate) fn stored_slots<G: TierGame>(
+    game: &G,
+    t: G::Tier,
+    range: std::ops::Range<u64>,
+    mut f: impl FnMut(u64, bool),
+) {
+    if <G::Layout as Layout<G>>::KIND == LayoutKind::SortedKeys {
+        range.for_each(|i| f(i, true));
+        return;
+    }
+    <G::Layout as Layout<G>>::for_each_in(game, t, range, |i, p| {
+        f(
+            i,
+            p.is_some_and(|p| <G::Symmetry as Symmetry<G>>::is_canonical(game, &p)),
+        )
+    });
+}
+
+/// Decodes stored cells of a file (`elem` bytes each) into cells of width `C`.
+pub(crate) fn decode_cells<C: Cell>(raw: &[u8], elem: u32, name: &str) -> Result<Vec<C>, Error> {
+    let bad = || Error::damaged(name.to_string(), "a stored value is not a value");
+    let to = |v: Option<Value>| -> Result<C, Error> {
+        match v {
+            Some(v) => C::encode(v).ok_or_else(|| Error::Remoteness {
+                tier: name.to_string(),
+                max: C::MAX_REMOTENESS,
+            }),
+            None => Err(bad()),
+        }
+    };
+    if elem == 1 {
+        raw.iter().map(|&c| to(c.decode())).collect()
+    } else {
+        raw.chunks_exact(2)
+            .map(|c| to(u16::from_le_bytes([c[0], c[1]]).decode()))
+            .collect()
+    }
+}
+
+/// Fills `dst`, the cells of numbers `lo..` of tier `t`, from a block's stored cells.
+pub(crate) fn expand_block<G: TierGame, C: Cell>(
+    game: &G,
+    t: G::Tier,
+    lo: u64,
+    stored: &[C],
+    dst: &mut [C],
+    name: &str,
+) -> Result<(), Error> {
+    let mut next = 0usize;
+    let mut ok = true;
+    stored_slots(game, t, lo..lo + dst.len() as u64, |i, here| {
+        if here {
+            match stored.get(next) {
+                Some(&c) => dst[(i - lo) as usize] = c,
+                None => ok = false,
+            }
+            next += 1;
+        }
+    });
+    if !ok || next != stored.len() {
+        return Err(Error::damaged(
+            name.to_string(),
+            format!(
+                "a block of {} values where the game has {next} positions",
+                stored.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether every value among `cells` fits a one-byte stored cell.
+pub(crate) fn fits_one_byte<C: CellArray>(cells: &[C]) -> bool {
+    C::BYTES == 1
+        || cells
+            .par_iter()
+            .all(|c| c.decode().is_none_or(|v| u8::encode(v).is_some()))
+}
+
+/// Appends `v` as a stored cell: one byte when `one` (see [`fits_one_byte`]), else two.
+pub(crate) fn push_stored(out: &mut Vec<u8>, v: Value, one: bool) {
+    if one {
+        out.push(u8::encode(v).expect("checked: fits"));
+    } else {
+        out.extend_from_slice(&u16::encode(v).expect("a cell's value").to_le_bytes());
+    }
+}
+
+/// Writes cells (by place) to `file`: only those holding a value, one byte each when all
+/// fit.
+pub(crate) fn store_cells<C: CellArray>(
+    storage: &dyn Storage,
+    file: &str,
+    header: &Header,
+    cells: &[C],
+    codec: Codec,
+) -> Result<(), Error> {
+    let one = fits_one_byte(cells);
+    let header = Header {
+        elem: if one { 1 } else { 2 },
+        ..header.clone()
+    };
+    let per = tierfile::BLOCK_ELEMS as usize;
+    tierfile::write_values(
+        storage,
+        file,
+        &header,
+        cells.len() as u64,
+        tierfile::BLOCK_ELEMS,
+        codec,
+        &|b, out| {
+            let mut n = 0;
+            for &c in &cells[b * per..((b + 1) * per).min(cells.len())] {
+                if c == C::UNDECIDED {
+                    continue;
+                }
+                n += 1;
+                push_stored(out, c.decode().expect("a stored cell holds a value"), one);
+            }
+            n
+        },
+    )
+}
+
+/// Reads rank `me`'s cells of tier `t` (all of them with one process) back from `file`,
+/// one per place (0 for holes).
+///
+/// # Errors
+/// A missing or damaged file, or one of another tier, game or dealing (its header).
+pub(crate) fn load_cells<G: TierGame, C: CellArray, P: Placement>(
+    st: &dyn Storage,
+    game: &G,
+    t: G::Tier,
+    file: &str,
+    header: &Header,
+    part: P,
+    me: usize,
+) -> Result<Vec<C>, Error> {
+    let r = Reader::open(st, file, header)?;
+    let n = part.len(me);
+    if r.count() != n {
+        return Err(Error::damaged(
+            r.name().to_string(),
+            format!("covers {} places, the tier has {n} here", r.count()),
+        ));
+    }
+    let per = r.block_elems() as u64;
+    let mut out = vec![C::UNDECIDED; n as usize];
+    out.par_chunks_mut(per.max(1) as usize)
+        .enumerate()
+        .try_for_each(|(b, dst)| -> Result<(), Error> {
+            let raw = r.block(st, b)?;
+            let stored = decode_cells::<C>(&raw, r.elem(), r.name())?;
+            let lo = b as u64 * per;
+            let mut next = 0usize;
+            let mut ok = true;
+            part.runs(me, lo, lo + dst.len() as u64, |l0, g| {
+                let g0 = g.start;
+                stored_slots(game, t, g, |i, here| {
+                    if here {
+                        match stored.get(next) {
+                            Some(&c) => dst[(l0 + i - g0 - lo) as usize] = c,
+                            None => ok = false,
+                        }
+                        next += 1;
+                    }
+                });
+            });
+            if !ok || next != stored.len() {
+                return Err(Error::damaged(
+                    r.name().to_string(),
+                    format!(
+                        "a block of {} values where the game has {next} positions",
+                        stored.len()
+                    ),
+                ));
+            }
+            Ok(())
+        })?;
+    Ok(out)
+}

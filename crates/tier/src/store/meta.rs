@@ -1,0 +1,115 @@
+//! The database's description of itself (`database.json`, [`Meta`]) and the names and
+//! headers of its files.
+
+use crate::error::Error;
+use crate::stats::Stats;
+use crate::store::storage::Storage;
+use crate::store::tierfile::{Header, Kind};
+use serde::{Deserialize, Serialize};
+
+/// The database's description of itself, `database.json`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Meta {
+    /// Always `retrograde tier database`.
+    pub format: String,
+    /// Format version (1).
+    pub version: u32,
+    /// The game's [`TierGame::name`](crate::TierGame::name).
+    pub game: String,
+    /// What the caller recorded to rebuild the game ([`SolveOptions::params`](crate::SolveOptions::params)).
+    pub params: serde_json::Value,
+    /// `dense` or `sorted`.
+    pub layout: String,
+    /// Bytes per value cell.
+    pub cell_bytes: u32,
+    /// The tiers, children first: (name, size).
+    pub tiers: Vec<(String, u64)>,
+    /// The start's value, as `Display` writes it.
+    pub start: Option<String>,
+    /// The totals.
+    pub stats: Stats,
+    /// Per tier totals (games without a start), in the order of `tiers`.
+    pub tier_stats: Vec<Option<Stats>>,
+    /// CRC-32 of this object written with an empty checksum, in hex.
+    pub checksum: String,
+}
+
+/// The name of the database's description file.
+pub const META: &str = "database.json";
+pub(crate) const FORMAT: &str = "retrograde tier database";
+
+impl Meta {
+    fn sealed(mut self) -> Meta {
+        self.checksum = String::new();
+        let text = serde_json::to_vec(&self).expect("serializable");
+        self.checksum = format!("{:08x}", crc32fast::hash(&text));
+        self
+    }
+}
+
+/// Reads a database's description, checking its checksum; `Ok(None)` when there is none.
+///
+/// # Errors
+/// A description that cannot be read, is not one, or whose checksum does not hold.
+pub fn read_meta(storage: &dyn Storage) -> Result<Option<Meta>, Error> {
+    let name = storage.describe(META);
+    let Some(len) = storage
+        .size(META)
+        .map_err(|e| Error::io(name.clone(), "read", e))?
+    else {
+        return Ok(None);
+    };
+    if len > 64 << 20 {
+        return Err(Error::damaged(name, "too big for a database description"));
+    }
+    let mut buf = vec![0u8; len as usize];
+    storage
+        .read_at(META, 0, &mut buf)
+        .map_err(|e| Error::io(name.clone(), "read", e))?;
+    let meta: Meta = serde_json::from_slice(&buf)
+        .map_err(|e| Error::damaged(name.clone(), format!("not a database description: {e}")))?;
+    if meta.format != FORMAT || meta.version != 1 {
+        return Err(Error::damaged(
+            name,
+            format!(
+                "format {:?} version {}, expected {FORMAT:?} version 1",
+                meta.format, meta.version
+            ),
+        ));
+    }
+    let stored = meta.checksum.clone();
+    if meta.clone().sealed().checksum != stored {
+        return Err(Error::damaged(name, "checksum mismatch"));
+    }
+    Ok(Some(meta))
+}
+
+/// Writes `database.json` (sealed with its checksum; the last file a solve writes).
+pub(crate) fn write_meta(storage: &dyn Storage, meta: Meta) -> Result<(), Error> {
+    let name = storage.describe(META);
+    let bytes = serde_json::to_vec_pretty(&meta.sealed()).expect("serializable");
+    let io = |e| Error::io(name.clone(), "write", e);
+    let mut w = storage.create(META).map_err(io)?;
+    std::io::Write::write_all(&mut w, &bytes).map_err(io)?;
+    w.commit().map_err(io)
+}
+
+/// The file of a tier's values.
+pub(crate) fn values_file(name: &str) -> String {
+    format!("{name}.values")
+}
+
+/// The file of a tier's sorted keys.
+pub(crate) fn keys_file(name: &str) -> String {
+    format!("{name}.keys")
+}
+
+/// The header every file of a tier is written with and checked against.
+pub(crate) fn header(game_name: &str, tier: &str, kind: Kind, elem: u32) -> Header {
+    Header {
+        game: game_name.to_string(),
+        tier: tier.to_string(),
+        kind,
+        elem,
+    }
+}
