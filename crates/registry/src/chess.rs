@@ -47,9 +47,7 @@ impl Built for ChessBuilt {
         if stored {
             return Ok(None);
         }
-        retrograde_tier::values_bytes(&self.game)
-            .map(Some)
-            .map_err(|e| e.to_string())
+        retrograde_tier::values_bytes(&self.game).map_err(|e| e.to_string())
     }
 
     fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), String> {

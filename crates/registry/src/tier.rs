@@ -3,8 +3,8 @@
 use crate::{Answer, Built, Query, QueryAnswer, QueryError, Report};
 use retrograde_games::play::{start_session, DynSession, TierPlay};
 use retrograde_tier::{
-    human_bytes, rank_moves, replay, Error, Layout, LayoutKind, Notation, SolveOptions, Solved,
-    Storage, TierSolution, Turn,
+    human_bytes, rank_moves, replay, Error, Notation, SolveOptions, Solved, Storage, TierSolution,
+    Turn,
 };
 use std::sync::Arc;
 
@@ -43,13 +43,11 @@ impl<G: Notation + Send + Sync + 'static> Built for TierBuilt<G> {
     }
 
     fn memory_needed(&self, stored: bool) -> Result<Option<u64>, String> {
-        if self.check.is_some() || <G::Layout as Layout<G>>::KIND != LayoutKind::Dense || stored {
+        if self.check.is_some() || stored {
             return Ok(None);
         }
         // Without files, every tier's values stay in memory.
-        retrograde_tier::values_bytes(&self.game)
-            .map(Some)
-            .map_err(|e| e.to_string())
+        retrograde_tier::values_bytes(&self.game).map_err(|e| e.to_string())
     }
 
     fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), String> {

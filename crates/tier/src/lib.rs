@@ -93,7 +93,7 @@ pub use engine::{
 };
 pub use error::{human_bytes, Error};
 pub use game::{
-    Alternate, Dense, DenseIndex, GoAgain, GoAgainGame, Layout, LayoutKind, NoSymmetry,
+    Alternate, Dense, DenseIndex, GoAgain, GoAgainGame, Layout, LayoutVisitor, NoSymmetry,
     OrderedMoves, Parents, ReverseEdges, SortedKeys, SymmetricGame, Symmetries, Symmetry, TierGame,
     Turn, UnmoveGame, Unmoves,
 };

@@ -1,7 +1,7 @@
 //! Solved games: the [`Solved`] trait every solver's answer implements, and
 //! [`TierSolution`], the tier engine's.
 
-use crate::api::game::{canonical, keeps, Layout, LayoutKind, TierGame};
+use crate::api::game::{canonical, keeps, Layout, TierGame};
 use crate::engine::cell::{AnyCells, Cell};
 use crate::error::Error;
 use crate::stats::Stats;
@@ -263,20 +263,20 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
         let t = self.tiers[k];
         match &self.data[k] {
             TierData::Cells(c) => {
-                let i = <G::Layout as Layout<G>>::rank(self.game, p);
+                let i = <G::Layout as Layout<G>>::number(self.game, p);
                 Ok(c.value(i))
             }
             TierData::File(r) => {
-                let i = <G::Layout as Layout<G>>::rank(self.game, p);
+                let i = <G::Layout as Layout<G>>::number(self.game, p);
                 self.file_value(k, r, i)
             }
             TierData::Sorted { keys, vals } => {
-                let key = <G::Layout as Layout<G>>::key(self.game, p);
+                let key = <G::Layout as Layout<G>>::number(self.game, p);
                 Ok(keys.find(key).and_then(|i| vals.value(i as u64)))
             }
             TierData::SortedFiles { keys, vals } => {
-                let key = <G::Layout as Layout<G>>::key(self.game, p);
-                let Some(i) = self.find_key_in_file(k, keys, key, t)? else {
+                let key = <G::Layout as Layout<G>>::number(self.game, p);
+                let Some(i) = self.find_key_in_file(k, keys, key)? else {
                     return Ok(None);
                 };
                 self.file_value(k, vals, i)
@@ -288,20 +288,13 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
     }
 
     /// The position of `key` in a keys file, if there.
-    fn find_key_in_file(
-        &self,
-        k: usize,
-        r: &Reader,
-        key: u64,
-        t: G::Tier,
-    ) -> Result<Option<u64>, Error> {
+    fn find_key_in_file(&self, k: usize, r: &Reader, key: u64) -> Result<Option<u64>, Error> {
         let Some(b) = r.block_of(key) else {
             return Ok(None);
         };
         let keys = self.keys_cache.get((k, b), || {
             let raw = r.block(self.storage()?, b)?;
-            let bits = <G::Layout as Layout<G>>::key_bits(self.game, t);
-            Ok(if bits <= 32 {
+            Ok(if r.elem() == 4 {
                 raw.chunks_exact(4)
                     .map(|c| u64::from(u32::from_le_bytes(c.try_into().expect("4"))))
                     .collect()
@@ -324,14 +317,8 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
         let Some(&k) = self.index.get(&self.game.tier(p)) else {
             return Ok(None);
         };
-        let c = canonical(self.game, p);
-        if <G::Layout as Layout<G>>::KIND == LayoutKind::Dense {
-            let i = <G::Layout as Layout<G>>::rank(self.game, &c);
-            if i >= self.sizes[k] {
-                return Ok(None);
-            }
-        }
-        self.lookup(k, &c)
+        // A number past a tier's values is no position of it (`None` from the lookup).
+        self.lookup(k, &canonical(self.game, p))
     }
 
     /// Every legal move from `p` with its value for the mover, best first.

@@ -21,22 +21,20 @@ fn untimed(s: &Stats) -> Stats {
 }
 
 /// Every slot's value (holes and non-canonical slots as `None`), tier by tier.
-fn all_values<G: TierGame>(game: &G, s: &TierSolution<'_, G>) -> Vec<Vec<Option<Value>>> {
+fn all_values<G: DenseIndex>(game: &G, s: &TierSolution<'_, G>) -> Vec<Vec<Option<Value>>> {
     s.tiers()
         .iter()
         .zip(s.tier_sizes())
         .map(|(&t, &n)| {
             (0..n)
-                .map(|i| {
-                    <G::Layout as Layout<G>>::unrank(game, t, i).and_then(|p| s.value(&p).unwrap())
-                })
+                .map(|i| game.unrank(t, i).and_then(|p| s.value(&p).unwrap()))
                 .collect()
         })
         .collect()
 }
 
 /// Solves on `k` thread ranks; rank 0's answer with every tier.
-fn distributed<G: TierGame + Sync>(
+fn distributed<G: DenseIndex + Sync>(
     game: &G,
     k: usize,
     opts: &SolveOptions,
@@ -59,7 +57,7 @@ fn distributed<G: TierGame + Sync>(
     (values.expect("rank 0"), stats, start, traffic)
 }
 
-fn check<G: TierGame + Sync>(game: &G) {
+fn check<G: DenseIndex + Sync>(game: &G) {
     let one = solve(game, &SolveOptions::default()).unwrap();
     let want = all_values(game, &one);
     for k in 1..=4 {

@@ -7,7 +7,10 @@
 //! keys round-trip and slots are ordered. The engine relies on all of it; a game that
 //! breaks one gives wrong values, so run this in the game's tests.
 
-use crate::api::game::{canonical, keeps, Layout, LayoutKind, Parents, Symmetry, TierGame};
+use crate::api::dag::Dag;
+use crate::api::game::{
+    canonical, keeps, visit, DenseIndex, LayoutVisitor, OrderedMoves, Parents, Symmetry, TierGame,
+};
 use std::collections::HashSet;
 
 /// A failed promise: what and where.
@@ -18,8 +21,9 @@ pub type Violation = String;
 /// # Errors
 /// The first promise found broken.
 pub fn check_game<G: TierGame>(game: &G, samples: u64) -> Result<(), Violation> {
-    let dag = crate::engine::Dag::build(game).map_err(|e| e.to_string())?;
-    let positions = sample_positions(game, &dag, samples)?;
+    let dag = Dag::build(game).map_err(|e| e.to_string())?;
+    let rules = visit::<G, _>(ByLayout);
+    let positions = (rules.sample)(game, &dag, samples)?;
     let mut moves = Vec::new();
     let mut other = Vec::new();
     let mut parents = Vec::new();
@@ -30,51 +34,13 @@ pub fn check_game<G: TierGame>(game: &G, samples: u64) -> Result<(), Violation> 
             .iter()
             .position(|&x| x == t)
             .ok_or_else(|| format!("{p:?}: its tier {t:?} is not below the roots"))?;
-        if <G::Layout as Layout<G>>::KIND == LayoutKind::Dense {
-            let i = <G::Layout as Layout<G>>::rank(game, &p);
-            if <G::Layout as Layout<G>>::unrank(game, t, i) != Some(p) {
-                return Err(format!(
-                    "{p:?}: rank {i}, but unrank({t:?}, {i}) is another"
-                ));
-            }
-            if i >= <G::Layout as Layout<G>>::tier_size(game, t) {
-                return Err(format!("{p:?}: rank {i} past the tier size"));
-            }
-        } else {
-            let key = <G::Layout as Layout<G>>::key(game, &p);
-            if <G::Layout as Layout<G>>::key_position(game, t, key) != p {
-                return Err(format!("{p:?}: key {key} does not give it back"));
-            }
-            let bits = <G::Layout as Layout<G>>::key_bits(game, t);
-            if bits < 64 && key >> bits != 0 {
-                return Err(format!("{p:?}: key {key} has more than {bits} bits"));
-            }
-        }
+        (rules.numbering)(game, &p, t)?;
         if game.primitive(&p).is_some() {
             continue;
         }
         moves.clear();
         game.moves(&p, &mut moves);
-        if <G::Layout as Layout<G>>::KIND == LayoutKind::SortedKeys {
-            let slots: Vec<G::Position> = (0..<G::Layout as Layout<G>>::slots(game))
-                .filter_map(|s| <G::Layout as Layout<G>>::slot_child(game, &p, s))
-                .collect();
-            if slots != moves {
-                return Err(format!(
-                    "{p:?}: the slot children are not the moves, in order"
-                ));
-            }
-            let n = <G::Layout as Layout<G>>::slots(game);
-            let flags = (0..n).fold(0u16, |f, s| {
-                f | u16::from(<G::Layout as Layout<G>>::slot_child(game, &p, s).is_some()) << s
-            });
-            let said = <G::Layout as Layout<G>>::slot_flags(game, &p);
-            if said != flags {
-                return Err(format!(
-                    "{p:?}: slot_flags says {said:#b}, the slot children {flags:#b}"
-                ));
-            }
-        }
+        (rules.slots)(game, &p, &moves)?;
         for c in &moves {
             let tc = game.tier(c);
             if tc != t && !dag.children[k].iter().any(|&x| dag.tiers[x] == tc) {
@@ -99,13 +65,7 @@ pub fn check_game<G: TierGame>(game: &G, samples: u64) -> Result<(), Violation> 
                 if game.tier(q) != t {
                     return Err(format!("un-move {q:?} of {p:?} is outside the tier {t:?}"));
                 }
-                let real = <G::Layout as Layout<G>>::KIND == LayoutKind::Dense
-                    && <G::Layout as Layout<G>>::unrank(
-                        game,
-                        t,
-                        <G::Layout as Layout<G>>::rank(game, q),
-                    ) == Some(*q);
-                if !real || game.primitive(q).is_some() {
+                if !(rules.numbered)(game, q, t) || game.primitive(q).is_some() {
                     continue;
                 }
                 other.clear();
@@ -164,91 +124,196 @@ pub fn check_game<G: TierGame>(game: &G, samples: u64) -> Result<(), Violation> 
     Ok(())
 }
 
-fn sample_positions<G: TierGame>(
+/// A check of one position.
+type Check<G, X> = fn(&G, &<G as TierGame>::Position, X) -> Result<(), Violation>;
+/// A check of one position's moves.
+type CheckMoves<G> =
+    fn(&G, &<G as TierGame>::Position, &[<G as TierGame>::Position]) -> Result<(), Violation>;
+/// Positions to check, from a game's tiers.
+type Sample<G> =
+    fn(&G, &Dag<<G as TierGame>::Tier>, u64) -> Result<Vec<<G as TierGame>::Position>, Violation>;
+
+/// The checks that depend on the layout, for `G`'s.
+struct Rules<G: TierGame> {
+    /// A position's number gives it back, within the tier.
+    numbering: Check<G, G::Tier>,
+    /// With sorted keys, the slot children are the moves, in order, as the flags say.
+    slots: CheckMoves<G>,
+    /// Whether a position of tier `t` is one the index numbers (an un-move may give a hole).
+    numbered: fn(&G, &G::Position, G::Tier) -> bool,
+    /// Positions of every tier to check.
+    sample: Sample<G>,
+}
+
+struct ByLayout;
+
+impl<G: TierGame> LayoutVisitor<G> for ByLayout {
+    type Out = Rules<G>;
+    fn dense(self) -> Rules<G>
+    where
+        G: DenseIndex,
+    {
+        Rules {
+            numbering: dense_numbering::<G>,
+            slots: |_, _, _| Ok(()),
+            numbered: |game, q, t| game.unrank(t, game.rank(q)) == Some(*q),
+            sample: dense_sample::<G>,
+        }
+    }
+    fn sorted(self) -> Rules<G>
+    where
+        G: OrderedMoves,
+    {
+        Rules {
+            numbering: sorted_numbering::<G>,
+            slots: sorted_slots::<G>,
+            numbered: |_, _, _| false,
+            sample: sorted_sample::<G>,
+        }
+    }
+}
+
+fn dense_numbering<G: DenseIndex>(game: &G, p: &G::Position, t: G::Tier) -> Result<(), Violation> {
+    let i = game.rank(p);
+    if game.unrank(t, i) != Some(*p) {
+        return Err(format!(
+            "{p:?}: rank {i}, but unrank({t:?}, {i}) is another"
+        ));
+    }
+    if i >= game.tier_size(t) {
+        return Err(format!("{p:?}: rank {i} past the tier size"));
+    }
+    Ok(())
+}
+
+fn sorted_numbering<G: OrderedMoves>(
     game: &G,
-    dag: &crate::engine::Dag<G::Tier>,
+    p: &G::Position,
+    t: G::Tier,
+) -> Result<(), Violation> {
+    let key = game.key(p);
+    if game.key_position(t, key) != *p {
+        return Err(format!("{p:?}: key {key} does not give it back"));
+    }
+    let bits = game.key_bits(t);
+    if bits < 64 && key >> bits != 0 {
+        return Err(format!("{p:?}: key {key} has more than {bits} bits"));
+    }
+    Ok(())
+}
+
+fn sorted_slots<G: OrderedMoves>(
+    game: &G,
+    p: &G::Position,
+    moves: &[G::Position],
+) -> Result<(), Violation> {
+    let slots: Vec<G::Position> = (0..game.slots())
+        .filter_map(|s| game.slot_child(p, s))
+        .collect();
+    if slots != moves {
+        return Err(format!(
+            "{p:?}: the slot children are not the moves, in order"
+        ));
+    }
+    let flags = (0..game.slots()).fold(0u16, |f, s| {
+        f | u16::from(game.slot_child(p, s).is_some()) << s
+    });
+    let said = game.slot_flags(p);
+    if said != flags {
+        return Err(format!(
+            "{p:?}: slot_flags says {said:#b}, the slot children {flags:#b}"
+        ));
+    }
+    Ok(())
+}
+
+fn dense_sample<G: DenseIndex>(
+    game: &G,
+    dag: &Dag<G::Tier>,
     samples: u64,
 ) -> Result<Vec<G::Position>, Violation> {
     let mut out = Vec::new();
-    match <G::Layout as Layout<G>>::KIND {
-        LayoutKind::Dense => {
-            let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-            for &t in &dag.tiers {
-                let size = <G::Layout as Layout<G>>::tier_size(game, t);
-                let mut add = |i: u64| {
-                    if let Some(p) = <G::Layout as Layout<G>>::unrank(game, t, i) {
-                        out.push(p);
-                    }
-                };
-                if size <= samples {
-                    (0..size).for_each(&mut add);
-                } else {
-                    for _ in 0..samples {
-                        rng ^= rng << 13;
-                        rng ^= rng >> 7;
-                        rng ^= rng << 17;
-                        add(rng % size);
-                    }
-                }
+
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    for &t in &dag.tiers {
+        let size = game.tier_size(t);
+        let mut add = |i: u64| {
+            if let Some(p) = game.unrank(t, i) {
+                out.push(p);
             }
-            // Symmetric images too, so that non-canonical positions are checked.
-            if <G::Symmetry as Symmetry<G>>::SYMMETRIC {
-                let more: Vec<G::Position> = out.iter().map(|p| canonical(game, p)).collect();
-                out.extend(more);
+        };
+        if size <= samples {
+            (0..size).for_each(&mut add);
+        } else {
+            for _ in 0..samples {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                add(rng % size);
             }
         }
-        LayoutKind::SortedKeys => {
-            // Breadth first from the start, up to `samples` per tier.
-            let start = game.start().ok_or("the sorted-keys layout needs a start")?;
-            let mut seen = HashSet::from([start]);
-            let mut todo = std::collections::VecDeque::from([start]);
-            let mut per_tier: std::collections::HashMap<G::Tier, u64> = Default::default();
-            let mut moves = Vec::new();
-            while let Some(p) = todo.pop_front() {
-                let n = per_tier.entry(game.tier(&p)).or_default();
-                if *n >= samples {
-                    continue;
-                }
-                *n += 1;
-                out.push(p);
+    }
+    // Symmetric images too, so that non-canonical positions are checked.
+    if <G::Symmetry as Symmetry<G>>::SYMMETRIC {
+        let more: Vec<G::Position> = out.iter().map(|p| canonical(game, p)).collect();
+        out.extend(more);
+    }
+    Ok(out)
+}
+
+fn sorted_sample<G: OrderedMoves>(
+    game: &G,
+    _: &Dag<G::Tier>,
+    samples: u64,
+) -> Result<Vec<G::Position>, Violation> {
+    let mut out = Vec::new();
+
+    // Breadth first from the start, up to `samples` per tier.
+    let start = game.start().ok_or("the sorted-keys layout needs a start")?;
+    let mut seen = HashSet::from([start]);
+    let mut todo = std::collections::VecDeque::from([start]);
+    let mut per_tier: std::collections::HashMap<G::Tier, u64> = Default::default();
+    let mut moves = Vec::new();
+    while let Some(p) = todo.pop_front() {
+        let n = per_tier.entry(game.tier(&p)).or_default();
+        if *n >= samples {
+            continue;
+        }
+        *n += 1;
+        out.push(p);
+        if game.primitive(&p).is_some() {
+            continue;
+        }
+        moves.clear();
+        game.moves(&p, &mut moves);
+        for &c in &moves {
+            if seen.insert(c) {
+                todo.push_back(c);
+            }
+        }
+    }
+    // Slots are increasing in the key over each tier's sample.
+    let mut by_tier: std::collections::HashMap<G::Tier, Vec<u64>> = Default::default();
+    for p in &out {
+        by_tier.entry(game.tier(p)).or_default().push(game.key(p));
+    }
+    for (t, mut keys) in by_tier {
+        keys.sort_unstable();
+        for s in 0..game.slots() {
+            let mut last: Option<u64> = None;
+            for &k in &keys {
+                let p = game.key_position(t, k);
                 if game.primitive(&p).is_some() {
                     continue;
                 }
-                moves.clear();
-                game.moves(&p, &mut moves);
-                for &c in &moves {
-                    if seen.insert(c) {
-                        todo.push_back(c);
+                if let Some(c) = game.slot_child(&p, s) {
+                    let ck = game.key(&c);
+                    if last.is_some_and(|l| l >= ck) {
+                        return Err(format!(
+                            "slot {s} is not increasing in the key at {p:?} (tier {t:?})"
+                        ));
                     }
-                }
-            }
-            // Slots are increasing in the key over each tier's sample.
-            let mut by_tier: std::collections::HashMap<G::Tier, Vec<u64>> = Default::default();
-            for p in &out {
-                by_tier
-                    .entry(game.tier(p))
-                    .or_default()
-                    .push(<G::Layout as Layout<G>>::key(game, p));
-            }
-            for (t, mut keys) in by_tier {
-                keys.sort_unstable();
-                for s in 0..<G::Layout as Layout<G>>::slots(game) {
-                    let mut last: Option<u64> = None;
-                    for &k in &keys {
-                        let p = <G::Layout as Layout<G>>::key_position(game, t, k);
-                        if game.primitive(&p).is_some() {
-                            continue;
-                        }
-                        if let Some(c) = <G::Layout as Layout<G>>::slot_child(game, &p, s) {
-                            let ck = <G::Layout as Layout<G>>::key(game, &c);
-                            if last.is_some_and(|l| l >= ck) {
-                                return Err(format!(
-                                    "slot {s} is not increasing in the key at {p:?} (tier {t:?})"
-                                ));
-                            }
-                            last = Some(ck);
-                        }
-                    }
+                    last = Some(ck);
                 }
             }
         }

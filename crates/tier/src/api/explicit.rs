@@ -6,7 +6,8 @@
 //! vertex label. [`retrograde_solve::solve`] on that graph must give every position the value
 //! the tier engine gives it.
 
-use crate::api::game::{keeps, Layout, LayoutKind, TierGame};
+use crate::api::dag::Dag;
+use crate::api::game::{keeps, visit, DenseIndex, LayoutVisitor, OrderedMoves, TierGame};
 use crate::error::Error;
 use retrograde_graph::{Graph, GraphBuilder};
 use std::collections::HashMap;
@@ -26,7 +27,7 @@ pub struct Explicit<P> {
 /// More positions than `limit`, or a game that breaks the API (a move to a position that is
 /// not a position of a tier).
 pub fn explicit_graph<G: TierGame>(game: &G, limit: usize) -> Result<Explicit<G::Position>, Error> {
-    let dag = crate::engine::Dag::build(game)?;
+    let dag = Dag::build(game)?;
     let mut ids: HashMap<G::Position, u32> = HashMap::new();
     let mut positions = Vec::new();
     let mut add =
@@ -35,47 +36,20 @@ pub fn explicit_graph<G: TierGame>(game: &G, limit: usize) -> Result<Explicit<G:
                 return Ok((v, false));
             }
             if positions.len() >= limit {
-                return Err(Error::Unsupported(format!(
-                    "more than {limit} positions for an explicit graph"
-                )));
+                return Err(too_many(limit));
             }
             let v = positions.len() as u32;
             ids.insert(p, v);
             positions.push(p);
             Ok((v, true))
         };
-    match <G::Layout as Layout<G>>::KIND {
-        LayoutKind::Dense => {
-            for &t in &dag.tiers {
-                for i in 0..<G::Layout as Layout<G>>::tier_size(game, t) {
-                    if let Some(p) = <G::Layout as Layout<G>>::unrank(game, t, i) {
-                        add(p, &mut positions)?;
-                    }
-                }
-            }
-        }
-        LayoutKind::SortedKeys => {
-            let start = game
-                .start()
-                .ok_or_else(|| Error::Unsupported("sorted keys need a start".into()))?;
-            add(start, &mut positions)?;
-            let mut next = 0;
-            let mut moves = Vec::new();
-            while next < positions.len() {
-                let p = positions[next];
-                next += 1;
-                if game.primitive(&p).is_some() {
-                    continue;
-                }
-                moves.clear();
-                game.moves(&p, &mut moves);
-                for &c in &moves {
-                    add(c, &mut positions)?;
-                }
-            }
-        }
+    for p in visit::<G, _>(Positions {
+        game,
+        dag: &dag,
+        limit,
+    })? {
+        add(p, &mut positions)?;
     }
-    let dense = <G::Layout as Layout<G>>::KIND == LayoutKind::Dense;
     let mut b = GraphBuilder::new();
     b.ensure_vertices(positions.len() as u64)
         .map_err(|e| Error::Unsupported(e.to_string()))?;
@@ -89,7 +63,6 @@ pub fn explicit_graph<G: TierGame>(game: &G, limit: usize) -> Result<Explicit<G:
         game.moves(p, &mut moves);
         for c in &moves {
             let Some(&v) = ids.get(c) else {
-                debug_assert!(dense);
                 return Err(Error::Game(format!(
                     "the move from {p:?} to {c:?} reaches a number of the index that is no position"
                 )));
@@ -103,4 +76,66 @@ pub fn explicit_graph<G: TierGame>(game: &G, limit: usize) -> Result<Explicit<G:
     }
     let graph = b.build().map_err(|e| Error::Unsupported(e.to_string()))?;
     Ok(Explicit { graph, positions })
+}
+
+/// Every position of a game: a dense index's numbers that are positions, or what the moves
+/// reach from the start with sorted keys (the layout numbers no others).
+struct Positions<'a, G: TierGame> {
+    game: &'a G,
+    dag: &'a Dag<G::Tier>,
+    /// More positions than this is an error.
+    limit: usize,
+}
+
+fn too_many(limit: usize) -> Error {
+    Error::Unsupported(format!("more than {limit} positions for an explicit graph"))
+}
+
+impl<G: TierGame> LayoutVisitor<G> for Positions<'_, G> {
+    type Out = Result<Vec<G::Position>, Error>;
+    fn dense(self) -> Self::Out
+    where
+        G: DenseIndex,
+    {
+        let mut out = Vec::new();
+        for &t in &self.dag.tiers {
+            self.game
+                .for_each_in(t, 0..self.game.tier_size(t), |_, p| out.extend(p));
+            if out.len() > self.limit {
+                return Err(too_many(self.limit));
+            }
+        }
+        Ok(out)
+    }
+    fn sorted(self) -> Self::Out
+    where
+        G: OrderedMoves,
+    {
+        let game = self.game;
+        let start = game
+            .start()
+            .ok_or_else(|| Error::Unsupported("sorted keys need a start".into()))?;
+        let mut seen = std::collections::HashSet::from([start]);
+        let mut out = vec![start];
+        let mut next = 0;
+        let mut moves = Vec::new();
+        while next < out.len() {
+            let p = out[next];
+            next += 1;
+            if game.primitive(&p).is_some() {
+                continue;
+            }
+            moves.clear();
+            game.moves(&p, &mut moves);
+            for &c in &moves {
+                if seen.insert(c) {
+                    out.push(c);
+                }
+            }
+            if out.len() > self.limit {
+                return Err(too_many(self.limit));
+            }
+        }
+        Ok(out)
+    }
 }

@@ -160,45 +160,44 @@ pub trait OrderedMoves: TierGame {
     }
 }
 
-/// The layout chosen by [`TierGame::Layout`]: [`Dense`] or [`SortedKeys`]. The engine calls
-/// the methods of the chosen family only (the others are unreachable).
+/// The layout chosen by [`TierGame::Layout`]: [`Dense`] or [`SortedKeys`], a strategy that
+/// carries what depends on it. Code that works differently per layout is a
+/// [`LayoutVisitor`], whose method for the game's layout runs with that layout's trait in
+/// scope ([`DenseIndex`] or [`OrderedMoves`]): the engine never matches on a kind of
+/// layout, and never calls a method of the other family.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a layout the game `{G}` can use",
+    label = "the game's `type Layout`",
+    note = "`type Layout = Dense` needs `impl DenseIndex for {G}`; `type Layout = SortedKeys` needs `impl OrderedMoves for {G}`"
+)]
 pub trait Layout<G: TierGame>: sealed::Sealed {
-    /// Which one.
-    const KIND: LayoutKind;
-    /// [`DenseIndex::tier_size`].
-    fn tier_size(game: &G, t: G::Tier) -> u64;
-    /// [`DenseIndex::rank`].
-    fn rank(game: &G, p: &G::Position) -> u64;
-    /// [`DenseIndex::unrank`].
-    fn unrank(game: &G, t: G::Tier, i: u64) -> Option<G::Position>;
-    /// [`DenseIndex::for_each_in`].
-    fn for_each_in(
-        game: &G,
-        t: G::Tier,
-        range: std::ops::Range<u64>,
-        f: impl FnMut(u64, Option<G::Position>),
-    );
-    /// [`OrderedMoves::key`].
-    fn key(game: &G, p: &G::Position) -> u64;
-    /// [`OrderedMoves::key_position`].
-    fn key_position(game: &G, t: G::Tier, k: u64) -> G::Position;
-    /// [`OrderedMoves::key_bits`].
-    fn key_bits(game: &G, t: G::Tier) -> u32;
-    /// [`OrderedMoves::slots`].
-    fn slots(game: &G) -> usize;
-    /// [`OrderedMoves::slot_child`].
-    fn slot_child(game: &G, p: &G::Position, s: usize) -> Option<G::Position>;
-    /// [`OrderedMoves::slot_flags`].
-    fn slot_flags(game: &G, p: &G::Position) -> u16;
+    /// The name a database records: `dense` or `sorted`.
+    const NAME: &'static str;
+    /// The number `p` is kept under in its tier: its rank in the dense index, or its key.
+    fn number(game: &G, p: &G::Position) -> u64;
+    /// Runs `v`'s method for this layout.
+    fn visit<V: LayoutVisitor<G>>(v: V) -> V::Out;
 }
 
-/// The two layouts.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum LayoutKind {
-    /// [`Dense`].
-    Dense,
-    /// [`SortedKeys`].
-    SortedKeys,
+/// Work that depends on the layout: one method per layout, each with the layout's trait
+/// in scope. Run it with [`Layout::visit`] (or [`visit`]).
+pub trait LayoutVisitor<G: TierGame> {
+    /// What the work gives.
+    type Out;
+    /// The work for a [`Dense`] game.
+    fn dense(self) -> Self::Out
+    where
+        G: DenseIndex;
+    /// The work for a [`SortedKeys`] game.
+    fn sorted(self) -> Self::Out
+    where
+        G: OrderedMoves;
+}
+
+/// Runs `v`'s method for `G`'s layout.
+#[inline]
+pub fn visit<G: TierGame, V: LayoutVisitor<G>>(v: V) -> V::Out {
+    <G::Layout as Layout<G>>::visit(v)
 }
 
 /// Layout: a dense index per tier ([`DenseIndex`]).
@@ -208,91 +207,26 @@ pub struct Dense;
 #[derive(Copy, Clone, Debug)]
 pub struct SortedKeys;
 
-const NOT_DENSE: &str = "the engine uses a dense index only with the Dense layout";
-const NOT_SORTED: &str = "the engine uses keys only with the SortedKeys layout";
-
 impl<G: DenseIndex> Layout<G> for Dense {
-    const KIND: LayoutKind = LayoutKind::Dense;
+    const NAME: &'static str = "dense";
     #[inline]
-    fn tier_size(game: &G, t: G::Tier) -> u64 {
-        game.tier_size(t)
-    }
-    #[inline]
-    fn rank(game: &G, p: &G::Position) -> u64 {
+    fn number(game: &G, p: &G::Position) -> u64 {
         game.rank(p)
     }
     #[inline]
-    fn unrank(game: &G, t: G::Tier, i: u64) -> Option<G::Position> {
-        game.unrank(t, i)
-    }
-    #[inline]
-    fn for_each_in(
-        game: &G,
-        t: G::Tier,
-        range: std::ops::Range<u64>,
-        f: impl FnMut(u64, Option<G::Position>),
-    ) {
-        game.for_each_in(t, range, f)
-    }
-    fn key(_: &G, _: &G::Position) -> u64 {
-        unreachable!("{NOT_SORTED}")
-    }
-    fn key_position(_: &G, _: G::Tier, _: u64) -> G::Position {
-        unreachable!("{NOT_SORTED}")
-    }
-    fn key_bits(_: &G, _: G::Tier) -> u32 {
-        unreachable!("{NOT_SORTED}")
-    }
-    fn slots(_: &G) -> usize {
-        unreachable!("{NOT_SORTED}")
-    }
-    fn slot_child(_: &G, _: &G::Position, _: usize) -> Option<G::Position> {
-        unreachable!("{NOT_SORTED}")
-    }
-    fn slot_flags(_: &G, _: &G::Position) -> u16 {
-        unreachable!("{NOT_SORTED}")
+    fn visit<V: LayoutVisitor<G>>(v: V) -> V::Out {
+        v.dense()
     }
 }
 impl<G: OrderedMoves> Layout<G> for SortedKeys {
-    const KIND: LayoutKind = LayoutKind::SortedKeys;
-    fn tier_size(_: &G, _: G::Tier) -> u64 {
-        unreachable!("{NOT_DENSE}")
-    }
-    fn rank(_: &G, _: &G::Position) -> u64 {
-        unreachable!("{NOT_DENSE}")
-    }
-    fn unrank(_: &G, _: G::Tier, _: u64) -> Option<G::Position> {
-        unreachable!("{NOT_DENSE}")
-    }
-    fn for_each_in(
-        _: &G,
-        _: G::Tier,
-        _: std::ops::Range<u64>,
-        _: impl FnMut(u64, Option<G::Position>),
-    ) {
-        unreachable!("{NOT_DENSE}")
-    }
+    const NAME: &'static str = "sorted";
     #[inline]
-    fn key(game: &G, p: &G::Position) -> u64 {
+    fn number(game: &G, p: &G::Position) -> u64 {
         game.key(p)
     }
     #[inline]
-    fn key_position(game: &G, t: G::Tier, k: u64) -> G::Position {
-        game.key_position(t, k)
-    }
-    fn key_bits(game: &G, t: G::Tier) -> u32 {
-        game.key_bits(t)
-    }
-    fn slots(game: &G) -> usize {
-        game.slots()
-    }
-    #[inline]
-    fn slot_child(game: &G, p: &G::Position, s: usize) -> Option<G::Position> {
-        game.slot_child(p, s)
-    }
-    #[inline]
-    fn slot_flags(game: &G, p: &G::Position) -> u16 {
-        game.slot_flags(p)
+    fn visit<V: LayoutVisitor<G>>(v: V) -> V::Out {
+        v.sorted()
     }
 }
 

@@ -3,6 +3,7 @@
 //! ([`check_game`](crate::check_game)) and the game as an explicit graph (an oracle).
 
 pub(crate) mod check;
+pub(crate) mod dag;
 pub(crate) mod explicit;
 pub mod game;
 pub mod index;

@@ -18,7 +18,7 @@
 //! not once per move that reaches it; with more ranks repeats are sent, and the owner sets
 //! each mark once whatever the copies.
 
-use crate::api::game::{canonical, keeps, Layout, Symmetry, TierGame};
+use crate::api::game::{canonical, keeps, DenseIndex, Symmetry};
 use crate::engine::cell::Cell;
 use crate::engine::dense::{anything, append_each, prefetch, swap, u32s};
 use crate::engine::driver::merge_stats;
@@ -37,7 +37,7 @@ const AHEAD: usize = 16;
 
 /// The totals over the positions reachable from `start`; `cells(k)` gives this rank's cells
 /// of tier `k`, `parts[k]` its placement.
-pub(crate) fn count<G: TierGame, C: Cell, P: Placement>(
+pub(crate) fn count<G: DenseIndex, C: Cell, P: Placement>(
     game: &G,
     dag: &Dag<G::Tier>,
     parts: &[P],
@@ -58,7 +58,7 @@ pub(crate) fn count<G: TierGame, C: Cell, P: Placement>(
             "the start's tier is not among the tiers".into(),
         ));
     };
-    let si = <G::Layout as Layout<G>>::rank(game, &s);
+    let si = game.rank(&s);
     if si >= parts[ks].size() {
         return Err(Error::Game(format!(
             "the start has rank {si}, past the size of its tier"
@@ -158,7 +158,7 @@ struct Target<'a, T, P> {
 }
 
 /// The counting of one tier (target 0) into itself and its children.
-struct Counting<'a, G: TierGame, C, P> {
+struct Counting<'a, G: DenseIndex, C, P> {
     game: &'a G,
     me: usize,
     kk: usize,
@@ -196,7 +196,7 @@ impl<P> Default for Scratch<'_, P> {
     }
 }
 
-impl<'a, G: TierGame, C: Cell, P: Placement> Counting<'a, G, C, P> {
+impl<'a, G: DenseIndex, C: Cell, P: Placement> Counting<'a, G, C, P> {
     /// One step of the search from `frontier` (places of target 0): what it reached here
     /// next, and the marks for other ranks by `owner x nb + target x 4 + sides`. The
     /// frontier is freed before the chunks' lists are joined (a step's lists can be tens of
@@ -255,7 +255,7 @@ impl<'a, G: TierGame, C: Cell, P: Placement> Counting<'a, G, C, P> {
         }
         let t = this.tier;
         let i = this.part.global(me, u64::from(l));
-        let p = <G::Layout as Layout<G>>::unrank(game, t, i).ok_or_else(|| {
+        let p = game.unrank(t, i).ok_or_else(|| {
             Error::Game(format!(
                 "a move reaches slot {i} of tier {t:?}, which is a hole"
             ))
@@ -301,7 +301,7 @@ impl<'a, G: TierGame, C: Cell, P: Placement> Counting<'a, G, C, P> {
                 )));
             };
             let target = &self.targets[x];
-            let j = <G::Layout as Layout<G>>::rank(game, &canonical(game, c));
+            let j = game.rank(&canonical(game, c));
             if j >= target.part.size() {
                 return Err(Error::Game(format!(
                     "rank {j} past the size of tier {tc:?}"

@@ -89,7 +89,7 @@
 //! waiting for remote values (8 bytes each, plus 12 a waiting position), and per level at
 //! most 4 bytes per update crossing ranks.
 
-use crate::api::game::{canonical, keeps, Layout, Parents, Symmetry, TierGame};
+use crate::api::game::{canonical, keeps, DenseIndex, Parents, Symmetry};
 use crate::engine::cell::Cell;
 use crate::engine::distinct::Distinct;
 use crate::engine::SolveOptions;
@@ -114,11 +114,11 @@ const AHEAD: usize = 16;
 
 /// The solved tiers a tier's moves reach: (tier, this rank's cells of it by place, its
 /// placement).
-pub(crate) struct Below<'a, G: TierGame, C, P> {
+pub(crate) struct Below<'a, G: DenseIndex, C, P> {
     pub tiers: Vec<(G::Tier, &'a [C], P)>,
 }
 
-impl<G: TierGame, C: Cell, P: Placement> Below<'_, G, C, P> {
+impl<G: DenseIndex, C: Cell, P: Placement> Below<'_, G, C, P> {
     /// Which child tier `c` is in (its number here), the owner of `c`'s canonical position
     /// there and its place.
     #[inline]
@@ -135,7 +135,7 @@ impl<G: TierGame, C: Cell, P: Placement> Below<'_, G, C, P> {
             )));
         };
         let part = &self.tiers[k].2;
-        let i = <G::Layout as Layout<G>>::rank(game, &canonical(game, c));
+        let i = game.rank(&canonical(game, c));
         if i >= part.size() {
             return Err(Error::Game(format!(
                 "a move from tier {from:?} reaches {c:?}, rank {i}, past the size of tier {tc:?}"
@@ -435,7 +435,7 @@ pub(crate) fn settle<C: Cell>(
 
 /// The tier's cells of this rank's places, solved (holes 0, draws [`Cell::DRAW`]), and the
 /// number of positions solved. Every rank calls it for the same tier (a collective).
-pub(crate) fn solve_tier<G: TierGame, C: Cell, P: Placement>(
+pub(crate) fn solve_tier<G: DenseIndex, C: Cell, P: Placement>(
     game: &G,
     t: G::Tier,
     part: P,
@@ -525,7 +525,7 @@ struct Init {
 }
 
 /// Init (step 1) of this rank's places, in rounds (one for one process).
-fn init<G: TierGame, C: Cell, P: Placement>(
+fn init<G: DenseIndex, C: Cell, P: Placement>(
     game: &G,
     t: G::Tier,
     part: P,
@@ -570,7 +570,7 @@ fn init<G: TierGame, C: Cell, P: Placement>(
                 let mut err = Ok(());
                 part.runs(me, a, b, |l0, g| {
                     let g0 = g.start;
-                    <G::Layout as Layout<G>>::for_each_in(game, t, g, |i, p| {
+                    game.for_each_in(t, g, |i, p| {
                         if err.is_err() {
                             return;
                         }
@@ -617,7 +617,7 @@ struct Slot {
 /// pending when some exit is another rank's.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn init_one<G: TierGame, C: Cell, P: Placement>(
+fn init_one<G: DenseIndex, C: Cell, P: Placement>(
     game: &G,
     t: G::Tier,
     part: &P,
@@ -671,7 +671,7 @@ fn init_one<G: TierGame, C: Cell, P: Placement>(
                 s.inside_pos.insert((cc, k));
                 continue;
             }
-            let j = <G::Layout as Layout<G>>::rank(game, &cc);
+            let j = game.rank(&cc);
             if j >= part.size() {
                 return Err(Error::Game(format!(
                     "rank {j} of a position of tier {t:?}, whose size is {}",
@@ -724,7 +724,7 @@ fn init_one<G: TierGame, C: Cell, P: Placement>(
 /// child tier, in the order the positions met them (repeats and all: sorting them away cost
 /// more than sending them); the answer, the cells in the same order. Then every waiting
 /// position is settled. Returns whether any rank has a move inside the tier.
-fn ask_remote_exits<G: TierGame, C: Cell, P: Placement>(
+fn ask_remote_exits<G: DenseIndex, C: Cell, P: Placement>(
     t: G::Tier,
     below: &Below<'_, G, C, P>,
     outs: &mut [InitOut],
@@ -822,7 +822,7 @@ fn ask_remote_exits<G: TierGame, C: Cell, P: Placement>(
 
 /// The cells another rank asked for (`req`: per child tier a count, then that many places),
 /// in the order asked.
-fn answer_exits<G: TierGame, C: Cell, P>(
+fn answer_exits<G: DenseIndex, C: Cell, P>(
     t: &G::Tier,
     below: &Below<'_, G, C, P>,
     req: &[u8],
@@ -897,7 +897,7 @@ fn reverse_edges(
 /// Wins and losses (step 2), level by level. Each level ends with one exchange, which also tells
 /// whether any rank has work left (a later level, or updates sent): then the next level runs
 /// everywhere. Level 0 runs on every rank of a loopy tier.
-fn wins_and_losses<G: TierGame, C: Cell, P: Placement>(
+fn wins_and_losses<G: DenseIndex, C: Cell, P: Placement>(
     parents: &ParentsOf<'_, G, P>,
     cells: &[C::Atomic],
     mut decided: Levels,
@@ -968,7 +968,7 @@ fn wins_and_losses<G: TierGame, C: Cell, P: Placement>(
 }
 
 /// Ties (step 3), the same way (an update is the parent's place).
-fn spread_all_ties<G: TierGame, C: Cell, P: Placement>(
+fn spread_all_ties<G: DenseIndex, C: Cell, P: Placement>(
     parents: &ParentsOf<'_, G, P>,
     cells: &[C::Atomic],
     mut ties: Levels,
@@ -1135,7 +1135,7 @@ pub(crate) fn still(flag: u64) -> Result<bool, Error> {
 }
 
 /// Where a tier's parents come from.
-struct ParentsOf<'a, G: TierGame, P> {
+struct ParentsOf<'a, G: DenseIndex, P> {
     game: &'a G,
     t: G::Tier,
     part: P,
@@ -1145,7 +1145,7 @@ struct ParentsOf<'a, G: TierGame, P> {
     rev: &'a [u32],
 }
 
-impl<G: TierGame, P: Placement> ParentsOf<'_, G, P> {
+impl<G: DenseIndex, P: Placement> ParentsOf<'_, G, P> {
     /// Calls `f(owner, place there, keeps)` once for every distinct (parent, keeps) with a
     /// move to place `l`, this rank's parents first; `hint[place]` is prefetched as soon as
     /// a parent is placed (whoever owns it: a wasted hint is cheaper than a branch).
@@ -1175,7 +1175,7 @@ impl<G: TierGame, P: Placement> ParentsOf<'_, G, P> {
         }
         let game = self.game;
         let i = self.part.global(self.me, u64::from(l));
-        let p = <G::Layout as Layout<G>>::unrank(game, self.t, i).ok_or_else(|| {
+        let p = game.unrank(self.t, i).ok_or_else(|| {
             Error::Game(format!(
                 "slot {i} of tier {:?} holds a value but is no position (unrank gave none)",
                 self.t
@@ -1193,7 +1193,7 @@ impl<G: TierGame, P: Placement> ParentsOf<'_, G, P> {
                 )));
             }
             let k = keeps(game, q, &p);
-            let j = <G::Layout as Layout<G>>::rank(game, &canonical(game, q));
+            let j = game.rank(&canonical(game, q));
             if j >= self.part.size() {
                 return Err(Error::Game(format!(
                     "an un-move of {p:?} gives {q:?}, rank {j}, past the size {} of tier {:?}",

@@ -66,7 +66,7 @@
 //! anything else is solved again, by every rank. Without `keep_values` the files serve the
 //! solve only and are removed at the end.
 
-use crate::api::game::{keeps, Layout, Symmetry, TierGame};
+use crate::api::game::{keeps, OrderedMoves, Symmetry};
 use crate::engine::cell::{Cell, CellArray};
 use crate::engine::driver::{merge_stats, share_file};
 use crate::engine::sorted::{load_keys, shape, slot_flags, slots_of, terminal, Key};
@@ -262,17 +262,14 @@ fn cancelled(ex: &dyn Exchange, opts: &SolveOptions) -> Result<(), Error> {
 
 /// Solves every tier of a sorted-keys game below its start across the ranks of `ex`; see
 /// the [module docs](self) and [`crate::solve_distributed`].
-pub(crate) fn solve<'g, G: TierGame>(
+pub(crate) fn solve<'g, G: OrderedMoves>(
     game: &'g G,
     opts: &SolveOptions,
     ex: &dyn Exchange,
     whole: bool,
 ) -> Result<(TierSolution<'g, G>, Traffic), Error> {
     let dag = Dag::build(game)?;
-    let wide = dag
-        .tiers
-        .iter()
-        .any(|&t| <G::Layout as Layout<G>>::key_bits(game, t) > 32);
+    let wide = dag.tiers.iter().any(|&t| game.key_bits(t) > 32);
     let small = game
         .remoteness_bound()
         .is_some_and(|b| b <= u8::MAX_REMOTENESS);
@@ -346,7 +343,7 @@ fn remove(st: &dyn Storage, file: &str) -> Result<(), Error> {
         .map_err(|e| Error::io(st.describe(file), "remove", e))
 }
 
-fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
+fn solve_keys<'g, G: OrderedMoves, C: CellArray, K: Key>(
     game: &'g G,
     opts: &SolveOptions,
     ex: &dyn Exchange,
@@ -427,7 +424,7 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
             None => {
                 let mine: Vec<K> = if k == ks {
                     if me == 0 {
-                        vec![K::from_u64(<G::Layout as Layout<G>>::key(game, &start))]
+                        vec![K::from_u64(game.key(&start))]
                     } else {
                         Vec::new()
                     }
@@ -684,7 +681,7 @@ fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
 /// tier. With `database.json`, written last by the caller, the directory is a database like
 /// any other, that `query`, `play` and `serve` open and that one process resumes from.
 #[allow(clippy::too_many_arguments)]
-fn assemble<G: TierGame, C: CellArray, K: Key>(
+fn assemble<G: OrderedMoves, C: CellArray, K: Key>(
     game: &G,
     dag: &Dag<G::Tier>,
     key_files: &[String],
@@ -716,7 +713,7 @@ fn assemble<G: TierGame, C: CellArray, K: Key>(
         let mut ck = Vec::new();
         let mut cv = Vec::new();
         for (key, c) in keys.iter().zip(&vals) {
-            let p = <G::Layout as Layout<G>>::key_position(game, t, key.to_u64());
+            let p = game.key_position(t, key.to_u64());
             if <G::Symmetry as Symmetry<G>>::is_canonical(game, &p) {
                 ck.extend_from_slice(&key.to_u64().to_le_bytes()[..K::BYTES as usize]);
                 let v = c.decode().ok_or_else(|| {
@@ -755,7 +752,7 @@ fn assemble<G: TierGame, C: CellArray, K: Key>(
 
 /// This rank's share of the keys of tier `t`: the children of every rank's shares of its
 /// parent tiers (`parents`, this rank's) in its key ranges, sorted, without repeats.
-fn discover<G: TierGame, K: Key>(
+fn discover<G: OrderedMoves, K: Key>(
     game: &G,
     t: G::Tier,
     parents: &[(G::Tier, Arc<Vec<K>>)],
@@ -763,7 +760,7 @@ fn discover<G: TierGame, K: Key>(
     opts: &SolveOptions,
 ) -> Result<Vec<K>, Error> {
     let (me, kk) = (ex.rank(), ex.size());
-    let nslots = <G::Layout as Layout<G>>::slots(game);
+    let nslots = game.slots();
     // The slots of every parent.
     let flags: Vec<Vec<u16>> = parents
         .iter()
@@ -773,7 +770,7 @@ fn discover<G: TierGame, K: Key>(
                 .zip(pk.par_chunks(CHUNK))
                 .for_each(|(f, c)| {
                     for (f, &key) in f.iter_mut().zip(c) {
-                        let p = <G::Layout as Layout<G>>::key_position(game, *pt, key.to_u64());
+                        let p = game.key_position(*pt, key.to_u64());
                         *f = slots_of(game, &p);
                     }
                 });
@@ -798,15 +795,16 @@ fn discover<G: TierGame, K: Key>(
 
     let child = |pi: usize, i: usize, s: usize| -> Result<u64, Error> {
         let (pt, pk) = &parents[pi];
-        let p = <G::Layout as Layout<G>>::key_position(game, *pt, pk[i].to_u64());
-        let c = <G::Layout as Layout<G>>::slot_child(game, &p, s)
+        let p = game.key_position(*pt, pk[i].to_u64());
+        let c = game
+            .slot_child(&p, s)
             .ok_or_else(|| Error::Game(format!("slot {s} of {p:?} has no move though flagged")))?;
         if game.tier(&c) != t {
             return Err(Error::Game(format!(
                 "slot {s} of {p:?} leads out of tier {t:?}, the one child tier"
             )));
         }
-        Ok(<G::Layout as Layout<G>>::key(game, &c))
+        Ok(game.key(&c))
     };
 
     // The cuts: quantiles of a sample of children, from rank 0: about 16 children a range,
@@ -1038,7 +1036,7 @@ fn union<K: Key>(a: &[K], b: &[K]) -> Vec<K> {
 
 /// The solved child tier of a tier: its tier, this rank's share (keys and values), and who
 /// owns the rest.
-struct Below<'a, G: TierGame, K, C> {
+struct Below<'a, G: OrderedMoves, K, C> {
     tier: G::Tier,
     keys: &'a [K],
     vals: &'a [C],
@@ -1058,7 +1056,7 @@ struct Task {
 }
 
 /// This rank's share of tier `t` solved (its values, in key order) and its totals.
-fn solve_tier<G: TierGame, C: Cell, K: Key>(
+fn solve_tier<G: OrderedMoves, C: Cell, K: Key>(
     game: &G,
     t: G::Tier,
     keys: &[K],
@@ -1067,7 +1065,7 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
     opts: &SolveOptions,
 ) -> Result<(Vec<C>, Stats), Error> {
     let (me, kk) = (ex.rank(), ex.size());
-    let nslots = <G::Layout as Layout<G>>::slots(game);
+    let nslots = game.slots();
     let encode = |v: Value| {
         C::encode(v).ok_or_else(|| Error::Remoteness {
             tier: format!("{t:?}"),
@@ -1188,7 +1186,7 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
 
 /// A task's parents: their primitive values, moves, canonical bits, the best value of the
 /// children this rank owns, and the requests for the others.
-fn first_pass<G: TierGame, C: Cell, K: Key>(
+fn first_pass<G: OrderedMoves, C: Cell, K: Key>(
     game: &G,
     t: G::Tier,
     pk: &[K],
@@ -1199,7 +1197,7 @@ fn first_pass<G: TierGame, C: Cell, K: Key>(
 ) -> Result<Task, Error> {
     let pos: Vec<G::Position> = pk
         .iter()
-        .map(|k| <G::Layout as Layout<G>>::key_position(game, t, k.to_u64()))
+        .map(|k| game.key_position(t, k.to_u64()))
         .collect();
     let prims: Vec<Option<Primitive>> = pos.iter().map(|p| game.primitive(p)).collect();
     let flags: Vec<u16> = pos
@@ -1230,15 +1228,14 @@ fn first_pass<G: TierGame, C: Cell, K: Key>(
                     if flags[i] & bit == 0 {
                         continue;
                     }
-                    let c =
-                        <G::Layout as Layout<G>>::slot_child(game, &pos[i], s).expect("flagged");
+                    let c = game.slot_child(&pos[i], s).expect("flagged");
                     if game.tier(&c) != b.tier {
                         return Err(Error::Game(format!(
                             "slot {s} of {:?} leads out of tier {:?}",
                             pos[i], b.tier
                         )));
                     }
-                    let ck = <G::Layout as Layout<G>>::key(game, &c);
+                    let ck = game.key(&c);
                     let kp = keeps(game, &pos[i], &c);
                     let d = b.owners.of(ck);
                     if d == me {

@@ -6,7 +6,7 @@
 //! file, and at the end the shares are put together into the one-process database at rank
 //! 0). Everything else is written once.
 
-use crate::api::game::{canonical, Layout, Symmetry, TierGame};
+use crate::api::game::{canonical, DenseIndex, Symmetry};
 use crate::engine::cell::{Cell, CellArray};
 use crate::engine::dense::{self, Below, TASK};
 use crate::engine::dense::{cell_at, push_cell};
@@ -77,7 +77,7 @@ pub fn share_file(tier: &str, r: usize, k: usize) -> String {
 /// Solves every tier of a dense-layout game below its roots, on this rank's share of each
 /// (all of it with [`Whole`]). Rank 0's answer holds the totals and the start's tier, or
 /// with `whole` every tier; one process's holds everything (in memory, or in its files).
-pub(crate) fn solve_dense<'g, G: TierGame, C: CellArray, P: Dealing>(
+pub(crate) fn solve_dense<'g, G: DenseIndex, C: CellArray, P: Dealing>(
     game: &'g G,
     opts: &SolveOptions,
     ex: &dyn Exchange,
@@ -96,11 +96,7 @@ pub(crate) fn solve_dense<'g, G: TierGame, C: CellArray, P: Dealing>(
     }
     let dag = Dag::build(game)?;
     let n = dag.tiers.len();
-    let sizes: Vec<u64> = dag
-        .tiers
-        .iter()
-        .map(|&t| <G::Layout as Layout<G>>::tier_size(game, t))
-        .collect();
+    let sizes: Vec<u64> = dag.tiers.iter().map(|&t| game.tier_size(t)).collect();
     let parts: Vec<P> = sizes.iter().map(|&s| P::deal(s, kk)).collect();
     opts.emit(&Event::Plan {
         tiers: n,
@@ -505,7 +501,7 @@ pub(crate) fn merge_stats(ex: &dyn Exchange, mine: Vec<Stats>) -> Result<Vec<Sta
 }
 
 /// Totals over the positions of this rank's share of a tier (weighted by class size).
-pub(crate) fn tally<G: TierGame, C: Cell, P: Placement>(
+pub(crate) fn tally<G: DenseIndex, C: Cell, P: Placement>(
     game: &G,
     t: G::Tier,
     part: &P,
@@ -522,7 +518,7 @@ pub(crate) fn tally<G: TierGame, C: Cell, P: Placement>(
             for (j, cell) in chunk.iter().enumerate() {
                 let Some(v) = cell.decode() else { continue };
                 let i = part.global(me, (c * PART + j) as u64);
-                let Some(p) = <G::Layout as Layout<G>>::unrank(game, t, i) else {
+                let Some(p) = game.unrank(t, i) else {
                     continue;
                 };
                 let w = <G::Symmetry as Symmetry<G>>::class_size(game, &p);

@@ -1,6 +1,8 @@
 //! The driver: which tier to solve when, what to keep in memory, what to write, what to
 //! reuse, and the totals.
 
+pub(crate) use crate::api::dag::Dag;
+
 pub(crate) mod cell;
 pub(crate) mod count;
 pub(crate) mod dense;
@@ -10,7 +12,7 @@ pub(crate) mod driver;
 pub(crate) mod seq;
 pub(crate) mod sorted;
 
-use crate::api::game::{Layout, LayoutKind, TierGame};
+use crate::api::game::{visit, DenseIndex, LayoutVisitor, OrderedMoves, TierGame};
 use crate::engine::cell::Cell;
 pub use crate::engine::driver::share_file;
 use crate::engine::driver::solve_dense;
@@ -25,7 +27,6 @@ use rayon::prelude::*;
 use retrograde_solve::exchange::{Exchange, Solo};
 use retrograde_solve::place::{Blocks, Whole};
 use retrograde_solve::Value;
-use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -195,115 +196,6 @@ impl SolveOptions {
     }
 }
 
-/// The DAG of tiers below the roots.
-pub(crate) struct Dag<T> {
-    pub tiers: Vec<T>,
-    pub names: Vec<String>,
-    pub children: Vec<Vec<usize>>,
-    pub parents: Vec<Vec<usize>>,
-    /// Children before parents.
-    pub order: Vec<usize>,
-    pub roots: Vec<usize>,
-}
-
-impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> Dag<T> {
-    pub fn build<G: TierGame<Tier = T>>(game: &G) -> Result<Dag<T>, Error> {
-        let mut index: HashMap<T, usize> = HashMap::new();
-        let mut tiers = Vec::new();
-        let mut children: Vec<Vec<usize>> = Vec::new();
-        let mut todo = VecDeque::new();
-        let roots_t = game.root_tiers();
-        let mut roots = Vec::new();
-        for t in roots_t {
-            if let std::collections::hash_map::Entry::Vacant(e) = index.entry(t) {
-                e.insert(tiers.len());
-                roots.push(tiers.len());
-                tiers.push(t);
-                children.push(Vec::new());
-                todo.push_back(t);
-            }
-        }
-        let mut buf = Vec::new();
-        while let Some(t) = todo.pop_front() {
-            buf.clear();
-            game.child_tiers(t, &mut buf);
-            let k = index[&t];
-            for &c in &buf {
-                if c == t {
-                    continue;
-                }
-                let ci = *index.entry(c).or_insert_with(|| {
-                    tiers.push(c);
-                    children.push(Vec::new());
-                    todo.push_back(c);
-                    tiers.len() - 1
-                });
-                if !children[k].contains(&ci) {
-                    children[k].push(ci);
-                }
-            }
-        }
-        let n = tiers.len();
-        let mut parents = vec![Vec::new(); n];
-        for (k, cs) in children.iter().enumerate() {
-            for &c in cs {
-                parents[c].push(k);
-            }
-        }
-        // Kahn: a tier is ready when its children are done.
-        let mut left: Vec<usize> = children.iter().map(Vec::len).collect();
-        let mut ready: VecDeque<usize> = (0..n).filter(|&k| left[k] == 0).collect();
-        let mut order = Vec::with_capacity(n);
-        while let Some(k) = ready.pop_front() {
-            order.push(k);
-            for &p in &parents[k] {
-                left[p] -= 1;
-                if left[p] == 0 {
-                    ready.push_back(p);
-                }
-            }
-        }
-        if order.len() != n {
-            let stuck = (0..n).find(|&k| left[k] > 0).expect("a tier left");
-            return Err(Error::Game(format!(
-                "the tiers form a cycle through tier {:?}",
-                tiers[stuck]
-            )));
-        }
-        let names: Vec<String> = tiers.iter().map(|&t| game.tier_name(t)).collect();
-        for (i, name) in names.iter().enumerate() {
-            if name.is_empty()
-                || name.len() > 40
-                || !name
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-            {
-                return Err(Error::Game(format!(
-                    "tier {:?} is named {name:?}: a tier name is 1 to 40 letters, digits, '-' or '_'",
-                    tiers[i]
-                )));
-            }
-        }
-        let mut seen = HashMap::new();
-        for (i, name) in names.iter().enumerate() {
-            if let Some(j) = seen.insert(name.clone(), i) {
-                return Err(Error::Game(format!(
-                    "tiers {:?} and {:?} have the same name {name:?}",
-                    tiers[j], tiers[i]
-                )));
-            }
-        }
-        Ok(Dag {
-            tiers,
-            names,
-            children,
-            parents,
-            order,
-            roots,
-        })
-    }
-}
-
 /// Solves every tier of `game` below its root tiers.
 ///
 /// # Errors
@@ -316,14 +208,71 @@ pub fn solve<'g, G: TierGame>(
     game: &'g G,
     opts: &SolveOptions,
 ) -> Result<TierSolution<'g, G>, Error> {
-    if <G::Layout as Layout<G>>::KIND == LayoutKind::SortedKeys {
-        check_name(game)?;
-        return match small(game) {
-            true => sorted::solve::<G, u8>(game, opts),
-            false => sorted::solve::<G, u16>(game, opts),
-        };
+    check_name(game)?;
+    visit::<G, _>(Solve {
+        game,
+        opts,
+        ex: &Solo,
+        whole: true,
+        direct: true,
+    })
+    .map(|(s, _)| s)
+}
+
+/// The solve, by layout and cell width, over the placement the number of ranks calls for.
+struct Solve<'g, 'a, G> {
+    game: &'g G,
+    opts: &'a SolveOptions,
+    ex: &'a dyn Exchange,
+    whole: bool,
+    /// Called as [`solve`] (the sorted layout's one-process engine is still its own).
+    direct: bool,
+}
+
+type Solved<'g, G> = Result<(TierSolution<'g, G>, Traffic), Error>;
+
+impl<'g, G: TierGame> LayoutVisitor<G> for Solve<'g, '_, G> {
+    type Out = Solved<'g, G>;
+    fn dense(self) -> Self::Out
+    where
+        G: DenseIndex,
+    {
+        let Solve {
+            game,
+            opts,
+            ex,
+            whole,
+            ..
+        } = self;
+        match (small(game), ex.size() == 1) {
+            (true, true) => solve_dense::<G, u8, Whole>(game, opts, ex, whole),
+            (false, true) => solve_dense::<G, u16, Whole>(game, opts, ex, whole),
+            (true, false) => solve_dense::<G, u8, Blocks>(game, opts, ex, whole),
+            (false, false) => solve_dense::<G, u16, Blocks>(game, opts, ex, whole),
+        }
     }
-    solve_distributed(game, opts, &Solo, true).map(|(s, _)| s)
+    fn sorted(self) -> Self::Out
+    where
+        G: OrderedMoves,
+    {
+        let Solve { game, opts, ex, .. } = self;
+        if !self.direct {
+            return dist_sorted::solve(game, opts, ex, self.whole);
+        }
+        let s = match small(game) {
+            true => sorted::solve::<G, u8>(game, opts)?,
+            false => sorted::solve::<G, u16>(game, opts)?,
+        };
+        // Every key of every tier is a position solved.
+        let positions = s.stats.positions;
+        Ok((
+            s,
+            Traffic {
+                bytes: 0,
+                positions,
+            },
+        ))
+    }
 }
 
 /// Refuses a game whose name does not fit a file's header.
@@ -374,14 +323,13 @@ pub fn solve_distributed<'g, G: TierGame>(
     whole: bool,
 ) -> Result<(TierSolution<'g, G>, Traffic), Error> {
     check_name(game)?;
-    let alone = ex.size() == 1;
-    match (<G::Layout as Layout<G>>::KIND, small(game), alone) {
-        (LayoutKind::Dense, true, true) => solve_dense::<G, u8, Whole>(game, opts, ex, whole),
-        (LayoutKind::Dense, false, true) => solve_dense::<G, u16, Whole>(game, opts, ex, whole),
-        (LayoutKind::Dense, true, false) => solve_dense::<G, u8, Blocks>(game, opts, ex, whole),
-        (LayoutKind::Dense, false, false) => solve_dense::<G, u16, Blocks>(game, opts, ex, whole),
-        (LayoutKind::SortedKeys, _, _) => dist_sorted::solve(game, opts, ex, whole),
-    }
+    visit::<G, _>(Solve {
+        game,
+        opts,
+        ex,
+        whole,
+        direct: false,
+    })
 }
 
 /// Opens the finished database in `storage` without solving; `Ok(None)` when the storage
@@ -433,37 +381,14 @@ pub fn open<'g, G: TierGame>(
                 format!("holds {} values, the database says {size}", vals.count()),
             ));
         }
-        match <G::Layout as Layout<G>>::KIND {
-            LayoutKind::Dense => {
-                if size != <G::Layout as Layout<G>>::tier_size(game, dag.tiers[k]) {
-                    return Err(Error::damaged(
-                        vals.name().to_string(),
-                        format!("tier {tname} has {size} slots in the database, the game has another number"),
-                    ));
-                }
-                data.push(TierData::File(vals))
-            }
-            LayoutKind::SortedKeys => {
-                let bits = <G::Layout as Layout<G>>::key_bits(game, dag.tiers[k]);
-                let keys = Reader::open(
-                    &*storage,
-                    &keys_file(tname),
-                    &header(
-                        &meta.game,
-                        tname,
-                        Kind::Keys,
-                        if bits <= 32 { 4 } else { 8 },
-                    ),
-                )?;
-                if keys.count() != size {
-                    return Err(Error::damaged(
-                        keys.name().to_string(),
-                        format!("holds {} keys, the database says {size}", keys.count()),
-                    ));
-                }
-                data.push(TierData::SortedFiles { keys, vals })
-            }
-        }
+        data.push(visit::<G, _>(OpenTier {
+            game,
+            t: dag.tiers[k],
+            storage: &*storage,
+            meta: &meta,
+            size,
+            vals,
+        })?);
     }
     let stats = meta.stats.clone();
     Ok(Some(TierSolution::new(
@@ -476,6 +401,68 @@ pub fn open<'g, G: TierGame>(
         sizes,
         cell_bytes,
     )))
+}
+
+/// Where a finished tier's values are found: its values file, and with sorted keys its keys
+/// file.
+struct OpenTier<'a, G: TierGame> {
+    game: &'a G,
+    t: G::Tier,
+    storage: &'a dyn Storage,
+    meta: &'a Meta,
+    /// Numbers in the tier, as the database says.
+    size: u64,
+    vals: Reader,
+}
+
+impl<G: TierGame> LayoutVisitor<G> for OpenTier<'_, G> {
+    type Out = Result<TierData, Error>;
+    fn dense(self) -> Self::Out
+    where
+        G: DenseIndex,
+    {
+        if self.size != self.game.tier_size(self.t) {
+            return Err(Error::damaged(
+                self.vals.name().to_string(),
+                format!(
+                    "tier {:?} has {} slots in the database, the game has another number",
+                    self.t, self.size
+                ),
+            ));
+        }
+        Ok(TierData::File(self.vals))
+    }
+    fn sorted(self) -> Self::Out
+    where
+        G: OrderedMoves,
+    {
+        let tname = self.game.tier_name(self.t);
+        let bits = self.game.key_bits(self.t);
+        let keys = Reader::open(
+            self.storage,
+            &keys_file(&tname),
+            &header(
+                &self.meta.game,
+                &tname,
+                Kind::Keys,
+                if bits <= 32 { 4 } else { 8 },
+            ),
+        )?;
+        if keys.count() != self.size {
+            return Err(Error::damaged(
+                keys.name().to_string(),
+                format!(
+                    "holds {} keys, the database says {}",
+                    keys.count(),
+                    self.size
+                ),
+            ));
+        }
+        Ok(TierData::SortedFiles {
+            keys,
+            vals: self.vals,
+        })
+    }
 }
 
 /// Writes `database.json` for a finished solve (the last file: without it the database is
@@ -624,19 +611,36 @@ impl<G: TierGame> TierSolution<'_, G> {
     }
 }
 
-/// The bytes of memory cells of every tier would take (to compare with a limit).
-pub fn values_bytes<G: TierGame>(game: &G) -> Result<u64, Error> {
-    let dag = Dag::build(game)?;
-    if <G::Layout as Layout<G>>::KIND != LayoutKind::Dense {
-        return Ok(0);
+/// The bytes the value cells of every tier take, known before solving for a dense index
+/// (to compare with a limit); `None` for sorted keys (their tiers are found as they are
+/// solved).
+///
+/// # Errors
+/// A game whose tiers do not form a DAG.
+pub fn values_bytes<G: TierGame>(game: &G) -> Result<Option<u64>, Error> {
+    struct Bytes<'a, G>(&'a G);
+    impl<G: TierGame> LayoutVisitor<G> for Bytes<'_, G> {
+        type Out = Result<Option<u64>, Error>;
+        fn dense(self) -> Self::Out
+        where
+            G: DenseIndex,
+        {
+            let game = self.0;
+            let cell = if small(game) { 1 } else { 2 };
+            let dag = Dag::build(game)?;
+            Ok(Some(
+                dag.tiers
+                    .iter()
+                    .map(|&t| game.tier_size(t).saturating_mul(cell))
+                    .sum(),
+            ))
+        }
+        fn sorted(self) -> Self::Out
+        where
+            G: OrderedMoves,
+        {
+            Ok(None)
+        }
     }
-    let small = game
-        .remoteness_bound()
-        .is_some_and(|b| b <= u8::MAX_REMOTENESS);
-    let cell = if small { 1 } else { 2 };
-    Ok(dag
-        .tiers
-        .iter()
-        .map(|&t| <G::Layout as Layout<G>>::tier_size(game, t).saturating_mul(cell))
-        .sum())
+    visit::<G, _>(Bytes(game))
 }

@@ -5,7 +5,7 @@
 //! values are `Option<Value>`, counters `u32`, and events wait in lists by level. The
 //! parallel engine must give the same cells bit for bit (tested).
 
-use crate::api::game::{canonical, keeps, Layout, Symmetry, TierGame};
+use crate::api::game::{canonical, keeps, DenseIndex, Symmetry};
 use crate::engine::cell::Cell;
 use crate::engine::dense::Below;
 use crate::error::Error;
@@ -14,12 +14,12 @@ use retrograde_solve::Value;
 use std::collections::BTreeMap;
 
 /// The tier's cells (holes 0) and the number of positions solved.
-pub(crate) fn solve_tier<G: TierGame, C: Cell, P: retrograde_solve::place::Placement>(
+pub(crate) fn solve_tier<G: DenseIndex, C: Cell, P: retrograde_solve::place::Placement>(
     game: &G,
     t: G::Tier,
     below: &Below<'_, G, C, P>,
 ) -> Result<(Vec<C>, u64), Error> {
-    let size = <G::Layout as Layout<G>>::tier_size(game, t);
+    let size = game.tier_size(t);
     if size > u64::from(u32::MAX) {
         return Err(Error::Unsupported(format!("tier {t:?} has {size} slots")));
     }
@@ -40,7 +40,7 @@ pub(crate) fn solve_tier<G: TierGame, C: Cell, P: retrograde_solve::place::Place
 
     let mut moves = Vec::new();
     for i in 0..n {
-        let Some(p) = <G::Layout as Layout<G>>::unrank(game, t, i as u64) else {
+        let Some(p) = game.unrank(t, i as u64) else {
             continue;
         };
         if !<G::Symmetry as Symmetry<G>>::is_canonical(game, &p) {
@@ -74,7 +74,7 @@ pub(crate) fn solve_tier<G: TierGame, C: Cell, P: retrograde_solve::place::Place
         for c in &moves {
             let k = keeps(game, &p, c);
             if game.tier(c) == t {
-                let j = <G::Layout as Layout<G>>::rank(game, &canonical(game, c));
+                let j = game.rank(&canonical(game, c));
                 if j >= size {
                     return Err(Error::Game(format!("rank {j} past tier {t:?}'s size")));
                 }

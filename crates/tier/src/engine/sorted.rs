@@ -36,7 +36,7 @@
 //! run appended and freed before the next few. Solving a tier holds its keys and values and
 //! its child tier's.
 
-use crate::api::game::{keeps, Layout, Symmetry, TierGame};
+use crate::api::game::{keeps, OrderedMoves, Symmetry};
 use crate::engine::cell::{Cell, CellArray};
 use crate::engine::{Dag, Event, SolveOptions};
 use crate::error::Error;
@@ -115,15 +115,12 @@ impl Keys {
 const PARALLEL_MIN: usize = if cfg!(test) { 64 } else { 1 << 15 };
 const SOLVE_CHUNK: usize = 1 << 14;
 
-pub(crate) fn solve<'g, G: TierGame, C: CellArray>(
+pub(crate) fn solve<'g, G: OrderedMoves, C: CellArray>(
     game: &'g G,
     opts: &SolveOptions,
 ) -> Result<TierSolution<'g, G>, Error> {
     let dag = Dag::build(game)?;
-    let wide = dag
-        .tiers
-        .iter()
-        .any(|&t| <G::Layout as Layout<G>>::key_bits(game, t) > 32);
+    let wide = dag.tiers.iter().any(|&t| game.key_bits(t) > 32);
     if wide {
         solve_keys::<G, C, u64>(game, opts, dag)
     } else {
@@ -133,7 +130,7 @@ pub(crate) fn solve<'g, G: TierGame, C: CellArray>(
 
 /// The slots with a legal move, as bits; none at a primitive position.
 #[inline]
-pub(crate) fn slots_of<G: TierGame>(game: &G, p: &G::Position) -> u16 {
+pub(crate) fn slots_of<G: OrderedMoves>(game: &G, p: &G::Position) -> u16 {
     if game.primitive(p).is_some() {
         return 0;
     }
@@ -142,8 +139,8 @@ pub(crate) fn slots_of<G: TierGame>(game: &G, p: &G::Position) -> u16 {
 
 /// The slots with a legal move from a position that is not primitive.
 #[inline]
-pub(crate) fn slot_flags<G: TierGame>(game: &G, p: &G::Position) -> u16 {
-    <G::Layout as Layout<G>>::slot_flags(game, p)
+pub(crate) fn slot_flags<G: OrderedMoves>(game: &G, p: &G::Position) -> u16 {
+    game.slot_flags(p)
 }
 
 /// The work file of a tier's keys, all of them (the database keeps canonical ones only).
@@ -179,7 +176,7 @@ pub(crate) fn db_codecs(codec: Codec) -> (Codec, Codec) {
 /// (delta-coded) and their values, streamed a block at a time; `bits` has a bit per key,
 /// set for the canonical ones (the solve found them).
 #[allow(clippy::too_many_arguments)]
-fn store_canonical<G: TierGame, C: CellArray, K: Key>(
+fn store_canonical<G: OrderedMoves, C: CellArray, K: Key>(
     st: &dyn Storage,
     game: &G,
     name: &str,
@@ -258,7 +255,7 @@ fn store_canonical<G: TierGame, C: CellArray, K: Key>(
 
 /// The values of every position of a solved tier (its sorted keys `keys`), from the
 /// database's files of its canonical positions.
-fn restore_vals<G: TierGame, C: CellArray, K: Key>(
+fn restore_vals<G: OrderedMoves, C: CellArray, K: Key>(
     st: &dyn Storage,
     game: &G,
     t: G::Tier,
@@ -280,9 +277,9 @@ fn restore_vals<G: TierGame, C: CellArray, K: Key>(
     let out: Vec<C> = keys
         .par_iter()
         .map(|k| {
-            let p = <G::Layout as Layout<G>>::key_position(game, t, k.to_u64());
+            let p = game.key_position(t, k.to_u64());
             let c = crate::api::game::canonical(game, &p);
-            let ck = K::from_u64(<G::Layout as Layout<G>>::key(game, &c));
+            let ck = K::from_u64(game.key(&c));
             match canon.binary_search(&ck) {
                 Ok(j) => cvals[j],
                 Err(_) => {
@@ -303,7 +300,7 @@ fn restore_vals<G: TierGame, C: CellArray, K: Key>(
 
 /// What the sorted-keys layout needs of a game's tiers (a start, at most 16 slots, at most
 /// one child tier per tier, the start's tier the only root): the start and its tier's number.
-pub(crate) fn shape<G: TierGame>(
+pub(crate) fn shape<G: OrderedMoves>(
     game: &G,
     dag: &Dag<G::Tier>,
 ) -> Result<(G::Position, usize), Error> {
@@ -312,7 +309,7 @@ pub(crate) fn shape<G: TierGame>(
             "the sorted-keys layout needs a start position".into(),
         ));
     };
-    if <G::Layout as Layout<G>>::slots(game) > 16 {
+    if game.slots() > 16 {
         return Err(Error::Unsupported(
             "the sorted-keys layout handles at most 16 move slots".into(),
         ));
@@ -338,7 +335,7 @@ pub(crate) fn shape<G: TierGame>(
     Ok((start, ks))
 }
 
-fn solve_keys<'g, G: TierGame, C: CellArray, K: Key>(
+fn solve_keys<'g, G: OrderedMoves, C: CellArray, K: Key>(
     game: &'g G,
     opts: &SolveOptions,
     dag: Dag<G::Tier>,
@@ -603,7 +600,7 @@ fn remove_work_files<T>(st: &dyn Storage, dag: &Dag<T>) -> Result<(), Error> {
 /// The keys of tier `k`: the start alone for the start's tier, else the merge of the
 /// children of its parent tiers.
 #[allow(clippy::too_many_arguments)]
-fn discover_tier<G: TierGame, K: Key>(
+fn discover_tier<G: OrderedMoves, K: Key>(
     game: &G,
     dag: &Dag<G::Tier>,
     k: usize,
@@ -615,9 +612,7 @@ fn discover_tier<G: TierGame, K: Key>(
     opts: &SolveOptions,
 ) -> Result<Vec<K>, Error> {
     if k == ks {
-        return Ok(vec![K::from_u64(<G::Layout as Layout<G>>::key(
-            game, &start,
-        ))]);
+        return Ok(vec![K::from_u64(game.key(&start))]);
     }
     let mut parents: Vec<(G::Tier, Arc<Vec<K>>)> = Vec::new();
     let mut held = 0u64;
@@ -642,7 +637,7 @@ fn discover_tier<G: TierGame, K: Key>(
         });
     }
     let t = dag.tiers[k];
-    let merged = if <G::Layout as Layout<G>>::slots(game) <= 8 {
+    let merged = if game.slots() <= 8 {
         merge_with_flags::<G, K, u8>(game, t, &parents, budget, opts)
     } else {
         merge_with_flags::<G, K, u16>(game, t, &parents, budget, opts)
@@ -719,7 +714,7 @@ pub(crate) fn least_live(head: &[u64], live: &[bool]) -> Option<(usize, u64)> {
 }
 
 /// The slot flags of every parent, then the merge.
-fn merge_with_flags<G: TierGame, K: Key, F: Flags>(
+fn merge_with_flags<G: OrderedMoves, K: Key, F: Flags>(
     game: &G,
     t: G::Tier,
     parents: &[(G::Tier, Arc<Vec<K>>)],
@@ -735,7 +730,7 @@ fn merge_with_flags<G: TierGame, K: Key, F: Flags>(
                 .zip(pk.par_chunks(1 << 14))
                 .for_each(|(f, c)| {
                     for (f, &key) in f.iter_mut().zip(c) {
-                        let p = <G::Layout as Layout<G>>::key_position(game, *pt, key.to_u64());
+                        let p = game.key_position(*pt, key.to_u64());
                         *f = F::from_u16(slots_of(game, &p));
                     }
                 });
@@ -746,24 +741,25 @@ fn merge_with_flags<G: TierGame, K: Key, F: Flags>(
 }
 
 /// Merges the children (in tier `t`) of sorted parent tiers, without duplicates.
-fn merge_children<G: TierGame, K: Key, F: Flags>(
+fn merge_children<G: OrderedMoves, K: Key, F: Flags>(
     game: &G,
     t: G::Tier,
     parents: &[(G::Tier, &[K], Vec<F>)],
     budget: Option<u64>,
     opts: &SolveOptions,
 ) -> Result<Vec<K>, Error> {
-    let nslots = <G::Layout as Layout<G>>::slots(game);
+    let nslots = game.slots();
     let child = |pt: G::Tier, key: K, s: usize| -> Result<u64, Error> {
-        let p = <G::Layout as Layout<G>>::key_position(game, pt, key.to_u64());
-        let c = <G::Layout as Layout<G>>::slot_child(game, &p, s)
+        let p = game.key_position(pt, key.to_u64());
+        let c = game
+            .slot_child(&p, s)
             .ok_or_else(|| Error::Game(format!("slot {s} of {p:?} has no move though flagged")))?;
         if game.tier(&c) != t {
             return Err(Error::Game(format!(
                 "slot {s} of {p:?} leads out of tier {t:?}, the one child tier"
             )));
         }
-        Ok(<G::Layout as Layout<G>>::key(game, &c))
+        Ok(game.key(&c))
     };
     // Streams: (parent tier index, slot).
     let streams: Vec<(usize, usize)> = (0..parents.len())
@@ -958,14 +954,14 @@ fn merge_children<G: TierGame, K: Key, F: Flags>(
 
 /// The values of a tier from its child tier's keys and values, the tier's totals (every
 /// key is a reachable position), and a bit per key set for the canonical ones.
-fn solve_tier<G: TierGame, C: Cell, K: Key>(
+fn solve_tier<G: OrderedMoves, C: Cell, K: Key>(
     game: &G,
     t: G::Tier,
     keys: &[K],
     below: Option<(G::Tier, &[K], &[C])>,
     opts: &SolveOptions,
 ) -> Result<(Vec<C>, Stats, Vec<u64>), Error> {
-    let nslots = <G::Layout as Layout<G>>::slots(game);
+    let nslots = game.slots();
     let encode = |v: Value| {
         C::encode(v).ok_or_else(|| Error::Remoteness {
             tier: format!("{t:?}"),
@@ -989,7 +985,7 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
         .map(|((part, out), canon)| -> Result<Stats, Error> {
             let pos: Vec<G::Position> = part
                 .iter()
-                .map(|k| <G::Layout as Layout<G>>::key_position(game, t, k.to_u64()))
+                .map(|k| game.key_position(t, k.to_u64()))
                 .collect();
             let prims: Vec<Option<Primitive>> = pos.iter().map(|p| game.primitive(p)).collect();
             let flags: Vec<u16> = pos
@@ -1006,7 +1002,7 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
                         continue;
                     };
                     let child = |i: usize| -> Result<(u64, G::Position), Error> {
-                        let c = <G::Layout as Layout<G>>::slot_child(game, &pos[i], s)
+                        let c = game.slot_child(&pos[i], s)
                             .expect("flagged");
                         if game.tier(&c) != ct {
                             return Err(Error::Game(format!(
@@ -1014,7 +1010,7 @@ fn solve_tier<G: TierGame, C: Cell, K: Key>(
                                 pos[i]
                             )));
                         }
-                        Ok((<G::Layout as Layout<G>>::key(game, &c), c))
+                        Ok((game.key(&c), c))
                     };
                     let (k0, _) = child(first)?;
                     let mut j = ckeys.partition_point(|&k| k.to_u64() < k0);
@@ -1079,7 +1075,7 @@ pub(crate) fn terminal(p: Primitive) -> Value {
 }
 
 /// The totals of a tier reused from a file.
-pub(crate) fn tally<G: TierGame, C: Cell, K: Key>(
+pub(crate) fn tally<G: OrderedMoves, C: Cell, K: Key>(
     game: &G,
     t: G::Tier,
     keys: &[K],
@@ -1090,7 +1086,7 @@ pub(crate) fn tally<G: TierGame, C: Cell, K: Key>(
         .map(|(ks, vs)| {
             let mut s = Stats::default();
             for (&k, &v) in ks.iter().zip(vs) {
-                let p = <G::Layout as Layout<G>>::key_position(game, t, k.to_u64());
+                let p = game.key_position(t, k.to_u64());
                 s.positions += 1;
                 s.states += 1;
                 s.moves += u64::from(slots_of(game, &p).count_ones());

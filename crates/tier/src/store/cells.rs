@@ -3,7 +3,7 @@
 //! when every value fits, else two. A rank's share of a tier is such a file over its places
 //! (whole runs of slots, in place order).
 
-use crate::api::game::{Layout, LayoutKind, Symmetry, TierGame};
+use crate::api::game::{visit, DenseIndex, LayoutVisitor, OrderedMoves, Symmetry, TierGame};
 use crate::engine::cell::{Cell, CellArray};
 use crate::error::Error;
 use crate::store::storage::Storage;
@@ -18,18 +18,35 @@ pub(crate) fn stored_slots<G: TierGame>(
     game: &G,
     t: G::Tier,
     range: std::ops::Range<u64>,
-    mut f: impl FnMut(u64, bool),
+    f: impl FnMut(u64, bool),
 ) {
-    if <G::Layout as Layout<G>>::KIND == LayoutKind::SortedKeys {
-        range.for_each(|i| f(i, true));
-        return;
+    struct Stored<'a, G: TierGame, F> {
+        game: &'a G,
+        t: G::Tier,
+        range: std::ops::Range<u64>,
+        f: F,
     }
-    <G::Layout as Layout<G>>::for_each_in(game, t, range, |i, p| {
-        f(
-            i,
-            p.is_some_and(|p| <G::Symmetry as Symmetry<G>>::is_canonical(game, &p)),
-        )
-    });
+    impl<G: TierGame, F: FnMut(u64, bool)> LayoutVisitor<G> for Stored<'_, G, F> {
+        type Out = ();
+        fn dense(mut self)
+        where
+            G: DenseIndex,
+        {
+            let game = self.game;
+            game.for_each_in(self.t, self.range, |i, p| {
+                let canonical =
+                    p.is_some_and(|p| <G::Symmetry as Symmetry<G>>::is_canonical(game, &p));
+                (self.f)(i, canonical)
+            });
+        }
+        fn sorted(mut self)
+        where
+            G: OrderedMoves,
+        {
+            self.range.for_each(|i| (self.f)(i, true));
+        }
+    }
+    visit::<G, _>(Stored { game, t, range, f })
 }
 
 /// Decodes stored cells of a file (`elem` bytes each) into cells of width `C`.
