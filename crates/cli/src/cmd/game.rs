@@ -22,29 +22,20 @@ pub fn run(
     started: Instant,
     out: &mut impl Write,
 ) -> Result<Status> {
-    let choice = &args.game.0;
+    // A game's subcommand takes only the flags that game accepts (see `games.rs`).
+    let (choice, tiers, asked, dump) = (
+        &args.game.choice,
+        &args.game.tiers,
+        &args.game.query,
+        args.game.dump,
+    );
     let entry = choice.entry;
-    let tiers = &args.tiers;
-    if !entry.tiered {
-        for (given, flag) in [
-            (tiers.db.is_some(), "--db"),
-            (tiers.resume, "--resume"),
-            (args.query.is_some(), "--query"),
-        ] {
-            if given {
-                bail!(
-                    "game {}: {flag} applies to tier games only (connect4, quixo, tictactoe, teeko)",
-                    entry.name
-                );
-            }
-        }
+    if asked.is_some() && dump {
+        bail!("game {}: --query and --dump: one or the other", entry.name);
     }
     let values = choice.args(false)?;
     let built = (entry.build)(&values).map_err(|e| anyhow!("{e}"))?;
     let name = built.name();
-    if args.dump && !built.dumps() {
-        bail!("game {}: --dump applies to chess endings only", entry.name);
-    }
     let limit = mem::limit_bytes();
 
     // Where the tiers go: --db, a temporary directory for games that need files, or memory.
@@ -76,7 +67,7 @@ pub fn run(
 
     // Across MPI ranks: solve, and rank 0 reports (the others print nothing).
     if let Some(ex) = ex {
-        if args.query.is_some() || args.dump {
+        if asked.is_some() || dump {
             bail!("{name}: --query and --dump read a database: solve with --db under mpirun, then ask without it");
         }
         let keep = tiers.db.is_some();
@@ -109,7 +100,7 @@ pub fn run(
     }
 
     // A query to a finished database needs no solve.
-    if let (Some(q), Some(st)) = (&args.query, &storage) {
+    if let (Some(q), Some(st)) = (asked, &storage) {
         if tiers.db.is_some() {
             match built.open(st.clone()) {
                 Ok(Some(answer)) => return query(&*answer, q, &name, args.output, out),
@@ -121,12 +112,12 @@ pub fn run(
         }
     }
     // A summary needs the totals and the start's value only: no database is written then.
-    let keep = tiers.db.is_some() || args.query.is_some() || args.dump;
+    let keep = tiers.db.is_some() || asked.is_some() || dump;
     let answer = solve(&*built, storage.clone(), tiers.resume, limit, keep).map_err(fail)?;
-    if let Some(q) = &args.query {
+    if let Some(q) = asked {
         return query(&*answer, q, &name, args.output, out);
     }
-    if args.dump {
+    if dump {
         answer
             .dump(out)
             .map_err(|e| anyhow::Error::new(e).context(format!("{name}: --dump")))?;
@@ -405,8 +396,12 @@ pub fn print_answer(a: &QueryAnswer, json: bool, out: &mut impl Write) -> Result
     if a.moves.is_empty() {
         writeln!(out, "no moves: the game is over")?;
     } else {
-        let list: Vec<String> = a.moves.iter().map(|(m, v)| format!("{m} {v}")).collect();
-        writeln!(out, "moves (value for the mover): {}", list.join(", "))?;
+        // One move a line, names aligned: a long list stays readable.
+        writeln!(out, "moves, best first (value for the mover):")?;
+        let width = a.moves.iter().map(|(m, _)| m.chars().count()).max();
+        for (m, v) in &a.moves {
+            writeln!(out, "  {m:<w$}  {v}", w = width.unwrap_or(0))?;
+        }
     }
     Ok(())
 }
@@ -452,7 +447,8 @@ pub fn print_report(
                     "win {}, loss {}, tie {}, draw {}",
                     st.win, st.loss, st.tie, st.draw
                 )?;
-                let plies = |x: Option<u32>| x.map_or("none".to_string(), |r| format!("{r} plies"));
+                let plies =
+                    |x: Option<u32>| x.map_or("none".to_string(), retrograde_registry::plies);
                 writeln!(
                     out,
                     "longest win {}, longest loss {}",

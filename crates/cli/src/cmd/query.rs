@@ -2,7 +2,7 @@
 //! without solving: the database says which game it holds.
 
 use super::Status;
-use crate::cli::{GameOutput, QueryArgs};
+use crate::cli::{QueryArgs, QueryOutput};
 use anyhow::{anyhow, Result};
 use retrograde_registry::{database, Answer, Built, Database, Query, QueryError};
 use retrograde_tier::{DirStorage, Storage};
@@ -72,7 +72,7 @@ pub fn with_database<T>(
 
 pub fn run(args: &QueryArgs, out: &mut impl Write) -> Result<Status> {
     with_database(&args.db, |answer, name| {
-        let json = args.output == GameOutput::Json;
+        let json = args.output == QueryOutput::Json;
         if !args.stdin {
             let q = match (&args.moves, &args.position) {
                 (Some(m), Some(p)) => Query::After(p.clone(), split_moves(m)),
