@@ -245,35 +245,10 @@ pub struct DumpFlag {
     pub dump: bool,
 }
 
-/// `20G`, `512M`, `64K`, `1000` (bytes); binary units.
+/// `20G`, `512M`, `64K`, `1000` (bytes); binary units (`retrograde_mem::parse_size`, which
+/// Python's `memory=` reads too).
 pub fn parse_size(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let (num, shift) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => {
-            let shift = match c.to_ascii_uppercase() {
-                'K' => 10,
-                'M' => 20,
-                'G' => 30,
-                'T' => 40,
-                'B' => 0,
-                _ => {
-                    return Err(format!(
-                        "expected a size like 20G or 512M (units K, M, G, T), found {s:?}"
-                    ))
-                }
-            };
-            (&t[..i], shift)
-        }
-        _ => (t, 0),
-    };
-    let n: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("expected a size like 20G or 512M, found {s:?}"))?;
-    if !(n.is_finite() && n >= 0.0) {
-        return Err(format!("expected a size like 20G or 512M, found {s:?}"));
-    }
-    Ok((n * (1u64 << shift) as f64) as u64)
+    retrograde_mem::parse_size(s)
 }
 
 /// How to read a graph and what a dead end means (shared by the subcommands).
@@ -433,16 +408,5 @@ mod tests {
     #[test]
     fn clap_definitions_are_consistent() {
         Cli::command().debug_assert();
-    }
-
-    #[test]
-    fn sizes() {
-        assert_eq!(super::parse_size("20G"), Ok(20 << 30));
-        assert_eq!(super::parse_size("512m"), Ok(512 << 20));
-        assert_eq!(super::parse_size("1.5K"), Ok(1536));
-        assert_eq!(super::parse_size("100"), Ok(100));
-        assert!(super::parse_size("x").is_err());
-        assert!(super::parse_size("5Q").is_err());
-        assert!(super::parse_size("-1G").is_err());
     }
 }

@@ -35,6 +35,16 @@ pub use entries::{entries, entry};
 pub use params::{parse, ArgValue, Args, Input, Kind, Param};
 pub use tier::TierBuilt;
 
+/// Every tier game's name, in the registry's order, for messages (`connect4, quixo, ...`).
+pub fn tier_games() -> String {
+    entries()
+        .iter()
+        .filter(|e| e.tiered)
+        .map(|e| e.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 use retrograde_games::play::DynSession;
 use retrograde_solve::Value;
 use retrograde_tier::{Error, SolveOptions, Stats, Storage};
@@ -188,6 +198,54 @@ pub trait Built: Send + Sync {
         let _ = storage;
         Ok(None)
     }
+}
+
+/// Why a game is refused before anything big is allocated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// Its plan needs more memory than the limit: `connect4 7x6: needs about ..., limit
+    /// ... (from MemAvailable)`.
+    Memory(String),
+    /// A size the game does not support (its own check).
+    Size(String),
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Memory(m) | Refused::Size(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// The memory plan of a built game, checked before solving (by `retrograde game` and
+/// `play`, and by the Python package, so both refuse alike): the memory it needs, when
+/// known ([`Built::memory_needed`]), against `limit`, then its own checks
+/// ([`Built::check`]). `stored`: whether tiers go to files; `ranks` processes with the same
+/// limit each share the need. Messages start with the game's name.
+///
+/// # Errors
+/// What would be needed and the limit, or why the size is refused.
+pub fn plan(
+    built: &dyn Built,
+    stored: bool,
+    limit: Option<retrograde_mem::Limit>,
+    ranks: u64,
+) -> Result<(), Refused> {
+    let name = built.name();
+    let ranks = ranks.max(1);
+    if let Some(need) = built
+        .memory_needed(stored)
+        .map_err(|e| Refused::Size(format!("{name}: {e}")))?
+    {
+        retrograde_mem::check(&format!("{name}:"), need.div_ceil(ranks), limit)
+            .map_err(Refused::Memory)?;
+    }
+    built
+        .check(limit.map(|l| l.bytes.saturating_mul(ranks)), stored)
+        .map_err(|e| Refused::Size(format!("{name}: {e}")))
 }
 
 /// A position asked about: by the moves from the start, or in the game's notation.

@@ -62,7 +62,7 @@ pub fn run(
             }
         }
     }
-    check_ranks(&*built, &name, storage.is_some(), ranks)?;
+    check_ranks(&*built, storage.is_some(), ranks)?;
     let fail = |e: Error| tier_error(&name, e, tiers.db.is_some());
 
     // Across MPI ranks: solve, and rank 0 reports (the others print nothing).
@@ -160,25 +160,14 @@ pub fn run(
 
 /// Refuses a game whose size is out of reach before anything big is allocated: the memory
 /// it needs (when known) against the limit, then its own checks.
-pub fn check(built: &dyn Built, name: &str, stored: bool) -> Result<()> {
-    check_ranks(built, name, stored, 1)
+pub fn check(built: &dyn Built, stored: bool) -> Result<()> {
+    check_ranks(built, stored, 1)
 }
 
 /// [`check`] for a solve across `ranks` processes with the same memory limit each: each
-/// needs about `1/ranks` of the memory.
-fn check_ranks(built: &dyn Built, name: &str, stored: bool, ranks: u64) -> Result<()> {
-    if let Some(need) = built
-        .memory_needed(stored)
-        .map_err(|e| anyhow!("{name}: {e}"))?
-    {
-        mem::check(&format!("{name}:"), need.div_ceil(ranks.max(1)))?;
-    }
-    built
-        .check(
-            mem::limit_bytes().map(|l| l.saturating_mul(ranks.max(1))),
-            stored,
-        )
-        .map_err(|e| anyhow!("{name}: {e}"))
+/// needs about `1/ranks` of the memory (the registry's plan, which Python checks too).
+fn check_ranks(built: &dyn Built, stored: bool, ranks: u64) -> Result<()> {
+    retrograde_registry::plan(built, stored, mem::limit(), ranks).map_err(anyhow::Error::new)
 }
 
 /// A note when `dir` holds shares of an MPI run (`TIER.values.part-R-of-K`) that this run

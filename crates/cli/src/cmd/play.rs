@@ -157,7 +157,7 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             let answer = match opened {
                 Some(a) => a,
                 None => {
-                    super::game::check(&*built, &name, storage.is_some())?;
+                    super::game::check(&*built, storage.is_some())?;
                     super::game::solve(&*built, storage.clone(), flags.db.is_some(), limit, true)
                         .map_err(fail)?
                 }
