@@ -88,7 +88,7 @@ pub trait Notation: TierGame {
 /// ```
 pub fn listed<'a>(names: impl IntoIterator<Item = &'a str>, sep: &str) -> String {
     let mut v: Vec<&str> = names.into_iter().collect();
-    v.sort_by(|a, b| natural(a).cmp(&natural(b)));
+    v.sort_by_cached_key(|s| natural(s));
     v.join(sep)
 }
 
