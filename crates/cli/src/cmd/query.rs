@@ -20,6 +20,8 @@ pub struct Opened {
     pub name: String,
     /// A few lines naming the game and its rules.
     pub title: String,
+    /// The names of the sides, the first mover's first.
+    pub sides: [String; 2],
 }
 
 /// Opens the database in `dir`, whatever it holds: `query` and `serve` both use it.
@@ -44,6 +46,7 @@ pub fn open(dir: &std::path::Path) -> Result<Opened> {
             title: format!("a solved graph of {} vertices", g.db().vertices()),
             answer: g,
             name: "graph".into(),
+            sides: ["first player".into(), "second player".into()],
         }),
         Database::Game(built) => {
             let built: &'static dyn Built = Box::leak(built);
@@ -56,6 +59,7 @@ pub fn open(dir: &std::path::Path) -> Result<Opened> {
                 answer,
                 title: built.title(),
                 name,
+                sides: built.side_names(),
             })
         }
     }
