@@ -425,7 +425,10 @@ impl Browser {
     /// runner shows it, that it was skipped (a test cannot report "ignored" once it runs).
     fn start(test: &str) -> Option<Browser> {
         let have = |p: &str| std::path::Path::new(p).exists();
-        let (chromium, driver) = ("/usr/bin/chromium", "/usr/bin/chromedriver");
+        // Debian's paths, unless told otherwise.
+        let var = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+        let chromium = &var("RETRO_CHROMIUM", "/usr/bin/chromium");
+        let driver = &var("RETRO_CHROMEDRIVER", "/usr/bin/chromedriver");
         if !have(chromium) || !have(driver) {
             if std::env::var("CI").is_ok_and(|v| v == "true") {
                 panic!("{chromium} and {driver} are needed for the browser test (apt-get install chromium chromium-driver); .ci/run installs them");
