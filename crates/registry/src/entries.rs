@@ -191,7 +191,7 @@ static ENTRIES: &[Entry] = &[
                (a board with X to move and with O to move count apart). A move is the cube \
                taken and where it goes back in: a1 a4 (or a1a4). A position (--position) is \
                rows from the top separated by '/', cubes x, o or ., then the side to move: \
-               x..o/..../..../.... o. 4x4: 43M states, about 130 MB and seconds. 5x5 (8.5e11 \
+               x..o/..../..../.... o. 4x4: 43M states, about 130 MB and 10 s. 5x5 (8.5e11 \
                states) is refused with its estimate.",
         examples: &[
             "quixo --size 3",
@@ -226,7 +226,7 @@ static ENTRIES: &[Entry] = &[
                separated by '/', cells x, o or ., then the side to move: \
                x...o/...../..x../...../..... o. Every state (the board seen by the player to \
                move, one per symmetry class) is solved: 9 tiers, the last (the move phase, \
-               75,710,250 boards) loopy; about 150 MB and a minute on 2 cores. --size and \
+               75,710,250 boards) loopy; about 300 MiB and 46 s on 2 shared cores. --size and \
                --pieces play the same rules on a smaller board or with three pieces (k in a \
                line; the square only with four).",
         examples: &[
