@@ -1050,18 +1050,17 @@ rtest!(
          const band = document.querySelector('#history rect.band');
          const mid = Number(band.getAttribute('x')) + Number(band.getAttribute('width')) / 2;
          return {rows: document.querySelectorAll('#history g.hrow').length,
-           last: Math.sign(c(7) - mid), blunder: Math.sign(c(1) - mid)}",
+           last: Math.sign(c(7) - mid)}",
     );
-        // After 1, 2 (ply 2) X... the last position is X's win (left); the second player's
-        // replies in column 2 lose, so some row is on X's side.
+        // The last position, X's win in 0, is on X's side (the left).
         assert_eq!(rows["rows"], 8);
         assert_eq!(rows["last"], -1);
+        browser.screenshot("connect4-win", 1280);
         browser.click("#history g.hrow[data-ply='3'] rect");
         browser.wait(
             "ply 3",
             "return document.getElementById('ply').textContent === '3'",
         );
-        browser.screenshot("connect4-win", 1280);
 
         // Every game at 1280 and 420 px: nothing wider than the window.
         for (db, moves) in [
