@@ -15,14 +15,22 @@ hurries and the loser stalls) and a best move.
 
 from __future__ import annotations
 
-import enum
-import json
-import os
-from typing import Any, Iterable, Mapping, Sequence
+# Imported under private names: `import retrograde` exports what `__all__` lists and its
+# submodules, nothing else (no `np`, `os`, `json`).
+import collections.abc as _abc
+import enum as _enum
+import json as _json
+import os as _os
+import typing as _typing
 
-import numpy as np
+import numpy as _np
 
 from . import _retrograde
+
+if _typing.TYPE_CHECKING:  # annotations only (they are never evaluated at run time)
+    from typing import Any, Iterable, Mapping, Sequence
+
+    import numpy as np
 
 __all__ = [
     "Outcome",
@@ -42,7 +50,7 @@ __all__ = [
 _MAX_ID = 2**32 - 2
 
 
-class Outcome(enum.IntEnum):
+class Outcome(_enum.IntEnum):
     """The result of a position under perfect play, for the player to move.
 
     The integer codes are those of ``Solution.outcome``: WIN 0, LOSS 1, TIE 2, DRAW 3.
@@ -181,8 +189,17 @@ class Value:
 # Graphs.
 
 
+def _memory(memory: int | str | None) -> str | None:
+    """``memory=`` as the native module takes it: the text of ``--memory``."""
+    if memory is None:
+        return None
+    if isinstance(memory, bool) or not isinstance(memory, (int, str)):
+        raise TypeError(f"memory is a number of bytes or a size such as \"20G\", got {memory!r}")
+    return str(memory)
+
+
 def _is_path(x: Any) -> bool:
-    return isinstance(x, (str, os.PathLike))
+    return isinstance(x, (str, _os.PathLike))
 
 
 def _is_networkx(x: Any) -> bool:
@@ -191,9 +208,9 @@ def _is_networkx(x: Any) -> bool:
 
 def _edge_array(edges: Any) -> np.ndarray:
     """Edges as a C-contiguous (m, 2) uint32 array, checked."""
-    a = np.asarray(edges)
+    a = _np.asarray(edges)
     if a.size == 0:
-        a = a.reshape(0, 2).astype(np.uint32)
+        a = a.reshape(0, 2).astype(_np.uint32)
     if a.ndim != 2 or a.shape[1] != 2:
         raise ValueError(f"edges must have shape (m, 2) (one row per move u -> v), got shape {a.shape}")
     if a.dtype.kind not in "iu":
@@ -201,13 +218,13 @@ def _edge_array(edges: Any) -> np.ndarray:
     if a.size:
         lo = a.min()
         if lo < 0:
-            row = int(np.argmin(a) // 2)
+            row = int(_np.argmin(a) // 2)
             raise ValueError(f"edge {row}: vertex id {int(lo)} is negative")
         hi = a.max()
         if hi > _MAX_ID:
-            row = int(np.argmax(a) // 2)
+            row = int(_np.argmax(a) // 2)
             raise ValueError(f"edge {row}: vertex id {int(hi)} is too large (ids must be at most {_MAX_ID})")
-    return np.ascontiguousarray(a, dtype=np.uint32)
+    return _np.ascontiguousarray(a, dtype=_np.uint32)
 
 
 _PRIMITIVE = {"win": 0, "loss": 1, "lose": 1, "tie": 2}
@@ -216,7 +233,7 @@ _PRIMITIVE = {"win": 0, "loss": 1, "lose": 1, "tie": 2}
 def _terminal_arrays(terminal: Any) -> tuple[np.ndarray | None, np.ndarray | None]:
     if terminal is None:
         return None, None
-    items = terminal.items() if isinstance(terminal, Mapping) else terminal
+    items = terminal.items() if isinstance(terminal, _abc.Mapping) else terminal
     vs, cs = [], []
     for v, o in items:
         if isinstance(o, str):
@@ -231,7 +248,7 @@ def _terminal_arrays(terminal: Any) -> tuple[np.ndarray | None, np.ndarray | Non
             raise ValueError(f"terminal: vertex {v} is out of range")
         vs.append(int(v))
         cs.append(c)
-    return np.asarray(vs, dtype=np.uint32), np.asarray(cs, dtype=np.uint8)
+    return _np.asarray(vs, dtype=_np.uint32), _np.asarray(cs, dtype=_np.uint8)
 
 
 class Solution:
@@ -304,7 +321,7 @@ class Solution:
         """Totals like ``retrograde solve --summary --output json``: ``vertices``, ``edges``,
         ``win``, ``loss``, ``tie``, ``draw``, ``max_remoteness`` (None when no vertex has
         one), ``longest_win``, ``longest_loss``."""
-        counts = np.bincount(self.outcome, minlength=4)
+        counts = _np.bincount(self.outcome, minlength=4)
 
         def longest(mask):
             return int(self.remoteness[mask].max()) if mask.any() else None
@@ -330,8 +347,8 @@ def _networkx_edges(g: Any) -> tuple[np.ndarray, list]:
         )
     nodes = list(g.nodes)
     index = {n: i for i, n in enumerate(nodes)}
-    edges = np.fromiter(
-        (index[x] for e in g.edges() for x in e[:2]), dtype=np.int64, count=2 * g.number_of_edges()
+    edges = _np.fromiter(
+        (index[x] for e in g.edges() for x in e[:2]), dtype=_np.int64, count=2 * g.number_of_edges()
     ).reshape(-1, 2)
     return edges, nodes
 
@@ -346,6 +363,7 @@ def solve(
     go_again: Sequence[bool] | np.ndarray | None = None,
     threads: int | None = None,
     format: str = "auto",
+    memory: int | str | None = None,
 ) -> Solution:
     """Solves a game graph: every vertex's outcome, remoteness and best move.
 
@@ -366,11 +384,17 @@ def solve(
         go_again: one flag per edge: after a flagged move the same player moves again.
         threads: worker threads (default: all cores). The answer is the same for every
             number.
+        memory: refuse to use more than this much memory: bytes, or a size such as
+            ``"20G"`` (as ``--memory``; default and upper bound: what the system allows,
+            the smallest of MemAvailable, ``ulimit -v`` and the cgroup's limit).
 
     Returns:
         A :class:`Solution`.
 
     Raises:
+        MemoryError: the graph would need more memory than the limit (the vertex count is
+            the largest id + 1, or ``n_vertices``): the command line's message, raised
+            before anything is allocated.
         ValueError: a bad array (shape, negative or too large ids, ids at or beyond
             ``n_vertices``), bad options, or a graph file that does not parse (the message
             names the file and line).
@@ -385,7 +409,7 @@ def solve(
         if terminal is not None or owners is not None or go_again is not None:
             raise ValueError("terminal, owners and go_again come from the file itself when solving a graph file")
         (o, r, b), (m, start, names) = _retrograde.solve_file(
-            os.fspath(edges), format, n_vertices, no_move, threads
+            _os.fspath(edges), format, n_vertices, no_move, threads, _memory(memory)
         )
         return Solution(o, r, b, m, names=names, start=start)
     nodes = None
@@ -397,19 +421,27 @@ def solve(
     tv, tc = _terminal_arrays(terminal)
     own = None
     if owners is not None:
-        own = np.asarray(owners)
+        own = _np.asarray(owners)
         if own.ndim != 1 or (own.size and (own.min() < 0 or own.max() > 1)):
             raise ValueError("owners must be a one-dimensional sequence of 0 and 1")
-        own = np.ascontiguousarray(own, dtype=np.uint8)
+        own = _np.ascontiguousarray(own, dtype=_np.uint8)
     again = None
     if go_again is not None:
-        again = np.ascontiguousarray(np.asarray(go_again, dtype=bool))
+        again = _np.ascontiguousarray(_np.asarray(go_again, dtype=bool))
         if again.ndim != 1:
             raise ValueError("go_again must be one flag per edge")
     if n_vertices is not None and int(n_vertices) < 0:
         raise ValueError(f"n_vertices must be >= 0, got {n_vertices}")
     (o, r, b), m = _retrograde.solve_edges(
-        a, None if n_vertices is None else int(n_vertices), no_move, tv, tc, own, again, threads
+        a,
+        None if n_vertices is None else int(n_vertices),
+        no_move,
+        tv,
+        tc,
+        own,
+        again,
+        threads,
+        _memory(memory),
     )
     return Solution(o, r, b, m, nodes=nodes)
 
@@ -463,22 +495,29 @@ def grundy(
     *,
     terminal: Mapping[int, str] | None = None,
     format: str = "auto",
+    memory: int | str | None = None,
 ) -> Grundy:
     """Sprague-Grundy values of an impartial game graph (who cannot move loses), with the
     generalized values of Smith and of Fraenkel and Yesha on graphs with cycles.
 
-    ``edges`` is taken as by :func:`solve`. Only ``terminal`` labels ``"loss"`` are allowed
-    (go-again moves, owners and win/tie terminals are not impartial normal play: ValueError).
+    ``edges`` and ``memory`` are taken as by :func:`solve`. Only ``terminal`` labels
+    ``"loss"`` are allowed (go-again moves, owners and win/tie terminals are not impartial
+    normal play: ValueError).
     """
     if _is_path(edges):
-        return Grundy(*_retrograde.grundy_file(os.fspath(edges), format, n_vertices))
+        return Grundy(
+            *_retrograde.grundy_file(_os.fspath(edges), format, n_vertices, _memory(memory))
+        )
     nodes = None
     if _is_networkx(edges):
         edges, nodes = _networkx_edges(edges)
         if n_vertices is None:
             n_vertices = len(nodes)
     tv, tc = _terminal_arrays(terminal)
-    return Grundy(*_retrograde.grundy_edges(_edge_array(edges), n_vertices, tv, tc), nodes=nodes)
+    return Grundy(
+        *_retrograde.grundy_edges(_edge_array(edges), n_vertices, tv, tc, _memory(memory)),
+        nodes=nodes,
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -507,7 +546,7 @@ class Game:
         start, stats, lines = native.report()
         self._start = None if start is None else Value._from_codes(*start)
         self.stats: dict = {
-            k: (json.loads(v) if isinstance(v, str) else v) for k, v in stats.items()
+            k: (_json.loads(v) if isinstance(v, str) else v) for k, v in stats.items()
         }
         self.report_lines: list[str] = lines
 
@@ -548,7 +587,7 @@ class Game:
 
     def query(self, moves: Any = None, *, position: str | None = None) -> dict:
         """The whole answer, as ``retrograde query --output json`` prints it (a dict)."""
-        return json.loads(self._query(moves, position)[5])
+        return _json.loads(self._query(moves, position)[5])
 
     def show(self, moves: Any = None) -> str:
         """A picture of the position after ``moves``, as ``retrograde play`` draws it."""
@@ -564,7 +603,7 @@ def open(db: str | os.PathLike) -> Game:
 
     Raises FileNotFoundError when there is no finished database there, OSError for a
     damaged one, ValueError for a foreign one."""
-    return Game(_retrograde.open_db(os.fspath(db)))
+    return Game(_retrograde.open_db(_os.fspath(db)))
 
 
 class PythonGame:
@@ -696,3 +735,5 @@ def solve_game(
 
 
 from . import games, openspiel  # noqa: E402  (they use the classes above)
+
+del annotations  # the __future__ feature, which the import above made a module attribute

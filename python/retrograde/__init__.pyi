@@ -7,6 +7,8 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 
+__all__: list[str]
+
 from . import games as games
 from . import openspiel as openspiel
 
@@ -105,6 +107,7 @@ def solve(
     go_again: Sequence[bool] | npt.NDArray[Any] | None = ...,
     threads: int | None = ...,
     format: str = ...,
+    memory: int | str | None = ...,
 ) -> Solution: ...
 def grundy(
     edges: _Edges,
@@ -112,6 +115,7 @@ def grundy(
     *,
     terminal: Mapping[int, str] | None = ...,
     format: str = ...,
+    memory: int | str | None = ...,
 ) -> Grundy: ...
 def open(db: str | os.PathLike[str]) -> Game: ...
 def solve_game(

@@ -9,9 +9,15 @@ given; ``pip install open-spiel`` provides it.
 
 from __future__ import annotations
 
-from typing import Any
+import typing as _typing
 
-from . import Outcome, PythonGame, Value, solve_game
+from . import Outcome as _Outcome
+from . import PythonGame as _PythonGame
+from . import Value as _Value
+from . import solve_game as _solve_game
+
+if _typing.TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["solve", "SpielGame"]
 
@@ -74,7 +80,7 @@ class _Adapter:
         return self._perspective(p) == self._perspective(q)
 
 
-class SpielGame(PythonGame):
+class SpielGame(_PythonGame):
     """A solved OpenSpiel game: :class:`retrograde.PythonGame`'s queries, with moves named
     by ``state.action_to_string``; a value is for the player to move (for player 0 at a
     terminal state). Also ``returns(moves)`` and ``state_values()`` in OpenSpiel's terms."""
@@ -101,15 +107,15 @@ class SpielGame(PythonGame):
         sol = self.solution
         out = {}
         for i, k in enumerate(self.positions_list):
-            v = Value._from_codes(sol.outcome[i], sol.remoteness[i])
+            v = _Value._from_codes(sol.outcome[i], sol.remoteness[i])
             out[k[0]] = _value_for(v, self._player(k), 0)
         return out
 
 
-def _value_for(v: Value, mover: int, player: int) -> float:
-    if v.outcome == Outcome.WIN:
+def _value_for(v: _Value, mover: int, player: int) -> float:
+    if v.outcome == _Outcome.WIN:
         return 1.0 if mover == player else -1.0
-    if v.outcome == Outcome.LOSS:
+    if v.outcome == _Outcome.LOSS:
         return -1.0 if mover == player else 1.0
     return 0.0
 
@@ -135,6 +141,8 @@ def solve(game: Any, *, threads: int | None = None, progress: bool | None = None
 
         game = pyspiel.load_game(game)
     _check(game)
-    g = solve_game(_Adapter(game), threads=threads, progress=progress)
+    g = _solve_game(_Adapter(game), threads=threads, progress=progress)
     g.__class__ = SpielGame
     return g  # type: ignore[return-value]
+
+del annotations  # the __future__ feature, a module attribute otherwise

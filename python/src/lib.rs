@@ -12,6 +12,13 @@
 //!
 //! Long work (solving, building, exploring databases) runs on a worker thread while the
 //! calling thread waits without the GIL and checks for Ctrl-C every 50 ms ([`interruptible`]).
+//!
+//! Nothing here may take the interpreter down. Before anything big is allocated, the
+//! command line's memory plan (`retrograde_mem`: vertex count, largest id and edges of a
+//! graph; `retrograde_registry::plan` for a game; the `memory=` argument as `--memory`)
+//! refuses what will not fit, as a `MemoryError` with the command line's message. An
+//! allocation that fails all the same is caught by the extension's global allocator
+//! ([`alloc_failed`]): on a worker thread it becomes a `MemoryError` too.
 
 use numpy::prelude::*;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
@@ -35,40 +42,98 @@ use std::time::{Duration, Instant};
 /// "None" in the solver's remoteness and best-move arrays.
 const NONE: u32 = u32::MAX;
 
+#[global_allocator]
+static ALLOC: retrograde_mem::Guard = retrograde_mem::Guard(alloc_failed);
+
+thread_local! {
+    /// Whether this thread works for [`interruptible`] (the worker and its rayon pool).
+    static WORKER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The size of an allocation that failed on a worker thread (0: none).
+static FAILED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// What the allocator does when the system refuses memory. An allocator may not unwind, so
+/// the failure cannot be a panic: on a worker thread ([`interruptible`]) the size is noted
+/// for the waiting Python thread, which raises `MemoryError`, and the worker stops for
+/// good (it sleeps, holding what it had: a leak, where the standard library would abort
+/// the interpreter). On any other thread nothing can be raised: the message is written and
+/// the process aborts, as Rust would, but saying why.
+#[cold]
+fn alloc_failed(size: usize) -> ! {
+    // A const-initialised thread local without a destructor: reading it allocates nothing.
+    if WORKER.with(std::cell::Cell::get) {
+        FAILED.store((size as u64).max(1), Ordering::SeqCst);
+        loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+    }
+    retrograde_mem::AllocationFailure::new(size as u64, None).write_stderr();
+    std::process::abort()
+}
+
+/// The memory limit of one call: the plan's (`memory=` as `--memory`, in bytes or with a
+/// unit, `"20G"`), at most what the system allows.
+fn memory_limit(memory: Option<&str>) -> PyResult<Option<retrograde_mem::Limit>> {
+    let flag = memory
+        .map(|m| {
+            retrograde_mem::parse_size(m).map_err(|e| PyValueError::new_err(format!("memory: {e}")))
+        })
+        .transpose()?;
+    Ok(retrograde_mem::detect(flag))
+}
+
+/// The plan of a graph: `n` vertices and `m` edges against the limit, before building it
+/// (`count`: what sets the vertex count, for the message).
+fn plan_graph(
+    what: &str,
+    n: u64,
+    m: u64,
+    count: &str,
+    limit: Option<retrograde_mem::Limit>,
+) -> PyResult<()> {
+    retrograde_mem::check(
+        &format!("{what}: {n} vertices and {m} edges ({count})"),
+        retrograde_mem::graph_bytes(n, m),
+        limit,
+    )
+    .map_err(pyo3::exceptions::PyMemoryError::new_err)
+}
+
 /// A value as it crosses into Python: outcome code and remoteness (-1 for a draw).
 fn value_codes(v: Value) -> (u8, i64) {
     (v.outcome() as u8, v.remoteness().map_or(-1, i64::from))
 }
 
-/// Runs `f` on a worker thread (in a rayon pool of `threads` when given) while this thread
-/// waits without the GIL, checking for signals every 50 ms. On Ctrl-C (or any signal handler
-/// that raises) it sets `cancel`, if given, waits for the worker to stop, and returns the
-/// exception; without `cancel` the worker is left to finish on its own and its result is
-/// dropped. A panic in `f` becomes a `RuntimeError`, never a crash of the interpreter.
+/// Runs `f` on a worker thread, in a rayon pool of its own (`threads` threads, default all
+/// cores), while this thread waits without the GIL, checking for signals every 50 ms. On
+/// Ctrl-C (or any signal handler that raises) it sets `cancel`, if given, waits for the
+/// worker to stop, and returns the exception; without `cancel` the worker is left to finish
+/// on its own and its result is dropped. A panic in `f` becomes a `RuntimeError`, and an
+/// allocation that fails on the worker or its pool a `MemoryError` ([`alloc_failed`]):
+/// never a crash of the interpreter.
 fn interruptible<T: Send + 'static>(
     py: Python<'_>,
     threads: Option<usize>,
     cancel: Option<Arc<AtomicBool>>,
     f: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
-    let pool = match threads {
-        Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| PyRuntimeError::new_err(format!("cannot start {n} threads: {e}")))?,
-        ),
-        None => None,
-    };
+    if threads == Some(0) {
+        return Err(PyValueError::new_err("threads must be at least 1"));
+    }
+    // A pool per call, its threads marked as workers (a worker that fails to allocate stops
+    // for good: a shared pool would lose a thread for every later call).
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .start_handler(|_| WORKER.with(|w| w.set(true)))
+        .build()
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the threads: {e}")))?;
     let (tx, rx) = mpsc::channel();
     let worker = std::thread::Builder::new()
         .name("retrograde".into())
         .spawn(move || {
-            let out = match pool {
-                Some(p) => p.install(f),
-                None => f(),
-            };
+            WORKER.with(|w| w.set(true));
+            let out = pool.install(f);
             let _ = tx.send(out);
         })
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
@@ -83,6 +148,18 @@ fn interruptible<T: Send + 'static>(
                 return Ok(out);
             }
             Err(RecvTimeoutError::Timeout) => {
+                let failed = FAILED.swap(0, Ordering::SeqCst);
+                if failed != 0 {
+                    // The worker (or a thread of its pool) sleeps for good: leave it.
+                    return Err(pyo3::exceptions::PyMemoryError::new_err(
+                        retrograde_mem::AllocationFailure::new(
+                            failed,
+                            retrograde_mem::detect(None),
+                        )
+                        .as_str()
+                        .to_string(),
+                    ));
+                }
                 if let Err(e) = py.check_signals() {
                     if let Some(c) = &cancel {
                         c.store(true, Ordering::Relaxed);
@@ -237,7 +314,13 @@ fn solve_graph(g: &Graph, rules: &Rules) -> (Vec<u8>, Vec<i64>, Vec<i64>) {
 /// Edge pairs and the largest id among them.
 type Pairs = (Vec<(u32, u32)>, Option<u32>);
 
-fn edge_pairs(edges: &PyReadonlyArray2<'_, u32>) -> PyResult<Pairs> {
+/// The memory plan runs first: the vertex count (the largest id + 1, or `n_vertices`) and
+/// the edges against `limit`, before the pairs or the graph are allocated.
+fn edge_pairs(
+    edges: &PyReadonlyArray2<'_, u32>,
+    n_vertices: Option<u64>,
+    limit: Option<retrograde_mem::Limit>,
+) -> PyResult<Pairs> {
     let shape = edges.shape();
     if shape[1] != 2 {
         return Err(PyValueError::new_err(format!(
@@ -248,7 +331,6 @@ fn edge_pairs(edges: &PyReadonlyArray2<'_, u32>) -> PyResult<Pairs> {
     let flat = edges
         .as_slice()
         .map_err(|_| PyValueError::new_err("edges must be a C-contiguous array"))?;
-    let pairs: Vec<(u32, u32)> = flat.chunks_exact(2).map(|c| (c[0], c[1])).collect();
     let max = flat.par_iter().copied().max();
     if max == Some(NONE) {
         return Err(PyValueError::new_err(format!(
@@ -256,6 +338,24 @@ fn edge_pairs(edges: &PyReadonlyArray2<'_, u32>) -> PyResult<Pairs> {
             NONE - 1
         )));
     }
+    if let (Some(n), Some(max)) = (n_vertices, max) {
+        if u64::from(max) >= n {
+            return Err(PyValueError::new_err(format!(
+                "vertex id {max} is out of range for n_vertices={n} (ids must be below it)"
+            )));
+        }
+    }
+    let n = max
+        .map_or(0, |v| u64::from(v) + 1)
+        .max(n_vertices.unwrap_or(0));
+    let m = flat.len() / 2;
+    let count = "the largest vertex id or n_vertices sets the vertex count";
+    plan_graph("edges", n, m as u64, count, limit)?;
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    pairs.try_reserve_exact(m).map_err(|_| {
+        pyo3::exceptions::PyMemoryError::new_err(format!("edges: cannot hold {m} edges"))
+    })?;
+    pairs.extend(flat.chunks_exact(2).map(|c| (c[0], c[1])));
     Ok((pairs, max))
 }
 
@@ -268,22 +368,16 @@ fn edge_builder(
     terminal_code: Option<PyReadonlyArray1<'_, u8>>,
     owners: Option<PyReadonlyArray1<'_, u8>>,
     go_again: Option<PyReadonlyArray1<'_, bool>>,
+    limit: Option<retrograde_mem::Limit>,
 ) -> PyResult<GraphBuilder> {
-    let (pairs, max) = edge_pairs(edges)?;
-    let m = pairs.len();
-    if let (Some(n), Some(max)) = (n_vertices, max) {
-        if u64::from(max) >= n {
-            return Err(PyValueError::new_err(format!(
-                "vertex id {max} is out of range for n_vertices={n} (ids must be below it)"
-            )));
-        }
-    }
     let mut b = GraphBuilder::new();
-    b.push_chunk(pairs, max);
     if let Some(n) = n_vertices {
         b.ensure_vertices(n)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
     }
+    let (pairs, max) = edge_pairs(edges, n_vertices, limit)?;
+    let m = pairs.len();
+    b.push_chunk(pairs, max);
     let n = b.vertex_count();
     if let (Some(tv), Some(tc)) = (terminal_v, terminal_code) {
         let (tv, tc) = (tv.as_slice()?, tc.as_slice()?);
@@ -333,7 +427,7 @@ fn edge_builder(
 
 /// Solves the graph of an edge array (see `retrograde.solve`).
 #[pyfunction]
-#[pyo3(signature = (edges, n_vertices, no_move, terminal_v, terminal_code, owners, go_again, threads))]
+#[pyo3(signature = (edges, n_vertices, no_move, terminal_v, terminal_code, owners, go_again, threads, memory=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve_edges<'py>(
     py: Python<'py>,
@@ -345,6 +439,7 @@ fn solve_edges<'py>(
     owners: Option<PyReadonlyArray1<'py, u8>>,
     go_again: Option<PyReadonlyArray1<'py, bool>>,
     threads: Option<usize>,
+    memory: Option<&str>,
 ) -> PyResult<(Arrays<'py>, usize)> {
     let rules = no_move_rule(no_move)?;
     let b = edge_builder(
@@ -354,6 +449,7 @@ fn solve_edges<'py>(
         terminal_code,
         owners,
         go_again,
+        memory_limit(memory)?,
     )?;
     let out = interruptible(py, threads, None, move || {
         let g = b.build().map_err(|e| e.to_string())?;
@@ -373,7 +469,15 @@ fn timed_solve(
     edges: PyReadonlyArray2<'_, u32>,
     n_vertices: Option<u64>,
 ) -> PyResult<(f64, f64)> {
-    let b = edge_builder(&edges, n_vertices, None, None, None, None)?;
+    let b = edge_builder(
+        &edges,
+        n_vertices,
+        None,
+        None,
+        None,
+        None,
+        memory_limit(None)?,
+    )?;
     let rules = Rules::default();
     py.detach(move || {
         let t = Instant::now();
@@ -391,7 +495,14 @@ fn timed_solve(
 /// What a graph file gives beside its solution: edge count, start vertex and names.
 type FileFacts = (usize, Option<u32>, Option<Vec<String>>);
 
-fn read_graph(path: &PathBuf, fmt: &str, n_vertices: Option<u64>) -> PyResult<Graph> {
+/// Reads a graph file, checks the plan (its vertices and edges against `limit`, as the
+/// command line does after parsing), and builds it.
+fn read_graph(
+    path: &PathBuf,
+    fmt: &str,
+    n_vertices: Option<u64>,
+    limit: Option<retrograde_mem::Limit>,
+) -> PyResult<Graph> {
     let shown = path.display().to_string();
     if path.is_dir() {
         return Err(PyOSError::new_err(format!("{shown}: is a directory")));
@@ -419,17 +530,28 @@ fn read_graph(path: &PathBuf, fmt: &str, n_vertices: Option<u64>) -> PyResult<Gr
     let opts = ParseOptions {
         vertices: n_vertices,
     };
-    format::parse(&bytes, format, &opts).map_err(|e| {
+    let builder = format::parse_builder(&bytes, format, &opts).map_err(|e| {
         PyValueError::new_err(match e.line {
             Some(l) => format!("{shown}:{l}: {}", e.message),
             None => format!("{shown}: {}", e.message),
         })
-    })
+    })?;
+    drop(bytes);
+    plan_graph(
+        &shown,
+        builder.vertex_count(),
+        builder.edge_count() as u64,
+        retrograde_mem::VERTEX_COUNT_OF_A_FILE,
+        limit,
+    )?;
+    builder
+        .build()
+        .map_err(|e| PyValueError::new_err(format!("{shown}: {e}")))
 }
 
 /// Reads a graph file in any format the CLI reads and solves it.
 #[pyfunction]
-#[pyo3(signature = (path, format, n_vertices, no_move, threads))]
+#[pyo3(signature = (path, format, n_vertices, no_move, threads, memory=None))]
 fn solve_file<'py>(
     py: Python<'py>,
     path: PathBuf,
@@ -437,9 +559,10 @@ fn solve_file<'py>(
     n_vertices: Option<u64>,
     no_move: &str,
     threads: Option<usize>,
+    memory: Option<&str>,
 ) -> PyResult<(Arrays<'py>, FileFacts)> {
     let rules = no_move_rule(no_move)?;
-    let g = read_graph(&path, format, n_vertices)?;
+    let g = read_graph(&path, format, n_vertices, memory_limit(memory)?)?;
     let (arrays, g) = interruptible(py, threads, None, move || {
         let s = solve_graph(&g, &rules);
         (s, g)
@@ -504,15 +627,25 @@ fn grundy_arrays(py: Python<'_>, g: Graph) -> PyResult<GrundyArrays<'_>> {
 
 /// Sprague-Grundy values of the graph of an edge array.
 #[pyfunction]
-#[pyo3(signature = (edges, n_vertices, terminal_v, terminal_code))]
+#[pyo3(signature = (edges, n_vertices, terminal_v, terminal_code, memory=None))]
 fn grundy_edges<'py>(
     py: Python<'py>,
     edges: PyReadonlyArray2<'py, u32>,
     n_vertices: Option<u64>,
     terminal_v: Option<PyReadonlyArray1<'py, u32>>,
     terminal_code: Option<PyReadonlyArray1<'py, u8>>,
+    memory: Option<&str>,
 ) -> PyResult<GrundyArrays<'py>> {
-    let b = edge_builder(&edges, n_vertices, terminal_v, terminal_code, None, None)?;
+    let limit = memory_limit(memory)?;
+    let b = edge_builder(
+        &edges,
+        n_vertices,
+        terminal_v,
+        terminal_code,
+        None,
+        None,
+        limit,
+    )?;
     let g = b
         .build()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -521,14 +654,15 @@ fn grundy_edges<'py>(
 
 /// Sprague-Grundy values of a graph file.
 #[pyfunction]
-#[pyo3(signature = (path, format, n_vertices))]
+#[pyo3(signature = (path, format, n_vertices, memory=None))]
 fn grundy_file<'py>(
     py: Python<'py>,
     path: PathBuf,
     format: &str,
     n_vertices: Option<u64>,
+    memory: Option<&str>,
 ) -> PyResult<GrundyArrays<'py>> {
-    let g = read_graph(&path, format, n_vertices)?;
+    let g = read_graph(&path, format, n_vertices, memory_limit(memory)?)?;
     grundy_arrays(py, g)
 }
 
@@ -674,9 +808,10 @@ impl NativeGame {
 
 /// Solves the built-in game `name` with `args` (parameter name to value as the CLI takes it;
 /// for a file parameter, its path), keeping its tiers in `db` when given (reusing a finished
-/// database there, resuming an unfinished one).
+/// database there, resuming an unfinished one). The memory plan (`memory` as `--memory`)
+/// is checked as `retrograde game` checks it, before anything big is allocated.
 #[pyfunction]
-#[pyo3(signature = (name, args, db, threads, progress))]
+#[pyo3(signature = (name, args, db, threads, progress, memory=None))]
 fn game(
     py: Python<'_>,
     name: &str,
@@ -684,7 +819,9 @@ fn game(
     db: Option<PathBuf>,
     threads: Option<usize>,
     progress: Option<bool>,
+    memory: Option<&str>,
 ) -> PyResult<NativeGame> {
+    let limit = memory_limit(memory)?;
     let e = entry(name).ok_or_else(|| PyValueError::new_err(format!("no game {name:?}")))?;
     let mut values =
         Args::with_defaults(e.params).map_err(|m| PyRuntimeError::new_err(m.to_string()))?;
@@ -726,7 +863,8 @@ fn game(
     }
     if db.is_some() && !e.tiered {
         return Err(PyValueError::new_err(format!(
-            "{name}: db= applies to tier games only (connect4, quixo, tictactoe, teeko)"
+            "{name}: db= applies to tier games only ({})",
+            retrograde_registry::tier_games()
         )));
     }
     let built = (e.build)(&values).map_err(PyValueError::new_err)?;
@@ -751,9 +889,12 @@ fn game(
         }
         None => None,
     };
-    built
-        .check(None, storage.is_some())
-        .map_err(|m| PyValueError::new_err(format!("{gname}: {m}")))?;
+    retrograde_registry::plan(built, storage.is_some(), limit, 1).map_err(|r| match r {
+        retrograde_registry::Refused::Memory(m) => pyo3::exceptions::PyMemoryError::new_err(m),
+        retrograde_registry::Refused::Size(m) => PyValueError::new_err(m),
+    })?;
+    // Explored games (pebbles, the police map) stop at the limit as they find positions.
+    retrograde_games::set_memory_limit(limit.map(|l| l.bytes));
     if let (Some(st), Some(_)) = (&storage, &db) {
         match built.open(st.clone()) {
             Ok(Some(answer)) => {
@@ -772,6 +913,7 @@ fn game(
     let cancel = Arc::new(AtomicBool::new(false));
     let shown = Progress::new(progress);
     let mut opts = retrograde_tier::SolveOptions::default();
+    opts.memory_limit = limit.map(|l| l.bytes);
     opts.resume = db.is_some();
     opts.storage = storage;
     opts.cancel = Some(cancel.clone());
@@ -838,24 +980,23 @@ fn open_db(py: Python<'_>, path: PathBuf) -> PyResult<NativeGame> {
 
 use pyo3::exceptions::PyFileNotFoundError;
 
-/// The built-in games: `(name, about, tiered, [(param, help, default or None, kind)])`.
+/// One parameter of a built-in game, as Python sees it: `(name, help, default or None,
+/// kind)`, kind one of number, numbers, flag, choice, file, text.
+type ParamInfo = (
+    &'static str,
+    &'static str,
+    Option<&'static str>,
+    &'static str,
+);
+
+/// The built-in games, from the registry (`retrograde.games` makes one function of each):
+/// `{"name", "about", "help", "tiered", "moves", "params": [ParamInfo]}`.
 #[pyfunction]
-#[allow(clippy::type_complexity)]
-fn game_entries() -> Vec<(
-    &'static str,
-    &'static str,
-    bool,
-    Vec<(
-        &'static str,
-        &'static str,
-        Option<&'static str>,
-        &'static str,
-    )>,
-)> {
+fn game_entries(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
     retrograde_registry::entries()
         .iter()
         .map(|e| {
-            let params = e
+            let params: Vec<ParamInfo> = e
                 .params
                 .iter()
                 .map(|p| {
@@ -870,7 +1011,14 @@ fn game_entries() -> Vec<(
                     (p.name, p.help, p.default, kind)
                 })
                 .collect();
-            (e.name, e.about, e.tiered, params)
+            let d = PyDict::new(py);
+            d.set_item("name", e.name)?;
+            d.set_item("about", e.about)?;
+            d.set_item("help", e.help)?;
+            d.set_item("tiered", e.tiered)?;
+            d.set_item("moves", e.play)?;
+            d.set_item("params", params)?;
+            Ok(d)
         })
         .collect()
 }
@@ -966,8 +1114,8 @@ fn explore<'py>(
         }
         let prim = game.call_method1("primitive", (&p,))?;
         if let Some(code) = primitive_code(&prim, &p)? {
-            tv.push(q as u32);
-            tc.push(code);
+            push(&mut tv, q as u32)?;
+            push(&mut tc, code)?;
             q += 1;
             continue;
         }
@@ -1000,10 +1148,11 @@ fn explore<'py>(
                     id as u32
                 }
             };
-            edges.push(q as u32);
-            edges.push(id);
+            push(&mut edges, q as u32)?;
+            push(&mut edges, id)?;
             if keeps {
-                again.push(game.call_method1("keeps_turn", (&p, &child))?.is_truthy()?);
+                let k = game.call_method1("keeps_turn", (&p, &child))?.is_truthy()?;
+                push(&mut again, k)?;
             }
         }
         q += 1;
@@ -1024,6 +1173,32 @@ fn explore<'py>(
     ))
 }
 
+/// `v.push(x)`, or a `MemoryError` when the vector cannot grow (this runs on the Python
+/// thread, where a failed allocation could not be caught).
+fn push<T>(v: &mut Vec<T>, x: T) -> PyResult<()> {
+    if v.len() == v.capacity() {
+        v.try_reserve(v.len().max(64)).map_err(|_| {
+            pyo3::exceptions::PyMemoryError::new_err(format!(
+                "out of memory: cannot hold more than {} moves of the explored game",
+                v.len()
+            ))
+        })?;
+    }
+    v.push(x);
+    Ok(())
+}
+
+/// For the tests: allocates (and frees) `bytes` on a worker thread, as a solve would, so
+/// that a failing allocation can be shown to be a `MemoryError`.
+#[pyfunction]
+fn _allocate(py: Python<'_>, bytes: usize) -> PyResult<usize> {
+    interruptible(py, Some(1), None, move || {
+        let v: Vec<u8> = Vec::with_capacity(bytes);
+        std::hint::black_box(&v);
+        v.capacity()
+    })
+}
+
 /// The native module.
 #[pymodule]
 fn _retrograde(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -1036,6 +1211,7 @@ fn _retrograde(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game_entries, m)?)?;
     m.add_function(wrap_pyfunction!(explore, m)?)?;
     m.add_function(wrap_pyfunction!(timed_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(_allocate, m)?)?;
     m.add_class::<NativeGame>()?;
     Ok(())
 }

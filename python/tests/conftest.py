@@ -39,4 +39,6 @@ def cli():
             raise AssertionError(f"retrograde {' '.join(map(str, args))} failed: {r.stderr}")
         return r.stdout
 
+    run.path = path
+
     return run

@@ -113,6 +113,9 @@ def test_query_errors_are_value_errors(tmp_path):
     with pytest.raises(ValueError, match="no game"):
         retrograde.games.game("chess960")
     with pytest.raises(ValueError, match="tier games only"):
+        retrograde.games.game("pebbles", db=tmp_path / "p")
+    # A game's function takes only what the game takes: pebbles keeps no tiers.
+    with pytest.raises(TypeError, match="db"):
         retrograde.games.pebbles(db=tmp_path / "p")
     with pytest.raises(FileNotFoundError):
         retrograde.open(tmp_path / "nothing")

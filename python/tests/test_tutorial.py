@@ -21,6 +21,17 @@ def test_the_tutorial_has_code():
     assert any("retrograde.open" in code for _, code in found)
 
 
+def test_the_readmes_python_runs(tmp_path, monkeypatch):
+    """The README's Python block (the shell commands are run by .ci/doc-commands)."""
+    readme = DOC.parents[1] / "README.md"
+    found = re.findall(r"^```python\n(.*?)^```", readme.read_text(), flags=re.M | re.S)
+    assert found
+    pytest.importorskip("pyspiel")
+    monkeypatch.chdir(tmp_path)
+    for k, code in enumerate(found):
+        exec(compile(code, f"{readme}:python{k}", "exec"), {"__name__": "readme"})
+
+
 def test_the_tutorial_runs(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     namespace = {"__name__": "tutorial"}

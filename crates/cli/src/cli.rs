@@ -180,28 +180,19 @@ pub struct QueryArgs {
     #[arg(long, conflicts_with_all = ["moves", "position"])]
     pub stdin: bool,
     /// How to print the answers.
-    #[arg(long, short, value_enum, default_value_t = GameOutput::Text)]
-    pub output: GameOutput,
+    #[arg(long, short, value_enum, default_value_t = QueryOutput::Text)]
+    pub output: QueryOutput,
 }
 
 #[derive(Debug, Args)]
 pub struct GameArgs {
+    /// The game, its parameters, and the flags that game takes (`--db`, `--query`,
+    /// `--dump`: each game's help lists its own).
     #[command(subcommand)]
     pub game: crate::games::GameCommand,
     /// How to print the results.
     #[arg(long, short, value_enum, default_value_t = GameOutput::Text, global = true)]
     pub output: GameOutput,
-    #[command(flatten)]
-    pub tiers: TierArgs,
-    /// Instead of the totals, answer for the position after these moves (comma-separated,
-    /// in the notation of `play`; `--query` alone asks about the start): its value and
-    /// every move ranked. With a finished --db, answers without solving. Tier games only.
-    #[arg(long, value_name = "MOVES", value_delimiter = ',', num_args = 0.., global = true)]
-    pub query: Option<Vec<String>>,
-    /// Instead of the totals, print every position with its value as CSV, header first
-    /// (chess: `fen,outcome,remoteness`, one row per legal position, both sides to move).
-    #[arg(long, global = true, conflicts_with = "query")]
-    pub dump: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -212,49 +203,52 @@ pub enum GameOutput {
     Json,
 }
 
-/// Where tier games keep their tiers, and how much memory they may use.
-#[derive(Debug, Args)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum QueryOutput {
+    /// The position's picture, its value for the side to move, and the moves, best first,
+    /// one a line.
+    Text,
+    /// One JSON object a position: position, to_move, outcome, remoteness, moves, board.
+    Json,
+}
+
+/// Where a tier game keeps its tiers (the flags of `game NAME` for tier games).
+#[derive(Clone, Debug, Default, Args)]
 pub struct TierArgs {
     /// Keep the solved tiers (checksummed files) in this directory, to resume an
-    /// interrupted solve or query the results later (tier games: connect4, quixo,
-    /// tictactoe, teeko). Default: in memory, or a temporary directory removed at the end.
-    #[arg(long, value_name = "DIR", global = true)]
+    /// interrupted solve or query the results later (`query`, `play --db`, `serve`).
+    /// Default: in memory, or a temporary directory removed at the end.
+    #[arg(long, value_name = "DIR")]
     pub db: Option<PathBuf>,
     /// Reuse the finished tiers already in --db instead of solving them again (damaged
     /// ones are solved again).
-    #[arg(long, requires = "db", global = true)]
+    #[arg(long, requires = "db")]
     pub resume: bool,
 }
 
-/// `20G`, `512M`, `64K`, `1000` (bytes); binary units.
+/// `--query` (tier games with a start).
+#[derive(Clone, Debug, Default, Args)]
+pub struct QueryFlag {
+    /// Instead of the totals, answer for the position after these moves (comma-separated,
+    /// in the notation of `play`; `--query` alone asks about the start): its value and
+    /// every move ranked. With a finished --db, answers without solving.
+    #[arg(long, value_name = "MOVES", value_delimiter = ',', num_args = 0..)]
+    pub query: Option<Vec<String>>,
+}
+
+/// `--dump` (games that can list every position).
+#[derive(Clone, Debug, Default, Args)]
+pub struct DumpFlag {
+    /// Instead of the totals, print every position with its value as CSV, header first
+    /// (chess: `fen,outcome,remoteness`, one row per legal position, both sides to move).
+    #[arg(long)]
+    pub dump: bool,
+}
+
+/// `20G`, `512M`, `64K`, `1000` (bytes); binary units (`retrograde_mem::parse_size`, which
+/// Python's `memory=` reads too).
 pub fn parse_size(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let (num, shift) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => {
-            let shift = match c.to_ascii_uppercase() {
-                'K' => 10,
-                'M' => 20,
-                'G' => 30,
-                'T' => 40,
-                'B' => 0,
-                _ => {
-                    return Err(format!(
-                        "expected a size like 20G or 512M (units K, M, G, T), found {s:?}"
-                    ))
-                }
-            };
-            (&t[..i], shift)
-        }
-        _ => (t, 0),
-    };
-    let n: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("expected a size like 20G or 512M, found {s:?}"))?;
-    if !(n.is_finite() && n >= 0.0) {
-        return Err(format!("expected a size like 20G or 512M, found {s:?}"));
-    }
-    Ok((n * (1u64 << shift) as f64) as u64)
+    retrograde_mem::parse_size(s)
 }
 
 /// How to read a graph and what a dead end means (shared by the subcommands).
@@ -414,16 +408,5 @@ mod tests {
     #[test]
     fn clap_definitions_are_consistent() {
         Cli::command().debug_assert();
-    }
-
-    #[test]
-    fn sizes() {
-        assert_eq!(super::parse_size("20G"), Ok(20 << 30));
-        assert_eq!(super::parse_size("512m"), Ok(512 << 20));
-        assert_eq!(super::parse_size("1.5K"), Ok(1536));
-        assert_eq!(super::parse_size("100"), Ok(100));
-        assert!(super::parse_size("x").is_err());
-        assert!(super::parse_size("5Q").is_err());
-        assert!(super::parse_size("-1G").is_err());
     }
 }

@@ -1,10 +1,14 @@
 //! The built-in games on the command line: one clap subcommand per registry entry, made
 //! from the entry's parameters (so `game`, `play` and the help all read the one
-//! description in `retrograde-registry`).
+//! description in `retrograde-registry`). A game's subcommand takes only the flags that
+//! game accepts: `--db` and `--resume` for tier games, `--query` for those with a start,
+//! `--dump` for those that can list every position.
 
+use crate::cli::{DumpFlag, QueryFlag, TierArgs};
+use crate::cmd::play::PlayTierArgs;
 use crate::input;
 use anyhow::{anyhow, Result};
-use clap::{Arg, ArgAction, ArgMatches, Command, FromArgMatches, Subcommand};
+use clap::{Arg, ArgAction, ArgMatches, Args as _, Command, FromArgMatches, Subcommand};
 use retrograde_registry::{entries, entry, ArgValue, Args, Entry, Input, Kind, Param};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -121,9 +125,34 @@ impl GameChoice {
     }
 }
 
-/// `retrograde game NAME ...`: every registry entry.
+/// `retrograde game NAME ...`: every registry entry, with the flags it takes (the
+/// defaults for those it does not).
 #[derive(Clone, Debug)]
-pub struct GameCommand(pub GameChoice);
+pub struct GameCommand {
+    /// The game and its parameters.
+    pub choice: GameChoice,
+    /// `--db`, `--resume` (tier games).
+    pub tiers: TierArgs,
+    /// `--query` (tier games with a start).
+    pub query: Option<Vec<String>>,
+    /// `--dump`.
+    pub dump: bool,
+}
+
+/// The clap command of `game NAME`: the entry's parameters and the flags it takes.
+fn game_command(e: &'static Entry) -> Command {
+    let mut c = command(e, "game");
+    if e.tiered {
+        c = TierArgs::augment_args(c);
+        if e.start {
+            c = QueryFlag::augment_args(c);
+        }
+    }
+    if e.dump {
+        c = DumpFlag::augment_args(c);
+    }
+    c
+}
 
 impl FromArgMatches for GameCommand {
     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
@@ -132,7 +161,21 @@ impl FromArgMatches for GameCommand {
             .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::MissingSubcommand))?;
         let e = entry(name)
             .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
-        Ok(GameCommand(GameChoice::from_matches(e, sub)))
+        let tiers = match e.tiered {
+            true => TierArgs::from_arg_matches(sub)?,
+            false => TierArgs::default(),
+        };
+        let query = match e.tiered && e.start {
+            true => QueryFlag::from_arg_matches(sub)?.query,
+            false => None,
+        };
+        let dump = e.dump && DumpFlag::from_arg_matches(sub)?.dump;
+        Ok(GameCommand {
+            choice: GameChoice::from_matches(e, sub),
+            tiers,
+            query,
+            dump,
+        })
     }
     fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
         *self = Self::from_arg_matches(m)?;
@@ -143,7 +186,7 @@ impl FromArgMatches for GameCommand {
 impl Subcommand for GameCommand {
     fn augment_subcommands(mut cmd: Command) -> Command {
         for e in entries() {
-            cmd = cmd.subcommand(command(e, "game"));
+            cmd = cmd.subcommand(game_command(e));
         }
         cmd
     }
@@ -160,8 +203,8 @@ impl Subcommand for GameCommand {
 pub enum PlayCommand {
     /// A graph file.
     Graph(crate::cmd::play::GraphPlay),
-    /// A built-in game.
-    Game(GameChoice),
+    /// A built-in game, and (tier games) the database and position to play from.
+    Game(GameChoice, PlayTierArgs),
 }
 
 impl FromArgMatches for PlayCommand {
@@ -177,7 +220,11 @@ impl FromArgMatches for PlayCommand {
         let e = entry(name)
             .filter(|e| e.play.is_some())
             .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
-        Ok(PlayCommand::Game(GameChoice::from_matches(e, sub)))
+        let tiers = match e.tiered {
+            true => PlayTierArgs::from_arg_matches(sub)?,
+            false => PlayTierArgs::default(),
+        };
+        Ok(PlayCommand::Game(GameChoice::from_matches(e, sub), tiers))
     }
     fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
         *self = Self::from_arg_matches(m)?;
@@ -195,14 +242,18 @@ impl Subcommand for PlayCommand {
         ));
         for e in entries().iter().filter(|e| e.play.is_some()) {
             let moves = e.play.unwrap_or_default();
-            cmd = cmd.subcommand(
-                command(e, "play")
-                    .about(format!("{} (moves: {moves})", e.about))
-                    .after_help(format!(
-                        "Moves: {moves}.\n\nExamples:\n  retrograde play {0}\n  retrograde play {0} --side second",
-                        e.name
-                    )),
-            );
+            // The game's first example, played (from a position, for a game without a start).
+            let first = e.examples.first().copied().unwrap_or(e.name);
+            let from = if e.start { "" } else { " --position POSITION" };
+            let mut c = command(e, "play")
+                .about(format!("{} (moves: {moves})", e.about))
+                .after_help(format!(
+                    "Moves: {moves}.\n\nExamples:\n  retrograde play {first}{from}\n  retrograde play {first}{from} --side second",
+                ));
+            if e.tiered {
+                c = PlayTierArgs::augment_args(c);
+            }
+            cmd = cmd.subcommand(c);
         }
         cmd
     }

@@ -134,8 +134,11 @@ pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
     // A huge id or `vertices` line must be an error, not an out-of-memory kill.
     let (n, m) = (builder.vertex_count(), builder.edge_count() as u64);
     crate::mem::check(
-        &format!("{name}: {n} vertices and {m} edges (the largest vertex id or `vertices` line sets the vertex count)"),
-        crate::mem::solve_estimate(n, m),
+        &format!(
+            "{name}: {n} vertices and {m} edges ({})",
+            retrograde_mem::VERTEX_COUNT_OF_A_FILE
+        ),
+        retrograde_mem::graph_bytes(n, m),
     )?;
     let parse = started.elapsed();
     let started = Instant::now();
@@ -391,8 +394,11 @@ fn finish_share(
     // figure, so all refuse alike).
     let (n, m) = (counted.vertex_count(), counted.edge_count());
     crate::mem::check(
-        &format!("{name}: {n} vertices and {m} edges over {k} ranks (the largest vertex id or `vertices` line sets the vertex count), each rank"),
-        crate::mem::solve_estimate(n.div_ceil(k as u64), m.div_ceil(k as u64)),
+        &format!(
+            "{name}: {n} vertices and {m} edges over {k} ranks ({}), each rank",
+            retrograde_mem::VERTEX_COUNT_OF_A_FILE
+        ),
+        retrograde_mem::graph_bytes(n.div_ceil(k as u64), m.div_ceil(k as u64)),
     )
     .map_err(agreed)?;
     let parse = started.elapsed();
@@ -457,8 +463,11 @@ fn load_share_stdin(
                 format::parse_builder(&text, format, &opts).map_err(|e| located(&name, e))?;
             let (n, m) = (builder.vertex_count(), builder.edge_count() as u64);
             crate::mem::check(
-                &format!("{name}: {n} vertices and {m} edges (the largest vertex id or `vertices` line sets the vertex count)"),
-                crate::mem::solve_estimate(n, m),
+                &format!(
+                    "{name}: {n} vertices and {m} edges ({})",
+                    retrograde_mem::VERTEX_COUNT_OF_A_FILE
+                ),
+                retrograde_mem::graph_bytes(n, m),
             )?;
             builder.build().map_err(|e| anyhow!("{name}: {e}"))
         })()

@@ -20,7 +20,7 @@ use std::time::Instant;
 const MAX_THREADS: usize = 256;
 
 #[global_allocator]
-static ALLOC: mem::Guard = mem::Guard;
+static ALLOC: retrograde_mem::Guard = retrograde_mem::Guard(mem::fail);
 
 fn main() -> ExitCode {
     mem::one_arena();

@@ -185,7 +185,7 @@ pub fn text_summary(
     writeln!(out, "tie   {}", c.tie)?;
     writeln!(out, "draw  {}", c.draw)?;
     match c.max_remoteness {
-        Some(r) => writeln!(out, "longest game: {r} plies")?,
+        Some(r) => writeln!(out, "longest game: {}", retrograde_registry::plies(r))?,
         None => writeln!(out, "longest game: none (no position ends)")?,
     }
     writeln!(out, "time  {seconds:.3} s")

@@ -126,7 +126,7 @@ rtest!(example_pebbles_csv_is_exact, |_dir, cmd| {
     }
 });
 
-rtest!(example_pebbles_text, |_dir, cmd| {
+rtest!(example_pebbles_text, |dir, cmd| {
     let out = cmd.args(["solve", &example("pebbles.rg")]).stdout();
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "0 (0 pebbles): loss in 0 (terminal)");
@@ -143,6 +143,18 @@ rtest!(example_pebbles_text, |_dir, cmd| {
         "{out}"
     );
     assert!(out.contains("longest game: 7 plies"), "{out}");
+    // One ply is "1 ply" (issue 26: "longest game: 1 plies").
+    dir.create("one.txt", "0 1\n");
+    let out = dir.command().args(["solve", "one.txt"]).stdout();
+    assert!(out.contains("longest game: 1 ply\n"), "{out}");
+    let out = dir
+        .command()
+        .args(["game", "pebbles", "--count", "1"])
+        .stdout();
+    assert!(
+        out.contains("longest win 1 ply, longest loss 0 plies"),
+        "{out}"
+    );
 });
 
 rtest!(example_loopy_csv_is_exact, |_dir, cmd| {
@@ -2254,11 +2266,48 @@ rtest!(game_connect4_db_resume_and_errors, |dir, cmd| {
     assert!(msg.contains("20G"), "{msg}");
     let msg = dir.command().args(["game", "connect4", "--resume"]).error();
     assert!(msg.contains("--db"), "{msg}");
-    let msg = dir
-        .command()
-        .args(["game", "pebbles", "--db", "x"])
-        .message();
-    assert!(msg.contains("tier games only"), "{msg}");
+    let msg = dir.command().args(["game", "pebbles", "--db", "x"]).error();
+    assert!(msg.contains("unexpected argument '--db'"), "{msg}");
+});
+
+// A game's help lists the flags that game takes, and no other (issue 26: every game's help
+// listed --dump, which only chess takes, and --db's help named the tier games but chess).
+rtest!(game_help_shows_only_the_flags_a_game_takes, |dir, cmd| {
+    let help = |args: &[&str]| dir.command().args(args).arg("--help").stdout();
+    // The option lines' flags among these (an option line starts with the flag).
+    let flags = |text: &str| {
+        let options: Vec<&str> = text
+            .lines()
+            .map(|l| l.trim_start())
+            .map(|l| {
+                l.split_once(", ")
+                    .filter(|(s, _)| s.len() == 2)
+                    .map_or(l, |(_, f)| f)
+            })
+            .filter_map(|l| l.split([' ', '\n']).next())
+            .collect();
+        ["--db", "--resume", "--query", "--dump", "--position"]
+            .into_iter()
+            .filter(|f| options.contains(f))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        flags(&help(&["game", "connect4"])),
+        ["--db", "--resume", "--query"]
+    );
+    assert_eq!(
+        flags(&help(&["game", "chess"])),
+        ["--db", "--resume", "--dump"]
+    );
+    assert_eq!(flags(&help(&["game", "pebbles"])), Vec::<&str>::new());
+    assert_eq!(flags(&help(&["play", "teeko"])), ["--db", "--position"]);
+    assert_eq!(flags(&help(&["play", "pebbles"])), Vec::<&str>::new());
+    // No hand-written list of games in the help: every tier game is one the registry marks.
+    assert!(!help(&["game", "chess"]).contains("connect4, quixo"));
+    // `query --help` describes query's JSON, not `game`'s.
+    let q = cmd.args(["query", "--help"]).stdout();
+    assert!(q.contains("position, to_move, outcome"), "{q}");
+    assert!(!q.contains("start, positions, win"), "{q}");
 });
 
 rtest!(game_quixo, |dir, cmd| {
@@ -2301,7 +2350,7 @@ rtest!(game_connect4_query, |dir, cmd| {
         .stdout();
     assert!(out.contains("O to move: win in 13\n"), "{out}");
     assert!(
-        out.contains("moves (value for the mover): 2 win in 13, 1 tie in 13"),
+        out.contains("moves, best first (value for the mover):\n  2  win in 13\n  1  tie in 13\n"),
         "{out}"
     );
     // A finished database answers without solving, the same way.

@@ -344,6 +344,36 @@ rtest!(query_a_chess_ending, |dir, cmd| {
         (&j["outcome"], &j["remoteness"]),
         (&"loss".into(), &0.into())
     );
+    // The board, for drawings: the FEN's ranks, 8th first, white's pieces upper case.
+    assert_eq!(j["board"]["rows"], 8);
+    assert_eq!(j["board"]["cells"][0], "k......R");
+    assert_eq!(j["board"]["cells"][2], ".K......");
+    // An ending has no start: the report names a position to begin with (white's longest
+    // win), which the query answers.
+    let example = json(&report)["example"].as_str().unwrap().to_string();
+    let j = json(
+        &dir.command()
+            .args(["query", "krk", "--position", &example, "-o", "json"])
+            .stdout(),
+    );
+    assert_eq!(
+        (&j["to_move"], &j["outcome"], &j["remoteness"]),
+        (&"white".into(), &"win".into(), &31.into())
+    );
+    // The text says who is to move once (the picture no longer says it too).
+    let text = dir
+        .command()
+        .args(["query", "krk", "--position", fen])
+        .stdout();
+    assert_eq!(text.matches("to move").count(), 1, "{text}");
+    assert!(text.contains("white to move: win in 1\n"), "{text}");
+    // `game chess` has no --query (an ending has no start to play moves from): the help
+    // does not offer it and the command line refuses it.
+    let msg = dir
+        .command()
+        .args(["game", "chess", "KRvK", "--query"])
+        .error();
+    assert!(msg.contains("unexpected argument '--query'"), "{msg}");
     for (args, want) in [
         (vec!["--moves", "h1h2"], "no start position"),
         (
@@ -376,8 +406,46 @@ rtest!(dump_a_chess_ending, |dir, cmd| {
     let distinct: std::collections::HashSet<&str> = rows.iter().copied().collect();
     assert_eq!(distinct.len(), rows.len());
     assert!(distinct.contains("8/8/8/8/8/8/8/K1k5 w - - 0 1,tie,0"));
-    let msg = dir.command().args(["game", "teeko", "--dump"]).message();
-    assert!(msg.contains("--dump applies to chess"), "{msg}");
+    let msg = dir.command().args(["game", "teeko", "--dump"]).error();
+    assert!(msg.contains("unexpected argument '--dump'"), "{msg}");
     let msg = dir.command().args(["game", "chess", "KQvKX"]).message();
     assert!(msg.contains("not a piece"), "{msg}");
+});
+
+// Issue 26's messages: a long list of moves is one a line, in the order of value; a database
+// of other parameters is named as such (not "damaged", and `play` has no --resume).
+rtest!(query_text_lists_moves_one_a_line, |dir, cmd| {
+    cmd.args(["game", "quixo", "--size", "3", "--db", "q3", "-q"])
+        .stdout();
+    let text = dir.command().args(["query", "q3"]).stdout();
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == "moves, best first (value for the mover):")
+        .unwrap_or_else(|| panic!("{text}"));
+    let moves = &lines[at + 1..];
+    assert!(
+        moves.len() > 10 && moves.iter().all(|l| l.starts_with("  ")),
+        "{text}"
+    );
+    assert!(moves[0].ends_with("win in 7"), "{text}");
+    let msg = dir
+        .command()
+        .args(["play", "quixo", "--size", "4", "--db", "q3"])
+        .message();
+    assert!(
+        msg.contains("a database of \"quixo 3x3\", not of \"quixo 4x4\""),
+        "{msg}"
+    );
+    assert!(
+        !msg.contains("damaged") && !msg.contains("--resume"),
+        "{msg}"
+    );
+    // The legal moves of an illegal one, in their natural order.
+    let out = dir
+        .command()
+        .args(["play", "connect4", "--width", "5", "--height", "4"])
+        .stdin(b"9\n".to_vec())
+        .stdout();
+    assert!(out.contains("Legal moves: 1, 2, 3, 4, 5."), "{out}");
 });

@@ -550,6 +550,33 @@ impl Notation for Connect4 {
     fn side_names(&self) -> [String; 2] {
         ["X".into(), "O".into()]
     }
+
+    /// Every four in a row on the board (only the last mover's can be there).
+    fn winning_cells(&self, p: &Board, _side: u8) -> Vec<(u32, u32)> {
+        let (mask, first) = self.decode(p.key);
+        let s = self.stride();
+        let cells = fours(first, s) | fours(mask ^ first, s);
+        let mut out = Vec::new();
+        for row in (0..self.height).rev() {
+            for c in 0..self.width {
+                if cells >> (c * s + row) & 1 != 0 {
+                    out.push((self.height - 1 - row, c));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The stones of `b` (stride `s`) that are part of a four in a row.
+fn fours(b: u64, s: u32) -> u64 {
+    let mut cells = 0;
+    for d in [1, s, s - 1, s + 1] {
+        let m = b & (b >> d);
+        let starts = m & (m >> (2 * d));
+        cells |= starts | starts << d | starts << (2 * d) | starts << (3 * d);
+    }
+    cells
 }
 
 /// An upper bound on the reachable positions of a `width × height` board: boards whose

@@ -454,12 +454,12 @@ impl<G: Playable> Session<G> {
                     .position(|(m, _)| m.aliases.iter().any(|a| normalize(a) == input))
             });
         let Some(i) = found else {
-            let labels: Vec<&str> = ranked.iter().map(|(m, _)| m.label.as_str()).collect();
+            let labels = ranked.iter().map(|(m, _)| m.label.as_str());
             let _ = writeln!(
                 text,
                 "{:?} is not a legal move here. Legal moves: {}. Type help for the commands.",
                 line.trim(),
-                labels.join(", ")
+                retrograde_tier::notation::listed(labels, ", ")
             );
             return reply(text);
         };

@@ -33,7 +33,7 @@
 //! ```
 
 use retrograde_graph::Primitive;
-use retrograde_tier::notation::{grid_string, parse_grid, split_side};
+use retrograde_tier::notation::{grid_string, listed, parse_grid, split_side};
 use retrograde_tier::{
     Alternate, Dense, DenseIndex, Notation, SymmetricGame, Symmetries, TierGame, UnmoveGame,
     Unmoves,
@@ -734,7 +734,7 @@ impl Notation for Quixo {
         Err(format!(
             "{:?} is not a legal move here (a move is the cube taken and where it goes in, e.g. a1a4); legal moves: {}",
             text.trim(),
-            names.join(" ")
+            listed(names.iter().map(String::as_str), " ")
         ))
     }
 
@@ -773,6 +773,25 @@ impl Notation for Quixo {
 
     fn side_names(&self) -> [String; 2] {
         ["X".into(), "O".into()]
+    }
+
+    /// The winner's lines: the mover's (made by the opponent) win, else the opponent's.
+    fn winning_cells(&self, p: &State, _side: u8) -> Vec<(u32, u32)> {
+        let lines = |cubes: u32| {
+            self.lines
+                .iter()
+                .filter(|&&l| cubes & l == l)
+                .fold(0, |a, &l| a | l)
+        };
+        let mut cells = lines(p.x);
+        if cells == 0 {
+            cells = lines(p.o);
+        }
+        let n = self.n;
+        (0..n * n)
+            .filter(|i| cells >> i & 1 != 0)
+            .map(|i| (i / n, i % n))
+            .collect()
     }
 }
 

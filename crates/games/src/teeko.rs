@@ -41,7 +41,7 @@
 
 use retrograde_graph::Primitive;
 use retrograde_tier::index::Colex;
-use retrograde_tier::notation::{grid_string, parse_grid, split_side};
+use retrograde_tier::notation::{grid_string, listed, parse_grid, split_side};
 use retrograde_tier::{
     Alternate, Dense, DenseIndex, Notation, SymmetricGame, Symmetries, TierGame, UnmoveGame,
     Unmoves,
@@ -564,7 +564,7 @@ impl Notation for Teeko {
         if moves.is_empty() {
             return Err(format!("{:?} is not legal: the game is over", text.trim()));
         }
-        let names: Vec<&str> = moves.iter().map(|(n, _)| n.as_str()).collect();
+        let names = moves.iter().map(|(n, _)| n.as_str());
         let what = if self.tier(p) < self.move_tier() {
             "a drop is an empty cell, e.g. c3"
         } else {
@@ -573,7 +573,7 @@ impl Notation for Teeko {
         Err(format!(
             "{:?} is not a legal move here ({what}); legal moves: {}",
             text.trim(),
-            names.join(" ")
+            listed(names, " ")
         ))
     }
 
@@ -626,6 +626,18 @@ impl Notation for Teeko {
 
     fn side_names(&self) -> [String; 2] {
         ["X".into(), "O".into()]
+    }
+
+    /// A winner has exactly `k` pieces on the board, and all of them make the shape.
+    fn winning_cells(&self, p: &State, _side: u8) -> Vec<(u32, u32)> {
+        if !self.wins(p.o) {
+            return Vec::new();
+        }
+        let n = self.n;
+        (0..n * n)
+            .filter(|i| p.o >> i & 1 != 0)
+            .map(|i| (i / n, i % n))
+            .collect()
     }
 }
 

@@ -372,6 +372,19 @@ impl Notation for TicTacToe {
     fn side_names(&self) -> [String; 2] {
         ["X".into(), "O".into()]
     }
+
+    fn winning_cells(&self, b: &Board, _side: u8) -> Vec<(u32, u32)> {
+        let cells = [b.x, b.o].iter().fold(0u32, |acc, &bits| {
+            self.lines
+                .iter()
+                .filter(|&&l| l & !bits == 0)
+                .fold(acc, |a, &l| a | l)
+        });
+        (0..self.cells)
+            .filter(|i| cells >> i & 1 != 0)
+            .map(|i| (i / self.cols, i % self.cols))
+            .collect()
+    }
 }
 
 #[cfg(test)]

@@ -43,6 +43,10 @@ impl Built for ChessBuilt {
         self.game.title()
     }
 
+    fn side_names(&self) -> [String; 2] {
+        self.game.side_names()
+    }
+
     fn memory_needed(&self, stored: bool) -> Result<Option<u64>, String> {
         if stored {
             return Ok(None);
@@ -69,10 +73,6 @@ impl Built for ChessBuilt {
             built: self,
             solution,
         }))
-    }
-
-    fn dumps(&self) -> bool {
-        true
     }
 
     fn open(&self, storage: Arc<dyn Storage>) -> Result<Option<Box<dyn Answer + '_>>, Error> {
@@ -116,7 +116,7 @@ fn for_each_solved(
 /// The depth to mate of a side's longest win, in words.
 fn longest(st: &Stats) -> String {
     match st.longest_win {
-        Some(r) => format!("{r} plies (mate in {})", r.div_ceil(2)),
+        Some(r) => format!("{} (mate in {})", crate::plies(r), r.div_ceil(2)),
         None => "none".into(),
     }
 }
@@ -139,7 +139,19 @@ impl Answer for ChessAnswer<'_> {
     fn report(&self) -> Result<Report, Error> {
         let game = self.solution.game();
         let mut sides = [Stats::default(), Stats::default()];
+        // A position to show first (the ending has no start): white's longest win, else
+        // any position with white to move.
+        let mut example: Option<(u32, Pos)> = None;
         for_each_solved(&self.solution, |p, v| {
+            if p.side_to_move() == 0 {
+                let rank = match v {
+                    Value::Win(r) => r + 1,
+                    _ => 0,
+                };
+                if example.is_none_or(|(best, _)| rank > best) {
+                    example = Some((rank, *p));
+                }
+            }
             let w = game.class_size(p);
             let s = &mut sides[usize::from(p.side_to_move())];
             s.positions += w;
@@ -193,6 +205,10 @@ impl Answer for ChessAnswer<'_> {
             "endings solved with it: {}",
             endings.into_iter().collect::<Vec<_>>().join(", ")
         ));
+        let example = example.map(|(_, p)| game.fen(&p));
+        if let Some(fen) = &example {
+            lines.push(format!("a position of white's longest win: {fen}"));
+        }
         let histogram: Vec<[u64; 3]> = all.histogram.iter().map(|&(w, l, t)| [w, l, t]).collect();
         let fields = vec![
             (
@@ -210,6 +226,7 @@ impl Answer for ChessAnswer<'_> {
             ("longest_loss".into(), serde_json::json!(all.longest_loss)),
             ("histogram".into(), serde_json::json!(histogram)),
             ("symmetry_reduced".into(), serde_json::json!(all.classes)),
+            ("example".into(), serde_json::json!(example)),
             ("white_to_move".into(), side_json(&sides[0])),
             ("black_to_move".into(), side_json(&sides[1])),
             (
@@ -224,6 +241,7 @@ impl Answer for ChessAnswer<'_> {
             fields,
             standard: None,
             timed: true,
+            example,
         })
     }
 

@@ -1,7 +1,9 @@
 //! The built-in games.
 
 use crate::params::{Args, Kind, Param};
-use crate::{Answer, Built, Entry, Protocol, Query, QueryAnswer, QueryError, Report, TierBuilt};
+use crate::{
+    Answer, Built, Drawing, Entry, Protocol, Query, QueryAnswer, QueryError, Report, TierBuilt,
+};
 use retrograde_games::connect4::{position_bound, Connect4};
 use retrograde_games::great_game;
 use retrograde_games::pebbles::Pebbles;
@@ -88,6 +90,9 @@ static ENTRIES: &[Entry] = &[
         ],
         play: Some("take N, or N"),
         tiered: false,
+        start: true,
+        dump: false,
+        drawing: Drawing::None,
         build: build_pebbles,
     },
     Entry {
@@ -110,6 +115,9 @@ static ENTRIES: &[Entry] = &[
         }],
         play: Some("n ne e se s sw w nw, or stay"),
         tiered: false,
+        start: true,
+        dump: false,
+        drawing: Drawing::None,
         build: build_police,
     },
     Entry {
@@ -139,6 +147,9 @@ static ENTRIES: &[Entry] = &[
         ],
         play: Some("a cell, such as b2"),
         tiered: true,
+        start: true,
+        dump: false,
+        drawing: Drawing::Marks,
         build: build_tictactoe,
     },
     Entry {
@@ -164,6 +175,9 @@ static ENTRIES: &[Entry] = &[
         ],
         play: Some("a column number, 1 to the width"),
         tiered: true,
+        start: true,
+        dump: false,
+        drawing: Drawing::Holes,
         build: build_connect4,
     },
     Entry {
@@ -177,7 +191,7 @@ static ENTRIES: &[Entry] = &[
                (a board with X to move and with O to move count apart). A move is the cube \
                taken and where it goes back in: a1 a4 (or a1a4). A position (--position) is \
                rows from the top separated by '/', cubes x, o or ., then the side to move: \
-               x..o/..../..../.... o. 4x4: 43M states, about 130 MB and seconds. 5x5 (8.5e11 \
+               x..o/..../..../.... o. 4x4: 43M states, about 130 MB and 10 s. 5x5 (8.5e11 \
                states) is refused with its estimate.",
         examples: &[
             "quixo --size 3",
@@ -193,6 +207,9 @@ static ENTRIES: &[Entry] = &[
         )],
         play: Some("the cube taken and where it goes in, such as a1 a4"),
         tiered: true,
+        start: true,
+        dump: false,
+        drawing: Drawing::Cubes,
         build: build_quixo,
     },
     Entry {
@@ -209,7 +226,7 @@ static ENTRIES: &[Entry] = &[
                separated by '/', cells x, o or ., then the side to move: \
                x...o/...../..x../...../..... o. Every state (the board seen by the player to \
                move, one per symmetry class) is solved: 9 tiers, the last (the move phase, \
-               75,710,250 boards) loopy; about 150 MB and a minute on 2 cores. --size and \
+               75,710,250 boards) loopy; about 300 MiB and 46 s on 2 shared cores. --size and \
                --pieces play the same rules on a smaller board or with three pieces (k in a \
                line; the square only with four).",
         examples: &[
@@ -229,6 +246,9 @@ static ENTRIES: &[Entry] = &[
         ],
         play: Some("a cell to drop on, such as c3, then a step such as c3-d4"),
         tiered: true,
+        start: true,
+        dump: false,
+        drawing: Drawing::Stones,
         build: build_teeko,
     },
     Entry {
@@ -264,6 +284,9 @@ static ENTRIES: &[Entry] = &[
         }],
         play: Some("a move in UCI notation, such as e2e4 or e7e8q"),
         tiered: true,
+        start: false,
+        dump: true,
+        drawing: Drawing::Chess,
         build: |a| {
             Ok(Box::new(crate::ChessBuilt::new(
                 a.text("material")?,
@@ -303,6 +326,9 @@ static ENTRIES: &[Entry] = &[
         ],
         play: None,
         tiered: false,
+        start: true,
+        dump: false,
+        drawing: Drawing::None,
         build: build_great_game,
     },
     Entry {
@@ -337,6 +363,9 @@ static ENTRIES: &[Entry] = &[
         ],
         play: None,
         tiered: false,
+        start: true,
+        dump: false,
+        drawing: Drawing::None,
         build: build_scores,
     },
     Entry {
@@ -370,6 +399,9 @@ static ENTRIES: &[Entry] = &[
         ],
         play: None,
         tiered: false,
+        start: true,
+        dump: false,
+        drawing: Drawing::None,
         build: build_octal,
     },
     Entry {
@@ -399,6 +431,9 @@ static ENTRIES: &[Entry] = &[
         ],
         play: None,
         tiered: false,
+        start: true,
+        dump: false,
+        drawing: Drawing::None,
         build: build_subtraction,
     },
     Entry {
@@ -412,6 +447,9 @@ static ENTRIES: &[Entry] = &[
         params: &[COUNT, PERIOD],
         play: None,
         tiered: false,
+        start: true,
+        dump: false,
+        drawing: Drawing::None,
         build: build_grundy_game,
     },
 ];
@@ -1025,6 +1063,7 @@ impl Answer for HeapAnswer<'_> {
             fields,
             standard: None,
             timed: true,
+            example: None,
         })
     }
 }

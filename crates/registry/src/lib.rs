@@ -35,6 +35,16 @@ pub use entries::{entries, entry};
 pub use params::{parse, ArgValue, Args, Input, Kind, Param};
 pub use tier::TierBuilt;
 
+/// Every tier game's name, in the registry's order, for messages (`connect4, quixo, ...`).
+pub fn tier_games() -> String {
+    entries()
+        .iter()
+        .filter(|e| e.tiered)
+        .map(|e| e.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 use retrograde_games::play::DynSession;
 use retrograde_solve::Value;
 use retrograde_tier::{Error, SolveOptions, Stats, Storage};
@@ -57,6 +67,13 @@ pub struct Entry {
     pub play: Option<&'static str>,
     /// Whether the game is solved tier by tier, so that `--db`, `--resume` and `query` apply.
     pub tiered: bool,
+    /// Whether positions are named by moves from a start (`--query MOVES`); a chess ending
+    /// has no start and is asked by position (`query DB --position FEN`).
+    pub start: bool,
+    /// Whether `--dump` writes every position as CSV ([`Answer::dump`]).
+    pub dump: bool,
+    /// How the web explorer draws its positions.
+    pub drawing: Drawing,
     /// Builds the game from parameter values.
     pub build: fn(&Args) -> Result<Box<dyn Built>, String>,
 }
@@ -69,6 +86,39 @@ impl std::fmt::Debug for Entry {
     }
 }
 
+/// How the web explorer draws a game's positions: the board of a query's answer ([`Grid`])
+/// with these pieces, or (`None`) the position with its moves as a list.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Drawing {
+    /// No board: the position and its moves (graphs, pebbles, the police map).
+    None,
+    /// Stones dropped into columns (Connect-4): a move is a column number.
+    Holes,
+    /// Marks on a grid (tic-tac-toe): `x` and `o`.
+    Marks,
+    /// Cubes marked `x` or `o` (Quixo).
+    Cubes,
+    /// Stones on a grid (Teeko, and any other grid).
+    Stones,
+    /// A chessboard: FEN letters, white's upper case; moves in UCI (`e7e8q`).
+    Chess,
+}
+
+impl Drawing {
+    /// The name the explorer's API gives it (`holes`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Drawing::None => "none",
+            Drawing::Holes => "holes",
+            Drawing::Marks => "marks",
+            Drawing::Cubes => "cubes",
+            Drawing::Stones => "stones",
+            Drawing::Chess => "chess",
+        }
+    }
+}
+
 /// A game built from its parameters, ready to solve.
 pub trait Built: Send + Sync {
     /// The game and its parameters: `connect4 5x4` (a database records it).
@@ -76,6 +126,12 @@ pub trait Built: Send + Sync {
 
     /// A few lines naming the game and its rules, for `play`.
     fn title(&self) -> String;
+
+    /// The names of the sides, the side that moves first first (`X`, `O`; `white`,
+    /// `black`): a drawing's legend names the players with them.
+    fn side_names(&self) -> [String; 2] {
+        ["first player".into(), "second player".into()]
+    }
 
     /// Whether solving should keep its tiers in files even without `--db` (a temporary
     /// directory), because they would not all fit in memory.
@@ -142,11 +198,54 @@ pub trait Built: Send + Sync {
         let _ = storage;
         Ok(None)
     }
+}
 
-    /// Whether the answer can write every position as CSV ([`Answer::dump`]).
-    fn dumps(&self) -> bool {
-        false
+/// Why a game is refused before anything big is allocated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// Its plan needs more memory than the limit: `connect4 7x6: needs about ..., limit
+    /// ... (from MemAvailable)`.
+    Memory(String),
+    /// A size the game does not support (its own check).
+    Size(String),
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Memory(m) | Refused::Size(m) => f.write_str(m),
+        }
     }
+}
+
+impl std::error::Error for Refused {}
+
+/// The memory plan of a built game, checked before solving (by `retrograde game` and
+/// `play`, and by the Python package, so both refuse alike): the memory it needs, when
+/// known ([`Built::memory_needed`]), against `limit`, then its own checks
+/// ([`Built::check`]). `stored`: whether tiers go to files; `ranks` processes with the same
+/// limit each share the need. Messages start with the game's name.
+///
+/// # Errors
+/// What would be needed and the limit, or why the size is refused.
+pub fn plan(
+    built: &dyn Built,
+    stored: bool,
+    limit: Option<retrograde_mem::Limit>,
+    ranks: u64,
+) -> Result<(), Refused> {
+    let name = built.name();
+    let ranks = ranks.max(1);
+    if let Some(need) = built
+        .memory_needed(stored)
+        .map_err(|e| Refused::Size(format!("{name}: {e}")))?
+    {
+        retrograde_mem::check(&format!("{name}:"), need.div_ceil(ranks), limit)
+            .map_err(Refused::Memory)?;
+    }
+    built
+        .check(limit.map(|l| l.bytes.saturating_mul(ranks)), stored)
+        .map_err(|e| Refused::Size(format!("{name}: {e}")))
 }
 
 /// A position asked about: by the moves from the start, or in the game's notation.
@@ -226,37 +325,84 @@ struct MoveJson<'a> {
     remoteness: Option<u32>,
 }
 
+/// `1 ply`, `7 plies`.
+pub fn plies(n: u32) -> String {
+    if n == 1 {
+        "1 ply".into()
+    } else {
+        format!("{n} plies")
+    }
+}
+
 /// A board as rows of cells, for drawing it: the games whose position notation is a grid
 /// (rows from the top separated by `/`, one character a cell, then perhaps the side to
-/// move: `x.o/.../... o`) are drawn from it, with no code of their own. Cells are named
-/// as in move names: files `a`, `b`… from the left, ranks `1`, `2`… from the bottom.
+/// move: `x.o/.../... o`; or a FEN, whose digits count empty cells) are drawn from it,
+/// with no code of their own. Cells are named as in move names: files `a`, `b`… from the
+/// left, ranks `1`, `2`… from the bottom.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Grid {
     /// The number of rows.
     pub rows: usize,
     /// The number of columns.
     pub cols: usize,
-    /// Each row from the top, one character a cell: `.` empty, else the piece (`x`, `o`…).
+    /// Each row from the top, one character a cell: `.` empty, else the piece (`x` the
+    /// first player's, `o` the second's; chess: white's upper case, black's lower case).
     pub cells: Vec<String>,
+    /// The cells that decided a finished game (the winning line), named as moves name
+    /// them (`c3`); empty (and left out of the JSON) otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub line: Vec<String>,
 }
 
 impl Grid {
     /// The grid of a position string, if it is one: its first word is rows of equal
-    /// length (at most 26 cells, letters or `.`) separated by `/`, at most 99 of them.
+    /// length (at most 26 cells, letters or `.`) separated by `/`, at most 99 of them. With
+    /// two rows or more, a number stands for that many empty cells (FEN: `4k3`).
     pub fn from_position(text: &str) -> Option<Grid> {
         let board = text.split_whitespace().next()?;
-        let cells: Vec<String> = board.split('/').map(str::to_string).collect();
+        let runs = board.contains('/');
+        let mut cells = Vec::new();
+        for row in board.split('/') {
+            let mut cell = String::new();
+            let mut count = 0usize;
+            for b in row.bytes() {
+                if runs && b.is_ascii_digit() {
+                    count = count * 10 + usize::from(b - b'0');
+                    if count > 26 {
+                        return None;
+                    }
+                    continue;
+                }
+                cell.extend(std::iter::repeat_n('.', count));
+                count = 0;
+                if !(b == b'.' || b.is_ascii_alphabetic()) {
+                    return None;
+                }
+                cell.push(char::from(b));
+            }
+            cell.extend(std::iter::repeat_n('.', count));
+            cells.push(cell);
+        }
         let cols = cells.first()?.len();
         let fits = (1..=26).contains(&cols)
             && cells.len() <= 99
-            && cells.iter().all(|row| {
-                row.len() == cols && row.bytes().all(|b| b == b'.' || b.is_ascii_alphabetic())
-            });
+            && cells.iter().all(|row| row.len() == cols);
         fits.then_some(Grid {
             rows: cells.len(),
             cols,
             cells,
+            line: Vec::new(),
         })
+    }
+
+    /// The name of the cell at `row` (from the top) and `col` (from the left): `a1` is
+    /// the bottom left.
+    pub fn cell_name(&self, row: usize, col: usize) -> String {
+        format!(
+            "{}{}",
+            char::from(b'a' + (col % 26) as u8),
+            self.rows.saturating_sub(row)
+        )
     }
 }
 
@@ -276,6 +422,9 @@ pub struct Report {
     pub standard: Option<(Value, Stats)>,
     /// Whether the text ends with the time taken.
     pub timed: bool,
+    /// A position worth showing first, in the game's notation, for games without a start
+    /// (a chess ending: a position of its longest win).
+    pub example: Option<String>,
 }
 
 /// IOI-style interaction without I/O: lines out, lines in.
@@ -384,10 +533,27 @@ mod tests {
         assert_eq!((g.rows, g.cols), (3, 3));
         assert_eq!(g.cells, ["x.o", "...", "..x"]);
         assert_eq!(Grid::from_position("..../xo..").unwrap().rows, 2);
-        // Not grids: a vertex id, ragged rows, digits (FEN-like), nothing.
-        for text in ["7", "x./...", "rnb/8/ppp", "", "  ", "/", "x//x"] {
+        // Not grids: a vertex id, ragged rows (a FEN's too), other characters, nothing.
+        for text in [
+            "7",
+            "x./...",
+            "rnb/8/ppp",
+            "x-o/...",
+            "",
+            "  ",
+            "/",
+            "x//x",
+            "99/99",
+        ] {
             assert_eq!(Grid::from_position(text), None, "{text:?}");
         }
+        // A FEN: digits count empty cells; cells are named as UCI names squares.
+        let fen = Grid::from_position("8/8/8/4k3/8/8/8/KR6 w - - 0 1").unwrap();
+        assert_eq!((fen.rows, fen.cols), (8, 8));
+        assert_eq!(fen.cells[3], "....k...");
+        assert_eq!(fen.cells[7], "KR......");
+        assert_eq!(fen.cell_name(3, 4), "e5");
+        assert_eq!(fen.cell_name(7, 0), "a1");
     }
 
     #[test]

@@ -38,6 +38,10 @@ impl<G: Notation + Send + Sync + 'static> Built for TierBuilt<G> {
         self.game.title()
     }
 
+    fn side_names(&self) -> [String; 2] {
+        self.game.side_names()
+    }
+
     fn needs_storage(&self) -> bool {
         self.stored
     }
@@ -140,6 +144,7 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
             fields,
             standard: Some((start, st)),
             timed: true,
+            example: None,
         })
     }
 
@@ -159,7 +164,7 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
 /// A lookup error as a session's message; a damaged database says how to repair it.
 fn session_error(e: Error) -> String {
     if e.is_damage() {
-        format!("{e}; solve again with --resume to repair it")
+        format!("{e}; solve it again with `retrograde game ... --db DIR --resume` to repair it")
     } else {
         e.to_string()
     }
@@ -228,8 +233,16 @@ pub(crate) fn query<G: Notation + Send + Sync>(
     }
     rank_moves(&mut moves);
     let position = game.position_string(&p, side);
+    let mut board = crate::Grid::from_position(&position);
+    if let Some(b) = &mut board {
+        b.line = game
+            .winning_cells(&p, side)
+            .into_iter()
+            .map(|(r, c)| b.cell_name(r as usize, c as usize))
+            .collect();
+    }
     Ok(QueryAnswer {
-        board: crate::Grid::from_position(&position),
+        board,
         position,
         picture: game.render(&p, side),
         side: game.side_names()[usize::from(side & 1)].clone(),

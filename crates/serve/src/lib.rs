@@ -2,8 +2,13 @@
 //!
 //! - `GET /`: the explorer page. Its script and style sheet (`/app.js`, `/style.css`) are
 //!   compiled into the binary, so the page needs no internet.
-//! - `GET /api/databases`: what is served, `[{"id", "game", "name", "title"}]`: `game` is
-//!   the command name (`connect4`, `graph`…), which tells the page how to draw positions.
+//! - `GET /api/databases`: what is served, `[{"id", "game", "name", "title", "drawing",
+//!   "sides", "example"}]`: `game` is the command name (`connect4`, `graph`…); `drawing`
+//!   how the page draws its positions (the registry's [`Drawing`]: `holes`, `marks`,
+//!   `cubes`, `stones`, `chess`, or `none` for a position and its moves); `sides` the names
+//!   of the players, the first mover's first (the legend; the value history's two sides);
+//!   `example` a position to open with when the game has no start (a chess ending), or
+//!   null.
 //! - `GET /api/query?db=ID&moves=M1,M2` or `?db=ID&position=P`: exactly the JSON line of
 //!   `retrograde query --output json` for that position (both come from
 //!   [`QueryAnswer::to_json`]): `{"position", "to_move", "outcome", "remoteness", "moves":
@@ -34,7 +39,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use retrograde_registry::{Answer, Query, QueryError};
+use retrograde_registry::{Answer, Drawing, Query, QueryError};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -51,6 +56,12 @@ pub struct Served {
     pub name: String,
     /// The game and its rules in a few lines.
     pub title: String,
+    /// How the page draws its positions.
+    pub drawing: Drawing,
+    /// The names of the sides, the first mover's first.
+    pub sides: [String; 2],
+    /// A position to open with, for a game without a start.
+    pub example: Option<String>,
     /// The answers.
     pub answer: Box<dyn Answer>,
 }
@@ -109,6 +120,9 @@ struct Listed<'a> {
     game: &'a str,
     name: &'a str,
     title: &'a str,
+    drawing: Drawing,
+    sides: &'a [String; 2],
+    example: Option<&'a str>,
 }
 
 async fn databases(State(dbs): State<Shared>) -> Response {
@@ -119,6 +133,9 @@ async fn databases(State(dbs): State<Shared>) -> Response {
             game: &d.game,
             name: &d.name,
             title: &d.title,
+            drawing: d.drawing,
+            sides: &d.sides,
+            example: d.example.as_deref(),
         })
         .collect();
     Json(list).into_response()

@@ -22,29 +22,20 @@ pub fn run(
     started: Instant,
     out: &mut impl Write,
 ) -> Result<Status> {
-    let choice = &args.game.0;
+    // A game's subcommand takes only the flags that game accepts (see `games.rs`).
+    let (choice, tiers, asked, dump) = (
+        &args.game.choice,
+        &args.game.tiers,
+        &args.game.query,
+        args.game.dump,
+    );
     let entry = choice.entry;
-    let tiers = &args.tiers;
-    if !entry.tiered {
-        for (given, flag) in [
-            (tiers.db.is_some(), "--db"),
-            (tiers.resume, "--resume"),
-            (args.query.is_some(), "--query"),
-        ] {
-            if given {
-                bail!(
-                    "game {}: {flag} applies to tier games only (connect4, quixo, tictactoe, teeko)",
-                    entry.name
-                );
-            }
-        }
+    if asked.is_some() && dump {
+        bail!("game {}: --query and --dump: one or the other", entry.name);
     }
     let values = choice.args(false)?;
     let built = (entry.build)(&values).map_err(|e| anyhow!("{e}"))?;
     let name = built.name();
-    if args.dump && !built.dumps() {
-        bail!("game {}: --dump applies to chess endings only", entry.name);
-    }
     let limit = mem::limit_bytes();
 
     // Where the tiers go: --db, a temporary directory for games that need files, or memory.
@@ -71,12 +62,12 @@ pub fn run(
             }
         }
     }
-    check_ranks(&*built, &name, storage.is_some(), ranks)?;
+    check_ranks(&*built, storage.is_some(), ranks)?;
     let fail = |e: Error| tier_error(&name, e, tiers.db.is_some());
 
     // Across MPI ranks: solve, and rank 0 reports (the others print nothing).
     if let Some(ex) = ex {
-        if args.query.is_some() || args.dump {
+        if asked.is_some() || dump {
             bail!("{name}: --query and --dump read a database: solve with --db under mpirun, then ask without it");
         }
         let keep = tiers.db.is_some();
@@ -109,7 +100,7 @@ pub fn run(
     }
 
     // A query to a finished database needs no solve.
-    if let (Some(q), Some(st)) = (&args.query, &storage) {
+    if let (Some(q), Some(st)) = (asked, &storage) {
         if tiers.db.is_some() {
             match built.open(st.clone()) {
                 Ok(Some(answer)) => return query(&*answer, q, &name, args.output, out),
@@ -121,12 +112,12 @@ pub fn run(
         }
     }
     // A summary needs the totals and the start's value only: no database is written then.
-    let keep = tiers.db.is_some() || args.query.is_some() || args.dump;
+    let keep = tiers.db.is_some() || asked.is_some() || dump;
     let answer = solve(&*built, storage.clone(), tiers.resume, limit, keep).map_err(fail)?;
-    if let Some(q) = &args.query {
+    if let Some(q) = asked {
         return query(&*answer, q, &name, args.output, out);
     }
-    if args.dump {
+    if dump {
         answer
             .dump(out)
             .map_err(|e| anyhow::Error::new(e).context(format!("{name}: --dump")))?;
@@ -169,25 +160,14 @@ pub fn run(
 
 /// Refuses a game whose size is out of reach before anything big is allocated: the memory
 /// it needs (when known) against the limit, then its own checks.
-pub fn check(built: &dyn Built, name: &str, stored: bool) -> Result<()> {
-    check_ranks(built, name, stored, 1)
+pub fn check(built: &dyn Built, stored: bool) -> Result<()> {
+    check_ranks(built, stored, 1)
 }
 
 /// [`check`] for a solve across `ranks` processes with the same memory limit each: each
-/// needs about `1/ranks` of the memory.
-fn check_ranks(built: &dyn Built, name: &str, stored: bool, ranks: u64) -> Result<()> {
-    if let Some(need) = built
-        .memory_needed(stored)
-        .map_err(|e| anyhow!("{name}: {e}"))?
-    {
-        mem::check(&format!("{name}:"), need.div_ceil(ranks.max(1)))?;
-    }
-    built
-        .check(
-            mem::limit_bytes().map(|l| l.saturating_mul(ranks.max(1))),
-            stored,
-        )
-        .map_err(|e| anyhow!("{name}: {e}"))
+/// needs about `1/ranks` of the memory (the registry's plan, which Python checks too).
+fn check_ranks(built: &dyn Built, stored: bool, ranks: u64) -> Result<()> {
+    retrograde_registry::plan(built, stored, mem::limit(), ranks).map_err(anyhow::Error::new)
 }
 
 /// A note when `dir` holds shares of an MPI run (`TIER.values.part-R-of-K`) that this run
@@ -405,8 +385,12 @@ pub fn print_answer(a: &QueryAnswer, json: bool, out: &mut impl Write) -> Result
     if a.moves.is_empty() {
         writeln!(out, "no moves: the game is over")?;
     } else {
-        let list: Vec<String> = a.moves.iter().map(|(m, v)| format!("{m} {v}")).collect();
-        writeln!(out, "moves (value for the mover): {}", list.join(", "))?;
+        // One move a line, names aligned: a long list stays readable.
+        writeln!(out, "moves, best first (value for the mover):")?;
+        let width = a.moves.iter().map(|(m, _)| m.chars().count()).max();
+        for (m, v) in &a.moves {
+            writeln!(out, "  {m:<w$}  {v}", w = width.unwrap_or(0))?;
+        }
     }
     Ok(())
 }
@@ -452,7 +436,8 @@ pub fn print_report(
                     "win {}, loss {}, tie {}, draw {}",
                     st.win, st.loss, st.tie, st.draw
                 )?;
-                let plies = |x: Option<u32>| x.map_or("none".to_string(), |r| format!("{r} plies"));
+                let plies =
+                    |x: Option<u32>| x.map_or("none".to_string(), retrograde_registry::plies);
                 writeln!(
                     out,
                     "longest win {}, longest loss {}",

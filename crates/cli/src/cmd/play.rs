@@ -53,14 +53,19 @@ pub struct PlayArgs {
     /// name (X, O, policeman, thief, "player 1" in an arena). The engine plays the other.
     #[arg(long, global = true, value_name = "SIDE", default_value = "first")]
     pub side: String,
-    /// Play from a finished database (`retrograde game NAME --db DIR`) instead of solving
-    /// first (tier games: connect4, quixo, tictactoe, teeko). A database of another game or
-    /// size is refused.
-    #[arg(long, value_name = "DIR", global = true)]
+}
+
+/// The flags of `play NAME` for tier games.
+#[derive(Clone, Debug, Default, Args)]
+pub struct PlayTierArgs {
+    /// Play from a finished database (`retrograde game NAME ... --db DIR`, the same
+    /// parameters) instead of solving first. A database of another game or size is
+    /// refused.
+    #[arg(long, value_name = "DIR")]
     pub db: Option<PathBuf>,
-    /// Start from this position, in the game's notation (tier games; see the game's help),
-    /// instead of the start.
-    #[arg(long, value_name = "POSITION", global = true)]
+    /// Start from this position, in the game's notation (see `retrograde game NAME
+    /// --help`), instead of the start.
+    #[arg(long, value_name = "POSITION")]
     pub position: Option<String>,
 }
 
@@ -93,11 +98,6 @@ pub struct GraphPlay {
 pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
     match &args.game {
         PlayCommand::Graph(GraphPlay { file, graph, start }) => {
-            if args.db.is_some() || args.position.is_some() {
-                bail!(
-                    "play graph: --db and --position apply to built-in tier games; use --start V"
-                );
-            }
             not_stdin(file)?;
             let loaded = input::load(Some(file), graph)?;
             let g = &loaded.graph;
@@ -117,22 +117,25 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             let (session, intro) = start_session(&game, &args.side).map_err(|e| anyhow!("{e}"))?;
             play(session, intro, &|e| anyhow!("{e}"), out)
         }
-        PlayCommand::Game(choice) => {
+        PlayCommand::Game(choice, flags) => {
             let entry = choice.entry;
-            if !entry.tiered && (args.db.is_some() || args.position.is_some()) {
-                bail!(
-                    "play {}: --db and --position apply to tier games only (connect4, quixo, tictactoe, teeko)",
-                    entry.name
-                );
-            }
             let values = choice.args(true)?;
             let built = (entry.build)(&values).map_err(|e| anyhow!("{e}"))?;
             let name = built.name();
             let limit = crate::mem::limit_bytes();
-            let fail =
-                |e: retrograde_tier::Error| super::game::tier_error(&name, e, args.db.is_some());
+            let fail = |e: retrograde_tier::Error| {
+                match (&flags.db, e.is_damage()) {
+                // `play` has no --resume: the repair is a solve by `game`.
+                (Some(d), true) => anyhow!(
+                    "{name}: {e}; solve it again with `retrograde game {} ... --db {} --resume` (the same parameters) to repair it",
+                    entry.name,
+                    d.display()
+                ),
+                _ => super::game::tier_error(&name, e, false),
+            }
+            };
             let mut _tmp = None;
-            let storage: Option<Arc<dyn Storage>> = match &args.db {
+            let storage: Option<Arc<dyn Storage>> = match &flags.db {
                 Some(d) => Some(Arc::new(DirStorage::new(d.clone()))),
                 None if built.needs_storage() => {
                     let t = tempfile::Builder::new()
@@ -147,20 +150,20 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
                 }
                 None => None,
             };
-            let opened = match (&args.db, &storage) {
+            let opened = match (&flags.db, &storage) {
                 (Some(_), Some(st)) => built.open(st.clone()).map_err(fail)?,
                 _ => None,
             };
             let answer = match opened {
                 Some(a) => a,
                 None => {
-                    super::game::check(&*built, &name, storage.is_some())?;
-                    super::game::solve(&*built, storage.clone(), args.db.is_some(), limit, true)
+                    super::game::check(&*built, storage.is_some())?;
+                    super::game::solve(&*built, storage.clone(), flags.db.is_some(), limit, true)
                         .map_err(fail)?
                 }
             };
             let (session, intro) = answer
-                .session(&args.side, args.position.as_deref())
+                .session(&args.side, flags.position.as_deref())
                 .map_err(|e| anyhow!("{e}"))?;
             play(session, intro, &fail, out)
         }

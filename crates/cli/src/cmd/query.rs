@@ -2,7 +2,7 @@
 //! without solving: the database says which game it holds.
 
 use super::Status;
-use crate::cli::{GameOutput, QueryArgs};
+use crate::cli::{QueryArgs, QueryOutput};
 use anyhow::{anyhow, Result};
 use retrograde_registry::{database, Answer, Built, Database, Query, QueryError};
 use retrograde_tier::{DirStorage, Storage};
@@ -20,6 +20,8 @@ pub struct Opened {
     pub name: String,
     /// A few lines naming the game and its rules.
     pub title: String,
+    /// The names of the sides, the first mover's first.
+    pub sides: [String; 2],
 }
 
 /// Opens the database in `dir`, whatever it holds: `query` and `serve` both use it.
@@ -44,6 +46,7 @@ pub fn open(dir: &std::path::Path) -> Result<Opened> {
             title: format!("a solved graph of {} vertices", g.db().vertices()),
             answer: g,
             name: "graph".into(),
+            sides: ["first player".into(), "second player".into()],
         }),
         Database::Game(built) => {
             let built: &'static dyn Built = Box::leak(built);
@@ -56,6 +59,7 @@ pub fn open(dir: &std::path::Path) -> Result<Opened> {
                 answer,
                 title: built.title(),
                 name,
+                sides: built.side_names(),
             })
         }
     }
@@ -72,7 +76,7 @@ pub fn with_database<T>(
 
 pub fn run(args: &QueryArgs, out: &mut impl Write) -> Result<Status> {
     with_database(&args.db, |answer, name| {
-        let json = args.output == GameOutput::Json;
+        let json = args.output == QueryOutput::Json;
         if !args.stdin {
             let q = match (&args.moves, &args.position) {
                 (Some(m), Some(p)) => Query::After(p.clone(), split_moves(m)),

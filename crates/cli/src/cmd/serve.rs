@@ -33,9 +33,13 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<Status> {
             .map_err(|e| anyhow!("{}: {e}", dir.display()))?;
         served.push(Served {
             id: unique_id(dir, &served),
+            drawing: retrograde_registry::entry(&report.game)
+                .map_or(retrograde_registry::Drawing::None, |e| e.drawing),
             game: report.game,
             name: opened.name,
             title: opened.title,
+            sides: opened.sides,
+            example: report.example,
             answer: opened.answer,
         });
     }

@@ -1583,11 +1583,6 @@ impl Notation for Chess {
             out.push('\n');
         }
         out.push_str("  a b c d e f g h\n");
-        out.push_str(if p.stm() == 0 {
-            "white to move\n"
-        } else {
-            "black to move\n"
-        });
         out
     }
 

@@ -41,6 +41,15 @@ pub trait Notation: TierGame {
         ["first player".into(), "second player".into()]
     }
 
+    /// The cells that decided the game at `p` when it is over with a winner (the line of
+    /// k, the square): `(row, column)` pairs of the grid that
+    /// [`position_string`](Notation::position_string) writes, row 0 at the top, column 0 at
+    /// the left, so that a drawing can mark them. Default: none.
+    fn winning_cells(&self, p: &Self::Position, side: u8) -> Vec<(u32, u32)> {
+        let _ = (p, side);
+        Vec::new()
+    }
+
     /// The move named `text` from `p` (names compared without case and surrounding
     /// spaces).
     ///
@@ -61,12 +70,47 @@ pub trait Notation: TierGame {
         if moves.is_empty() {
             return Err(format!("{want:?} is not legal: the game is over"));
         }
-        let names: Vec<&str> = moves.iter().map(|(n, _)| n.as_str()).collect();
         Err(format!(
             "{want:?} is not a legal move here; legal moves: {}",
-            names.join(" ")
+            listed(moves.iter().map(|(n, _)| n.as_str()), " ")
         ))
     }
+}
+
+/// Move names for a message, in their natural order (numbers by value, then names by text:
+/// `1 2 3 4 5`, `a1 a2 b1`), joined by `sep`: easier to read than the order of the game's
+/// move generator.
+///
+/// ```
+/// use retrograde_tier::notation::listed;
+/// assert_eq!(listed(["2", "10", "4", "1"], ", "), "1, 2, 4, 10");
+/// assert_eq!(listed(["b1", "a2", "a10"], " "), "a2 a10 b1");
+/// ```
+pub fn listed<'a>(names: impl IntoIterator<Item = &'a str>, sep: &str) -> String {
+    let mut v: Vec<&str> = names.into_iter().collect();
+    v.sort_by_cached_key(|s| natural(s));
+    v.join(sep)
+}
+
+/// A sort key that orders the runs of digits in a name by their value.
+fn natural(s: &str) -> Vec<(u8, u64, String)> {
+    let mut key = Vec::new();
+    let mut rest = s;
+    while !rest.is_empty() {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let n = if digits > 0 {
+            digits
+        } else {
+            rest.bytes().take_while(|b| !b.is_ascii_digit()).count()
+        };
+        let (run, tail) = rest.split_at(n);
+        key.push(match run.parse::<u64>() {
+            Ok(v) if digits > 0 => (0, v, String::new()),
+            _ => (1, 0, run.to_string()),
+        });
+        rest = tail;
+    }
+    key
 }
 
 /// The position after `moves` (names, from the start) and the side to move there.

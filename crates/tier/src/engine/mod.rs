@@ -346,10 +346,12 @@ pub fn open<'g, G: TierGame>(
     };
     let name = storage.describe(META);
     if meta.game != game.name() {
-        return Err(Error::damaged(
-            name,
-            format!("a database of {:?}, not of {:?}", meta.game, game.name()),
-        ));
+        // Not damage (solving again would not repair it): another game's database.
+        return Err(Error::Unsupported(format!(
+            "{name} describes a database of {:?}, not of {:?}: give the parameters it was solved with, or another directory",
+            meta.game,
+            game.name()
+        )));
     }
     let dag = Dag::build(game)?;
     let listed: Vec<&str> = meta.tiers.iter().map(|(n, _)| n.as_str()).collect();
