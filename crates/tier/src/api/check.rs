@@ -48,7 +48,8 @@ pub fn check_game<G: TierGame>(game: &G, samples: u64) -> Result<(), Violation> 
                     "{p:?} -> {c:?}: tier {tc:?} is neither {t:?} nor one of its child tiers"
                 ));
             }
-            (rules.numbering)(game, c, tc).map_err(|e| format!("{p:?} -> {e}"))?;
+            (rules.numbering)(game, &canonical(game, c), tc)
+                .map_err(|e| format!("{p:?} -> {e}"))?;
             if tc == t && <G::Parents as Parents<G>>::UNMOVES {
                 parents.clear();
                 <G::Parents as Parents<G>>::unmoves(game, c, &mut parents);
