@@ -75,8 +75,8 @@ def test_a_game_too_big_is_refused_as_the_command_line_refuses_it(cli):
     )
     assert r.returncode == 2
     assert r.stderr == f"retrograde: {e.value}\n"
-    assert str(e.value).startswith("quixo 5x5: needs about 1.5 TiB of memory, limit 1.0 GiB")
-    with pytest.raises(MemoryError, match="quixo 5x5: needs about 1.5 TiB"):
+    assert str(e.value).startswith("quixo 5x5: needs about 1.8 TiB of memory, limit 1.0 GiB")
+    with pytest.raises(MemoryError, match="quixo 5x5: needs about 1.8 TiB"):
         quick(retrograde.games.quixo, size=5)
     # Sizes no game supports are ValueErrors.
     with pytest.raises(ValueError, match="far too many positions"):

@@ -8,8 +8,8 @@ use retrograde_games::chess::{Chess, Pos};
 use retrograde_games::play::DynSession;
 use retrograde_solve::Value;
 use retrograde_tier::{
-    human_bytes, DenseIndex, Error, Notation, SolveOptions, Stats, Storage, SymmetricGame,
-    TierGame, TierSolution,
+    DenseIndex, Error, Notation, SolveOptions, Stats, Storage, SymmetricGame, TierGame,
+    TierSolution,
 };
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -47,22 +47,9 @@ impl Built for ChessBuilt {
         self.game.side_names()
     }
 
+    /// The engine's own plan (the one it checks again before it allocates).
     fn memory_needed(&self, stored: bool) -> Result<Option<u64>, String> {
-        if stored {
-            return Ok(None);
-        }
-        retrograde_tier::values_bytes(&self.game).map_err(|e| e.to_string())
-    }
-
-    fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), String> {
-        match (self.memory_needed(stored)?, memory_limit) {
-            (Some(need), Some(limit)) if need > limit => Err(format!(
-                "needs about {} of memory for its values alone, over the limit of {}; try --db DIR",
-                human_bytes(need),
-                human_bytes(limit)
-            )),
-            _ => Ok(()),
-        }
+        retrograde_tier::memory_plan(&self.game, stored).map_err(|e| e.to_string())
     }
 
     fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {

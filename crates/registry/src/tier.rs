@@ -3,8 +3,7 @@
 use crate::{Answer, Built, Query, QueryAnswer, QueryError, Report};
 use retrograde_games::play::{start_session, DynSession, TierPlay};
 use retrograde_tier::{
-    human_bytes, rank_moves, replay, Error, Notation, SolveOptions, Solved, Storage, TierSolution,
-    Turn,
+    rank_moves, replay, Error, Notation, SolveOptions, Solved, Storage, TierSolution, Turn,
 };
 use std::sync::Arc;
 
@@ -46,25 +45,15 @@ impl<G: Notation + Send + Sync + 'static> Built for TierBuilt<G> {
         self.stored
     }
 
+    /// The engine's own plan (the one it checks again before it allocates).
     fn memory_needed(&self, stored: bool) -> Result<Option<u64>, String> {
-        if self.check.is_some() || stored {
-            return Ok(None);
-        }
-        // Without files, every tier's values stay in memory.
-        retrograde_tier::values_bytes(&self.game).map_err(|e| e.to_string())
+        retrograde_tier::memory_plan(&self.game, stored).map_err(|e| e.to_string())
     }
 
     fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), String> {
-        if let Some(f) = self.check {
-            return f(&self.game, memory_limit, stored);
-        }
-        match (self.memory_needed(stored)?, memory_limit) {
-            (Some(need), Some(limit)) if need > limit => Err(format!(
-                "needs about {} of memory for its values alone, over the limit of {}",
-                human_bytes(need),
-                human_bytes(limit)
-            )),
-            _ => Ok(()),
+        match self.check {
+            Some(f) => f(&self.game, memory_limit, stored),
+            None => Ok(()),
         }
     }
 

@@ -88,7 +88,7 @@ pub use engine::dist_sorted::keys_share_file;
 #[doc(hidden)]
 pub use engine::dist_sorted::small_rounds_for_tests;
 pub use engine::{
-    open, share_file, solve, solve_distributed, values_bytes, Engine, Event, ProgressFn,
+    memory_plan, open, share_file, solve, solve_distributed, Engine, Event, ProgressFn,
     SolveOptions, Traffic,
 };
 pub use error::{human_bytes, Error};

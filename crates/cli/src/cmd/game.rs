@@ -70,10 +70,8 @@ pub fn run(
         if asked.is_some() || dump {
             bail!("{name}: --query and --dump read a database: solve with --db under mpirun, then ask without it");
         }
-        let keep = tiers.db.is_some();
-        let (answer, traffic) =
-            solve_distributed(&*built, storage.clone(), tiers.resume, limit, keep, ex)
-                .map_err(fail)?;
+        let opts = options(storage.clone(), tiers.resume, limit, tiers.db.is_some());
+        let (answer, traffic) = solve_distributed(&*built, opts, ex).map_err(fail)?;
         if ex.rank() != 0 {
             // Only rank 0 holds the start's tier, and prints.
             return Ok(Status::Success);
@@ -113,7 +111,8 @@ pub fn run(
     }
     // A summary needs the totals and the start's value only: no database is written then.
     let keep = tiers.db.is_some() || asked.is_some() || dump;
-    let answer = solve(&*built, storage.clone(), tiers.resume, limit, keep).map_err(fail)?;
+    let answer =
+        solve(&*built, options(storage.clone(), tiers.resume, limit, keep)).map_err(fail)?;
     if let Some(q) = asked {
         return query(&*answer, q, &name, args.output, out);
     }
@@ -225,14 +224,15 @@ pub fn tier_error(name: &str, e: Error, has_db: bool) -> anyhow::Error {
     }
 }
 
-/// Solves with progress bars on standard error.
-pub fn solve<'b>(
-    built: &'b dyn Built,
+/// The options of a tier solve, built once from the command line: where tiers go, whether
+/// finished ones are reused, the memory limit (the engine's plan checks it), whether the
+/// values are kept (a summary needs the totals only), and the progress bars.
+pub fn options(
     storage: Option<Arc<dyn Storage>>,
     resume: bool,
     limit: Option<u64>,
     keep_values: bool,
-) -> Result<Box<dyn Answer + 'b>, Error> {
+) -> (SolveOptions, Arc<Mutex<Bars>>) {
     let bars = Arc::new(Mutex::new(Bars::default()));
     let b = bars.clone();
     let mut opts = SolveOptions::default();
@@ -243,6 +243,14 @@ pub fn solve<'b>(
     opts.progress = Some(Arc::new(move |e: &Event<'_>| {
         b.lock().unwrap_or_else(|p| p.into_inner()).event(e)
     }));
+    (opts, bars)
+}
+
+/// Solves with progress bars on standard error.
+pub fn solve<'b>(
+    built: &'b dyn Built,
+    (opts, bars): (SolveOptions, Arc<Mutex<Bars>>),
+) -> Result<Box<dyn Answer + 'b>, Error> {
     let answer = built.solve(&opts);
     bars.lock().unwrap_or_else(|p| p.into_inner()).finish();
     answer
@@ -252,22 +260,9 @@ pub fn solve<'b>(
 /// `keep_values` (no `--db`), files serve the solve only (Connect-4's shares of keys).
 fn solve_distributed<'b>(
     built: &'b dyn Built,
-    storage: Option<Arc<dyn Storage>>,
-    resume: bool,
-    limit: Option<u64>,
-    keep_values: bool,
+    (opts, bars): (SolveOptions, Arc<Mutex<Bars>>),
     ex: &dyn Exchange,
 ) -> Result<(Box<dyn Answer + 'b>, retrograde_tier::Traffic), Error> {
-    let bars = Arc::new(Mutex::new(Bars::default()));
-    let b = bars.clone();
-    let mut opts = SolveOptions::default();
-    opts.memory_limit = limit;
-    opts.keep_values = keep_values;
-    opts.storage = storage;
-    opts.resume = resume;
-    opts.progress = Some(Arc::new(move |e: &Event<'_>| {
-        b.lock().unwrap_or_else(|p| p.into_inner()).event(e)
-    }));
     let answer = built.solve_distributed(&opts, ex);
     bars.lock().unwrap_or_else(|p| p.into_inner()).finish();
     answer
@@ -275,7 +270,7 @@ fn solve_distributed<'b>(
 
 /// The bars of a tier solve: finding tiers (sorted keys), solving, counting.
 #[derive(Default)]
-struct Bars {
+pub struct Bars {
     total: u64,
     discover: Option<indicatif::ProgressBar>,
     solve: Option<indicatif::ProgressBar>,

@@ -158,8 +158,9 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
                 Some(a) => a,
                 None => {
                     super::game::check(&*built, storage.is_some())?;
-                    super::game::solve(&*built, storage.clone(), flags.db.is_some(), limit, true)
-                        .map_err(fail)?
+                    let opts =
+                        super::game::options(storage.clone(), flags.db.is_some(), limit, true);
+                    super::game::solve(&*built, opts).map_err(fail)?
                 }
             };
             let (session, intro) = answer

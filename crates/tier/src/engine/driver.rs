@@ -106,7 +106,7 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: CellArray, P: Dealing>(
     let shares: Vec<u64> = parts.iter().map(|p| p.len(me)).collect();
     // Working memory of a tier beside its children: cells, counters, level lists.
     let work = |k: usize| shares[k].saturating_mul(cell + 1 + 4);
-    super::plan_memory(&dag, &shares, cell, storage.is_some(), &work, opts)?;
+    super::plan_memory(&dag, &shares, cell, storage.is_some(), opts)?;
     let files: Vec<String> = dag.names.iter().map(|t| P::file(t, me, kk)).collect();
     let load = |k: usize| -> Result<Vec<C>, Error> {
         let st = storage.expect("an evicted tier was stored");

@@ -561,22 +561,41 @@ pub(crate) fn open_if_finished<'g, G: TierGame>(
 }
 
 /// Checks the whole plan against the memory limit before anything runs.
-fn plan_memory(
+pub(crate) fn plan_memory(
     dag: &Dag<impl Copy>,
     sizes: &[u64],
     cell: u64,
     stored: bool,
-    work: &dyn Fn(usize) -> u64,
     opts: &SolveOptions,
 ) -> Result<(), Error> {
     let Some(limit) = opts.memory_limit else {
         return Ok(());
     };
+    let (needed, k) = peak(dag, sizes, cell, stored);
+    if needed > limit {
+        return Err(Error::Memory {
+            what: format!(
+                "the solve (at its peak, tier {}; {} of values in all)",
+                dag.names[k],
+                human_bytes(sizes.iter().sum::<u64>() * cell)
+            ),
+            needed,
+            limit,
+        });
+    }
+    Ok(())
+}
+
+/// The bytes a dense solve holds at its peak, and the tier it is solving then: the cells of
+/// the tiers kept (every solved tier without a storage; with one, those whose parents are
+/// not all solved) and the tier's working memory (cells, counters and level lists, `cell +
+/// 5` bytes a slot). `sizes`: the slots of each tier this process holds.
+pub(crate) fn peak(dag: &Dag<impl Copy>, sizes: &[u64], cell: u64, stored: bool) -> (u64, usize) {
     let mut held = 0u64;
     let mut peak = (0u64, 0usize);
     let mut left: Vec<usize> = dag.parents.iter().map(Vec::len).collect();
     for &k in &dag.order {
-        let now = held.saturating_add(work(k));
+        let now = held.saturating_add(sizes[k].saturating_mul(cell + 1 + 4));
         if now > peak.0 {
             peak = (now, k);
         }
@@ -590,18 +609,7 @@ fn plan_memory(
             }
         }
     }
-    if peak.0 > limit {
-        return Err(Error::Memory {
-            what: format!(
-                "the solve (at its peak, tier {}; {} of values in all)",
-                dag.names[peak.1],
-                human_bytes(sizes.iter().sum::<u64>() * cell)
-            ),
-            needed: peak.0,
-            limit,
-        });
-    }
-    Ok(())
+    peak
 }
 
 impl<G: TierGame> TierSolution<'_, G> {
@@ -613,29 +621,26 @@ impl<G: TierGame> TierSolution<'_, G> {
     }
 }
 
-/// The bytes the value cells of every tier take, known before solving for a dense index
-/// (to compare with a limit); `None` for sorted keys (their tiers are found as they are
-/// solved).
+/// The memory a one-process solve of `game` needs at its peak (the plan the engine checks
+/// against [`SolveOptions::memory_limit`] before it allocates), known before solving for a
+/// dense index; `None` for sorted keys (their tiers are found as they are solved). `stored`:
+/// whether finished tiers go to a storage (then only the tiers still needed stay in memory).
 ///
 /// # Errors
 /// A game whose tiers do not form a DAG.
-pub fn values_bytes<G: TierGame>(game: &G) -> Result<Option<u64>, Error> {
-    struct Bytes<'a, G>(&'a G);
-    impl<G: TierGame> LayoutVisitor<G> for Bytes<'_, G> {
+pub fn memory_plan<G: TierGame>(game: &G, stored: bool) -> Result<Option<u64>, Error> {
+    struct Plan<'a, G>(&'a G, bool);
+    impl<G: TierGame> LayoutVisitor<G> for Plan<'_, G> {
         type Out = Result<Option<u64>, Error>;
         fn dense(self) -> Self::Out
         where
             G: DenseIndex,
         {
-            let game = self.0;
+            let Plan(game, stored) = self;
             let cell = if small(game) { 1 } else { 2 };
             let dag = Dag::build(game)?;
-            Ok(Some(
-                dag.tiers
-                    .iter()
-                    .map(|&t| game.tier_size(t).saturating_mul(cell))
-                    .sum(),
-            ))
+            let sizes: Vec<u64> = dag.tiers.iter().map(|&t| game.tier_size(t)).collect();
+            Ok(Some(peak(&dag, &sizes, cell, stored).0))
         }
         fn sorted(self) -> Self::Out
         where
@@ -644,5 +649,5 @@ pub fn values_bytes<G: TierGame>(game: &G) -> Result<Option<u64>, Error> {
             Ok(None)
         }
     }
-    visit::<G, _>(Bytes(game))
+    visit::<G, _>(Plan(game, stored))
 }
