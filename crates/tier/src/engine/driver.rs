@@ -83,9 +83,6 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: CellArray, P: Dealing>(
     ex: &dyn Exchange,
     whole: bool,
 ) -> Result<(TierSolution<'g, G>, Traffic), Error> {
-    let gname = game.name();
-    let (me, kk) = (ex.rank(), ex.size());
-    let storage = opts.storage.as_deref();
     if let Some(st) = &opts.storage {
         // With ranks the database is finished only once the shares are put together, and
         // rank 0 alone knows: a finished one is solved again from the shares.
@@ -94,193 +91,34 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: CellArray, P: Dealing>(
             return Ok((done, Traffic::default()));
         }
     }
-    let dag = Dag::build(game)?;
-    let n = dag.tiers.len();
-    let sizes: Vec<u64> = dag.tiers.iter().map(|&t| game.tier_size(t)).collect();
-    let parts: Vec<P> = sizes.iter().map(|&s| P::deal(s, kk)).collect();
-    opts.emit(&Event::Plan {
-        tiers: n,
-        slots: sizes.iter().sum(),
-    });
-    let cell = C::BYTES as u64;
-    let shares: Vec<u64> = parts.iter().map(|p| p.len(me)).collect();
-    // Working memory of a tier beside its children: cells, counters, level lists.
-    let work = |k: usize| shares[k].saturating_mul(cell + 1 + 4);
-    super::plan_memory(&dag, &shares, cell, storage.is_some(), opts)?;
-    let files: Vec<String> = dag.names.iter().map(|t| P::file(t, me, kk)).collect();
-    let load = |k: usize| -> Result<Vec<C>, Error> {
-        let st = storage.expect("an evicted tier was stored");
-        let header = header(
-            &gname,
-            &parts[k].header_tier(&dag.names[k]),
-            Kind::Values,
-            0,
-        );
-        load_cells::<G, C, P>(st, game, dag.tiers[k], &files[k], &header, parts[k], me)
-    };
-    let has_start = game.start().is_some();
-    // Totals of each tier, for games without a start (kept as each tier is solved or
-    // reused, so that no tier is read again for them).
-    let mut tier_stats: Vec<Option<Stats>> = vec![None; n];
-    let mut done = vec![false; n];
-    if let (Some(st), true) = (storage, opts.resume) {
-        // Check what is there, children first; damaged files are solved again (by every
-        // rank, when one rank's share is damaged).
-        for &k in &dag.order {
-            let present = st.size(&files[k]).ok().flatten().is_some();
-            let mine = present
-                && match load(k) {
-                    Ok(cells) => {
-                        if !has_start {
-                            tier_stats[k] = Some(tally(game, dag.tiers[k], &parts[k], me, &cells));
-                        }
-                        true
-                    }
-                    Err(e) => {
-                        opts.emit(&Event::Damaged { error: &e });
-                        false
-                    }
-                };
-            done[k] = ex.all(mine);
-            if !done[k] && present {
-                st.remove(&files[k])
-                    .map_err(|e| Error::io(st.describe(&files[k]), "remove", e))?;
-            }
-        }
-    }
-
+    let run = Run::<G, C, P>::new(game, opts, ex)?;
+    let mut tier_stats: Vec<Option<Stats>> = vec![None; run.n()];
+    let done = run.reusable(&mut tier_stats)?;
     let started = Instant::now();
-    let mut resident: Vec<Option<Arc<Vec<C>>>> = vec![None; n];
-    let mut parents_left: Vec<usize> = dag.parents.iter().map(Vec::len).collect();
-    let (mut finished, mut solved) = (0u64, 0u64);
-    for &k in &dag.order {
-        opts.cancelled()?;
-        let name = &dag.names[k];
-        opts.emit(&Event::Tier {
-            tier: name,
-            size: sizes[k],
-            done: finished,
-            reused: done[k],
-        });
-        if !done[k] {
-            for &c in &dag.children[k] {
-                if resident[c].is_none() {
-                    resident[c] = Some(Arc::new(load(c)?));
-                }
-            }
-            let held: u64 = resident
-                .iter()
-                .flatten()
-                .map(|c| c.len() as u64 * cell)
-                .sum();
-            let what = || match P::ALONE {
-                true => format!("tier {name}"),
-                false => format!("tier {name} (rank {me})"),
-            };
-            opts.check_memory(what, held.saturating_add(work(k)))?;
-            let below = Below {
-                tiers: dag.children[k]
-                    .iter()
-                    .map(|&c| {
-                        let cells = &resident[c].as_ref().expect("loaded")[..];
-                        (dag.tiers[c], cells, parts[c])
-                    })
-                    .collect(),
-            };
-            let t = dag.tiers[k];
-            let (cells, s) = match opts.engine {
-                Engine::Sequential if P::ALONE => seq::solve_tier::<G, C, P>(game, t, &below)?,
-                _ => dense::solve_tier::<G, C, P>(game, t, parts[k], &below, ex, opts)?,
-            };
-            drop(below);
-            solved += s;
-            if let Some(st) = storage {
-                let header = header(&gname, &parts[k].header_tier(name), Kind::Values, 0);
-                store_cells(st, &files[k], &header, &cells, opts.codec)?;
-            }
-            if !has_start {
-                tier_stats[k] = Some(tally(game, t, &parts[k], me, &cells));
-            }
-            resident[k] = Some(Arc::new(cells));
-            done[k] = true;
-        }
-        finished += sizes[k];
-        for &c in &dag.children[k] {
-            parents_left[c] -= 1;
-            if parents_left[c] == 0 && storage.is_some() {
-                resident[c] = None;
-            }
-        }
-    }
+    let (resident, solved) = run.solve_tiers(done, &mut tier_stats)?;
     let solve_time = started.elapsed();
-
-    // Totals.
     let started = Instant::now();
     let mut get = |k: usize| -> Result<Arc<Vec<C>>, Error> {
         match &resident[k] {
             Some(c) => Ok(c.clone()),
-            None => Ok(Arc::new(load(k)?)),
+            None => Ok(Arc::new(run.load(k)?)),
         }
     };
-    let (mut stats, tier_stats) = match game.start() {
-        Some(start) if opts.count => {
-            let s = count::count::<G, C, P>(game, &dag, &parts, start, &mut get, ex, opts)?;
-            (s, vec![None; n])
-        }
-        _ => {
-            let mut per = Vec::with_capacity(n);
-            for (k, ts) in tier_stats.into_iter().enumerate() {
-                per.push(match ts {
-                    Some(s) => s,
-                    None => tally(game, dag.tiers[k], &parts[k], me, &get(k)?),
-                });
-            }
-            let per = merge_stats(ex, per)?;
-            let mut s = Stats::default();
-            for t in &per {
-                s.merge(t);
-            }
-            let ts = match has_start {
-                true => vec![None; n],
-                false => per.into_iter().map(Some).collect(),
-            };
-            (s, ts)
-        }
-    };
+    let (mut stats, tier_stats) = run.totals(tier_stats, &mut get)?;
     stats.explore = started.elapsed();
     stats.solve = solve_time;
-
-    let data = if P::ALONE {
-        (0..n)
-            .map(|k| -> Result<TierData, Error> {
-                Ok(match (&resident[k], storage) {
-                    (Some(c), None) => TierData::Cells(C::wrap(c.clone())),
-                    (None, None) => unreachable!("without a storage every tier stays in memory"),
-                    (_, Some(st)) => TierData::File(Reader::open(
-                        st,
-                        &files[k],
-                        &header(&gname, &dag.names[k], Kind::Values, 0),
-                    )?),
-                })
-            })
-            .collect::<Result<_, _>>()?
-    } else {
-        let wanted: Vec<usize> = match whole {
-            true => (0..n).collect(),
-            false => game
-                .start()
-                .and_then(|s| {
-                    let ts = game.tier(&canonical(game, &s));
-                    dag.tiers.iter().position(|&t| t == ts)
-                })
-                .into_iter()
-                .collect(),
-        };
-        gather_tiers::<C, P>(&dag, &parts, &sizes, &wanted, &mut get, ex)?
-    };
-    if let (Some(st), false) = (storage, P::ALONE) {
-        let load = |k: usize| load(k);
-        write_assembled::<C, P>(&gname, &dag.names, &parts, &load, ex, st, opts)?;
+    let data = run.answer_data(&resident, whole, &mut get)?;
+    if let (Some(st), false) = (run.storage(), P::ALONE) {
+        let names = &run.dag.names;
+        write_assembled::<C, P>(
+            &run.gname,
+            names,
+            &run.parts,
+            &|k| run.load(k),
+            ex,
+            st,
+            opts,
+        )?;
     }
     let mut tr = [ex.bytes_sent(), solved];
     ex.sum(&mut tr);
@@ -288,6 +126,7 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: CellArray, P: Dealing>(
         bytes: tr[0],
         positions: tr[1],
     };
+    let Run { dag, sizes, .. } = run;
     let solution = TierSolution::new(
         game,
         dag.tiers.clone(),
@@ -298,10 +137,272 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: CellArray, P: Dealing>(
         sizes.clone(),
         C::BYTES as u32,
     );
-    if let (Some(st), 0) = (storage, me) {
+    if let (Some(st), 0) = (opts.storage.as_deref(), ex.rank()) {
         write_finished(st, &solution, opts, "dense", &dag.names, &sizes)?;
     }
     Ok((solution, traffic))
+}
+
+/// A dense solve in progress: the game's tiers, their dealing to the ranks, and this rank's
+/// files.
+struct Run<'g, 'a, G: DenseIndex, C, P> {
+    game: &'g G,
+    opts: &'a SolveOptions,
+    ex: &'a dyn Exchange,
+    gname: String,
+    dag: Dag<G::Tier>,
+    /// Slots of each tier.
+    sizes: Vec<u64>,
+    parts: Vec<P>,
+    /// This rank's file of each tier.
+    files: Vec<String>,
+    _cells: std::marker::PhantomData<C>,
+}
+
+impl<'g, 'a, G: DenseIndex, C: CellArray, P: Dealing> Run<'g, 'a, G, C, P> {
+    /// The plan: tiers, their dealing, and the memory at the peak (checked).
+    fn new(game: &'g G, opts: &'a SolveOptions, ex: &'a dyn Exchange) -> Result<Self, Error> {
+        let (me, kk) = (ex.rank(), ex.size());
+        let dag = Dag::build(game)?;
+        let sizes: Vec<u64> = dag.tiers.iter().map(|&t| game.tier_size(t)).collect();
+        let parts: Vec<P> = sizes.iter().map(|&s| P::deal(s, kk)).collect();
+        opts.emit(&Event::Plan {
+            tiers: dag.tiers.len(),
+            slots: sizes.iter().sum(),
+        });
+        let shares: Vec<u64> = parts.iter().map(|p| p.len(me)).collect();
+        let stored = opts.storage.is_some();
+        super::plan_memory(&dag, &shares, C::BYTES as u64, stored, opts)?;
+        let files = dag.names.iter().map(|t| P::file(t, me, kk)).collect();
+        Ok(Run {
+            game,
+            opts,
+            ex,
+            gname: game.name(),
+            dag,
+            sizes,
+            parts,
+            files,
+            _cells: std::marker::PhantomData,
+        })
+    }
+
+    fn n(&self) -> usize {
+        self.dag.tiers.len()
+    }
+
+    fn storage(&self) -> Option<&'a dyn Storage> {
+        self.opts.storage.as_deref()
+    }
+
+    /// This rank's cells of tier `k`, from its file.
+    fn load(&self, k: usize) -> Result<Vec<C>, Error> {
+        let st = self.storage().expect("an evicted tier was stored");
+        let tier = self.parts[k].header_tier(&self.dag.names[k]);
+        let header = header(&self.gname, &tier, Kind::Values, 0);
+        let (t, me) = (self.dag.tiers[k], self.ex.rank());
+        load_cells::<G, C, P>(st, self.game, t, &self.files[k], &header, self.parts[k], me)
+    }
+
+    /// This rank's totals of tier `k`.
+    fn tally(&self, k: usize, cells: &[C]) -> Stats {
+        tally(
+            self.game,
+            self.dag.tiers[k],
+            &self.parts[k],
+            self.ex.rank(),
+            cells,
+        )
+    }
+
+    /// With resume, the tiers whose files check out on every rank (damaged ones are removed,
+    /// to be solved again, by every rank when one rank's share is damaged); their totals
+    /// for games without a start.
+    fn reusable(&self, tier_stats: &mut [Option<Stats>]) -> Result<Vec<bool>, Error> {
+        let mut done = vec![false; self.n()];
+        let (Some(st), true) = (self.storage(), self.opts.resume) else {
+            return Ok(done);
+        };
+        let has_start = self.game.start().is_some();
+        for &k in &self.dag.order {
+            let file = &self.files[k];
+            let present = st.size(file).ok().flatten().is_some();
+            let mine = present
+                && match self.load(k) {
+                    Ok(cells) => {
+                        if !has_start {
+                            tier_stats[k] = Some(self.tally(k, &cells));
+                        }
+                        true
+                    }
+                    Err(e) => {
+                        self.opts.emit(&Event::Damaged { error: &e });
+                        false
+                    }
+                };
+            done[k] = self.ex.all(mine);
+            if !done[k] && present {
+                st.remove(file)
+                    .map_err(|e| Error::io(st.describe(file), "remove", e))?;
+            }
+        }
+        Ok(done)
+    }
+
+    /// Solves the tiers not `done`, children first, keeping in memory only the tiers
+    /// parents still need (with a storage; all of them without); writes each solved tier.
+    /// Returns the tiers still in memory and the positions this rank solved.
+    #[allow(clippy::type_complexity)]
+    fn solve_tiers(
+        &self,
+        mut done: Vec<bool>,
+        tier_stats: &mut [Option<Stats>],
+    ) -> Result<(Vec<Option<Arc<Vec<C>>>>, u64), Error> {
+        let (opts, me) = (self.opts, self.ex.rank());
+        let storage = self.storage();
+        let dag = &self.dag;
+        let cell = C::BYTES as u64;
+        let mut resident: Vec<Option<Arc<Vec<C>>>> = vec![None; self.n()];
+        let mut parents_left: Vec<usize> = dag.parents.iter().map(Vec::len).collect();
+        let (mut finished, mut solved) = (0u64, 0u64);
+        for &k in &dag.order {
+            opts.cancelled()?;
+            let name = &dag.names[k];
+            opts.emit(&Event::Tier {
+                tier: name,
+                size: self.sizes[k],
+                done: finished,
+                reused: done[k],
+            });
+            if !done[k] {
+                for &c in &dag.children[k] {
+                    if resident[c].is_none() {
+                        resident[c] = Some(Arc::new(self.load(c)?));
+                    }
+                }
+                let held: u64 = resident.iter().flatten().map(|c| c.len() as u64).sum();
+                let work = self.parts[k].len(me).saturating_mul(cell + 1 + 4);
+                let what = || match P::ALONE {
+                    true => format!("tier {name}"),
+                    false => format!("tier {name} (rank {me})"),
+                };
+                opts.check_memory(what, (held * cell).saturating_add(work))?;
+                let (cells, s) = self.solve_tier(k, &resident)?;
+                solved += s;
+                if let Some(st) = storage {
+                    let tier = self.parts[k].header_tier(name);
+                    let header = header(&self.gname, &tier, Kind::Values, 0);
+                    store_cells(st, &self.files[k], &header, &cells, opts.codec)?;
+                }
+                if self.game.start().is_none() {
+                    tier_stats[k] = Some(self.tally(k, &cells));
+                }
+                resident[k] = Some(Arc::new(cells));
+                done[k] = true;
+            }
+            finished += self.sizes[k];
+            for &c in &dag.children[k] {
+                parents_left[c] -= 1;
+                if parents_left[c] == 0 && storage.is_some() {
+                    resident[c] = None;
+                }
+            }
+        }
+        Ok((resident, solved))
+    }
+
+    /// Tier `k`, its children in memory.
+    fn solve_tier(
+        &self,
+        k: usize,
+        resident: &[Option<Arc<Vec<C>>>],
+    ) -> Result<(Vec<C>, u64), Error> {
+        let dag = &self.dag;
+        let below = Below {
+            tiers: dag.children[k]
+                .iter()
+                .map(|&c| {
+                    let cells = &resident[c].as_ref().expect("loaded")[..];
+                    (dag.tiers[c], cells, self.parts[c])
+                })
+                .collect(),
+        };
+        let (game, t) = (self.game, dag.tiers[k]);
+        match self.opts.engine {
+            Engine::Sequential if P::ALONE => seq::solve_tier::<G, C, P>(game, t, &below),
+            _ => dense::solve_tier::<G, C, P>(game, t, self.parts[k], &below, self.ex, self.opts),
+        }
+    }
+
+    /// The totals: of the positions reachable from the start, or of every position solved
+    /// (then also per tier, for games without a start).
+    fn totals(
+        &self,
+        tier_stats: Vec<Option<Stats>>,
+        get: &mut dyn FnMut(usize) -> Result<Arc<Vec<C>>, Error>,
+    ) -> Result<(Stats, Vec<Option<Stats>>), Error> {
+        let n = self.n();
+        if let (Some(start), true) = (self.game.start(), self.opts.count) {
+            let (dag, parts) = (&self.dag, &self.parts);
+            let s = count::count::<G, C, P>(self.game, dag, parts, start, get, self.ex, self.opts)?;
+            return Ok((s, vec![None; n]));
+        }
+        let mut per = Vec::with_capacity(n);
+        for (k, ts) in tier_stats.into_iter().enumerate() {
+            per.push(match ts {
+                Some(s) => s,
+                None => self.tally(k, &get(k)?),
+            });
+        }
+        let per = merge_stats(self.ex, per)?;
+        let mut s = Stats::default();
+        for t in &per {
+            s.merge(t);
+        }
+        let ts = match self.game.start() {
+            Some(_) => vec![None; n],
+            None => per.into_iter().map(Some).collect(),
+        };
+        Ok((s, ts))
+    }
+
+    /// Where the answer finds each tier: one process's cells in memory or its files; with
+    /// ranks, the start's tier (or with `whole` every tier) gathered at rank 0.
+    fn answer_data(
+        &self,
+        resident: &[Option<Arc<Vec<C>>>],
+        whole: bool,
+        get: &mut dyn FnMut(usize) -> Result<Arc<Vec<C>>, Error>,
+    ) -> Result<Vec<TierData>, Error> {
+        let (game, dag) = (self.game, &self.dag);
+        if P::ALONE {
+            return (0..self.n())
+                .map(|k| -> Result<TierData, Error> {
+                    Ok(match (&resident[k], self.storage()) {
+                        (Some(c), None) => TierData::Cells(C::wrap(c.clone())),
+                        (None, None) => unreachable!("without a storage every tier stays"),
+                        (_, Some(st)) => TierData::File(Reader::open(
+                            st,
+                            &self.files[k],
+                            &header(&self.gname, &dag.names[k], Kind::Values, 0),
+                        )?),
+                    })
+                })
+                .collect();
+        }
+        let wanted: Vec<usize> = match whole {
+            true => (0..self.n()).collect(),
+            false => game
+                .start()
+                .and_then(|s| {
+                    let ts = game.tier(&canonical(game, &s));
+                    dag.tiers.iter().position(|&t| t == ts)
+                })
+                .into_iter()
+                .collect(),
+        };
+        gather_tiers::<C, P>(dag, &self.parts, &self.sizes, &wanted, get, self.ex)
+    }
 }
 
 /// Writes every tier's values file as one process writes it (`{tier}.values`, the same
