@@ -272,28 +272,15 @@ fn sorted_sample<G: OrderedMoves>(
 
     // Breadth first from the start, up to `samples` per tier.
     let start = game.start().ok_or("the sorted-keys layout needs a start")?;
-    let mut seen = HashSet::from([start]);
-    let mut todo = std::collections::VecDeque::from([start]);
     let mut per_tier: std::collections::HashMap<G::Tier, u64> = Default::default();
-    let mut moves = Vec::new();
-    while let Some(p) = todo.pop_front() {
-        let n = per_tier.entry(game.tier(&p)).or_default();
-        if *n >= samples {
-            continue;
-        }
+    crate::api::explicit::breadth_first(game, start, |p| {
+        let n = per_tier.entry(game.tier(p)).or_default();
         *n += 1;
-        out.push(p);
-        if game.primitive(&p).is_some() {
-            continue;
+        if *n <= samples {
+            out.push(*p);
         }
-        moves.clear();
-        game.moves(&p, &mut moves);
-        for &c in &moves {
-            if seen.insert(c) {
-                todo.push_back(c);
-            }
-        }
-    }
+        Ok::<_, Violation>(*n <= samples)
+    })?;
     // Slots are increasing in the key over each tier's sample.
     let mut by_tier: std::collections::HashMap<G::Tier, Vec<u64>> = Default::default();
     for p in &out {

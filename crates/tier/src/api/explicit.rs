@@ -115,27 +115,40 @@ impl<G: TierGame> LayoutVisitor<G> for Positions<'_, G> {
         let start = game
             .start()
             .ok_or_else(|| Error::Unsupported("sorted keys need a start".into()))?;
-        let mut seen = std::collections::HashSet::from([start]);
-        let mut out = vec![start];
-        let mut next = 0;
-        let mut moves = Vec::new();
-        while next < out.len() {
-            let p = out[next];
-            next += 1;
-            if game.primitive(&p).is_some() {
-                continue;
+        let mut out = Vec::new();
+        breadth_first(game, start, |p| {
+            out.push(*p);
+            match out.len() > self.limit {
+                true => Err(too_many(self.limit)),
+                false => Ok(true),
             }
-            moves.clear();
-            game.moves(&p, &mut moves);
-            for &c in &moves {
-                if seen.insert(c) {
-                    out.push(c);
-                }
-            }
-            if out.len() > self.limit {
-                return Err(too_many(self.limit));
-            }
-        }
+        })?;
         Ok(out)
     }
+}
+
+/// Visits the positions reachable from `start` breadth first, each once: `visit(p)` says
+/// whether to go on from `p` (its moves are followed unless the game is over there), or
+/// stops the search with an error.
+pub(crate) fn breadth_first<G: TierGame, E>(
+    game: &G,
+    start: G::Position,
+    mut visit: impl FnMut(&G::Position) -> Result<bool, E>,
+) -> Result<(), E> {
+    let mut seen = std::collections::HashSet::from([start]);
+    let mut todo = std::collections::VecDeque::from([start]);
+    let mut moves = Vec::new();
+    while let Some(p) = todo.pop_front() {
+        if !visit(&p)? || game.primitive(&p).is_some() {
+            continue;
+        }
+        moves.clear();
+        game.moves(&p, &mut moves);
+        for &c in &moves {
+            if seen.insert(c) {
+                todo.push_back(c);
+            }
+        }
+    }
+    Ok(())
 }

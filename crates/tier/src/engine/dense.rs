@@ -44,8 +44,8 @@
 //!    and a win bit; a position's parents are first sorted, without a branch, into this
 //!    rank's and the others', see [`Sides`]); one all-to-all per level delivers the buffers
 //!    and tells every rank whether any has work left.
-//! 3. **Ties**: the same levels through the still undecided positions, from the tie
-//!    terminals and the tie seeds.
+//! 3. **Ties**: the same levels (the same code) through the still undecided positions,
+//!    from the tie terminals and the tie seeds.
 //! 4. What is left undecided is a draw.
 //!
 //! # Why this is the graph engine's answer, bit for bit, for every placement
@@ -477,8 +477,10 @@ pub(crate) fn solve_tier<G: DenseIndex, C: Cell, P: Placement>(
             tie_seeds,
             phantoms,
         } = lists;
-        wins_and_losses::<G, C, P>(&parents, &cells, decided, seeds, phantoms, ex, opts)?;
-        spread_all_ties::<G, C, P>(&parents, &cells, ties, tie_seeds, ex, opts)?;
+        let wins = [decided, seeds, phantoms];
+        levels::<G, C, P, false>(&parents, &cells, wins, ex, opts)?;
+        let ties = [ties, tie_seeds, Levels::default()];
+        levels::<G, C, P, true>(&parents, &cells, ties, ex, opts)?;
     }
     // 4. Draws; holes back to 0.
     let out: Vec<C> = cells
@@ -894,15 +896,18 @@ fn reverse_edges(
     Ok((off, rev))
 }
 
-/// Wins and losses (step 2), level by level. Each level ends with one exchange, which also tells
-/// whether any rank has work left (a later level, or updates sent): then the next level runs
-/// everywhere. Level 0 runs on every rank of a loopy tier.
-fn wins_and_losses<G: DenseIndex, C: Cell, P: Placement>(
+/// Wins and losses (step 2), or with `TIES` ties (step 3), level by level, from the
+/// lists of what is decided at each level (`decided`), seeded by a winning or tying exit
+/// (`seeds`) or counted down by a losing one (`phantoms`, wins and losses only). A win or a
+/// loss updates every parent (won, or counted down); a tie, every parent still open (tied
+/// one ply later). Each level ends with one exchange (an update of another rank's parent is
+/// its place, with a win bit for wins and losses), which also tells whether any rank has
+/// work left: then the next level runs everywhere. Level 0 runs on every rank of a loopy
+/// tier.
+fn levels<G: DenseIndex, C: Cell, P: Placement, const TIES: bool>(
     parents: &ParentsOf<'_, G, P>,
     cells: &[C::Atomic],
-    mut decided: Levels,
-    mut seeds: Levels,
-    mut phantoms: Levels,
+    [mut decided, mut seeds, mut phantoms]: [Levels; 3],
     ex: &dyn Exchange,
     opts: &SolveOptions,
 ) -> Result<(), Error> {
@@ -913,17 +918,24 @@ fn wins_and_losses<G: DenseIndex, C: Cell, P: Placement>(
         let mut frontier = decided.take(r);
         let s = seeds.take(r);
         if !s.is_empty() {
-            let won = enc::<C>(Value::Win(r), &t)?;
+            let seeded = enc::<C>(if TIES { Value::Tie(r) } else { Value::Win(r) }, &t)?;
             frontier.extend(
                 s.into_iter()
-                    .filter(|&i| decide::<C>(&cells[i as usize], won, Racy(false))),
+                    .filter(|&i| decide::<C>(&cells[i as usize], seeded, Racy(false))),
             );
         }
         let lost_next = C::encode(Value::Loss(r + 1));
-        let won_next = C::encode(Value::Win(r + 1));
-        // A parent's update: won (`win`) or counted down; whether this call decided it.
+        let won_next = C::encode(if TIES {
+            Value::Tie(r + 1)
+        } else {
+            Value::Win(r + 1)
+        });
+        // A parent's update: won (or tied), or counted down; whether this call decided it.
         let update = |cell: &C::Atomic, win: bool, racy: Racy| -> Result<bool, Error> {
-            if win {
+            if TIES {
+                Ok(C::load(cell).counter().is_some()
+                    && decide::<C>(cell, need(won_next, &t)?, racy))
+            } else if win {
                 Ok(decide::<C>(cell, need(won_next, &t)?, racy))
             } else {
                 count_down::<C>(cell, lost_next, racy, &t)
@@ -937,11 +949,12 @@ fn wins_and_losses<G: DenseIndex, C: Cell, P: Placement>(
         }
         let away = levels_step(&frontier, &mut next, kk, |chunk, s, out, away, racy| {
             for &c in chunk {
-                let lost = C::load(&cells[c as usize]).is_loss();
+                let lost = !TIES && C::load(&cells[c as usize]).is_loss();
                 parents.each(c, s, cells, |owner, lq, k| {
                     let win = lost != k;
                     if !P::ALONE && owner != me {
-                        away[owner].extend_from_slice(&(lq | u32::from(win) << 31).to_le_bytes());
+                        let x = if TIES { lq } else { lq | u32::from(win) << 31 };
+                        away[owner].extend_from_slice(&x.to_le_bytes());
                     } else if update(&cells[lq as usize], win, racy)? {
                         out.push(lq);
                     }
@@ -952,71 +965,20 @@ fn wins_and_losses<G: DenseIndex, C: Cell, P: Placement>(
         })?;
         let more = decided.len().max(seeds.len()).max(phantoms.len()) > r + 1 || !next.is_empty();
         let (got, more) = swap::<P>(ex, away, more, opts)?;
+        let mask = if TIES { !0 } else { !(1 << 31) };
         for g in got {
-            for x in prefetched(&g, cells, !(1 << 31)) {
-                let lq = x & !(1 << 31);
-                if update(place_of::<C>(cells, lq, &t)?, x >> 31 == 1, Racy(false))? {
+            for x in prefetched(&g, cells, mask) {
+                let lq = x & mask;
+                if update(
+                    place_of::<C>(cells, lq, &t)?,
+                    !TIES && x >> 31 == 1,
+                    Racy(false),
+                )? {
                     next.push(lq);
                 }
             }
         }
         decided.extend(r + 1, next);
-        go = more;
-        r += 1;
-    }
-    Ok(())
-}
-
-/// Ties (step 3), the same way (an update is the parent's place).
-fn spread_all_ties<G: DenseIndex, C: Cell, P: Placement>(
-    parents: &ParentsOf<'_, G, P>,
-    cells: &[C::Atomic],
-    mut ties: Levels,
-    mut tie_seeds: Levels,
-    ex: &dyn Exchange,
-    opts: &SolveOptions,
-) -> Result<(), Error> {
-    let (t, me, kk) = (parents.t, parents.me, ex.size());
-    let mut r = 0u32;
-    let mut go = true;
-    while go {
-        let mut frontier = ties.take(r);
-        let s = tie_seeds.take(r);
-        if !s.is_empty() {
-            let tied = enc::<C>(Value::Tie(r), &t)?;
-            frontier.extend(
-                s.into_iter()
-                    .filter(|&i| decide::<C>(&cells[i as usize], tied, Racy(false))),
-            );
-        }
-        let tied_next = C::encode(Value::Tie(r + 1));
-        let update = |cell: &C::Atomic, racy: Racy| -> Result<bool, Error> {
-            Ok(C::load(cell).counter().is_some() && decide::<C>(cell, need(tied_next, &t)?, racy))
-        };
-        let mut next = Vec::new();
-        let away = levels_step(&frontier, &mut next, kk, |chunk, s, out, away, racy| {
-            for &c in chunk {
-                parents.each(c, s, cells, |owner, lq, _| {
-                    if !P::ALONE && owner != me {
-                        away[owner].extend_from_slice(&lq.to_le_bytes());
-                    } else if update(&cells[lq as usize], racy)? {
-                        out.push(lq);
-                    }
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        let more = ties.len().max(tie_seeds.len()) > r + 1 || !next.is_empty();
-        let (got, more) = swap::<P>(ex, away, more, opts)?;
-        for g in got {
-            for lq in prefetched(&g, cells, !0) {
-                if update(place_of::<C>(cells, lq, &t)?, Racy(false))? {
-                    next.push(lq);
-                }
-            }
-        }
-        ties.extend(r + 1, next);
         go = more;
         r += 1;
     }
