@@ -1160,6 +1160,7 @@ pub fn solve_distributed<'g, G: TierGame>(
     ex: &dyn Exchange,
     whole: bool,
 ) -> Result<(TierSolution<'g, G>, Traffic), Error> {
+    let opts = &crate::identity::begin_distributed(game, opts, ex)?;
     if <G::Layout as Layout<G>>::KIND != LayoutKind::Dense {
         return crate::dist_sorted::solve(game, opts, ex, whole);
     }

@@ -6,6 +6,7 @@ use crate::count;
 use crate::dense::{self, Below};
 use crate::error::{human_bytes, Error};
 use crate::game::{Layout, LayoutKind, Symmetry, TierGame};
+use crate::identity::{Identified, Identity};
 use crate::seq;
 use crate::solution::{TierData, TierSolution};
 use crate::sorted;
@@ -300,8 +301,12 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> Dag<T> {
 pub struct Meta {
     /// Always `retrograde tier database`.
     pub format: String,
-    /// Format version (1).
+    /// Format version ([`META_VERSION`]).
     pub version: u32,
+    /// The database's identity, in hex: every one of its files carries it
+    /// ([`crate::identity`]). Empty in databases of version 1, which had none.
+    #[serde(default)]
+    pub id: String,
     /// The game's [`TierGame::name`].
     pub game: String,
     /// What the caller recorded to rebuild the game ([`SolveOptions::params`]).
@@ -325,6 +330,8 @@ pub struct Meta {
 /// The name of the database's description file.
 pub const META: &str = "database.json";
 pub(crate) const FORMAT: &str = "retrograde tier database";
+/// The version of `database.json` written and read (2: with the database's identity).
+pub const META_VERSION: u32 = 2;
 
 impl Meta {
     fn sealed(mut self) -> Meta {
@@ -356,12 +363,18 @@ pub fn read_meta(storage: &dyn Storage) -> Result<Option<Meta>, Error> {
         .map_err(|e| Error::io(name.clone(), "read", e))?;
     let meta: Meta = serde_json::from_slice(&buf)
         .map_err(|e| Error::damaged(name.clone(), format!("not a database description: {e}")))?;
-    if meta.format != FORMAT || meta.version != 1 {
+    if meta.format != FORMAT {
+        return Err(Error::damaged(
+            name,
+            format!("format {:?}, expected {FORMAT:?}", meta.format),
+        ));
+    }
+    if meta.version != META_VERSION {
         return Err(Error::damaged(
             name,
             format!(
-                "format {:?} version {}, expected {FORMAT:?} version 1",
-                meta.format, meta.version
+                "version {} of the format, this build reads version {META_VERSION} (solve again to rewrite the database)",
+                meta.version
             ),
         ));
     }
@@ -369,7 +382,17 @@ pub fn read_meta(storage: &dyn Storage) -> Result<Option<Meta>, Error> {
     if meta.clone().sealed().checksum != stored {
         return Err(Error::damaged(name, "checksum mismatch"));
     }
+    if meta.identity().is_none() {
+        return Err(Error::damaged(name, "no valid database identity"));
+    }
     Ok(Some(meta))
+}
+
+impl Meta {
+    /// The database's identity (`None` when `id` is not one).
+    pub fn identity(&self) -> Option<Identity> {
+        Identity::from_hex(&self.id).filter(|&id| id != Identity::NONE)
+    }
 }
 
 pub(crate) fn write_meta(storage: &dyn Storage, meta: Meta) -> Result<(), Error> {
@@ -416,6 +439,7 @@ pub fn solve<'g, G: TierGame>(
             game.name()
         )));
     }
+    let opts = &crate::identity::begin(game, opts)?;
     let small = game
         .remoteness_bound()
         .is_some_and(|b| b <= u8::MAX_REMOTENESS);
@@ -441,11 +465,14 @@ pub fn open<'g, G: TierGame>(
     };
     let name = storage.describe(META);
     if meta.game != game.name() {
-        return Err(Error::damaged(
-            name,
-            format!("a database of {:?}, not of {:?}", meta.game, game.name()),
-        ));
+        return Err(Error::Foreign {
+            file: name,
+            holds: meta.game,
+            wanted: game.name(),
+        });
     }
+    // Every file must be of this database.
+    let storage = Identified::new(storage, meta.identity().expect("read_meta checked it"));
     let dag = Dag::build(game)?;
     let listed: Vec<&str> = meta.tiers.iter().map(|(n, _)| n.as_str()).collect();
     let mut data = Vec::with_capacity(dag.tiers.len());
@@ -882,7 +909,8 @@ pub(crate) fn write_finished<G: TierGame>(
         st,
         Meta {
             format: FORMAT.into(),
-            version: 1,
+            version: META_VERSION,
+            id: st.identity().to_hex(),
             game: solution.game.name(),
             params: opts.params.clone(),
             layout: layout.into(),
@@ -906,12 +934,11 @@ pub(crate) fn prepare_storage<'g, G: TierGame>(
 ) -> Result<Option<TierSolution<'g, G>>, Error> {
     if let Ok(Some(meta)) = read_meta(&**st) {
         if meta.game != game.name() {
-            return Err(Error::Unsupported(format!(
-                "{} describes a database of {:?}, not of {:?}: use another directory",
-                st.describe(META),
-                meta.game,
-                game.name()
-            )));
+            return Err(Error::Foreign {
+                file: st.describe(META),
+                holds: meta.game,
+                wanted: game.name(),
+            });
         }
     }
     if resume {

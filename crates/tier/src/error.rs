@@ -44,6 +44,16 @@ pub enum Error {
         /// The file, as the storage names it.
         file: String,
     },
+    /// The directory holds a database of another game (or of other parameters): it is
+    /// neither read as this game's nor overwritten.
+    Foreign {
+        /// Its description, as the storage names it.
+        file: String,
+        /// The game it holds (`connect4 5x4`).
+        holds: String,
+        /// The game asked for.
+        wanted: String,
+    },
     /// The game broke a promise of the API (an index out of range, a move into a tier that
     /// is not a child tier, …): a bug in the game.
     Game(String),
@@ -111,6 +121,14 @@ impl fmt::Display for Error {
                 write!(f, "{file}: {message}: the database is damaged")
             }
             Error::Missing { file } => write!(f, "{file}: missing from the database"),
+            Error::Foreign {
+                file,
+                holds,
+                wanted,
+            } => write!(
+                f,
+                "{file}: this directory holds a database of {holds:?}, not of {wanted:?}: use another directory (or remove this one)"
+            ),
             Error::Game(m) => write!(f, "the game broke the tier game API: {m}"),
             Error::Unsupported(m) => f.write_str(m),
             Error::Interrupted => f.write_str("interrupted"),

@@ -82,6 +82,7 @@ mod error;
 mod explicit;
 pub mod game;
 pub mod graphdb;
+pub mod identity;
 pub mod index;
 pub mod notation;
 mod seq;
@@ -108,6 +109,7 @@ pub use game::{
     Turn, UnmoveGame, Unmoves,
 };
 pub use graphdb::GraphDb;
+pub use identity::{Identified, Identity};
 pub use notation::{replay, Notation};
 pub use solution::{rank_moves, Solved, TierSolution};
 pub use stats::Stats;

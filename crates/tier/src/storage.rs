@@ -8,6 +8,7 @@
 //! A file is written through a [`StorageWriter`] and appears under its name only when
 //! [`StorageWriter::commit`] succeeds, so a file with its final name is always complete.
 
+use crate::identity::Identity;
 use std::collections::HashMap;
 use std::fmt;
 use std::fs::{self, File};
@@ -39,6 +40,12 @@ pub trait Storage: Send + Sync + fmt::Debug {
     /// # Errors
     /// When it exists and cannot be removed.
     fn remove(&self, file: &str) -> io::Result<()>;
+    /// The identity of the database these files belong to: written into the header of
+    /// every tier file and expected in every one read ([`crate::identity`]). Default:
+    /// [`Identity::NONE`]; an [`Identified`](crate::identity::Identified) storage has one.
+    fn identity(&self) -> Identity {
+        Identity::NONE
+    }
 }
 
 /// A file being written. Dropped without [`commit`](StorageWriter::commit), it leaves
