@@ -2076,10 +2076,7 @@ rtest!(game_scores_bad_input, |dir, cmd| {
 });
 
 rtest!(game_great_game_public_cases_and_errors, |dir, cmd| {
-    let data = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../testdata/great-game"
-    );
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/great-game");
     let read = |f: &str| {
         std::fs::read_to_string(format!("{data}/{f}"))
             .unwrap_or_else(|e| panic!("the public Great Game data must be at {data}: {e}"))

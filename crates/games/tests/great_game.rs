@@ -10,10 +10,7 @@ use retrograde_games::{solve_game, Game};
 use retrograde_solve::{Outcome, Rules};
 use std::path::Path;
 
-const DATA: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../testdata/great-game"
-);
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/great-game");
 
 fn read(name: &str) -> Vec<u8> {
     let dir = Path::new(DATA);
