@@ -50,7 +50,7 @@ pub fn run(
     // Where the tiers go: --db, a temporary directory for games that need files, or memory.
     let mut _tmp = None;
     let storage: Option<Arc<dyn Storage>> = match &tiers.db {
-        Some(d) => Some(Arc::new(DirStorage::new(d.clone()))),
+        Some(d) => Some(super::db::for_writing(d, ex)?),
         None if entry.tiered && built.needs_storage() => {
             let t = tempfile::Builder::new()
                 .prefix("retrograde-tiers-")

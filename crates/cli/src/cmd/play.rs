@@ -132,8 +132,12 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             let fail =
                 |e: retrograde_tier::Error| super::game::tier_error(&name, e, args.db.is_some());
             let mut _tmp = None;
-            let storage: Option<Arc<dyn Storage>> = match &args.db {
-                Some(d) => Some(Arc::new(DirStorage::new(d.clone()))),
+            let dir = args
+                .db
+                .as_ref()
+                .map(|d| Arc::new(DirStorage::new(d.clone())));
+            let storage: Option<Arc<dyn Storage>> = match &dir {
+                Some(d) => Some(d.clone()),
                 None if built.needs_storage() => {
                     let t = tempfile::Builder::new()
                         .prefix("retrograde-tiers-")
@@ -154,6 +158,10 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             let answer = match opened {
                 Some(a) => a,
                 None => {
+                    // No finished database there: solving writes one, as its one writer.
+                    if let Some(d) = &dir {
+                        d.lock().map_err(fail)?;
+                    }
                     super::game::check(&*built, &name, storage.is_some())?;
                     super::game::solve(&*built, storage.clone(), args.db.is_some(), limit, true)
                         .map_err(fail)?
