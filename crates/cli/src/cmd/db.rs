@@ -40,11 +40,11 @@ pub fn not_finished(dir: &Path) -> anyhow::Error {
     let has = |f: &str| dir.join(f).exists();
     if has(retrograde_tier::identity::ID_FILE) {
         anyhow!(
-            "{shown}: an unfinished database (its solve was interrupted, or failed): run that `retrograde game ... --db {shown}` again with --resume"
+            "{shown}: an unfinished database (no {META}: its solve was interrupted, or failed): run that `retrograde game ... --db {shown}` again with --resume"
         )
     } else if has("graph.values") {
         anyhow!(
-            "{shown}: an unfinished graph database: run `retrograde solve FILE --db {shown}` again"
+            "{shown}: an unfinished graph database (no {META}): run `retrograde solve FILE --db {shown}` again"
         )
     } else {
         anyhow!(

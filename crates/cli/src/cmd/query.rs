@@ -52,7 +52,12 @@ pub fn open(dir: &std::path::Path) -> Result<Opened> {
     if !matches!(storage.size(META), Ok(Some(_))) {
         return Err(super::db::not_finished(dir));
     }
-    let graph = matches!(read_meta(&*storage), Ok(Some(m)) if m.game == "graph");
+    // A graph database is repaired by solving the graph again (its solve does not resume);
+    // with its description damaged, its files say what it is.
+    let graph = match read_meta(&*storage) {
+        Ok(Some(m)) => m.game == "graph",
+        _ => dir.join("graph.values").exists(),
+    };
     let repair = if graph {
         format!("solve the graph again with `retrograde solve FILE --db {shown}`")
     } else {
