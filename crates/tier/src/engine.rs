@@ -472,7 +472,7 @@ pub fn open<'g, G: TierGame>(
         });
     }
     // Every file must be of this database.
-    let storage = Identified::new(storage, meta.identity().expect("read_meta checked it"));
+    let storage = Identified::wrap(storage, meta.identity().expect("read_meta checked it"));
     let dag = Dag::build(game)?;
     let listed: Vec<&str> = meta.tiers.iter().map(|(n, _)| n.as_str()).collect();
     let mut data = Vec::with_capacity(dag.tiers.len());

@@ -441,6 +441,40 @@ impl Array {
     }
 }
 
+/// Reads elements of one array in order, keeping the block it is in: a scan over many
+/// elements touches each block once.
+struct Cursor<'a> {
+    array: &'a Array,
+    at: Option<(usize, Arc<Vec<u8>>)>,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(array: &'a Array) -> Cursor<'a> {
+        Cursor { array, at: None }
+    }
+
+    fn get(&mut self, storage: &dyn Storage, i: u64) -> Result<u64, Error> {
+        let r = &self.array.r;
+        if i >= r.count() {
+            return Err(Error::damaged(
+                r.name().to_string(),
+                format!("element {i} past its {}", r.count()),
+            ));
+        }
+        let per = u64::from(r.block_elems());
+        let b = (i / per) as usize;
+        if self.at.as_ref().is_none_or(|(k, _)| *k != b) {
+            self.at = Some((b, self.array.block(storage, b)?));
+        }
+        let data = &self.at.as_ref().expect("just read").1;
+        let e = r.elem() as usize;
+        let at = (i % per) as usize * e;
+        let mut w = [0u8; 8];
+        w[..e].copy_from_slice(&data[at..at + e]);
+        Ok(u64::from_le_bytes(w))
+    }
+}
+
 /// A solved graph read from a database.
 #[derive(Debug)]
 pub struct GraphDb {
@@ -492,7 +526,7 @@ impl GraphDb {
         };
         // Every file must be of this database.
         let id = meta.identity().expect("read_meta checked it");
-        let storage = Identified::new(storage, id);
+        let storage = Identified::wrap(storage, id);
         let st = &*storage;
         let values = Array::open(st, VALUES, 4)?;
         let best = Array::open(st, BEST, 4)?;
@@ -607,6 +641,16 @@ impl GraphDb {
     /// # Errors
     /// A damaged file.
     pub fn moves(&self, v: u32) -> Result<Vec<(u32, bool)>, Error> {
+        let mut out = Vec::new();
+        self.each_move(v, &mut |t, keeps| {
+            out.push((t, keeps));
+            true
+        })?;
+        Ok(out)
+    }
+
+    /// Where the moves of `v` are among all moves.
+    fn move_range(&self, v: u32) -> Result<std::ops::Range<u64>, Error> {
         let st = &*self.storage;
         let (a, b) = (
             self.offsets.get(st, u64::from(v))?,
@@ -618,8 +662,60 @@ impl GraphDb {
                 format!("the moves of vertex {v} are out of place"),
             ));
         }
-        (a..b)
-            .map(|e| Ok((self.targets.get(st, e)? as u32, self.turn.get(st, e)? == 1)))
-            .collect()
+        Ok(a..b)
+    }
+
+    /// The number of moves from `v`.
+    ///
+    /// # Errors
+    /// A damaged file.
+    pub fn move_count(&self, v: u32) -> Result<u64, Error> {
+        Ok(self.move_range(v)?.count() as u64)
+    }
+
+    /// Calls `f(target, keeps turn)` for the moves from `v` in order (by target), a block
+    /// of the files at a time, until `f` returns `false`; returns whether it went through.
+    ///
+    /// # Errors
+    /// A damaged file.
+    pub fn each_move(&self, v: u32, f: &mut dyn FnMut(u32, bool) -> bool) -> Result<bool, Error> {
+        let st = &*self.storage;
+        let (mut targets, mut turn) = (Cursor::new(&self.targets), Cursor::new(&self.turn));
+        for e in self.move_range(v)? {
+            if !f(targets.get(st, e)? as u32, turn.get(st, e)? == 1) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether `v` has a move to `to`, and if so whether it keeps the turn (the first such
+    /// move): a binary search among its moves, which are sorted by target.
+    ///
+    /// # Errors
+    /// A damaged file.
+    pub fn find_move(&self, v: u32, to: u32) -> Result<Option<bool>, Error> {
+        let st = &*self.storage;
+        let range = self.move_range(v)?;
+        let (mut lo, mut hi) = (range.start, range.end);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if (self.targets.get(st, mid)? as u32) < to {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if lo < range.end && self.targets.get(st, lo)? as u32 == to {
+            return Ok(Some(self.turn.get(st, lo)? == 1));
+        }
+        Ok(None)
+    }
+
+    /// A reader of vertices' values (`read(v)`) that keeps the last block it read: fast
+    /// for vertices in increasing order, such as the targets of one vertex's moves.
+    pub fn value_reader(&self) -> impl FnMut(u32) -> Result<Value, Error> + '_ {
+        let mut c = Cursor::new(&self.values);
+        move |v| Ok(decode(c.get(&*self.storage, u64::from(v))? as u32))
     }
 }

@@ -92,13 +92,13 @@ pub struct Identified<S> {
 
 impl Identified<Arc<dyn Storage>> {
     /// `inner`'s files, as the files of the database `id`.
-    pub fn new(inner: Arc<dyn Storage>, id: Identity) -> Arc<dyn Storage> {
+    pub fn wrap(inner: Arc<dyn Storage>, id: Identity) -> Arc<dyn Storage> {
         Arc::new(Identified { inner, id })
     }
 }
 
 impl<'a> Identified<&'a dyn Storage> {
-    /// [`Identified::new`] for a borrowed storage.
+    /// [`Identified::wrap`] for a borrowed storage.
     pub fn borrowed(inner: &'a dyn Storage, id: Identity) -> Self {
         Identified { inner, id }
     }
@@ -200,7 +200,7 @@ pub(crate) fn begin<G: TierGame>(game: &G, opts: &SolveOptions) -> Result<SolveO
     let mut opts = opts.clone();
     if let Some(st) = &opts.storage {
         let id = for_solve(&**st, &game.name(), opts.resume)?;
-        opts.storage = Some(Identified::new(st.clone(), id));
+        opts.storage = Some(Identified::wrap(st.clone(), id));
     }
     Ok(opts)
 }
@@ -236,7 +236,7 @@ pub(crate) fn begin_distributed<G: TierGame>(
         });
     }
     let id = Identity(bytes[1..].try_into().expect("16 bytes"));
-    opts.storage = Some(Identified::new(st, id));
+    opts.storage = Some(Identified::wrap(st, id));
     Ok(opts)
 }
 
