@@ -566,6 +566,7 @@ fn query_error(name: &str, e: QueryError) -> PyErr {
     match e {
         QueryError::Bad(m) => PyValueError::new_err(format!("{name}: {m}")),
         QueryError::Lookup(e) => tier_error(name, e),
+        QueryError::TooLong(m) => PyRuntimeError::new_err(format!("{name}: {m}")),
     }
 }
 

@@ -230,14 +230,17 @@ pub(crate) fn query<G: Notation + Send + Sync>(
     }
     rank_moves(&mut moves);
     let position = game.position_string(&p, side);
-    Ok(QueryAnswer {
+    let mut answer = QueryAnswer {
         board: crate::Grid::from_position(&position),
         position,
         picture: game.render(&p, side),
         side: game.side_names()[usize::from(side & 1)].clone(),
         value,
         moves,
-    })
+        more: 0,
+    };
+    answer.cut();
+    Ok(answer)
 }
 /// A position in the game's notation, or a query error that says what was expected.
 fn parse<G: Notation>(game: &G, text: &str) -> Result<(G::Position, u8), QueryError> {

@@ -405,7 +405,10 @@ pub fn print_answer(a: &QueryAnswer, json: bool, out: &mut impl Write) -> Result
     if a.moves.is_empty() {
         writeln!(out, "no moves: the game is over")?;
     } else {
-        let list: Vec<String> = a.moves.iter().map(|(m, v)| format!("{m} {v}")).collect();
+        let mut list: Vec<String> = a.moves.iter().map(|(m, v)| format!("{m} {v}")).collect();
+        if a.more > 0 {
+            list.push(format!("and {} more", a.more));
+        }
         writeln!(out, "moves (value for the mover): {}", list.join(", "))?;
     }
     Ok(())
