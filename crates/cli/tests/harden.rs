@@ -291,7 +291,11 @@ fn damage(
     per_file: u64,
     run: &dyn Fn() -> Output,
 ) {
-    let repair = if db == "g" { "solve FILE --db" } else { "--resume" };
+    let repair = if db == "g" {
+        "solve FILE --db"
+    } else {
+        "--resume"
+    };
     let good = run();
     assert_eq!(good.code, 0, "{}", good.stderr);
     let mut names: Vec<String> = std::fs::read_dir(dir.path().join(db))

@@ -310,6 +310,13 @@ function drawMoves(a) {
     li.appendChild(b);
     list.appendChild(li);
   }
+  // An answer lists the best moves only when there are very many; `more` counts the rest.
+  if (a.more) {
+    const li = document.createElement("li");
+    li.className = "more";
+    li.textContent = `and ${a.more} more`;
+    list.appendChild(li);
+  }
 }
 
 // Remoteness by ply, each point coloured by the outcome for the player to move there.
