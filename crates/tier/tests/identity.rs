@@ -141,3 +141,42 @@ fn an_older_database_says_to_solve_again() {
     assert!(again.start_value().is_ok());
     assert!(open(&g, Arc::new(st.clone())).unwrap().is_some());
 }
+
+#[test]
+fn ranks_agree_on_one_identity_and_their_database_is_one_thing() {
+    use retrograde_solve::exchange::run_local;
+    for (seed, k) in [(5, 2), (6, 3)] {
+        let g = SymAgain(Rules::random(seed, true, true));
+        let (one, many) = (MemStorage::new(), MemStorage::new());
+        solve(&g, &stored(&one, false)).unwrap();
+        run_local(k, |ex| {
+            solve_distributed(&g, &stored(&many, false), ex, false)
+                .map(|_| ())
+                .unwrap()
+        });
+        // Rank 0 put the shares together under the identity every rank wrote with.
+        let want = open(&g, Arc::new(one.clone()))
+            .unwrap()
+            .unwrap()
+            .start_value()
+            .unwrap();
+        let got = open(&g, Arc::new(many.clone())).unwrap().unwrap();
+        assert_eq!(got.start_value().unwrap(), want);
+        // One process's file, the same bytes but for the identity, is another database's.
+        let file = one
+            .names()
+            .into_iter()
+            .find(|n| n.ends_with(".values"))
+            .unwrap();
+        assert_eq!(
+            tierfile::content(&one.get(&file).unwrap()),
+            tierfile::content(&many.get(&file).unwrap())
+        );
+        many.put(&file, one.get(&file).unwrap());
+        let e = open(&g, Arc::new(many.clone())).map(|_| ()).unwrap_err();
+        assert!(
+            e.to_string().contains(&file) && e.to_string().contains("another solve"),
+            "{e}"
+        );
+    }
+}
