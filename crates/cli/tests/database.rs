@@ -205,7 +205,7 @@ impl Holder {
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
             .unwrap();
-        assert!(line.contains("Tic-tac-toe") || !line.is_empty(), "{line:?}");
+        assert!(!line.is_empty(), "play ended before its opening text");
         Holder(child)
     }
 }

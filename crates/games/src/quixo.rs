@@ -986,16 +986,7 @@ mod tests {
         }
         assert_eq!(reached.len(), 32_027);
         let mut accepted = 0;
-        for code in 0..3u32.pow(9) {
-            let (mut x, mut o, mut c) = (0u64, 0u64, code);
-            for cell in 0..9 {
-                match c % 3 {
-                    1 => x |= 1 << cell,
-                    2 => o |= 1 << cell,
-                    _ => {}
-                }
-                c /= 3;
-            }
+        for (x, o) in retrograde_tier::notation::every_board(9) {
             for side in ["x", "o"] {
                 let text = format!("{} {side}", grid_string(x, o, 3, 3));
                 match q.parse_position(&text) {

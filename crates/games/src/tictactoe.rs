@@ -429,16 +429,8 @@ mod tests {
         }
         assert_eq!(reached.len(), 5478);
         let (mut accepted, mut counts_fit) = (0, 0);
-        for code in 0..3u32.pow(9) {
-            let (mut x, mut o, mut c) = (0u32, 0u32, code);
-            for cell in 0..9 {
-                match c % 3 {
-                    1 => x |= 1 << cell,
-                    2 => o |= 1 << cell,
-                    _ => {}
-                }
-                c /= 3;
-            }
+        for (x, o) in retrograde_tier::notation::every_board(9) {
+            let (x, o) = (x as u32, o as u32);
             let b = Board { x, o };
             let text = g.position_string(&b, 0);
             let (nx, no) = (x.count_ones(), o.count_ones());
