@@ -10,7 +10,7 @@ use retrograde_graph::format::{self, Format, ParseError, ParseOptions, TextParse
 use retrograde_graph::{Graph, GraphBuilder, Primitive};
 use retrograde_solve::Rules;
 use std::fs::File;
-use std::io::{self, BufRead, IsTerminal, Read};
+use std::io::{self, IsTerminal, Read};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -533,61 +533,4 @@ pub fn agree<T>(r: Result<T>, ex: &dyn retrograde_solve::exchange::Exchange) -> 
     )))
 }
 
-/// What [`read_line`] found.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Line {
-    /// A whole line (without its line break) is in the buffer.
-    Whole,
-    /// A line longer than the limit: it was read to its end and dropped, never held whole;
-    /// at least this many bytes.
-    TooLong(u64),
-    /// The end of the input.
-    End,
-}
-
-/// Reads one line of `input` into `line` (cleared first, without the line break), in the
-/// reader's own pieces: at most `max` bytes are kept, so a longer line (even one of
-/// gigabytes without a line break) costs no memory; it is read to its end and reported.
-///
-/// # Errors
-/// A read error.
-pub fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> io::Result<Line> {
-    line.clear();
-    let mut seen = 0u64;
-    loop {
-        let buf = match input.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            // The end of the input (after a last line without a line break, if any).
-            if seen == 0 {
-                return Ok(Line::End);
-            }
-            break;
-        }
-        let (piece, ended) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], true),
-            None => (buf, false),
-        };
-        let keep = piece.len().min((max + 1).saturating_sub(line.len()));
-        line.extend_from_slice(&piece[..keep]);
-        seen += piece.len() as u64;
-        let used = piece.len() + usize::from(ended);
-        input.consume(used);
-        if ended {
-            return Ok(if line.len() > max {
-                line.clear();
-                Line::TooLong(seen)
-            } else {
-                Line::Whole
-            });
-        }
-    }
-    if line.len() > max {
-        line.clear();
-        return Ok(Line::TooLong(seen));
-    }
-    Ok(Line::Whole)
-}
+pub use retrograde_graph::format::{read_line, Line};

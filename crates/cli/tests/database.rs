@@ -484,6 +484,26 @@ rtest!(
             o.stderr
         );
         assert!(o.stdout.contains("tie in 8"), "{}", o.stdout);
+        // The other commands that read standard input: a solution to verify (rows are
+        // short), a game's input file (read whole, but not past the memory limit).
+        let pebbles = util::example("pebbles.rg");
+        let o = sh(
+            &dir,
+            &format!(
+                "head -c 300000000 /dev/zero | tr '\\0' 1 | (ulimit -v 400000 && exec \"$R\" verify '{pebbles}' -)"
+            ),
+        );
+        assert_eq!(o.code, 2, "{o:?}");
+        let want =
+            "<stdin>:1: expected a CSV row of at most 64 KiB, found a line of 300000000 bytes";
+        assert!(o.stderr.contains(want), "{}", o.stderr);
+        let o = sh(
+            &dir,
+            "head -c 300000000 /dev/zero | tr '\\0' 1 | \"$R\" game great-game --memory 100M",
+        );
+        assert_eq!(o.code, 2, "{o:?}");
+        let want = "<stdin>: more than 100.0 MiB of input, over the memory limit";
+        assert!(o.stderr.contains(want), "{}", o.stderr);
     }
 );
 
