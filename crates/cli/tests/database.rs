@@ -187,8 +187,11 @@ rtest!(files_of_two_tier_databases_do_not_mix, |dir, cmd| {
 });
 
 /// `retrograde play tictactoe --db D`, solved and waiting for moves (so holding the lock);
-/// killed when dropped.
-struct Holder(std::process::Child);
+/// killed when dropped. Its output stays open (closed, play would end at its next write).
+struct Holder {
+    child: std::process::Child,
+    _out: BufReader<std::process::ChildStdout>,
+}
 
 impl Holder {
     fn start(dir: &Dir, db: &str) -> Holder {
@@ -201,19 +204,18 @@ impl Holder {
             .spawn()
             .expect("start play");
         // The opening text comes once the game is solved into the database.
+        let mut out = BufReader::new(child.stdout.take().unwrap());
         let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
+        out.read_line(&mut line).unwrap();
         assert!(!line.is_empty(), "play ended before its opening text");
-        Holder(child)
+        Holder { child, _out: out }
     }
 }
 
 impl Drop for Holder {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -225,7 +227,7 @@ rtest!(
         // `play --db` on a directory without a database solves into it, and holds it while
         // the game goes on.
         let holder = Holder::start(&dir, "D");
-        let pid = holder.0.id();
+        let pid = holder.child.id();
         for args in [
             &["solve", "g.rg", "--db", "D"][..],
             &[
@@ -245,6 +247,11 @@ rtest!(
         }
         // Readers read the finished database beside its writer.
         let out = dir.command().args(["query", "D", "--moves", "b2"]).stdout();
+        assert!(out.contains("tie in 8"), "{out}");
+        let out = dir
+            .command()
+            .args(["game", "tictactoe", "--db", "D", "--query", "b2"])
+            .stdout();
         assert!(out.contains("tie in 8"), "{out}");
         // kill -9 leaves no lock behind: the next writer goes on at once.
         drop(holder);

@@ -16,16 +16,25 @@ use std::sync::Arc;
 /// Another process writes `dir`, or the lock cannot be taken.
 pub fn for_writing(dir: &Path, ex: Option<&dyn Exchange>) -> Result<Arc<DirStorage>> {
     let st = DirStorage::new(dir.to_path_buf());
+    lock(&st, ex)?;
+    Ok(Arc::new(st))
+}
+
+/// Locks `st` for writing, as [`for_writing`] does (for a command that writes only when it
+/// finds no finished database to read). A collective.
+///
+/// # Errors
+/// Another process writes the directory, or the lock cannot be taken.
+pub fn lock(st: &DirStorage, ex: Option<&dyn Exchange>) -> Result<()> {
     let mine = if ex.map_or(0, |w| w.rank()) == 0 {
         st.lock().map_err(|e| anyhow!("{e}"))
     } else {
         Ok(())
     };
     match ex {
-        Some(w) if w.size() > 1 => input::agree(mine, w)?,
-        _ => mine?,
+        Some(w) if w.size() > 1 => input::agree(mine, w),
+        _ => mine,
     }
-    Ok(Arc::new(st))
 }
 
 /// Why `dir` holds no finished database, and what to do: a writer at work, a solve

@@ -49,8 +49,14 @@ pub fn run(
 
     // Where the tiers go: --db, a temporary directory for games that need files, or memory.
     let mut _tmp = None;
-    let storage: Option<Arc<dyn Storage>> = match &tiers.db {
-        Some(d) => Some(super::db::for_writing(d, ex)?),
+    // A finished database answers --query without a lock; a solve locks it first.
+    let dir = tiers
+        .db
+        .as_ref()
+        .map(|d| Arc::new(DirStorage::new(d.clone())));
+    let lock = || dir.as_deref().map_or(Ok(()), |d| super::db::lock(d, ex));
+    let storage: Option<Arc<dyn Storage>> = match &dir {
+        Some(d) => Some(d.clone()),
         None if entry.tiered && built.needs_storage() => {
             let t = tempfile::Builder::new()
                 .prefix("retrograde-tiers-")
@@ -80,6 +86,7 @@ pub fn run(
             bail!("{name}: --query and --dump read a database: solve with --db under mpirun, then ask without it");
         }
         let keep = tiers.db.is_some();
+        lock()?;
         let (answer, traffic) =
             solve_distributed(&*built, storage.clone(), tiers.resume, limit, keep, ex)
                 .map_err(fail)?;
@@ -122,6 +129,7 @@ pub fn run(
     }
     // A summary needs the totals and the start's value only: no database is written then.
     let keep = tiers.db.is_some() || args.query.is_some() || args.dump;
+    lock()?;
     let answer = solve(&*built, storage.clone(), tiers.resume, limit, keep).map_err(fail)?;
     if let Some(q) = &args.query {
         return query(&*answer, q, &name, args.output, out);
