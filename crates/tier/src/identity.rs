@@ -137,13 +137,19 @@ struct Record {
 
 /// The identity of the solve of `game` about to start in `st`: with `resume`, the finished
 /// database's or the interrupted solve's when they are of this game; else a new one, recorded
-/// in `database.id` (and the directory then holds no finished database until the solve
-/// writes `database.json` again).
+/// in `database.id` when `record` (a solve whose files serve it alone, writing no database,
+/// leaves no file behind: its identity is not kept), and the directory then holds no
+/// finished database until the solve writes `database.json` again.
 ///
 /// # Errors
 /// A directory holding a finished database of another game (never overwritten: another
 /// directory is needed), or a storage that fails.
-pub(crate) fn for_solve(st: &dyn Storage, game: &str, resume: bool) -> Result<Identity, Error> {
+pub(crate) fn for_solve(
+    st: &dyn Storage,
+    game: &str,
+    resume: bool,
+    record: bool,
+) -> Result<Identity, Error> {
     let meta = read_meta(st);
     if let Ok(Some(m)) = &meta {
         if m.game != game {
@@ -172,6 +178,9 @@ pub(crate) fn for_solve(st: &dyn Storage, game: &str, resume: bool) -> Result<Id
     // From here on the directory holds no finished database: its files are being replaced.
     st.remove(META)
         .map_err(|e| Error::io(st.describe(META), "remove", e))?;
+    if !record {
+        return Ok(id);
+    }
     let text = serde_json::to_vec(&Record {
         id: id.to_hex(),
         game: game.to_string(),
@@ -199,7 +208,7 @@ fn read_record(st: &dyn Storage) -> Option<Record> {
 pub(crate) fn begin<G: TierGame>(game: &G, opts: &SolveOptions) -> Result<SolveOptions, Error> {
     let mut opts = opts.clone();
     if let Some(st) = &opts.storage {
-        let id = for_solve(&**st, &game.name(), opts.resume)?;
+        let id = for_solve(&**st, &game.name(), opts.resume, opts.keep_values)?;
         opts.storage = Some(Identified::wrap(st.clone(), id));
     }
     Ok(opts)
@@ -222,7 +231,7 @@ pub(crate) fn begin_distributed<G: TierGame>(
     // Rank 0's verdict: a byte (1: an identity follows), then the identity.
     let mut bytes = vec![0u8; 17];
     if ex.rank() == 0 {
-        mine = for_solve(&*st, &game.name(), opts.resume);
+        mine = for_solve(&*st, &game.name(), opts.resume, opts.keep_values);
         if let Ok(id) = &mine {
             bytes[0] = 1;
             bytes[1..].copy_from_slice(&id.0);
@@ -259,12 +268,17 @@ mod tests {
     #[test]
     fn a_resumed_solve_keeps_its_identity_and_a_new_one_makes_another() {
         let st = MemStorage::new();
-        let a = for_solve(&st, "g 1", false).unwrap();
-        assert_eq!(for_solve(&st, "g 1", true).unwrap(), a);
+        let a = for_solve(&st, "g 1", false, true).unwrap();
+        assert_eq!(for_solve(&st, "g 1", true, true).unwrap(), a);
         // Another game (or size) resumed in the same place starts afresh.
-        let b = for_solve(&st, "g 2", true).unwrap();
+        let b = for_solve(&st, "g 2", true, true).unwrap();
         assert_ne!(a, b);
-        let c = for_solve(&st, "g 2", false).unwrap();
+        let c = for_solve(&st, "g 2", false, true).unwrap();
         assert_ne!(b, c);
+        // Not recorded: nothing to resume from.
+        let st = MemStorage::new();
+        let d = for_solve(&st, "g 1", false, false).unwrap();
+        assert!(st.names().is_empty());
+        assert_ne!(for_solve(&st, "g 1", true, false).unwrap(), d);
     }
 }

@@ -195,8 +195,7 @@ fn files_that_serve_the_solve_only_are_removed() {
     opts.storage = Some(Arc::new(st.clone()));
     opts.keep_values = false;
     assert_eq!(distributed(&g, 3, &opts, &positions).0, want);
-    // Only the solve's identity is left (a resumed solve would take it up again).
-    assert_eq!(st.names(), vec![identity::ID_FILE.to_string()]);
+    assert_eq!(st.names(), Vec::<String>::new());
 }
 
 #[test]
