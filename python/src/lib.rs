@@ -700,6 +700,7 @@ fn query_error(name: &str, e: QueryError) -> PyErr {
     match e {
         QueryError::Bad(m) => PyValueError::new_err(format!("{name}: {m}")),
         QueryError::Lookup(e) => tier_error(name, e),
+        QueryError::TooLong(m) => PyRuntimeError::new_err(format!("{name}: {m}")),
     }
 }
 
@@ -872,8 +873,9 @@ fn game(
     let gname = built.name();
     let title = built.title();
     let mut tmp = None;
-    let storage: Option<Arc<dyn Storage>> = match &db {
-        Some(d) => Some(Arc::new(DirStorage::new(d.clone()))),
+    let dir = db.as_ref().map(|d| Arc::new(DirStorage::new(d.clone())));
+    let storage: Option<Arc<dyn Storage>> = match &dir {
+        Some(d) => Some(d.clone()),
         None if e.tiered && built.needs_storage() => {
             let t = tempfile::Builder::new()
                 .prefix("retrograde-tiers-")
@@ -910,6 +912,10 @@ fn game(
             Err(err) => return Err(tier_error(&gname, err)),
         }
     }
+    // No finished database in db=: solving writes one, as its one writer.
+    if let Some(d) = &dir {
+        d.lock().map_err(|err| tier_error(&gname, err))?;
+    }
     let cancel = Arc::new(AtomicBool::new(false));
     let shown = Progress::new(progress);
     let mut opts = retrograde_tier::SolveOptions::default();
@@ -942,7 +948,11 @@ fn open_db(py: Python<'_>, path: PathBuf) -> PyResult<NativeGame> {
     let storage: Arc<dyn Storage> = Arc::new(DirStorage::new(path.clone()));
     let fail = |e: retrograde_tier::Error| {
         if matches!(e, retrograde_tier::Error::Missing { .. }) {
-            PyFileNotFoundError::new_err(format!("{shown}: no finished database here ({e})"))
+            let why = match DirStorage::writer(&path) {
+                Some(who) => format!("{who} is writing it"),
+                None => e.to_string(),
+            };
+            PyFileNotFoundError::new_err(format!("{shown}: no finished database here ({why})"))
         } else if e.is_damage() {
             PyOSError::new_err(format!(
                 "{e}; solve again with --db {shown} --resume to repair it"

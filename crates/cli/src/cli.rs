@@ -159,6 +159,7 @@ pub enum Command {
         retrograde game connect4 --width 5 --height 4 --db c4 && retrograde serve c4\n  \
         retrograde serve c4 t3 --port 0\n  \
         curl 'http://127.0.0.1:8080/api/query?db=c4&moves=3,3'")]
+    #[command(after_long_help = crate::cmd::serve::LIMITS)]
     Serve(crate::cmd::serve::ServeArgs),
 }
 

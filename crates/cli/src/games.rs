@@ -113,9 +113,19 @@ impl GameChoice {
                     }
                     let name = input::display_name(Some(path));
                     let mut bytes = Vec::new();
+                    // Read whole, but never past the memory limit (standard input can be
+                    // endless).
+                    let cap = crate::mem::limit_bytes().unwrap_or(u64::MAX - 1);
                     input::open(Some(path))?
+                        .take(cap + 1)
                         .read_to_end(&mut bytes)
                         .map_err(|e| anyhow!("{name}: cannot read: {e}"))?;
+                    if let (true, Some(l)) = (bytes.len() as u64 > cap, crate::mem::limit()) {
+                        anyhow::bail!(
+                            "{name}: more than {} of input, over the memory limit of {l}",
+                            crate::mem::human(cap)
+                        );
+                    }
                     ArgValue::Input(Input { name, bytes })
                 }
             };

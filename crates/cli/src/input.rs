@@ -522,7 +522,7 @@ fn memchr_newline(b: &[u8]) -> Option<usize> {
 
 /// `r` if it is `Ok` on every rank; else the error of the first rank with one, at every rank
 /// (as an [`Agreed`] error). A collective.
-fn agree<T>(r: Result<T>, ex: &dyn retrograde_solve::exchange::Exchange) -> Result<T> {
+pub fn agree<T>(r: Result<T>, ex: &dyn retrograde_solve::exchange::Exchange) -> Result<T> {
     let (k, me) = (ex.size(), ex.rank());
     let mut failed = vec![0u64; k];
     failed[me] = u64::from(r.is_err());
@@ -541,3 +541,5 @@ fn agree<T>(r: Result<T>, ex: &dyn retrograde_solve::exchange::Exchange) -> Resu
         String::from_utf8_lossy(&got[first]).into_owned(),
     )))
 }
+
+pub use retrograde_graph::format::{read_line, Line};

@@ -1173,6 +1173,13 @@ vtest!(verify_rejects_a_wrong_best_move, |dir, _cmd| {
     assert!(verify_wrong(&dir, "u.csv").contains("vertex 0: a terminal"));
     pebbles_with(&dir, "v.csv", "4,win,3,3", Some("4,win,3,"));
     assert!(verify_wrong(&dir, "v.csv").contains("vertex 4"));
+    // Issue 25: a best move that realizes the value but is not the smallest successor
+    // that does (3 pebbles: taking one or two both lose in 2) breaks the documented rule.
+    pebbles_with(&dir, "w.csv", "3,loss,2,1", Some("3,loss,2,2"));
+    assert_eq!(
+        verify_wrong(&dir, "w.csv"),
+        "wrong: w.csv: vertex 3: best move 2 realizes loss in 2, but so does 1, a smaller successor: the best move is the smallest that realizes the value\n"
+    );
 });
 
 vtest!(verify_rejects_a_false_draw_or_tie, |dir, cmd| {

@@ -161,7 +161,7 @@ rtest!(query_errors_say_which_move_and_why, |dir, cmd| {
     std::fs::create_dir(dir.path().join("empty")).unwrap();
     let msg = dir.command().args(["query", "empty"]).message();
     assert!(
-        msg.contains("database.json") && msg.contains("missing"),
+        msg.contains("empty: no database here (no database.json)") && !msg.contains("resume"),
         "{msg}"
     );
     // Many queries: the good ones are answered, a bad one is reported, exit 2.

@@ -26,11 +26,25 @@ struct Server {
 impl Server {
     /// Starts `retrograde serve DBS --port 0` in `dir` and reads the URL it prints.
     fn start(dir: &Dir, dbs: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_retrograde"))
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_retrograde"));
+        cmd.arg("serve").args(dbs).args(["--port", "0"]);
+        Server::spawn(dir, cmd)
+    }
+
+    /// [`Server::start`] with at most `files` open files (`ulimit -n`).
+    fn start_with_files(dir: &Dir, dbs: &[&str], files: u32) -> Server {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(format!(
+            "ulimit -n {files} && exec '{}' serve {} --port 0",
+            env!("CARGO_BIN_EXE_retrograde"),
+            dbs.join(" ")
+        ));
+        Server::spawn(dir, cmd)
+    }
+
+    fn spawn(dir: &Dir, mut cmd: Command) -> Server {
+        let mut child = cmd
             .current_dir(dir.path())
-            .arg("serve")
-            .args(dbs)
-            .args(["--port", "0"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -90,13 +104,18 @@ impl Reply {
 
 /// One HTTP/1.1 request on a fresh connection (`Connection: close`), to loopback only.
 fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Reply {
+    request_to(addr, &addr.to_string(), method, path, body)
+}
+
+/// [`request`] with this `Host` header.
+fn request_to(addr: SocketAddr, host: &str, method: &str, path: &str, body: Option<&str>) -> Reply {
     assert!(addr.ip().is_loopback(), "tests only talk to this machine");
     let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(10)).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let body = body.unwrap_or("");
     write!(
         s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     )
     .expect("send");
@@ -309,11 +328,16 @@ rtest!(serve_bad_requests_are_400_with_a_json_error, |dir, cmd| {
     // Bytes that are not UTF-8, stray percent signs, far too many moves, a huge position.
     server.get("/api/query?db=c4&moves=%FF%FE").error(400);
     server.get("/api/query?db=c4&moves=%").error(400);
-    let many = vec!["1"; 10_001].join(",");
+    let many = vec!["1"; 1_001].join(",");
     let e = server
         .get(&format!("/api/query?db=c4&moves={many}"))
         .error(400);
-    assert!(e.contains("at most 10000"), "{e}");
+    assert!(e.contains("at most 1000"), "{e}");
+    // Issue 25: a parameter given twice is refused, not the last one taken.
+    let e = server.get("/api/query?db=c4&db=g").error(400);
+    assert!(e.contains("db is given twice"), "{e}");
+    let e = server.get("/api/query?db=c4&moves=1&moves=2").error(400);
+    assert!(e.contains("moves is given twice"), "{e}");
     let long = "x".repeat(20_000);
     server
         .get(&format!("/api/query?db=c4&position={long}"))
@@ -328,6 +352,169 @@ rtest!(serve_bad_requests_are_400_with_a_json_error, |dir, cmd| {
     assert_eq!(server.get("/api/query?db=c4&moves=2").status, 200);
     let _ = cmd;
 });
+
+rtest!(serve_answers_only_to_its_own_address, |dir, cmd| {
+    // Issue 25: any Host header was answered, so a page of another site could reach the
+    // server by pointing a name of its own at 127.0.0.1 (DNS rebinding).
+    databases(&dir);
+    let server = Server::start(&dir, &["c4"]);
+    let (addr, port) = (server.addr, server.addr.port());
+    for good in [
+        addr.to_string(),
+        format!("localhost:{port}"),
+        format!("LocalHost:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        let r = request_to(addr, &good, "GET", "/api/query?moves=1", None);
+        assert_eq!(r.status, 200, "{good}: {r:?}");
+    }
+    for bad in [
+        format!("evil.example:{port}"),
+        "evil.example".to_string(),
+        format!("127.0.0.1:{}", port.wrapping_add(1)),
+        format!("192.168.1.1:{port}"),
+        format!("localhost.evil.example:{port}"),
+        "127.0.0.1".to_string(),
+    ] {
+        for path in ["/api/query?moves=1", "/", "/api/databases"] {
+            let e = request_to(addr, &bad, "GET", path, None).error(403);
+            assert!(e.contains("does not name the address"), "{bad}: {e}");
+        }
+    }
+    let _ = cmd;
+});
+
+/// How long `GET path` took to answer (with 200).
+fn answered_in(addr: SocketAddr, path: &str) -> Duration {
+    let t = Instant::now();
+    let r = request(addr, "GET", path, None);
+    assert_eq!(r.status, 200, "{path}: {r:?}");
+    t.elapsed()
+}
+
+/// A graph whose vertex 0 has `n` moves (to 1..=n), vertex 1 a move back to 0: a huge
+/// answer, and replays that cross it again and again.
+fn hub(dir: &Dir, n: u32) {
+    let mut text = format!("vertices {}\nstart 0\n1 0\n", n + 1);
+    for v in 1..=n {
+        text.push_str(&format!("0 {v}\n"));
+    }
+    dir.create("hub.rg", text);
+    dir.command()
+        .args(["solve", "hub.rg", "--db", "hub", "-q", "--summary"])
+        .stdout();
+}
+
+rtest!(
+    serve_cuts_a_huge_answer_and_keeps_answering_others,
+    |dir, cmd| {
+        // Issue 25: a vertex with 10M moves made a 499 MB answer and killed the server; a
+        // replay across a 1M-move vertex took a minute. Here 200,000 moves (a test's size).
+        hub(&dir, 200_000);
+        databases(&dir);
+        let server = Server::start(&dir, &["hub", "c4"]);
+        let big = server.get("/api/query?db=hub&moves=");
+        assert_eq!(big.status, 200, "{big:?}");
+        let j = big.json();
+        assert_eq!(j["moves"].as_array().unwrap().len(), 1000);
+        assert_eq!(j["more"], 199_000);
+        // The best come first, ties in the order of the moves (the same as `query`).
+        assert_eq!(format!("{}\n", big.body), query(&dir, "hub", &[]));
+        let text = dir.command().args(["query", "hub"]).stdout();
+        assert!(
+            text.contains(", and 199000 more\n"),
+            "{}",
+            &text[text.len() - 100..]
+        );
+        // A replay of 1000 moves back and forth across the hub.
+        let replay = ["1", "0"].repeat(500).join(",");
+        let t = Instant::now();
+        let r = server.get(&format!("/api/query?db=hub&moves={replay}"));
+        assert_eq!(r.status, 200, "{r:?}");
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        // One client hammers the hub while another asks small questions: every one of its
+        // answers comes within a second.
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+        let addr = server.addr;
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let big_ones = std::sync::Arc::new(AtomicUsize::new(0));
+        let hammer = {
+            let (stop, big_ones) = (stop.clone(), big_ones.clone());
+            std::thread::spawn(move || {
+                while !stop.load(Relaxed) {
+                    let r = request(addr, "GET", "/api/query?db=hub&moves=", None);
+                    assert!(r.status == 200 || r.status == 503, "{r:?}");
+                    big_ones.fetch_add(1, Relaxed);
+                }
+            })
+        };
+        let mut worst = Duration::ZERO;
+        let t0 = Instant::now();
+        let mut i = 0;
+        while (i < 40 || big_ones.load(Relaxed) < 4) && t0.elapsed() < Duration::from_secs(30) {
+            worst = worst.max(answered_in(
+                addr,
+                &format!("/api/query?db=c4&moves={}", i % 4 + 1),
+            ));
+            i += 1;
+        }
+        stop.store(true, Relaxed);
+        hammer.join().unwrap();
+        let hammered = big_ones.load(Relaxed);
+        assert!(hammered >= 4, "the hub was asked {hammered} times");
+        eprintln!("slowest small answer beside a hammered hub ({hammered} big answers): {worst:?}");
+        assert!(worst < Duration::from_secs(1), "{worst:?}");
+        let _ = cmd;
+    }
+);
+
+rtest!(
+    serve_closes_idle_connections_and_answers_others,
+    |dir, cmd| {
+        // Issue 25: 300 connections that sent nothing stayed open for good, and with the
+        // server's file limit at 256 nobody else was answered until they went away.
+        databases(&dir);
+        let server = Server::start_with_files(&dir, &["c4"], 256);
+        let addr = server.addr;
+        let mut idle = Vec::new();
+        for i in 0..300 {
+            let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).expect("connect");
+            if i % 3 == 0 {
+                // Half a request (a slow client), the rest never comes.
+                s.write_all(b"GET /api/query?moves=1 HTTP/1.1\r\nHost: ")
+                    .unwrap();
+            }
+            idle.push(s);
+        }
+        let mut worst = Duration::ZERO;
+        let started = Instant::now();
+        for i in 0..30 {
+            worst = worst.max(answered_in(
+                addr,
+                &format!("/api/query?moves={}", i % 4 + 1),
+            ));
+        }
+        eprintln!("slowest answer beside 300 idle connections: {worst:?}");
+        assert!(worst < Duration::from_secs(1), "{worst:?}");
+        // Those still open when the others came are closed after 10 s of nothing.
+        std::thread::sleep(Duration::from_secs(12).saturating_sub(started.elapsed()));
+        for mut s in idle {
+            s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+            let mut buf = [0u8; 512];
+            // Closed: the end of the stream (a refusal or a timeout's 408 may come first).
+            loop {
+                match s.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(_) => continue,
+                    Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+                    Err(e) => panic!("an idle connection is still open after 12 s: {e}"),
+                }
+            }
+        }
+        assert_eq!(server.get("/api/query?moves=1").status, 200);
+        let _ = cmd;
+    }
+);
 
 rtest!(serve_command_errors_are_exit_2, |dir, cmd| {
     let e = cmd.args(["serve", "missing"]).message();

@@ -240,6 +240,45 @@ impl Connect4 {
         }
     }
 
+    /// Refuses a board where play went on after a four: the side to move has four in a
+    /// row, or the fours of the side that just moved do not all pass through one stone on
+    /// top of its column (its last move). A board that passes may still not arise (the
+    /// database holds exactly the positions that do, and says so).
+    ///
+    /// # Errors
+    /// Why the board cannot arise.
+    fn after_fours(&self, key: u64) -> Result<(), String> {
+        let (mask, first) = self.decode(key);
+        let s = self.stride();
+        let x_last = mask.count_ones() % 2 == 1;
+        let (mover, last) = if x_last {
+            (mask ^ first, first)
+        } else {
+            (first, mask ^ first)
+        };
+        let (m, l) = if x_last { ("o", "x") } else { ("x", "o") };
+        if has_four(mover, s) {
+            return Err(format!(
+                "{m} has four in a row, yet it is {m}'s turn: the game ended when {m} made it"
+            ));
+        }
+        if has_four(last, s) {
+            let tops = (0..self.width).filter_map(|c| {
+                let h = self.column_height(key, c);
+                (h > 0).then(|| 1u64 << (c * s + h - 1))
+            });
+            if !tops
+                .filter(|t| last & t != 0)
+                .any(|t| !has_four(last & !t, s))
+            {
+                return Err(format!(
+                    "{l} has fours that no single last move made: the game ended with the first"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The board seen in a mirror (columns in reverse order).
     pub fn mirror(&self, key: u64) -> u64 {
         let s = self.stride();
@@ -537,6 +576,7 @@ impl Notation for Connect4 {
                 "x has {nx} stones and o {no}: x moves first, so x has as many as o or one more"
             ));
         }
+        self.after_fours(key)?;
         Ok((self.board(key), u8::from(nx != no)))
     }
 
@@ -737,5 +777,32 @@ mod tests {
         let full = replay(&g, &["1", "1", "1", "1"]).unwrap().0;
         assert_eq!(full, g.board(full.key));
         assert!(g.parse_move(&full, 0, "1").unwrap_err().contains("full"));
+    }
+
+    #[test]
+    fn boards_after_a_four_are_refused_and_every_reached_one_is_read() {
+        let g = Connect4::new(4, 4).unwrap();
+        // Every position play reaches reads back (the rule refuses none of them).
+        let mut seen = std::collections::HashSet::new();
+        let mut todo = vec![g.empty()];
+        while let Some(key) = todo.pop() {
+            if !seen.insert(key) {
+                continue;
+            }
+            let b = g.board(key);
+            let text = g.position_string(&b, 0);
+            assert_eq!(g.parse_position(&text).map(|p| p.0), Ok(b), "{text}");
+            if g.terminal(key, b.stones.into()).is_none() {
+                todo.extend((0..4).filter_map(|c| g.play(key, c)));
+            }
+        }
+        assert_eq!(seen.len(), 161_029);
+        let e = g.parse_position("..../o.../ooo./xxxx").unwrap_err();
+        assert!(e.contains("x has four in a row, yet it is x's turn"), "{e}");
+        let e = g.parse_position("x.../xooo/xooo/xxxx").unwrap_err();
+        assert!(
+            e.contains("x has fours that no single last move made"),
+            "{e}"
+        );
     }
 }

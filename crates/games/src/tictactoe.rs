@@ -151,6 +151,37 @@ impl TicTacToe {
         self.lines.iter().any(|&l| l & !bits == 0)
     }
 
+    /// Whether `b` (with the counts of a legal game, `side` to move) arises in play: the
+    /// side to move has no line (the game ended when it was made), and the lines of the
+    /// side that just moved all pass through one of its stones (its last move: before it,
+    /// no line stood, and stones placed in any order make no line that the whole does not
+    /// hold). Exact: every board that keeps these rules is reached by some game.
+    ///
+    /// # Errors
+    /// Why the board cannot arise.
+    fn arises(&self, b: &Board, side: u8) -> Result<(), String> {
+        let (mover, last, names) = if side == 0 {
+            (b.x, b.o, ("X", "O"))
+        } else {
+            (b.o, b.x, ("O", "X"))
+        };
+        let k = self.k;
+        if self.has_line(mover) {
+            return Err(format!(
+                "{} has {k} in a row, yet it is {}'s turn: the game ended when {} made that line (or {} has {k} in a row too)",
+                names.0, names.0, names.0, names.1
+            ));
+        }
+        let mut made = self.lines.iter().filter(|&&l| l & !last == 0).peekable();
+        if made.peek().is_some() && made.fold(u32::MAX, |c, &l| c & l) == 0 {
+            return Err(format!(
+                "{}'s lines of {k} share no stone: the game ended with the first of them",
+                names.1
+            ));
+        }
+        Ok(())
+    }
+
     #[inline]
     fn transform(&self, g: usize, v: u32) -> u32 {
         let t = &self.sym[g];
@@ -357,7 +388,9 @@ impl Notation for TicTacToe {
                 "X has {nx} stones and O {no}: X moves first, so X has as many as O or one more"
             ));
         }
-        Ok((b, u8::from(nx != no)))
+        let side = u8::from(nx != no);
+        self.arises(&b, side)?;
+        Ok((b, side))
     }
 
     fn position_help(&self) -> String {
@@ -391,6 +424,48 @@ impl Notation for TicTacToe {
 mod tests {
     use super::*;
     use retrograde_tier::{check_game, replay};
+
+    #[test]
+    fn exactly_the_boards_that_arise_are_positions() {
+        // Every board of 3x3 with its counts' side to move: parse_position accepts exactly
+        // the 5478 that play from the empty board reaches (568 others keep the counts).
+        let g = TicTacToe::new(3, 3, 3).unwrap();
+        let mut reached = std::collections::HashSet::new();
+        let mut todo = vec![Board { x: 0, o: 0 }];
+        let mut moves = Vec::new();
+        while let Some(b) = todo.pop() {
+            if reached.insert(b) && g.primitive(&b).is_none() {
+                moves.clear();
+                g.moves(&b, &mut moves);
+                todo.extend(moves.iter().copied());
+            }
+        }
+        assert_eq!(reached.len(), 5478);
+        let (mut accepted, mut counts_fit) = (0, 0);
+        for (x, o) in retrograde_tier::notation::every_board(9) {
+            let (x, o) = (x as u32, o as u32);
+            let b = Board { x, o };
+            let text = g.position_string(&b, 0);
+            let (nx, no) = (x.count_ones(), o.count_ones());
+            counts_fit += usize::from(nx == no || nx == no + 1);
+            match g.parse_position(&text) {
+                Ok((p, _)) => {
+                    assert!(reached.contains(&p), "{text} accepted");
+                    accepted += 1;
+                }
+                Err(e) => assert!(!reached.contains(&b), "{text} refused: {e}"),
+            }
+        }
+        assert_eq!((accepted, counts_fit - accepted), (5478, 568));
+        let e = g.parse_position("xxx/oo./o..").unwrap_err();
+        assert!(e.contains("X has 3 in a row, yet it is X's turn"), "{e}");
+        let e = g.parse_position("xxx/ooo/x..").unwrap_err();
+        assert!(e.contains("O has 3 in a row"), "{e}");
+        // Two lines of the last mover without a common stone: on a wider board.
+        let wide = TicTacToe::new(2, 7, 3).unwrap();
+        let e = wide.parse_position("xxx.xxx/oo.oo.o").unwrap_err();
+        assert!(e.contains("X's lines of 3 share no stone"), "{e}");
+    }
 
     #[test]
     fn names_and_pictures() {

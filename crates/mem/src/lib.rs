@@ -113,6 +113,11 @@ type Resource = libc::__rlimit_resource_t;
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 type Resource = libc::c_int;
 
+/// The most files this process may have open (`ulimit -n`), when limited.
+pub fn open_files_limit() -> Option<u64> {
+    rlimit(libc::RLIMIT_NOFILE as Resource)
+}
+
 /// A soft resource limit, when there is one.
 fn rlimit(resource: Resource) -> Option<u64> {
     let mut r = libc::rlimit {

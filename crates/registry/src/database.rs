@@ -1,11 +1,12 @@
 //! Opening a database with nothing but its directory: it says what it holds.
 
 use crate::play_graph::PlayGraphDb;
-use crate::{entry, Answer, Args, Built, Query, QueryAnswer, QueryError, Report};
+use crate::{entry, Answer, Args, Built, Query, QueryAnswer, QueryError, Report, MAX_LISTED};
 use retrograde_games::play::{start_session, DynSession};
 use retrograde_solve::Value;
-use retrograde_tier::{rank_moves, read_meta, Error, GraphDb, Storage};
+use retrograde_tier::{read_meta, Error, GraphDb, Storage};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// What a database directory holds.
 pub enum Database {
@@ -106,6 +107,19 @@ impl Answer for GraphAnswer {
     }
 
     fn query(&self, q: &Query) -> Result<QueryAnswer, QueryError> {
+        // A day: no deadline to speak of.
+        self.query_until(q, Instant::now() + Duration::from_secs(86_400))
+    }
+
+    /// Replaying a move is a binary search among the vertex's moves; the answer reads the
+    /// value of every move once, in order, keeping the best [`MAX_LISTED`]: time linear in
+    /// the moves, memory in the listed ones, checked against `deadline` as it goes.
+    fn query_until(&self, q: &Query, deadline: Instant) -> Result<QueryAnswer, QueryError> {
+        let late = || {
+            QueryError::TooLong(
+                "the answer took too long (a vertex with very many moves?)".to_string(),
+            )
+        };
         let v = match q {
             Query::Position(text) => self.vertex(text)?,
             Query::After(..) => {
@@ -118,9 +132,11 @@ impl Answer for GraphAnswer {
                     QueryError::Bad("the graph has no start vertex: ask for a vertex".into())
                 })?;
                 for (i, m) in moves.iter().enumerate() {
+                    if Instant::now() > deadline {
+                        return Err(late());
+                    }
                     let to = self.vertex(m)?;
-                    let next = self.db.moves(v)?;
-                    if !next.iter().any(|&(t, _)| t == to) {
+                    if self.db.find_move(v, to)?.is_none() {
                         return Err(QueryError::Bad(format!(
                             "move {} ({m:?}): vertex {} has no move to {}",
                             i + 1,
@@ -134,16 +150,48 @@ impl Answer for GraphAnswer {
             }
         };
         let value = self.db.value(v)?;
-        let mut moves: Vec<(String, Value)> = Vec::new();
-        for (t, keeps) in self.db.moves(v)? {
-            moves.push((t.to_string(), self.db.value(t)?.through(keeps)));
+        // The best moves so far, by (value for the mover, best first; then move order),
+        // cut back to MAX_LISTED whenever twice that many are held.
+        let mut best: Vec<(std::cmp::Reverse<Value>, u64, u32)> = Vec::new();
+        let keep = |best: &mut Vec<(std::cmp::Reverse<Value>, u64, u32)>| {
+            best.sort_unstable();
+            best.truncate(MAX_LISTED);
+        };
+        let mut read = self.db.value_reader();
+        let mut failed = None;
+        let mut n = 0u64;
+        let whole = self.db.each_move(v, &mut |t, keeps| {
+            if n % 4096 == 0 && n > 0 && Instant::now() > deadline {
+                failed = Some(late());
+                return false;
+            }
+            match read(t) {
+                Ok(x) => best.push((std::cmp::Reverse(x.through(keeps)), n, t)),
+                Err(e) => {
+                    failed = Some(QueryError::Lookup(e));
+                    return false;
+                }
+            }
+            n += 1;
+            if best.len() >= 2 * MAX_LISTED {
+                keep(&mut best);
+            }
+            true
+        })?;
+        if let (false, Some(e)) = (whole, failed) {
+            return Err(e);
         }
-        rank_moves(&mut moves);
+        keep(&mut best);
+        let moves: Vec<(String, Value)> = best
+            .into_iter()
+            .map(|(std::cmp::Reverse(x), _, t)| (t.to_string(), x))
+            .collect();
         Ok(QueryAnswer {
             position: v.to_string(),
             picture: format!("vertex {}\n", self.label(v)),
             side: "The player".into(),
             value,
+            more: n - moves.len() as u64,
             moves,
             board: None,
         })

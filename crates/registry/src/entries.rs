@@ -583,14 +583,17 @@ fn playable_query<P: Playable>(g: &P, q: &Query) -> Result<QueryAnswer, QueryErr
         .into_iter()
         .map(|(mv, v)| (mv.label, v))
         .collect();
-    Ok(QueryAnswer {
+    let mut answer = QueryAnswer {
         position: moves_name(q),
         picture: g.render(&p),
         side: g.side_names()[side].clone(),
         value,
         moves,
+        more: 0,
         board: None,
-    })
+    };
+    answer.cut();
+    Ok(answer)
 }
 
 fn moves_name(q: &Query) -> String {

@@ -266,10 +266,28 @@ pub struct QueryAnswer {
     pub side: String,
     /// Its value for the side to move.
     pub value: Value,
-    /// Every legal move (its name) with its value for the player who makes it, best first.
+    /// The legal moves (their names) with their values for the player who makes them, best
+    /// first: every one, or the best [`MAX_LISTED`] when there are more.
     pub moves: Vec<(String, Value)>,
+    /// How many legal moves are not listed (after the best [`MAX_LISTED`]).
+    pub more: u64,
     /// The board as a grid of cells, for games whose positions are one (drawings).
     pub board: Option<Grid>,
+}
+
+/// The most moves an answer lists (the best ones; `more` counts the rest): a graph vertex
+/// with ten million moves would otherwise make an answer of half a gigabyte.
+pub const MAX_LISTED: usize = 1000;
+
+impl QueryAnswer {
+    /// Keeps the best [`MAX_LISTED`] of `moves` (already ranked), counting the rest in
+    /// `more`.
+    pub fn cut(&mut self) {
+        if self.moves.len() > MAX_LISTED {
+            self.more += (self.moves.len() - MAX_LISTED) as u64;
+            self.moves.truncate(MAX_LISTED);
+        }
+    }
 }
 
 impl QueryAnswer {
@@ -277,8 +295,10 @@ impl QueryAnswer {
     /// web explorer's `/api/query` returns it, so the two cannot differ.
     ///
     /// `{"position", "to_move", "outcome", "remoteness" (null for a draw), "moves": [{"move",
-    /// "outcome", "remoteness"}], "board": {"rows", "cols", "cells"}}`, each move's value for
-    /// the player who makes it, best first; `board` only for games drawn on a grid.
+    /// "outcome", "remoteness"}], "more", "board": {"rows", "cols", "cells"}}`, each move's
+    /// value for the player who makes it, best first; `more` (the moves not listed, after
+    /// the best [`MAX_LISTED`]) only when there are some; `board` only for games drawn on
+    /// a grid.
     pub fn to_json(&self) -> String {
         let json = AnswerJson {
             position: &self.position,
@@ -294,6 +314,7 @@ impl QueryAnswer {
                     remoteness: v.remoteness(),
                 })
                 .collect(),
+            more: self.more,
             board: self.board.as_ref(),
         };
         // Strings, numbers and a list of structs: serializing cannot fail.
@@ -309,8 +330,14 @@ struct AnswerJson<'a> {
     outcome: &'static str,
     remoteness: Option<u32>,
     moves: Vec<MoveJson<'a>>,
+    #[serde(skip_serializing_if = "is_zero")]
+    more: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     board: Option<&'a Grid>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[derive(serde::Serialize)]
@@ -455,6 +482,21 @@ pub trait Answer: Send + Sync {
         Err(QueryError::Bad("this game does not answer queries".into()))
     }
 
+    /// [`Answer::query`], given up with [`QueryError::TooLong`] once `deadline` has passed
+    /// (a server bounds the work of one request so). The default answers as `query` does:
+    /// games whose answers take a bounded number of moves need no more.
+    ///
+    /// # Errors
+    /// As [`Answer::query`], and [`QueryError::TooLong`].
+    fn query_until(
+        &self,
+        q: &Query,
+        deadline: std::time::Instant,
+    ) -> Result<QueryAnswer, QueryError> {
+        let _ = deadline;
+        self.query(q)
+    }
+
     /// A play session with the human on `side` (from `from`, a position in the game's
     /// notation, when given), and its opening text.
     ///
@@ -492,12 +534,14 @@ pub enum QueryError {
     Bad(String),
     /// A value that cannot be read.
     Lookup(Error),
+    /// The answer would take longer than allowed ([`Answer::query_until`]).
+    TooLong(String),
 }
 
 impl std::fmt::Display for QueryError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            QueryError::Bad(m) => f.write_str(m),
+            QueryError::Bad(m) | QueryError::TooLong(m) => f.write_str(m),
             QueryError::Lookup(e) => e.fmt(f),
         }
     }
@@ -507,7 +551,7 @@ impl std::error::Error for QueryError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             QueryError::Lookup(e) => Some(e),
-            QueryError::Bad(_) => None,
+            QueryError::Bad(_) | QueryError::TooLong(_) => None,
         }
     }
 }
@@ -559,13 +603,23 @@ mod tests {
             side: "O".into(),
             value: Value::Tie(8),
             moves: vec![("b2".into(), Value::Tie(8)), ("a1".into(), Value::Draw)],
+            more: 0,
             board: Grid::from_position("x../.../... o"),
         };
         assert_eq!(
             a.to_json(),
             r#"{"position":"x../.../... o","to_move":"O","outcome":"tie","remoteness":8,"moves":[{"move":"b2","outcome":"tie","remoteness":8},{"move":"a1","outcome":"draw","remoteness":null}],"board":{"rows":3,"cols":3,"cells":["x..","...","..."]}}"#
         );
-        let graph = QueryAnswer { board: None, ..a };
-        assert!(!graph.to_json().contains("board"));
+        let mut graph = QueryAnswer { board: None, ..a };
+        assert!(!graph.to_json().contains("board") && !graph.to_json().contains("more"));
+        // Past MAX_LISTED moves, the best are listed and the rest counted.
+        graph.moves = vec![("1".into(), Value::Draw); MAX_LISTED + 5];
+        graph.cut();
+        assert_eq!((graph.moves.len(), graph.more), (MAX_LISTED, 5));
+        assert!(
+            graph.to_json().ends_with(r#""more":5}"#),
+            "{}",
+            graph.to_json()
+        );
     }
 }

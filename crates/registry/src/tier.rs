@@ -230,15 +230,19 @@ pub(crate) fn query<G: Notation + Send + Sync>(
             .map(|(r, c)| b.cell_name(r as usize, c as usize))
             .collect();
     }
-    Ok(QueryAnswer {
+    let mut answer = QueryAnswer {
         board,
         position,
         picture: game.render(&p, side),
         side: game.side_names()[usize::from(side & 1)].clone(),
         value,
         moves,
-    })
+        more: 0,
+    };
+    answer.cut();
+    Ok(answer)
 }
+
 /// A position in the game's notation, or a query error that says what was expected.
 fn parse<G: Notation>(game: &G, text: &str) -> Result<(G::Position, u8), QueryError> {
     game.parse_position(text).map_err(|e| {

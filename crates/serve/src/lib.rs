@@ -18,8 +18,25 @@
 //!   start; `?position=P&moves=M1,M2` is the position after those moves played from `P`
 //!   (what `query --position P --moves M1,M2` answers).
 //! - A bad request is `400` with `{"error": "..."}` saying what is wrong (which move and
-//!   why); a database file that cannot be read is `500` with `{"error"}` naming it; an
-//!   unknown path is `404` with `{"error"}`.
+//!   why, a parameter given twice); a database file that cannot be read is `500` with
+//!   `{"error"}` naming it; an unknown path is `404` with `{"error"}`; a `Host` header
+//!   that does not name the address the server listens on is `403`; an overloaded server
+//!   answers `503` (with `Retry-After`).
+//!
+//! # Limits
+//! No client can make the server stop answering others ([`serve`] applies them):
+//! - an answer lists at most [`MAX_LISTED`] moves, the best, and says how many more
+//!   there are (`"more"`); a query replays at most [`MAX_MOVES`] moves;
+//! - a lookup that runs past [`LOOKUP_TIME`] is given up (`503`); at most [`IN_FLIGHT`]
+//!   run at once, more are refused at once (`503`);
+//! - a connection with no request in flight for [`IDLE_TIME`] (one that sends nothing,
+//!   or half a request) is closed; at most [`Limits::connections`] are open, and when a
+//!   new one comes (or the process runs out of file descriptors), the longest idle one is
+//!   closed to make room;
+//! - the `Host` header must name the address listened on (on loopback, a loopback
+//!   address or `localhost`; on every interface, any address literal or `localhost`):
+//!   a page of another site that renames itself to this machine (DNS rebinding) gets
+//!   `403`.
 //!
 //! Lookups read files, so they run on tokio's blocking threads; a lookup that panicked
 //! would be a `500`, never a dead server.
@@ -40,11 +57,35 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use retrograde_registry::{Answer, Drawing, Query, QueryError};
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The most moves one query may replay.
-pub const MAX_MOVES: usize = 10_000;
+pub const MAX_MOVES: usize = 1_000;
+/// The most lookups in flight at once; one more is refused at once with `503`.
+pub const IN_FLIGHT: usize = 32;
+/// How long a lookup may run before it is given up with `503`.
+pub const LOOKUP_TIME: Duration = Duration::from_secs(5);
+/// How long a connection may stay open with no request in flight.
+pub const IDLE_TIME: Duration = Duration::from_secs(10);
+pub use retrograde_registry::MAX_LISTED;
+
+/// What [`serve_with`] allows.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Limits {
+    /// The most connections open at once (keep it under the process's file descriptors).
+    pub connections: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { connections: 512 }
+    }
+}
 
 /// One database served.
 pub struct Served {
@@ -66,7 +107,13 @@ pub struct Served {
     pub answer: Box<dyn Answer>,
 }
 
-type Shared = Arc<Vec<Served>>;
+/// What the routes share: the databases, and the lookups allowed in flight.
+struct State_ {
+    dbs: Vec<Served>,
+    lookups: Arc<tokio::sync::Semaphore>,
+}
+
+type Shared = Arc<State_>;
 
 const PAGE: &str = include_str!("../web/index.html");
 const SCRIPT: &str = include_str!("../web/app.js");
@@ -95,15 +142,268 @@ pub fn router(dbs: Vec<Served>) -> Router {
                 "no such page: try / or /api/query".into(),
             )
         })
-        .with_state(Arc::new(dbs))
+        .with_state(Arc::new(State_ {
+            dbs,
+            lookups: Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT)),
+        }))
 }
 
-/// Serves `dbs` on `listener` until the process ends.
+/// Serves `dbs` on `listener` until the process ends, within the [limits](crate#limits)
+/// and the default [`Limits`].
 ///
 /// # Errors
-/// When the listener fails.
+/// When the listener's address cannot be read.
 pub async fn serve(listener: tokio::net::TcpListener, dbs: Vec<Served>) -> std::io::Result<()> {
-    axum::serve(listener, router(dbs)).await
+    serve_with(listener, dbs, Limits::default()).await
+}
+
+/// [`serve`] with these `limits`.
+///
+/// # Errors
+/// When the listener's address cannot be read.
+pub async fn serve_with(
+    listener: tokio::net::TcpListener,
+    dbs: Vec<Served>,
+    limits: Limits,
+) -> std::io::Result<()> {
+    let hosts = Arc::new(Hosts::of(listener.local_addr()?));
+    let app = router(dbs);
+    let conns = Arc::new(Conns::default());
+    tokio::spawn(sweep(conns.clone()));
+    loop {
+        let stream = match listener.accept().await {
+            Ok((s, _)) => s,
+            Err(e) => {
+                // Out of file descriptors (idle connections hold them): make room. Any
+                // other error of one connection is that connection's.
+                // (EMFILE, ENFILE on Linux.)
+                if matches!(e.raw_os_error(), Some(24 | 23)) {
+                    conns.close_idlest();
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                continue;
+            }
+        };
+        if conns.len() >= limits.connections.max(1) && !conns.close_idlest() {
+            // Every connection is at work: this one is told so and closed.
+            tokio::spawn(refuse(stream));
+            continue;
+        }
+        let (id, conn) = conns.add();
+        let service = Tracked {
+            app: app.clone(),
+            conn: conn.clone(),
+            hosts: hosts.clone(),
+        };
+        let conns = conns.clone();
+        tokio::spawn(async move {
+            let mut b = hyper::server::conn::http1::Builder::new();
+            b.timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(IDLE_TIME)
+                .keep_alive(true);
+            let served = b.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+            tokio::select! {
+                _ = served => {}
+                _ = conn.close.notified() => {}
+            }
+            conns.remove(id);
+        });
+    }
+}
+
+/// Tells a connection there is no room (`503`) and closes it.
+async fn refuse(mut stream: tokio::net::TcpStream) {
+    use tokio::io::AsyncWriteExt;
+    let body =
+        r#"{"error":"the server has as many connections as it takes, all at work: try again"}"#;
+    let reply = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(reply.as_bytes())).await;
+}
+
+/// The open connections: whether each has a request in flight, and since when it has not.
+#[derive(Default)]
+struct Conns {
+    next: AtomicU64,
+    open: Mutex<HashMap<u64, Arc<Conn>>>,
+}
+
+struct Conn {
+    /// Requests in flight.
+    busy: AtomicUsize,
+    /// When it last had none.
+    idle_since: Mutex<Instant>,
+    /// Closes it.
+    close: tokio::sync::Notify,
+}
+
+impl Conns {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Conn>>> {
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    fn add(&self) -> (u64, Arc<Conn>) {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let c = Arc::new(Conn {
+            busy: AtomicUsize::new(0),
+            idle_since: Mutex::new(Instant::now()),
+            close: tokio::sync::Notify::new(),
+        });
+        self.lock().insert(id, c.clone());
+        (id, c)
+    }
+
+    fn remove(&self, id: u64) {
+        self.lock().remove(&id);
+    }
+
+    /// Closes the connection idle the longest, if one is idle; whether one was.
+    fn close_idlest(&self) -> bool {
+        let mut open = self.lock();
+        let idlest = open
+            .iter()
+            .filter(|(_, c)| c.busy.load(Ordering::Relaxed) == 0)
+            .min_by_key(|(_, c)| *c.idle_since.lock().unwrap_or_else(|e| e.into_inner()))
+            .map(|(&id, c)| (id, c.clone()));
+        match idlest {
+            Some((id, c)) => {
+                open.remove(&id);
+                c.close.notify_one();
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Closes the connections idle for longer than [`IDLE_TIME`], every second.
+async fn sweep(conns: Arc<Conns>) {
+    loop {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        for c in conns.lock().values() {
+            let since = *c.idle_since.lock().unwrap_or_else(|e| e.into_inner());
+            if c.busy.load(Ordering::Relaxed) == 0 && since.elapsed() > IDLE_TIME {
+                c.close.notify_one();
+            }
+        }
+    }
+}
+
+/// The names a `Host` header may give for a server listening on one address.
+struct Hosts {
+    addr: SocketAddr,
+}
+
+impl Hosts {
+    fn of(addr: SocketAddr) -> Hosts {
+        Hosts { addr }
+    }
+
+    /// Whether `host` (`name`, `name:port`, `[v6]:port`) names this server.
+    fn allows(&self, host: &str) -> bool {
+        let host = host.trim().to_ascii_lowercase();
+        let (name, port) = if let Some(rest) = host.strip_prefix('[') {
+            match rest.split_once(']') {
+                Some((n, "")) => (n.to_string(), None),
+                Some((n, p)) => match p.strip_prefix(':') {
+                    Some(p) => (n.to_string(), Some(p.to_string())),
+                    None => return false,
+                },
+                None => return false,
+            }
+        } else {
+            match host.rsplit_once(':') {
+                Some((n, p)) => (n.to_string(), Some(p.to_string())),
+                None => (host.clone(), None),
+            }
+        };
+        let port_ok = match port {
+            Some(p) => p.parse::<u16>().ok() == Some(self.addr.port()),
+            None => self.addr.port() == 80,
+        };
+        let bound = self.addr.ip();
+        let name_ok = match name.parse::<std::net::IpAddr>() {
+            Ok(ip) => {
+                ip == bound || bound.is_unspecified() || (bound.is_loopback() && ip.is_loopback())
+            }
+            Err(_) => name == "localhost" && (bound.is_loopback() || bound.is_unspecified()),
+        };
+        port_ok && name_ok
+    }
+
+    /// What a `Host` header may say, for a message.
+    fn examples(&self) -> String {
+        let (ip, port) = (self.addr.ip(), self.addr.port());
+        let lit = match ip {
+            std::net::IpAddr::V6(v6) => format!("[{v6}]:{port}"),
+            v4 => format!("{v4}:{port}"),
+        };
+        if ip.is_loopback() || ip.is_unspecified() {
+            format!("{lit} or localhost:{port}")
+        } else {
+            lit
+        }
+    }
+}
+
+/// The routes behind the checks every request passes: its `Host`, and the connection's
+/// idle time (it is at work from the request until its answer).
+#[derive(Clone)]
+struct Tracked {
+    app: Router,
+    conn: Arc<Conn>,
+    hosts: Arc<Hosts>,
+}
+
+impl hyper::service::Service<axum::http::Request<hyper::body::Incoming>> for Tracked {
+    type Response = Response;
+    type Error = std::convert::Infallible;
+    type Future =
+        std::pin::Pin<Box<dyn std::future::Future<Output = Result<Response, Self::Error>> + Send>>;
+
+    fn call(&self, req: axum::http::Request<hyper::body::Incoming>) -> Self::Future {
+        let t = self.clone();
+        t.conn.busy.fetch_add(1, Ordering::Relaxed);
+        Box::pin(async move {
+            let host = req
+                .headers()
+                .get(header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .map(str::to_string)
+                .or_else(|| req.uri().authority().map(|a| a.to_string()));
+            let response = match host {
+                None => error(
+                    StatusCode::BAD_REQUEST,
+                    "no Host header: say which address you asked".into(),
+                ),
+                Some(h) if !t.hosts.allows(&h) => error(
+                    StatusCode::FORBIDDEN,
+                    format!(
+                        "Host {:?} does not name the address this server listens on ({}): refused, so that a page of another site cannot reach it under a name of its own",
+                        h.chars().take(100).collect::<String>(),
+                        t.hosts.examples()
+                    ),
+                ),
+                Some(_) => {
+                    use tower::ServiceExt;
+                    let req = req.map(axum::body::Body::new);
+                    match t.app.clone().oneshot(req).await {
+                        Ok(r) => r,
+                        Err(e) => match e {},
+                    }
+                }
+            };
+            *t.conn.idle_since.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+            t.conn.busy.fetch_sub(1, Ordering::Relaxed);
+            Ok(response)
+        })
+    }
 }
 
 fn asset(body: &'static str, kind: &'static str) -> Response {
@@ -112,6 +412,16 @@ fn asset(body: &'static str, kind: &'static str) -> Response {
 
 fn error(status: StatusCode, message: String) -> Response {
     (status, Json(serde_json::json!({ "error": message }))).into_response()
+}
+
+/// `503` with a JSON error, and when to try again.
+fn busy(message: String) -> Response {
+    let mut r = error(StatusCode::SERVICE_UNAVAILABLE, message);
+    r.headers_mut().insert(
+        header::RETRY_AFTER,
+        axum::http::HeaderValue::from_static("1"),
+    );
+    r
 }
 
 #[derive(serde::Serialize)]
@@ -125,8 +435,9 @@ struct Listed<'a> {
     example: Option<&'a str>,
 }
 
-async fn databases(State(dbs): State<Shared>) -> Response {
-    let list: Vec<Listed> = dbs
+async fn databases(State(shared): State<Shared>) -> Response {
+    let list: Vec<Listed> = shared
+        .dbs
         .iter()
         .map(|d| Listed {
             id: &d.id,
@@ -142,14 +453,18 @@ async fn databases(State(dbs): State<Shared>) -> Response {
 }
 
 /// What a request asks: the database and the query, or why it cannot be answered.
-fn request(dbs: &[Served], q: &BTreeMap<String, String>) -> Result<(usize, Query), String> {
-    if let Some(k) = q
-        .keys()
-        .find(|k| !matches!(k.as_str(), "db" | "moves" | "position"))
-    {
-        return Err(format!(
-            "unknown parameter {k:?}: expected moves, position or db"
-        ));
+fn request(dbs: &[Served], pairs: &[(String, String)]) -> Result<(usize, Query), String> {
+    let mut q = BTreeMap::new();
+    for (k, v) in pairs {
+        if !matches!(k.as_str(), "db" | "moves" | "position") {
+            return Err(format!(
+                "unknown parameter {:?}: expected moves, position or db",
+                k.chars().take(40).collect::<String>()
+            ));
+        }
+        if q.insert(k.clone(), v.clone()).is_some() {
+            return Err(format!("{k} is given twice: give it once"));
+        }
     }
     let ids = || {
         dbs.iter()
@@ -192,21 +507,29 @@ fn request(dbs: &[Served], q: &BTreeMap<String, String>) -> Result<(usize, Query
 }
 
 async fn query(
-    State(dbs): State<Shared>,
-    q: Result<UrlQuery<BTreeMap<String, String>>, QueryRejection>,
+    State(shared): State<Shared>,
+    q: Result<UrlQuery<Vec<(String, String)>>, QueryRejection>,
 ) -> Response {
     let q = match q {
         Ok(UrlQuery(q)) => q,
         Err(e) => return error(StatusCode::BAD_REQUEST, e.body_text()),
     };
-    let (db, query) = match request(&dbs, &q) {
+    let (db, query) = match request(&shared.dbs, &q) {
         Ok(r) => r,
         Err(m) => return error(StatusCode::BAD_REQUEST, m),
     };
+    // The permit goes with the lookup: a lookup given up on still counts until it ends.
+    let Ok(permit) = shared.lookups.clone().try_acquire_owned() else {
+        return busy(format!(
+            "the server is busy ({IN_FLIGHT} lookups in flight): try again"
+        ));
+    };
+    let deadline = Instant::now() + LOOKUP_TIME;
     let answered = tokio::task::spawn_blocking(move || {
-        let d = &dbs[db];
+        let _permit = permit;
+        let d = &shared.dbs[db];
         d.answer
-            .query(&query)
+            .query_until(&query, deadline)
             .map(|a| a.to_json())
             .map_err(|e| (d.name.clone(), e))
     })
@@ -214,6 +537,10 @@ async fn query(
     match answered {
         Ok(Ok(body)) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
         Ok(Err((_, QueryError::Bad(m)))) => error(StatusCode::BAD_REQUEST, m),
+        Ok(Err((name, QueryError::TooLong(m)))) => busy(format!(
+            "{name}: {m}: given up after {} s",
+            LOOKUP_TIME.as_secs()
+        )),
         Ok(Err((name, QueryError::Lookup(e)))) => {
             error(StatusCode::INTERNAL_SERVER_ERROR, format!("{name}: {e}"))
         }

@@ -550,6 +550,13 @@ function drawMoves(a) {
     li.appendChild(b);
     list.appendChild(li);
   }
+  // An answer lists the best moves only when there are very many; `more` counts the rest.
+  if (a.more) {
+    const li = document.createElement("li");
+    li.className = "more";
+    li.textContent = `and ${a.more} more`;
+    list.appendChild(li);
+  }
 }
 
 // The visual value history: one row a ply, from one fixed point of view. The first

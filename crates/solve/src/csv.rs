@@ -2,6 +2,7 @@
 //! that [`verify`](crate::verify) can check it without the solver.
 
 use crate::{Outcome, Solution, Value};
+use retrograde_graph::format::{read_line, Line};
 use retrograde_graph::Graph;
 use std::fmt;
 use std::io::BufRead;
@@ -66,6 +67,9 @@ pub fn excerpt(s: &str) -> String {
 const HEADER: &str = "vertex,outcome,remoteness,best_move";
 const ARENA_HEADER: &str = "vertex,outcome,remoteness,best_move,owner,winner";
 
+/// The longest line of a solution read: a row takes well under a hundred bytes.
+const MAX_LINE: usize = 64 << 10;
+
 /// Reads a solution CSV for the graph `g`: the header `vertex,outcome,remoteness,best_move`
 /// (and `,owner,winner` for an arena, as `solve --output csv` writes them; no other
 /// columns), then one row per vertex, in any order, each with exactly the header's fields.
@@ -73,7 +77,8 @@ const ARENA_HEADER: &str = "vertex,outcome,remoteness,best_move,owner,winner";
 /// first that is not is returned beside the solution (a wrong solution, not a malformed one).
 ///
 /// # Errors
-/// A malformed file: the line and what was expected there.
+/// A malformed file (a line longer than 64 KiB among them): the line and what was expected
+/// there.
 pub fn read_csv(reader: impl BufRead, g: &Graph) -> Result<(Solution, Option<Mismatch>), CsvError> {
     let n = g.vertex_count();
     let arena = g.is_arena();
@@ -83,16 +88,32 @@ pub fn read_csv(reader: impl BufRead, g: &Graph) -> Result<(Solution, Option<Mis
     let mut best: Vec<Option<u32>> = vec![None; n];
     // The first owner or winner that disagrees with the graph: a wrong solution.
     let mut wrong: Option<Mismatch> = None;
-    let mut lines = reader.split(b'\n');
-    let header = match lines.next() {
-        None => {
-            return Err(CsvError::at(
-                1,
-                format!("expected the header {want}, found an empty file"),
-            ))
+    // Lines are read in the reader's pieces, at most MAX_LINE bytes kept: a row is short,
+    // and a longer line is an error naming it, never held whole.
+    let mut reader = reader;
+    let mut buf = Vec::new();
+    let mut no = 0usize;
+    let mut next = |buf: &mut Vec<u8>| -> Result<Option<usize>, CsvError> {
+        no += 1;
+        match read_line(&mut reader, buf, MAX_LINE).map_err(CsvError::io)? {
+            Line::End => Ok(None),
+            Line::Whole => Ok(Some(no)),
+            Line::TooLong(len) => Err(CsvError::at(
+                no,
+                format!(
+                    "expected a CSV row of at most {} KiB, found a line of {len} bytes",
+                    MAX_LINE >> 10
+                ),
+            )),
         }
-        Some(h) => h.map_err(CsvError::io)?,
     };
+    if next(&mut buf)?.is_none() {
+        return Err(CsvError::at(
+            1,
+            format!("expected the header {want}, found an empty file"),
+        ));
+    }
+    let header = std::mem::take(&mut buf);
     let header = String::from_utf8_lossy(&header);
     let header = header.trim_end_matches('\r');
     let header = header.strip_prefix('\u{feff}').unwrap_or(header);
@@ -109,10 +130,9 @@ pub fn read_csv(reader: impl BufRead, g: &Graph) -> Result<(Solution, Option<Mis
             format!("expected the header {want}, found {}{why}", excerpt(header)),
         ));
     }
-    for (i, line) in lines.enumerate() {
-        let no = i + 2;
-        let line = line.map_err(CsvError::io)?;
-        let text = std::str::from_utf8(&line)
+    while let Some(no) = next(&mut buf)? {
+        let line = &buf;
+        let text = std::str::from_utf8(line)
             .map_err(|_| {
                 CsvError::at(
                     no,

@@ -3,7 +3,8 @@
 //! The check is local and needs no solver: every terminal must carry the value the rules fix,
 //! and every other vertex must carry exactly the best value its moves give (the best by
 //! [`Value`]'s preference order of the children's values seen through each move), with a best
-//! move that realizes it. Because every win, loss and tie is justified by a child whose
+//! move that realizes it and is the smallest successor that does (the rule the solver
+//! documents, so that a best move never depends on the order of work). Because every win, loss and tie is justified by a child whose
 //! remoteness is one less, a solution that passes is the unique exact one.
 
 use crate::retro::terminal_value;
@@ -112,6 +113,12 @@ pub(crate) fn check(
     };
     if !moves.into_iter().any(|(v, seen)| v == b && seen == claimed) {
         return Err(format!("best move {b} does not realize {claimed}"));
+    }
+    // The documented rule: the smallest successor that realizes the value.
+    if b != via {
+        return Err(format!(
+            "best move {b} realizes {claimed}, but so does {via}, a smaller successor: the best move is the smallest that realizes the value"
+        ));
     }
     Ok(())
 }

@@ -44,6 +44,23 @@ pub enum Error {
         /// The file, as the storage names it.
         file: String,
     },
+    /// The directory holds a database of another game (or of other parameters): it is
+    /// neither read as this game's nor overwritten.
+    Foreign {
+        /// Its description, as the storage names it.
+        file: String,
+        /// The game it holds (`connect4 5x4`).
+        holds: String,
+        /// The game asked for.
+        wanted: String,
+    },
+    /// Another process is writing the database directory (it holds its lock).
+    Busy {
+        /// The directory.
+        dir: String,
+        /// Who holds the lock: `process 1234 (retrograde game …)`.
+        holder: String,
+    },
     /// The game broke a promise of the API (an index out of range, a move into a tier that
     /// is not a child tier, …): a bug in the game.
     Game(String),
@@ -110,11 +127,28 @@ impl fmt::Display for Error {
                 f,
                 "tier {tier}: a remoteness past {max} plies, more than a value cell holds"
             ),
-            Error::Io { file, action, .. } => write!(f, "{file}: cannot {action}"),
+            // The cause is part of the message: "No space left on device" is the answer.
+            Error::Io {
+                file,
+                action,
+                source,
+            } => write!(f, "{file}: cannot {action}: {source}"),
             Error::Damaged { file, message } => {
                 write!(f, "{file}: {message}: the database is damaged")
             }
             Error::Missing { file } => write!(f, "{file}: missing from the database"),
+            Error::Foreign {
+                file,
+                holds,
+                wanted,
+            } => write!(
+                f,
+                "{file}: this directory holds a database of {holds:?}, not of {wanted:?}: use another directory (or remove this one)"
+            ),
+            Error::Busy { dir, holder } => write!(
+                f,
+                "{dir}: {holder} is writing this database: wait for it to finish, or use another directory"
+            ),
             Error::Game(m) => write!(f, "the game broke the tier game API: {m}"),
             Error::Unsupported(m) => f.write_str(m),
             Error::Exchange(m) => write!(f, "a distributed solve went wrong: {m}"),
@@ -123,11 +157,7 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Io { source, .. } => Some(source),
-            _ => None,
-        }
-    }
-}
+/// The cause of an [`Error::Io`] is written in its message (callers format errors into
+/// their own messages, which would drop a chained cause), so it is not also a `source()`:
+/// printed with its chain, it would appear twice.
+impl std::error::Error for Error {}

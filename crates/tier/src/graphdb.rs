@@ -10,12 +10,13 @@
 //! | `graph.offsets` | per vertex and one more, where its moves start in `graph.targets` (`u64`) |
 //! | `graph.targets` | per move, its target vertex (`u32`), sorted per vertex (moves to one target: by turn below) |
 //! | `graph.turn` | per move, 1 when the same player moves next (go-again, or the same owner in an arena) |
-//! | `graph.names` | the names: `id TAB name` lines |
+//! | `graph.names` | the names: `id TAB name` lines, the name escaped (`\\` for a backslash, `\n` and `\r` for line breaks), so that any name reads back exactly |
 //!
 //! and `database.json`, whose `params` say `{"game": "graph", ...}`.
 
 use crate::error::Error;
 use crate::stats::Stats;
+use crate::store::identity::{Identified, Identity};
 use crate::store::meta::{header, read_meta, write_meta, Meta, META};
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Codec, Kind, Reader};
@@ -72,6 +73,9 @@ pub fn write(
     storage
         .remove(META)
         .map_err(|e| Error::io(storage.describe(META), "remove", e))?;
+    // A new database: its files carry a new identity.
+    let id = Identity::random();
+    let storage = &Identified::borrowed(storage, id);
     let n = g.vertex_count();
     let mut values = Vec::with_capacity(n);
     for v in 0..n as u32 {
@@ -108,7 +112,7 @@ pub fn write(
     let mut names = String::new();
     for v in 0..n as u32 {
         if let Some(name) = g.name(v) {
-            names.push_str(&format!("{v}\t{name}\n"));
+            name_line(&mut names, v, name);
         }
     }
     let z = Codec::Zstd(3);
@@ -132,7 +136,42 @@ pub fn write(
     }
     .put(put)?;
     let start = g.start().map(|v| s.value(v).to_string());
-    write_meta(storage, meta(params, n as u64, start, stats.clone()))
+    write_meta(storage, meta(id, params, n as u64, start, stats.clone()))
+}
+
+/// Appends the line of `graph.names` that names `v`: `v TAB name`, the name escaped so
+/// that a line break in it stays inside the line.
+fn name_line(out: &mut String, v: u32, name: &str) {
+    out.push_str(&v.to_string());
+    out.push('\t');
+    for c in name.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out.push('\n');
+}
+
+/// The name a line of `graph.names` escaped (`None`: a bad escape).
+fn unescape(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        out.push(match chars.next()? {
+            '\\' => '\\',
+            'n' => '\n',
+            'r' => '\r',
+            _ => return None,
+        });
+    }
+    Some(out)
 }
 
 /// A graph database's arrays, each written by `put(file, element bytes, data)`.
@@ -157,10 +196,17 @@ impl Arrays<'_> {
 }
 
 /// The description (`database.json`) of a graph database of `n` vertices.
-fn meta(params: serde_json::Value, n: u64, start: Option<String>, stats: Stats) -> Meta {
+fn meta(
+    id: Identity,
+    params: serde_json::Value,
+    n: u64,
+    start: Option<String>,
+    stats: Stats,
+) -> Meta {
     Meta {
         format: crate::store::meta::FORMAT.into(),
-        version: 1,
+        version: crate::store::meta::META_VERSION,
+        id: id.to_hex(),
         game: GAME.into(),
         params,
         layout: "graph".into(),
@@ -301,7 +347,7 @@ pub fn write_distributed(
     let mut names = String::new();
     for v in range.clone() {
         if let Some(name) = g.name(v) {
-            names.push_str(&format!("{v}\t{name}\n"));
+            name_line(&mut names, v, name);
         }
     }
     if me == 0 {
@@ -309,6 +355,11 @@ pub fn write_distributed(
             .remove(META)
             .map_err(|e| Error::io(storage.describe(META), "remove", e))?;
     }
+    // A new database: rank 0 makes its identity (only rank 0 writes, but every rank knows).
+    let mut id = Identity::random().0.to_vec();
+    ex.broadcast(&mut id);
+    let id = Identity(id.try_into().expect("16 bytes"));
+    let storage = &Identified::borrowed(storage, id);
     let z = Codec::Zstd(3);
     let put = |file: &str, elem: u32, data: &[u8]| {
         tierfile::write_spread(storage, file, &array_header(file, elem), data, z, ex)
@@ -336,7 +387,10 @@ pub fn write_distributed(
     if me != 0 {
         return Ok(());
     }
-    write_meta(storage, meta(params, g.vertex_count() as u64, start, stats))
+    write_meta(
+        storage,
+        meta(id, params, g.vertex_count() as u64, start, stats),
+    )
 }
 
 /// One array of a graph database, read a block at a time through a small cache.
@@ -387,6 +441,40 @@ impl Array {
     }
 }
 
+/// Reads elements of one array in order, keeping the block it is in: a scan over many
+/// elements touches each block once.
+struct Cursor<'a> {
+    array: &'a Array,
+    at: Option<(usize, Arc<Vec<u8>>)>,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(array: &'a Array) -> Cursor<'a> {
+        Cursor { array, at: None }
+    }
+
+    fn get(&mut self, storage: &dyn Storage, i: u64) -> Result<u64, Error> {
+        let r = &self.array.r;
+        if i >= r.count() {
+            return Err(Error::damaged(
+                r.name().to_string(),
+                format!("element {i} past its {}", r.count()),
+            ));
+        }
+        let per = u64::from(r.block_elems());
+        let b = (i / per) as usize;
+        if self.at.as_ref().is_none_or(|(k, _)| *k != b) {
+            self.at = Some((b, self.array.block(storage, b)?));
+        }
+        let data = &self.at.as_ref().expect("just read").1;
+        let e = r.elem() as usize;
+        let at = (i % per) as usize * e;
+        let mut w = [0u8; 8];
+        w[..e].copy_from_slice(&data[at..at + e]);
+        Ok(u64::from_le_bytes(w))
+    }
+}
+
 /// A solved graph read from a database.
 #[derive(Debug)]
 pub struct GraphDb {
@@ -397,7 +485,9 @@ pub struct GraphDb {
     offsets: Array,
     targets: Array,
     turn: Array,
-    names: Vec<Option<String>>,
+    vertices: u64,
+    start: Option<u32>,
+    names: HashMap<u32, String>,
     by_name: HashMap<String, u32>,
 }
 
@@ -414,7 +504,29 @@ impl GraphDb {
         if meta.game != GAME {
             return Ok(None);
         }
+        let described = || storage.describe(META);
         let n = meta.tiers.first().map_or(0, |t| t.1);
+        if n >= u64::from(NONE) {
+            return Err(Error::damaged(
+                described(),
+                format!("{n} vertices, more than a vertex id can number"),
+            ));
+        }
+        let start = match meta.params.get("start") {
+            None | Some(serde_json::Value::Null) => None,
+            Some(v) => match v.as_u64() {
+                Some(s) if s < n => Some(s as u32),
+                _ => {
+                    return Err(Error::damaged(
+                        described(),
+                        format!("start vertex {v}, but the graph has {n} vertices"),
+                    ))
+                }
+            },
+        };
+        // Every file must be of this database.
+        let id = meta.identity().expect("read_meta checked it");
+        let storage = Identified::wrap(storage, id);
         let st = &*storage;
         let values = Array::open(st, VALUES, 4)?;
         let best = Array::open(st, BEST, 4)?;
@@ -440,16 +552,16 @@ impl GraphDb {
         names_file.r.read_all(st, &mut text)?;
         let text = String::from_utf8(text)
             .map_err(|_| Error::damaged(names_file.r.name().to_string(), "not UTF-8"))?;
-        let mut names = vec![None; n as usize];
+        let mut names = HashMap::new();
         let mut by_name = HashMap::new();
-        for line in text.lines() {
+        for line in text.split_terminator('\n') {
             let parsed = line
                 .split_once('\t')
-                .and_then(|(id, name)| Some((id.parse::<u32>().ok()?, name)));
+                .and_then(|(id, name)| Some((id.parse::<u32>().ok()?, unescape(name)?)));
             match parsed {
-                Some((v, name)) if (v as u64) < n => {
-                    names[v as usize] = Some(name.to_string());
-                    by_name.entry(name.to_string()).or_insert(v);
+                Some((v, name)) if u64::from(v) < n => {
+                    by_name.entry(name.clone()).or_insert(v);
+                    names.insert(v, name);
                 }
                 _ => {
                     return Err(Error::damaged(
@@ -467,6 +579,8 @@ impl GraphDb {
             offsets,
             targets,
             turn,
+            vertices: n,
+            start,
             names,
             by_name,
         }))
@@ -479,7 +593,7 @@ impl GraphDb {
 
     /// The number of vertices.
     pub fn vertices(&self) -> u64 {
-        self.names.len() as u64
+        self.vertices
     }
 
     /// The totals.
@@ -489,7 +603,7 @@ impl GraphDb {
 
     /// The start vertex, if the graph gives one.
     pub fn start(&self) -> Option<u32> {
-        self.meta.params.get("start")?.as_u64().map(|v| v as u32)
+        self.start
     }
 
     /// A vertex by id or name.
@@ -502,7 +616,7 @@ impl GraphDb {
 
     /// A vertex's name, if it has one.
     pub fn name(&self, v: u32) -> Option<&str> {
-        self.names.get(v as usize)?.as_deref()
+        self.names.get(&v).map(String::as_str)
     }
 
     /// The value of vertex `v` for the player to move.
@@ -527,6 +641,16 @@ impl GraphDb {
     /// # Errors
     /// A damaged file.
     pub fn moves(&self, v: u32) -> Result<Vec<(u32, bool)>, Error> {
+        let mut out = Vec::new();
+        self.each_move(v, &mut |t, keeps| {
+            out.push((t, keeps));
+            true
+        })?;
+        Ok(out)
+    }
+
+    /// Where the moves of `v` are among all moves.
+    fn move_range(&self, v: u32) -> Result<std::ops::Range<u64>, Error> {
         let st = &*self.storage;
         let (a, b) = (
             self.offsets.get(st, u64::from(v))?,
@@ -538,8 +662,60 @@ impl GraphDb {
                 format!("the moves of vertex {v} are out of place"),
             ));
         }
-        (a..b)
-            .map(|e| Ok((self.targets.get(st, e)? as u32, self.turn.get(st, e)? == 1)))
-            .collect()
+        Ok(a..b)
+    }
+
+    /// The number of moves from `v`.
+    ///
+    /// # Errors
+    /// A damaged file.
+    pub fn move_count(&self, v: u32) -> Result<u64, Error> {
+        Ok(self.move_range(v)?.count() as u64)
+    }
+
+    /// Calls `f(target, keeps turn)` for the moves from `v` in order (by target), a block
+    /// of the files at a time, until `f` returns `false`; returns whether it went through.
+    ///
+    /// # Errors
+    /// A damaged file.
+    pub fn each_move(&self, v: u32, f: &mut dyn FnMut(u32, bool) -> bool) -> Result<bool, Error> {
+        let st = &*self.storage;
+        let (mut targets, mut turn) = (Cursor::new(&self.targets), Cursor::new(&self.turn));
+        for e in self.move_range(v)? {
+            if !f(targets.get(st, e)? as u32, turn.get(st, e)? == 1) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether `v` has a move to `to`, and if so whether it keeps the turn (the first such
+    /// move): a binary search among its moves, which are sorted by target.
+    ///
+    /// # Errors
+    /// A damaged file.
+    pub fn find_move(&self, v: u32, to: u32) -> Result<Option<bool>, Error> {
+        let st = &*self.storage;
+        let range = self.move_range(v)?;
+        let (mut lo, mut hi) = (range.start, range.end);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if (self.targets.get(st, mid)? as u32) < to {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if lo < range.end && self.targets.get(st, lo)? as u32 == to {
+            return Ok(Some(self.turn.get(st, lo)? == 1));
+        }
+        Ok(None)
+    }
+
+    /// A reader of vertices' values (`read(v)`) that keeps the last block it read: fast
+    /// for vertices in increasing order, such as the targets of one vertex's moves.
+    pub fn value_reader(&self) -> impl FnMut(u32) -> Result<Value, Error> + '_ {
+        let mut c = Cursor::new(&self.values);
+        move |v| Ok(decode(c.get(&*self.storage, u64::from(v))? as u32))
     }
 }

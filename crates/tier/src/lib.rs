@@ -79,7 +79,7 @@ mod stats;
 pub mod store;
 
 pub use api::{game, index, notation};
-pub use store::{storage, tierfile};
+pub use store::{identity, storage, tierfile};
 
 pub use api::check::{check_game, Violation};
 pub use api::explicit::{explicit_graph, Explicit};
@@ -102,4 +102,5 @@ pub use notation::{replay, Notation};
 pub use solution::{rank_moves, Solved, TierSolution};
 pub use stats::Stats;
 pub use storage::{DirStorage, MemStorage, Storage, StorageWriter};
+pub use store::identity::{Identified, Identity};
 pub use store::meta::{read_meta, Meta, META};

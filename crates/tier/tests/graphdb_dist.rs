@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use retrograde_graph::{Graph, GraphBuilder, Primitive};
 use retrograde_solve::exchange::{run_local, Exchange};
 use retrograde_solve::{solve, solve_distributed, DistGraph, Rules};
-use retrograde_tier::{graphdb, MemStorage, Stats, Storage};
+use retrograde_tier::{graphdb, tierfile, MemStorage, Stats, Storage};
 
 fn random(seed: u64) -> Graph {
     let mut rng = SmallRng::seed_from_u64(seed);
@@ -34,7 +34,11 @@ fn random(seed: u64) -> Graph {
             b.set_owner(v, rng.gen_range(0..2)).unwrap();
         }
         if rng.gen_bool(0.2) {
-            b.set_name(v, format!("v{v}"));
+            // Names with line breaks and backslashes read back too.
+            b.set_name(
+                v,
+                format!("v{v}{}", ["", "\n", "\\n", "\r\n\\"][rng.gen_range(0..4)]),
+            );
         }
     }
     b.build().unwrap()
@@ -46,7 +50,7 @@ fn files(st: &MemStorage) -> Vec<(String, Vec<u8>)> {
     names.sort();
     names
         .into_iter()
-        .map(|n| (n.clone(), st.get(&n).unwrap()))
+        .map(|n| (n.clone(), tierfile::content(&st.get(&n).unwrap())))
         .collect()
 }
 

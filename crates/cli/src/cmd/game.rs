@@ -40,8 +40,14 @@ pub fn run(
 
     // Where the tiers go: --db, a temporary directory for games that need files, or memory.
     let mut _tmp = None;
-    let storage: Option<Arc<dyn Storage>> = match &tiers.db {
-        Some(d) => Some(Arc::new(DirStorage::new(d.clone()))),
+    // A finished database answers --query without a lock; a solve locks it first.
+    let dir = tiers
+        .db
+        .as_ref()
+        .map(|d| Arc::new(DirStorage::new(d.clone())));
+    let lock = || dir.as_deref().map_or(Ok(()), |d| super::db::lock(d, ex));
+    let storage: Option<Arc<dyn Storage>> = match &dir {
+        Some(d) => Some(d.clone()),
         None if entry.tiered && built.needs_storage() => {
             let t = tempfile::Builder::new()
                 .prefix("retrograde-tiers-")
@@ -71,6 +77,7 @@ pub fn run(
             bail!("{name}: --query and --dump read a database: solve with --db under mpirun, then ask without it");
         }
         let opts = options(storage.clone(), tiers.resume, limit, tiers.db.is_some());
+        lock()?;
         let (answer, traffic) = solve_distributed(&*built, opts, ex).map_err(fail)?;
         if ex.rank() != 0 {
             // Only rank 0 holds the start's tier, and prints.
@@ -111,6 +118,7 @@ pub fn run(
     }
     // A summary needs the totals and the start's value only: no database is written then.
     let keep = tiers.db.is_some() || asked.is_some() || dump;
+    lock()?;
     let answer =
         solve(&*built, options(storage.clone(), tiers.resume, limit, keep)).map_err(fail)?;
     if let Some(q) = asked {
@@ -385,6 +393,9 @@ pub fn print_answer(a: &QueryAnswer, json: bool, out: &mut impl Write) -> Result
         let width = a.moves.iter().map(|(m, _)| m.chars().count()).max();
         for (m, v) in &a.moves {
             writeln!(out, "  {m:<w$}  {v}", w = width.unwrap_or(0))?;
+        }
+        if a.more > 0 {
+            writeln!(out, "  and {} more", a.more)?;
         }
     }
     Ok(())

@@ -1,5 +1,6 @@
 //! One module per subcommand; each `run` returns the exit status.
 
+pub mod db;
 pub mod game;
 pub mod grundy;
 pub mod play;

@@ -135,8 +135,12 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             }
             };
             let mut _tmp = None;
-            let storage: Option<Arc<dyn Storage>> = match &flags.db {
-                Some(d) => Some(Arc::new(DirStorage::new(d.clone()))),
+            let dir = flags
+                .db
+                .as_ref()
+                .map(|d| Arc::new(DirStorage::new(d.clone())));
+            let storage: Option<Arc<dyn Storage>> = match &dir {
+                Some(d) => Some(d.clone()),
                 None if built.needs_storage() => {
                     let t = tempfile::Builder::new()
                         .prefix("retrograde-tiers-")
@@ -157,6 +161,10 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             let answer = match opened {
                 Some(a) => a,
                 None => {
+                    // No finished database there: solving writes one, as its one writer.
+                    if let Some(d) = &dir {
+                        d.lock().map_err(fail)?;
+                    }
                     super::game::check(&*built, storage.is_some())?;
                     let opts =
                         super::game::options(storage.clone(), flags.db.is_some(), limit, true);

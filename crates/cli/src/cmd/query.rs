@@ -3,10 +3,11 @@
 
 use super::Status;
 use crate::cli::{QueryArgs, QueryOutput};
+use crate::input::{self, Line};
 use anyhow::{anyhow, Result};
 use retrograde_registry::{database, Answer, Built, Database, Query, QueryError};
-use retrograde_tier::{DirStorage, Storage};
-use std::io::{BufRead, Write};
+use retrograde_tier::{read_meta, DirStorage, Storage, META};
+use std::io::Write;
 use std::sync::Arc;
 
 /// The longest line a query may take on standard input.
@@ -22,9 +23,24 @@ pub struct Opened {
     pub title: String,
     /// The names of the sides, the first mover's first.
     pub sides: [String; 2],
+    /// How to repair it when a file turns out damaged: `solve again with --db DIR
+    /// --resume`, or for a graph `solve the graph again with ...`.
+    pub repair: String,
 }
 
-/// Opens the database in `dir`, whatever it holds: `query` and `serve` both use it.
+impl Opened {
+    /// A lookup error as a message, with how to repair a damaged database.
+    pub fn fail(&self, e: QueryError) -> anyhow::Error {
+        match e {
+            QueryError::Lookup(e) if e.is_damage() => {
+                anyhow!("{}: {e}; {} to repair it", self.name, self.repair)
+            }
+            e => anyhow!("{}: {e}", self.name),
+        }
+    }
+}
+
+/// Opens the finished database in `dir`, whatever it holds: `query` and `serve` both use it.
 ///
 /// The game a database describes is built once and kept for the rest of the process (its
 /// answers borrow it), so call this once per database.
@@ -34,9 +50,24 @@ pub fn open(dir: &std::path::Path) -> Result<Opened> {
     if !dir.is_dir() {
         anyhow::bail!("{shown}: not a directory (a database is the directory `--db DIR` wrote)");
     }
+    // Only a finished database is read (its description is written last).
+    if !matches!(storage.size(META), Ok(Some(_))) {
+        return Err(super::db::not_finished(dir));
+    }
+    // A graph database is repaired by solving the graph again (its solve does not resume);
+    // with its description damaged, its files say what it is.
+    let graph = match read_meta(&*storage) {
+        Ok(Some(m)) => m.game == "graph",
+        _ => dir.join("graph.values").exists(),
+    };
+    let repair = if graph {
+        format!("solve the graph again with `retrograde solve FILE --db {shown}`")
+    } else {
+        format!("solve again with --db {shown} --resume")
+    };
     let fail = |e: retrograde_tier::Error| {
         if e.is_damage() {
-            anyhow!("{e}; solve again with --db {shown} --resume to repair it")
+            anyhow!("{e}; {repair} to repair it")
         } else {
             anyhow!("{e}")
         }
@@ -47,6 +78,7 @@ pub fn open(dir: &std::path::Path) -> Result<Opened> {
             answer: g,
             name: "graph".into(),
             sides: ["first player".into(), "second player".into()],
+            repair,
         }),
         Database::Game(built) => {
             let built: &'static dyn Built = Box::leak(built);
@@ -54,61 +86,49 @@ pub fn open(dir: &std::path::Path) -> Result<Opened> {
             let answer = built
                 .open(storage)
                 .map_err(fail)?
-                .ok_or_else(|| anyhow!("{shown}: no finished database of {name}"))?;
+                .ok_or_else(|| super::db::not_finished(dir))?;
             Ok(Opened {
                 answer,
                 title: built.title(),
                 name,
                 sides: built.side_names(),
+                repair,
             })
         }
     }
 }
 
-/// Opens the database in `dir` and calls `f` with its answers and its name.
-pub fn with_database<T>(
-    dir: &std::path::Path,
-    f: impl FnOnce(&dyn Answer, &str) -> Result<T>,
-) -> Result<T> {
-    let opened = open(dir)?;
-    f(&*opened.answer, &opened.name)
-}
-
 pub fn run(args: &QueryArgs, out: &mut impl Write) -> Result<Status> {
-    with_database(&args.db, |answer, name| {
-        let json = args.output == QueryOutput::Json;
-        if !args.stdin {
-            let q = match (&args.moves, &args.position) {
-                (Some(m), Some(p)) => Query::After(p.clone(), split_moves(m)),
-                (None, Some(p)) => Query::Position(p.clone()),
-                (Some(m), None) => Query::Moves(split_moves(m)),
-                (None, None) => Query::Moves(Vec::new()),
-            };
-            let a = answer.query(&q).map_err(|e| fail(name, e))?;
-            super::game::print_answer(&a, json, out)?;
-            return Ok(Status::Success);
-        }
-        // Many queries, one a line.
-        let stdin = std::io::stdin();
-        let mut input = stdin.lock();
-        let mut line = Vec::new();
-        let mut failed = false;
-        for n in 1.. {
-            line.clear();
-            let got = std::io::Read::take(&mut input, MAX_LINE as u64 + 1)
-                .read_until(b'\n', &mut line)
-                .map_err(|e| anyhow!("<stdin>: cannot read: {e}"))?;
-            if got == 0 {
-                break;
-            }
-            let result = if line.len() > MAX_LINE && !line.ends_with(b"\n") {
-                // Skip the rest of the line.
-                let mut rest = Vec::new();
-                input
-                    .read_until(b'\n', &mut rest)
-                    .map_err(|e| anyhow!("<stdin>: cannot read: {e}"))?;
-                Err(format!("a line longer than {MAX_LINE} bytes"))
-            } else {
+    let opened = open(&args.db)?;
+    let answer = &*opened.answer;
+    let json = args.output == QueryOutput::Json;
+    if !args.stdin {
+        let q = match (&args.moves, &args.position) {
+            (Some(m), Some(p)) => Query::After(p.clone(), split_moves(m)),
+            (None, Some(p)) => Query::Position(p.clone()),
+            (Some(m), None) => Query::Moves(split_moves(m)),
+            (None, None) => Query::Moves(Vec::new()),
+        };
+        let a = answer.query(&q).map_err(|e| opened.fail(e))?;
+        super::game::print_answer(&a, json, out)?;
+        return Ok(Status::Success);
+    }
+    // Many queries, one a line, each read in bounded pieces: a line over the limit is
+    // skipped (never held whole) and reported by its number.
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut line = Vec::new();
+    let mut failed = false;
+    for n in 1.. {
+        let result = match input::read_line(&mut input, &mut line, MAX_LINE)
+            .map_err(|e| anyhow!("<stdin>:{n}: cannot read: {e}"))?
+        {
+            Line::End => break,
+            Line::TooLong(len) => Err(format!(
+                "a line longer than {} KiB ({len} bytes), skipped: a query is one short line",
+                MAX_LINE >> 10
+            )),
+            Line::Whole => {
                 let text = String::from_utf8_lossy(&line);
                 let text = text.trim();
                 if text.is_empty() || text.starts_with('#') {
@@ -123,26 +143,26 @@ pub fn run(args: &QueryArgs, out: &mut impl Write) -> Result<Status> {
                         super::game::print_answer(&a, json, out)?;
                         Ok(())
                     }
-                    Err(QueryError::Lookup(e)) => return Err(fail(name, QueryError::Lookup(e))),
+                    Err(QueryError::Lookup(e)) => return Err(opened.fail(QueryError::Lookup(e))),
                     Err(e) => Err(e.to_string()),
                 }
-            };
-            if let Err(m) = result {
-                failed = true;
-                if json {
-                    writeln!(out, "{}", serde_json::json!({"line": n, "error": m}))?;
-                } else {
-                    out.flush()?;
-                    eprintln!("retrograde: <stdin>:{n}: {m}");
-                }
+            }
+        };
+        if let Err(m) = result {
+            failed = true;
+            if json {
+                writeln!(out, "{}", serde_json::json!({"line": n, "error": m}))?;
+            } else {
+                out.flush()?;
+                eprintln!("retrograde: <stdin>:{n}: {m}");
             }
         }
-        if failed {
-            out.flush()?;
-            anyhow::bail!("some queries failed (see above)");
-        }
-        Ok(Status::Success)
-    })
+    }
+    if failed {
+        out.flush()?;
+        anyhow::bail!("some queries failed (see above)");
+    }
+    Ok(Status::Success)
 }
 
 /// `1,2,3` as moves; an empty string is the start.
@@ -151,13 +171,4 @@ fn split_moves(m: &str) -> Vec<String> {
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
         .collect()
-}
-
-fn fail(name: &str, e: QueryError) -> anyhow::Error {
-    match e {
-        QueryError::Lookup(e) if e.is_damage() => {
-            anyhow!("{name}: {e}; solve again with --resume to repair it")
-        }
-        e => anyhow!("{name}: {e}"),
-    }
 }

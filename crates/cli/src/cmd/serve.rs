@@ -23,6 +23,25 @@ pub struct ServeArgs {
     pub host: String,
 }
 
+/// The server's limits, for `serve --help` (the numbers are `retrograde_serve`'s).
+pub const LIMITS: &str = "\
+Examples:
+  retrograde game connect4 --width 5 --height 4 --db c4 && retrograde serve c4
+  retrograde serve c4 t3 --port 0
+  curl 'http://127.0.0.1:8080/api/query?db=c4&moves=3,3'
+
+Limits (so that no client can stop the server answering others):
+  An answer lists at most 1000 moves, the best first, and \"more\": N counts the others
+  (the page shows \"and N more\"). A query replays at most 1000 moves. A lookup is given
+  up after 5 s, and at most 32 run at once: past either, HTTP 503 with {\"error\"} and
+  Retry-After. A connection with no request in flight for 10 s is closed (one that sends
+  nothing, or half a request); at most 512 are open (half of `ulimit -n` when lower), and
+  a new one closes the one idle the longest. The Host header must name the address the
+  server listens on (on loopback: a loopback address or localhost; with --host 0.0.0.0:
+  an address or localhost), else HTTP 403: a page of another site that points a name of
+  its own at this machine (DNS rebinding) cannot read the databases. A parameter given
+  twice (db=a&db=b) is HTTP 400.";
+
 pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<Status> {
     let mut served: Vec<Served> = Vec::new();
     for dir in &args.dbs {
@@ -63,7 +82,11 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<Status> {
         .context("cannot start the server's threads")?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)?;
-        retrograde_serve::serve(listener, served).await
+        let mut limits = retrograde_serve::Limits::default();
+        if let Some(n) = crate::mem::open_files_limit() {
+            limits.connections = limits.connections.min((n / 2).max(16) as usize);
+        }
+        retrograde_serve::serve_with(listener, served, limits).await
     })?;
     bail!("the server stopped")
 }
@@ -91,4 +114,27 @@ fn unique_id(dir: &std::path::Path, taken: &[Served]) -> String {
         id = format!("{base}-{k}");
     }
     id
+}
+
+#[cfg(test)]
+mod tests {
+    use retrograde_serve::{IDLE_TIME, IN_FLIGHT, LOOKUP_TIME, MAX_LISTED, MAX_MOVES};
+
+    #[test]
+    fn the_help_states_the_servers_limits() {
+        let help = super::LIMITS;
+        for said in [
+            format!("at most {MAX_LISTED} moves"),
+            format!("replays at most {MAX_MOVES} moves"),
+            format!("given\n  up after {} s", LOOKUP_TIME.as_secs()),
+            format!("at most {IN_FLIGHT} run at once"),
+            format!("for {} s is closed", IDLE_TIME.as_secs()),
+            format!(
+                "at most {} are open",
+                retrograde_serve::Limits::default().connections
+            ),
+        ] {
+            assert!(help.contains(&said), "{said:?} not in the help");
+        }
+    }
 }

@@ -21,6 +21,12 @@ pub fn run(
     if let Some(w) = ex.filter(|w| w.size() > 1) {
         return super::solve_dist::run(args, w, verbose, started, out);
     }
+    // One writer at a time: a second one stops here, before reading its graph.
+    let storage = args
+        .db
+        .as_deref()
+        .map(|dir| super::db::for_writing(dir, None))
+        .transpose()?;
     let loaded = input::load(args.file.as_deref(), &args.graph)?;
     let g = &loaded.graph;
     let rules = input::rules(args.graph.no_move);
@@ -57,8 +63,7 @@ pub fn run(
         }
     }
     let counts = s.counts();
-    if let Some(dir) = &args.db {
-        let storage = retrograde_tier::DirStorage::new(dir.clone());
+    if let Some(storage) = &storage {
         let mut stats = retrograde_tier::Stats {
             positions: g.vertex_count() as u64,
             moves: g.edge_count() as u64,
@@ -78,7 +83,7 @@ pub fn run(
             g.start(),
             &rules,
         );
-        retrograde_tier::graphdb::write(&storage, g, &s, &stats, params)
+        retrograde_tier::graphdb::write(&**storage, g, &s, &stats, params)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     if verbose {

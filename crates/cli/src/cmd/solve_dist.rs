@@ -73,6 +73,12 @@ pub fn run(
     started: Instant,
     out: &mut impl Write,
 ) -> Result<Status> {
+    // One writer at a time (rank 0 locks for the job), before the graph is read.
+    let storage = args
+        .db
+        .as_deref()
+        .map(|dir| super::db::for_writing(dir, Some(ex)))
+        .transpose()?;
     let loaded = input::load_share(args.file.as_deref(), &args.graph, ex)?;
     let g = &loaded.graph;
     let rules = input::rules(args.graph.no_move);
@@ -102,10 +108,9 @@ pub fn run(
             let _ = std::io::stderr().write_all(line.as_bytes());
         }
     }
-    if let Some(dir) = &args.db {
+    if let Some(storage) = &storage {
         // As one process writes it (`cmd::solve`): each rank counts its own vertices and
         // moves, rank 0 the times, and rank 0 writes the files.
-        let storage = retrograde_tier::DirStorage::new(dir.clone());
         let mut stats = retrograde_tier::Stats {
             positions: g.range().len() as u64,
             moves: g.range().map(|v| g.out_degree(v)).sum(),
@@ -127,7 +132,7 @@ pub fn run(
             g.start(),
             &rules,
         );
-        retrograde_tier::graphdb::write_distributed(&storage, g, &s, &stats, params, ex)
+        retrograde_tier::graphdb::write_distributed(&**storage, g, &s, &stats, params, ex)
             .map_err(|e| anyhow!("{e}"))?;
     }
     let counts = s.counts(ex);

@@ -1614,6 +1614,16 @@ impl Notation for Chess {
             };
             format!("not a legal FEN: {why}")
         })?;
+        // A double check is one piece moving and another uncovered: the uncovered one
+        // checks along a line, so two checkers that are pawns or knights never arise.
+        let checkers = board.checkers();
+        let leapers = board.pieces(Piece::Pawn) | board.pieces(Piece::Knight);
+        if checkers.len() == 2 && (checkers & leapers).len() == 2 {
+            return Err(
+                "the side to move is in check by two pawns or knights at once, which no move makes (a double check needs a bishop, rook or queen)"
+                    .into(),
+            );
+        }
         let p = Chess::from_board(&board)?;
         Ok((p, p.stm()))
     }

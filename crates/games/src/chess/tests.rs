@@ -562,6 +562,33 @@ fn en_passant_is_a_position_of_its_own() {
     assert!(tiers.contains(&g.tier(&p)));
 }
 
+/// A position no game reaches is refused with why: the kings side by side, the side not to
+/// move in check (the crate's checks), a double check by two knights or by a pawn and a
+/// knight (each gives check only by moving; the second checker of a double check is
+/// uncovered, so it checks along a line).
+#[test]
+fn positions_no_game_reaches_are_refused() {
+    let g = Chess::new("KNNvK").unwrap();
+    let e = g.parse_position("8/8/8/8/8/8/8/Kk6 w - - 0 1").unwrap_err();
+    assert!(e.contains("next to each other"), "{e}");
+    let e = g
+        .parse_position("k7/8/1N6/8/8/8/8/K6N w - - 0 1")
+        .unwrap_err();
+    assert!(e.contains("not a legal position"), "{e}");
+    let e = g
+        .parse_position("k7/2N5/1N6/8/8/8/8/K7 b - - 0 1")
+        .unwrap_err();
+    assert!(e.contains("two pawns or knights"), "{e}");
+    let h = Chess::new("KNPvK").unwrap();
+    let e = h
+        .parse_position("8/8/k7/1PN5/8/8/8/K7 b - - 0 1")
+        .unwrap_err();
+    assert!(e.contains("two pawns or knights"), "{e}");
+    // A knight's check with a rook's uncovered behind it arises.
+    let r = Chess::new("KRNvK").unwrap();
+    r.parse_position("k7/8/1N6/8/8/8/8/R6K b - - 0 1").unwrap();
+}
+
 /// KPvKP solved: a position with the en-passant right is worth what the best of its moves
 /// gives, and the right changes the value of some positions. (Slow in a debug build: it
 /// solves every 4-piece ending with two queens or fewer that KPvKP converts into.)

@@ -220,3 +220,95 @@ pub(crate) fn show(line: &[u8]) -> String {
     }
     format!("{out:?}")
 }
+
+/// What [`read_line`] found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A whole line (without its line break) is in the buffer.
+    Whole,
+    /// A line longer than the limit: it was read to its end and dropped, never held whole;
+    /// its length in bytes.
+    TooLong(u64),
+    /// The end of the input.
+    End,
+}
+
+/// Reads one line of `input` into `line` (cleared first, without the line break), in the
+/// reader's own pieces: at most `max` bytes are kept, so a longer line (even one of
+/// gigabytes without a line break) costs no memory; it is read to its end and reported.
+///
+/// # Errors
+/// A read error.
+pub fn read_line(
+    input: &mut impl std::io::BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Line> {
+    line.clear();
+    let mut seen = 0u64;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            // The end of the input (after a last line without a line break, if any).
+            if seen == 0 {
+                return Ok(Line::End);
+            }
+            break;
+        }
+        let (piece, ended) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], true),
+            None => (buf, false),
+        };
+        let keep = piece.len().min((max + 1).saturating_sub(line.len()));
+        line.extend_from_slice(&piece[..keep]);
+        seen += piece.len() as u64;
+        let used = piece.len() + usize::from(ended);
+        input.consume(used);
+        if ended {
+            return Ok(if line.len() > max {
+                line.clear();
+                Line::TooLong(seen)
+            } else {
+                Line::Whole
+            });
+        }
+    }
+    if line.len() > max {
+        line.clear();
+        return Ok(Line::TooLong(seen));
+    }
+    Ok(Line::Whole)
+}
+
+#[cfg(test)]
+mod read_line_tests {
+    use super::{read_line, Line};
+
+    #[test]
+    fn lines_are_kept_up_to_the_limit_and_longer_ones_skipped() {
+        let text = b"ab\n\n0123456789\nlast";
+        // A reader whose pieces are 3 bytes: a long line spans many of them.
+        let mut r = std::io::BufReader::with_capacity(3, &text[..]);
+        let mut line = Vec::new();
+        let mut got = Vec::new();
+        loop {
+            match read_line(&mut r, &mut line, 4).unwrap() {
+                Line::End => break,
+                l => got.push((l, String::from_utf8(line.clone()).unwrap())),
+            }
+        }
+        assert_eq!(
+            got,
+            [
+                (Line::Whole, "ab".to_string()),
+                (Line::Whole, String::new()),
+                (Line::TooLong(10), String::new()),
+                (Line::Whole, "last".to_string()),
+            ]
+        );
+    }
+}

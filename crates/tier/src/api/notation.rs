@@ -142,6 +142,30 @@ pub fn replay<G: Notation>(
     Ok((p, side))
 }
 
+/// Every board of `cells` cells (at most 32), each cell empty, x or o: the cells of x and
+/// of o as bit sets, `3^cells` of them (for tests that try every position of a small
+/// board).
+///
+/// ```
+/// use retrograde_tier::notation::every_board;
+/// assert_eq!(every_board(2).count(), 9);
+/// assert!(every_board(2).all(|(x, o)| x & o == 0 && (x | o) < 4));
+/// ```
+pub fn every_board(cells: u32) -> impl Iterator<Item = (u64, u64)> {
+    (0..3u64.pow(cells)).map(move |code| {
+        let (mut x, mut o, mut c) = (0u64, 0u64, code);
+        for cell in 0..cells {
+            match c % 3 {
+                1 => x |= 1 << cell,
+                2 => o |= 1 << cell,
+                _ => {}
+            }
+            c /= 3;
+        }
+        (x, o)
+    })
+}
+
 /// The grid notation of the board games (tic-tac-toe, Quixo, Teeko): `rows` rows of `cols`
 /// cells from the top, separated by `/`, each `x`, `o` or `.` (also `-` or `_`). Returns the
 /// cells of x and of o as bit sets, bit `row × cols + col` (row 0 at the top).

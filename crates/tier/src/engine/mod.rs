@@ -18,8 +18,9 @@ pub use crate::engine::driver::share_file;
 use crate::engine::driver::solve_dense;
 use crate::error::{human_bytes, Error};
 use crate::solution::{TierData, TierSolution};
+use crate::store::identity::{for_solve, Identified, Identity};
 use crate::store::meta::{
-    header, keys_file, read_meta, values_file, write_meta, Meta, FORMAT, META,
+    header, keys_file, read_meta, values_file, write_meta, Meta, FORMAT, META, META_VERSION,
 };
 use crate::store::storage::Storage;
 use crate::store::tierfile::{Codec, Kind, Reader};
@@ -209,6 +210,7 @@ pub fn solve<'g, G: TierGame>(
     opts: &SolveOptions,
 ) -> Result<TierSolution<'g, G>, Error> {
     check_name(game)?;
+    let opts = &identify(game, opts, &Solo)?;
     visit::<G, _>(Solve {
         game,
         opts,
@@ -275,6 +277,43 @@ impl<'g, G: TierGame> LayoutVisitor<G> for Solve<'g, '_, G> {
     }
 }
 
+/// `opts` with its storage, if any, [`Identified`] as the database this solve of `game`
+/// writes (see [`for_solve`]): rank 0 finds the identity in its storage (a new one, or with
+/// resume the interrupted solve's) and every rank takes it. A collective (one process:
+/// `Solo`).
+fn identify<G: TierGame>(
+    game: &G,
+    opts: &SolveOptions,
+    ex: &dyn Exchange,
+) -> Result<SolveOptions, Error> {
+    let mut opts = opts.clone();
+    let Some(st) = opts.storage.clone() else {
+        return Ok(opts);
+    };
+    let mut mine = Err(Error::Unsupported(
+        "rank 0 could not start the database (see its message)".into(),
+    ));
+    // Rank 0's verdict: a byte (1: an identity follows), then the identity.
+    let mut bytes = vec![0u8; 17];
+    if ex.rank() == 0 {
+        mine = for_solve(&*st, &game.name(), opts.resume, opts.keep_values);
+        if let Ok(id) = &mine {
+            bytes[0] = 1;
+            bytes[1..].copy_from_slice(&id.0);
+        }
+    }
+    ex.broadcast(&mut bytes);
+    if bytes.len() != 17 || bytes[0] != 1 {
+        return Err(match mine {
+            Err(e) => e,
+            Ok(_) => Error::Unsupported("the ranks do not agree on the database".into()),
+        });
+    }
+    let id = Identity(bytes[1..].try_into().expect("16 bytes"));
+    opts.storage = Some(Identified::wrap(st, id));
+    Ok(opts)
+}
+
 /// Refuses a game whose name does not fit a file's header.
 fn check_name<G: TierGame>(game: &G) -> Result<(), Error> {
     if game.name().len() > 40 {
@@ -323,6 +362,7 @@ pub fn solve_distributed<'g, G: TierGame>(
     whole: bool,
 ) -> Result<(TierSolution<'g, G>, Traffic), Error> {
     check_name(game)?;
+    let opts = &identify(game, opts, ex)?;
     visit::<G, _>(Solve {
         game,
         opts,
@@ -347,12 +387,17 @@ pub fn open<'g, G: TierGame>(
     let name = storage.describe(META);
     if meta.game != game.name() {
         // Not damage (solving again would not repair it): another game's database.
-        return Err(Error::Unsupported(format!(
-            "{name} describes a database of {:?}, not of {:?}: give the parameters it was solved with, or another directory",
-            meta.game,
-            game.name()
-        )));
+        return Err(Error::Foreign {
+            file: name,
+            holds: meta.game,
+            wanted: game.name(),
+        });
     }
+    // Every file must be of this database.
+    let id = meta
+        .identity()
+        .ok_or_else(|| Error::damaged(name.clone(), "no valid database identity"))?;
+    let storage = Identified::wrap(storage, id);
     let dag = Dag::build(game)?;
     let listed: Vec<&str> = meta.tiers.iter().map(|(n, _)| n.as_str()).collect();
     let mut data = Vec::with_capacity(dag.tiers.len());
@@ -482,7 +527,8 @@ pub(crate) fn write_finished<G: TierGame>(
         st,
         Meta {
             format: FORMAT.into(),
-            version: 1,
+            version: META_VERSION,
+            id: st.identity().to_hex(),
             game: solution.game.name(),
             params: opts.params.clone(),
             layout: layout.into(),
@@ -507,12 +553,11 @@ pub(crate) fn prepare_storage<'g, G: TierGame>(
 ) -> Result<Option<TierSolution<'g, G>>, Error> {
     if let Ok(Some(meta)) = read_meta(&**st) {
         if meta.game != game.name() {
-            return Err(Error::Unsupported(format!(
-                "{} describes a database of {:?}, not of {:?}: use another directory",
-                st.describe(META),
-                meta.game,
-                game.name()
-            )));
+            return Err(Error::Foreign {
+                file: st.describe(META),
+                holds: meta.game,
+                wanted: game.name(),
+            });
         }
     }
     if reuse {

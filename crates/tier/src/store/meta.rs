@@ -3,6 +3,7 @@
 
 use crate::error::Error;
 use crate::stats::Stats;
+use crate::store::identity::Identity;
 use crate::store::storage::Storage;
 use crate::store::tierfile::{Header, Kind};
 use serde::{Deserialize, Serialize};
@@ -12,8 +13,12 @@ use serde::{Deserialize, Serialize};
 pub struct Meta {
     /// Always `retrograde tier database`.
     pub format: String,
-    /// Format version (1).
+    /// Format version ([`META_VERSION`]).
     pub version: u32,
+    /// The database's identity, in hex: every one of its files carries it
+    /// ([`crate::store::identity`]). Empty in databases of version 1, which had none.
+    #[serde(default)]
+    pub id: String,
     /// The game's [`TierGame::name`](crate::TierGame::name).
     pub game: String,
     /// What the caller recorded to rebuild the game ([`SolveOptions::params`](crate::SolveOptions::params)).
@@ -37,6 +42,8 @@ pub struct Meta {
 /// The name of the database's description file.
 pub const META: &str = "database.json";
 pub(crate) const FORMAT: &str = "retrograde tier database";
+/// The version of `database.json` written and read (2: with the database's identity).
+pub const META_VERSION: u32 = 2;
 
 impl Meta {
     fn sealed(mut self) -> Meta {
@@ -68,12 +75,18 @@ pub fn read_meta(storage: &dyn Storage) -> Result<Option<Meta>, Error> {
         .map_err(|e| Error::io(name.clone(), "read", e))?;
     let meta: Meta = serde_json::from_slice(&buf)
         .map_err(|e| Error::damaged(name.clone(), format!("not a database description: {e}")))?;
-    if meta.format != FORMAT || meta.version != 1 {
+    if meta.format != FORMAT {
+        return Err(Error::damaged(
+            name,
+            format!("format {:?}, expected {FORMAT:?}", meta.format),
+        ));
+    }
+    if meta.version != META_VERSION {
         return Err(Error::damaged(
             name,
             format!(
-                "format {:?} version {}, expected {FORMAT:?} version 1",
-                meta.format, meta.version
+                "version {} of the format, this build reads version {META_VERSION} (solve again to rewrite the database)",
+                meta.version
             ),
         ));
     }
@@ -81,7 +94,17 @@ pub fn read_meta(storage: &dyn Storage) -> Result<Option<Meta>, Error> {
     if meta.clone().sealed().checksum != stored {
         return Err(Error::damaged(name, "checksum mismatch"));
     }
+    if meta.identity().is_none() {
+        return Err(Error::damaged(name, "no valid database identity"));
+    }
     Ok(Some(meta))
+}
+
+impl Meta {
+    /// The database's identity (`None` when `id` is not one).
+    pub fn identity(&self) -> Option<Identity> {
+        Identity::from_hex(&self.id).filter(|&id| id != Identity::NONE)
+    }
 }
 
 /// Writes `database.json` (sealed with its checksum; the last file a solve writes).

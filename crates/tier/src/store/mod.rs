@@ -3,6 +3,7 @@
 //! touches files.
 
 pub(crate) mod cells;
+pub mod identity;
 pub(crate) mod meta;
 pub mod storage;
 pub mod tierfile;

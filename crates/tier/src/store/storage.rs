@@ -8,6 +8,8 @@
 //! A file is written through a [`StorageWriter`] and appears under its name only when
 //! [`StorageWriter::commit`] succeeds, so a file with its final name is always complete.
 
+use crate::error::Error;
+use crate::store::identity::Identity;
 use std::collections::HashMap;
 use std::fmt;
 use std::fs::{self, File};
@@ -39,6 +41,12 @@ pub trait Storage: Send + Sync + fmt::Debug {
     /// # Errors
     /// When it exists and cannot be removed.
     fn remove(&self, file: &str) -> io::Result<()>;
+    /// The identity of the database these files belong to: written into the header of
+    /// every tier file and expected in every one read ([`crate::store::identity`]). Default:
+    /// [`Identity::NONE`]; an [`Identified`](crate::store::identity::Identified) storage has one.
+    fn identity(&self) -> Identity {
+        Identity::NONE
+    }
 }
 
 /// A file being written. Dropped without [`commit`](StorageWriter::commit), it leaves
@@ -52,18 +60,42 @@ pub trait StorageWriter: Write + Send {
 }
 
 /// Files in a directory (created when the first file is written).
+///
+/// A writer calls [`DirStorage::lock`] first: one writer at a time, by an OS file lock on
+/// `database.lock` that dies with its process. A file read once is read from the same
+/// file (inode) for the life of the storage: one replaced since (by a writer elsewhere) is
+/// an error, never a mix of two databases.
 #[derive(Debug)]
 pub struct DirStorage {
     dir: PathBuf,
-    open: Mutex<HashMap<String, Arc<File>>>,
+    open: Arc<Mutex<Handles>>,
+    lock: std::sync::OnceLock<File>,
 }
+
+/// Open files by name, and the file (device, inode) each name was first read from.
+#[derive(Debug, Default)]
+struct Handles {
+    files: HashMap<String, Arc<File>>,
+    seen: HashMap<String, (u64, u64)>,
+}
+
+impl Handles {
+    fn forget(&mut self, file: &str) {
+        self.files.remove(file);
+        self.seen.remove(file);
+    }
+}
+
+/// The name of the file a writer locks.
+pub const LOCK_FILE: &str = "database.lock";
 
 impl DirStorage {
     /// The files of `dir`.
     pub fn new(dir: impl Into<PathBuf>) -> DirStorage {
         DirStorage {
             dir: dir.into(),
-            open: Mutex::new(HashMap::new()),
+            open: Arc::default(),
+            lock: std::sync::OnceLock::new(),
         }
     }
 
@@ -76,25 +108,131 @@ impl DirStorage {
         self.dir.join(file)
     }
 
+    fn handles(&self) -> std::sync::MutexGuard<'_, Handles> {
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn handle(&self, file: &str) -> io::Result<Arc<File>> {
-        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(f) = open.get(file) {
+        use std::os::unix::fs::MetadataExt;
+        let mut open = self.handles();
+        if let Some(f) = open.files.get(file) {
             return Ok(f.clone());
         }
-        let f = Arc::new(File::open(self.path(file))?);
-        if open.len() > 256 {
-            open.clear();
+        let f = File::open(self.path(file))?;
+        let m = f.metadata()?;
+        let here = (m.dev(), m.ino());
+        if open.seen.get(file).is_some_and(|&was| was != here) {
+            return Err(io::Error::other(
+                "replaced since it was first read (another process wrote this directory): open the database again",
+            ));
         }
-        open.insert(file.to_string(), f.clone());
+        if open.files.len() > 256 {
+            open.files.clear();
+        }
+        let f = Arc::new(f);
+        open.seen.insert(file.to_string(), here);
+        open.files.insert(file.to_string(), f.clone());
         Ok(f)
     }
 
     fn forget(&self, file: &str) {
-        self.open
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(file);
+        self.handles().forget(file);
     }
+
+    /// Makes this storage the one writer of its directory (created if need be) until it is
+    /// dropped or the process ends (even by `kill -9`: the lock is the kernel's, on
+    /// `database.lock`, and a dead process holds none). Locking again is a no-op.
+    ///
+    /// # Errors
+    /// [`Error::Busy`] naming the process that holds the lock; [`Error::Io`] when the lock
+    /// file cannot be made.
+    pub fn lock(&self) -> Result<(), Error> {
+        if self.lock.get().is_some() {
+            return Ok(());
+        }
+        let shown = self.dir.display().to_string();
+        fs::create_dir_all(&self.dir).map_err(|e| Error::io(shown.clone(), "create", e))?;
+        let path = self.path(LOCK_FILE);
+        let io = |e| Error::io(path.display().to_string(), "lock", e);
+        let mut f = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io)?;
+        if !try_flock(&f, libc::LOCK_EX).map_err(io)? {
+            return Err(Error::Busy {
+                dir: shown,
+                holder: holder(&path),
+            });
+        }
+        // Who holds it, for the next writer's message.
+        let me = format!("process {} ({})", std::process::id(), command_line());
+        f.set_len(0).map_err(io)?;
+        f.write_all(me.as_bytes()).map_err(io)?;
+        let _ = self.lock.set(f);
+        Ok(())
+    }
+
+    /// The process writing `dir` now (its lock's holder), if any: for a reader that finds
+    /// no finished database there.
+    pub fn writer(dir: &Path) -> Option<String> {
+        let path = dir.join(LOCK_FILE);
+        let f = File::open(&path).ok()?;
+        match try_flock(&f, libc::LOCK_SH) {
+            // Free: nobody writes (closing `f` lets go of the shared lock).
+            Ok(true) => None,
+            Ok(false) => Some(holder(&path)),
+            Err(_) => None,
+        }
+    }
+}
+
+/// Takes `flock(op)` on `f` without waiting: `Ok(false)` when another holds it.
+fn try_flock(f: &File, op: libc::c_int) -> io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    loop {
+        // SAFETY: `f` is an open file for the whole call, so its descriptor is valid; flock
+        // reads nothing from our memory.
+        let r = unsafe { libc::flock(f.as_raw_fd(), op | libc::LOCK_NB) };
+        if r == 0 {
+            return Ok(true);
+        }
+        let e = io::Error::last_os_error();
+        match e.raw_os_error() {
+            Some(libc::EWOULDBLOCK) => return Ok(false),
+            Some(libc::EINTR) => continue,
+            _ => return Err(e),
+        }
+    }
+}
+
+/// What the lock file says of the process holding it (it writes that at once after
+/// locking: a holder caught in between is waited for a moment).
+fn holder(path: &Path) -> String {
+    for _ in 0..20 {
+        if let Ok(text) = fs::read_to_string(path) {
+            let text = text.trim();
+            if !text.is_empty() {
+                return text.chars().take(300).collect();
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    "another process".into()
+}
+
+/// This process's command line, for the lock file.
+fn command_line() -> String {
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let mut line = args.join(" ");
+    if line.chars().count() > 200 {
+        line = line.chars().take(200).collect::<String>() + "…";
+    }
+    line.replace(['\n', '\r'], " ")
 }
 
 impl Storage for DirStorage {
@@ -126,6 +264,8 @@ impl Storage for DirStorage {
             out: Some(io::BufWriter::with_capacity(1 << 20, out)),
             tmp,
             path,
+            name: file.to_string(),
+            handles: self.open.clone(),
         }))
     }
 
@@ -142,6 +282,9 @@ struct DirWriter {
     out: Option<io::BufWriter<File>>,
     tmp: PathBuf,
     path: PathBuf,
+    /// The file's name, and the storage's open files (forgotten when it is replaced).
+    name: String,
+    handles: Arc<Mutex<Handles>>,
 }
 
 impl Write for DirWriter {
@@ -162,17 +305,29 @@ impl Write for DirWriter {
 impl StorageWriter for DirWriter {
     fn commit(mut self: Box<Self>) -> io::Result<()> {
         let out = self.out.take().expect("committed once");
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&self.tmp, &self.path)
+        let done = out
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|file| file.sync_all())
+            .and_then(|()| fs::rename(&self.tmp, &self.path));
+        if done.is_err() {
+            // A full disk, say: leave nothing half-written behind.
+            let _ = fs::remove_file(&self.tmp);
+        }
+        self.handles
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .forget(&self.name);
+        done
     }
 }
 
 impl Drop for DirWriter {
     fn drop(&mut self) {
-        if self.out.take().is_some() {
-            // Not committed: leave nothing half-written behind.
+        if let Some(out) = self.out.take() {
+            // Not committed: leave nothing half-written behind (without writing out what
+            // is buffered first).
+            drop(out.into_parts());
             let _ = fs::remove_file(&self.tmp);
         }
     }

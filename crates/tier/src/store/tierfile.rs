@@ -13,11 +13,11 @@
 //! are one byte when every value of the tier fits, else two (the encoding of
 //! [`crate::Cell`]).
 //!
-//! Header (128 bytes):
+//! Header (144 bytes):
 //!
 //! | bytes    | field                                                   |
 //! |----------|---------------------------------------------------------|
-//! | 0..8     | magic `RGTIER3\0`                                       |
+//! | 0..8     | magic `RGTIER4\0`                                       |
 //! | 8..12    | format version ([`VERSION`])                            |
 //! | 12..16   | kind: 0 keys, 1 values                                  |
 //! | 16..20   | bytes per element (1, 2, 4 or 8)                        |
@@ -26,7 +26,12 @@
 //! | 32..36   | keys or numbers per block (the last block may hold fewer) |
 //! | 40..80   | the game, UTF-8, zero-padded (e.g. `quixo 4x4`)         |
 //! | 80..120  | the tier's name, UTF-8, zero-padded                     |
-//! | 124..128 | CRC-32 (IEEE) of bytes 0..124                           |
+//! | 120..136 | the database's identity ([`crate::store::identity`])           |
+//! | 140..144 | CRC-32 (IEEE) of bytes 0..140                           |
+//!
+//! The identity is the storage's ([`Storage::identity`]): a reader refuses a file whose
+//! identity is not the one its storage expects, so the files of two databases never mix,
+//! even when they are of the same game and tier.
 //!
 //! A block of sorted keys under codec 2 is its first key, then the gap to each next key,
 //! every one a LEB128 varint, the whole compressed with zstd: sorted keys of a sparse game
@@ -39,18 +44,22 @@
 //! 4 zero bytes, magic `RGEND\0\0\0`.
 //!
 //! # Stability
-//! Version 3. Readers refuse other versions with a message naming both.
+//! Version 4 (version 3 had no identity, and a 128-byte header). Readers refuse other
+//! versions with a message naming both and saying to solve again.
 
 use crate::error::Error;
+use crate::store::identity::Identity;
 use crate::store::storage::Storage;
 use rayon::prelude::*;
 use std::io::Write;
 
 /// The format version written and read.
-pub const VERSION: u32 = 3;
-const MAGIC: &[u8; 8] = b"RGTIER3\0";
+pub const VERSION: u32 = 4;
+const MAGIC: &[u8; 8] = b"RGTIER4\0";
 const END: &[u8; 8] = b"RGEND\0\0\0";
-const HEADER: u64 = 128;
+const HEADER: u64 = 144;
+/// Where the header's CRC is (it covers the bytes before it).
+const HEADER_CRC: usize = HEADER as usize - 4;
 const ENTRY: u64 = 32;
 const TAIL: u64 = 16;
 const NAME: usize = 40;
@@ -284,8 +293,9 @@ pub(crate) fn write_batches(
     h[32..36].copy_from_slice(&block_elems.to_le_bytes());
     h[40..40 + header.game.len()].copy_from_slice(header.game.as_bytes());
     h[80..80 + header.tier.len()].copy_from_slice(header.tier.as_bytes());
-    let crc = crc32fast::hash(&h[..124]);
-    h[124..].copy_from_slice(&crc.to_le_bytes());
+    h[120..136].copy_from_slice(&storage.identity().0);
+    let crc = crc32fast::hash(&h[..HEADER_CRC]);
+    h[HEADER_CRC..].copy_from_slice(&crc.to_le_bytes());
 
     let io = |e| Error::io(name(), "write", e);
     let mut out = storage.create(file).map_err(io)?;
@@ -360,27 +370,45 @@ impl Reader {
             .size(file)
             .map_err(|e| Error::io(name.clone(), "read", e))?
             .ok_or_else(|| Error::Missing { file: name.clone() })?;
-        if len < HEADER + TAIL {
+        if len < 12 {
             return Err(bad(format!(
                 "{len} bytes, too short for a tier file (truncated?)"
             )));
         }
         let mut h = [0u8; HEADER as usize];
+        // An older version's header may be shorter: its first 12 bytes say which it is.
+        let got = len.min(HEADER) as usize;
         storage
-            .read_at(file, 0, &mut h)
+            .read_at(file, 0, &mut h[..got])
             .map_err(|e| Error::io(name.clone(), "read", e))?;
-        if &h[..8] != MAGIC {
+        if &h[..6] != b"RGTIER" {
             return Err(bad("not a retrograde tier file (bad magic)".into()));
         }
         let u32_at = |i: usize| u32::from_le_bytes(h[i..i + 4].try_into().expect("4 bytes"));
         let version = u32_at(8);
         if version != VERSION {
             return Err(bad(format!(
-                "format version {version}, this build reads version {VERSION}"
+                "format version {version}, this build reads version {VERSION} (solve again to rewrite it)"
             )));
         }
-        if crc32fast::hash(&h[..124]) != u32_at(124) {
+        if len < HEADER + TAIL {
+            return Err(bad(format!(
+                "{len} bytes, too short for a tier file (truncated?)"
+            )));
+        }
+        if &h[..8] != MAGIC {
+            return Err(bad("not a retrograde tier file (bad magic)".into()));
+        }
+        if crc32fast::hash(&h[..HEADER_CRC]) != u32_at(HEADER_CRC) {
             return Err(bad("header checksum mismatch".into()));
+        }
+        let id = Identity(h[120..136].try_into().expect("16 bytes"));
+        if id != storage.identity() {
+            return Err(bad(format!(
+                "written by another solve (database identity {}, this database's is {})",
+                id.short(),
+                storage.identity().short()
+            )));
         }
         let text = |r: std::ops::Range<usize>| {
             let b = &h[r];
@@ -698,6 +726,18 @@ fn delta_decode(gaps: &[u8], elem: usize, dst: &mut [u8]) -> Result<(), String> 
         return Err("more keys than its index says".into());
     }
     Ok(())
+}
+
+/// A tier file's bytes without what names its database (the identity, and the header CRC
+/// over it): equal for two files exactly when they hold the same thing, whichever solves
+/// wrote them. For comparing databases (a distributed solve's with one process's).
+pub fn content(bytes: &[u8]) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    if b.len() >= HEADER as usize {
+        b[120..136].fill(0);
+        b[HEADER_CRC..HEADER as usize].fill(0);
+    }
+    b
 }
 
 /// Elements as little-endian bytes: the memory itself on little-endian machines.
