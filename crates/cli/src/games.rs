@@ -9,7 +9,7 @@ use crate::cmd::play::PlayTierArgs;
 use crate::input;
 use anyhow::{anyhow, Result};
 use clap::{Arg, ArgAction, ArgMatches, Args as _, Command, FromArgMatches, Subcommand};
-use retrograde_registry::{entries, entry, ArgValue, Args, Entry, Input, Kind, Param};
+use retrograde_registry::{entries, entry, ArgValue, Args, Entry, Input, Kind, Param, OPTIONAL};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -62,6 +62,7 @@ pub fn command(e: &'static Entry, verb: &str) -> Command {
             Kind::Text => a.allow_hyphen_values(true),
         };
         match p.default {
+            OPTIONAL => {}
             Some(d) if p.kind != Kind::Flag => a = a.default_value(d),
             None if p.kind != Kind::Flag => a = a.required(true),
             _ => {}

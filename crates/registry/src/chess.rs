@@ -15,10 +15,27 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::sync::Arc;
 
-/// The ending named on the command line, ready to solve.
+/// The game of the registry's parameters: an ending (`material`) or every ending of up to
+/// `up-to` pieces.
+pub(crate) fn built(a: &crate::Args) -> Result<ChessBuilt, String> {
+    let material = a.text("material").ok().filter(|m| !m.is_empty());
+    match (material, a.number("up-to").ok()) {
+        (Some(m), None) => ChessBuilt::new(m, a.to_json()),
+        (None, Some(n)) => ChessBuilt::up_to(n, a.to_json()),
+        (Some(_), Some(_)) => Err("chess: give an ending (MATERIAL) or --up-to N, not both".into()),
+        (None, None) => Err(
+            "chess: give an ending (MATERIAL, like KQvK) or --up-to N (3, 4 or 5 pieces)".into(),
+        ),
+    }
+}
+
+/// The ending named on the command line (or every ending up to a number of pieces), ready
+/// to solve.
 pub struct ChessBuilt {
     game: Chess,
     params: serde_json::Value,
+    /// Every ending of up to this many pieces (a tablebase set), not one ending.
+    up_to: Option<usize>,
 }
 
 impl ChessBuilt {
@@ -30,7 +47,26 @@ impl ChessBuilt {
         Ok(ChessBuilt {
             game: Chess::new(material).map_err(|e| format!("chess: {e}"))?,
             params,
+            up_to: None,
         })
+    }
+
+    /// Every ending of up to `pieces` pieces (3 to 5), each table once.
+    ///
+    /// # Errors
+    /// `pieces` out of range.
+    pub fn up_to(pieces: u64, params: serde_json::Value) -> Result<ChessBuilt, String> {
+        let n = usize::try_from(pieces).unwrap_or(usize::MAX);
+        Ok(ChessBuilt {
+            game: Chess::up_to(n).map_err(|e| format!("chess: {e}"))?,
+            params,
+            up_to: Some(n),
+        })
+    }
+
+    /// The rules.
+    pub fn game(&self) -> &Chess {
+        &self.game
     }
 }
 
@@ -50,6 +86,19 @@ impl Built for ChessBuilt {
     /// The engine's own plan (the one it checks again before it allocates).
     fn memory_needed(&self, stored: bool) -> Result<Option<u64>, String> {
         retrograde_tier::memory_plan(&self.game, stored).map_err(|e| e.to_string())
+    }
+
+    fn needs_storage(&self) -> bool {
+        // Five pieces do not fit in memory together.
+        self.up_to.is_some_and(|n| n >= 5)
+    }
+
+    fn logs_tiers(&self) -> bool {
+        self.up_to.is_some()
+    }
+
+    fn resumes(&self) -> bool {
+        self.up_to.is_some()
     }
 
     fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
@@ -122,8 +171,114 @@ fn side_json(st: &Stats) -> serde_json::Value {
     })
 }
 
+/// One ending's line of a set's report, and its JSON.
+fn ending_line(
+    name: &str,
+    st: &Stats,
+    tables: usize,
+    bytes: Option<u64>,
+) -> (String, serde_json::Value) {
+    let bits = bytes.map(|b| 8.0 * b as f64 / st.positions.max(1) as f64);
+    let mut line = format!(
+        "{name}: positions {}, win {}, loss {}, tie {}, draw {}, longest win {}, {} tables, {:.1} s",
+        st.positions,
+        st.win,
+        st.loss,
+        st.tie,
+        st.draw,
+        longest(st),
+        tables,
+        st.solve.as_secs_f64()
+    );
+    if let Some(b) = bits {
+        line.push_str(&format!(", {b:.2} bits a position on disk"));
+    }
+    let json = serde_json::json!({
+        "ending": name,
+        "positions": st.positions,
+        "win": st.win,
+        "loss": st.loss,
+        "tie": st.tie,
+        "draw": st.draw,
+        "longest_win": st.longest_win,
+        "longest_loss": st.longest_loss,
+        "tables": tables,
+        "seconds": st.solve.as_secs_f64(),
+        "bytes": bytes,
+        "bits_per_position": bits,
+    });
+    (line, json)
+}
+
+impl ChessAnswer<'_> {
+    /// The report of a set (`--up-to N`): a line per ending from the engine's totals of its
+    /// tables (positions counted with their symmetric twins, both sides to move), then the
+    /// whole set's, with the bytes on disk when the tables are in files.
+    fn set_report(&self, pieces: usize) -> Result<Report, Error> {
+        let sol = &self.solution;
+        let mut by: std::collections::BTreeMap<(usize, String), (Stats, usize, Option<u64>)> =
+            Default::default();
+        for &t in sol.tiers() {
+            let Some(st) = sol.tier_stats(t) else {
+                continue;
+            };
+            let key = (t.mat.len() + 2, t.mat.to_string());
+            let e = by.entry(key).or_insert((Stats::default(), 0, Some(0)));
+            e.0.merge(st);
+            e.1 += 1;
+            e.2 = e.2.zip(sol.stored_bytes(t)).map(|(a, b)| a + b);
+        }
+        let mut lines = Vec::new();
+        let mut endings = Vec::new();
+        let mut all = Stats::default();
+        let mut bytes = Some(0u64);
+        let mut count = 0;
+        for ((n, name), (st, tables, b)) in &by {
+            if *n < 3 {
+                // KvK: one tie table, part of every set.
+                all.merge(st);
+                bytes = bytes.zip(*b).map(|(a, b)| a + b);
+                continue;
+            }
+            let (line, json) = ending_line(name, st, *tables, *b);
+            lines.push(line);
+            endings.push(json);
+            all.merge(st);
+            bytes = bytes.zip(*b).map(|(a, b)| a + b);
+            count += 1;
+        }
+        let (total, mut json) = ending_line("all", &all, sol.tiers().len(), bytes);
+        let sizes = match pieces {
+            3 => "3 pieces".to_string(),
+            n => format!("3 to {n} pieces"),
+        };
+        lines.push(format!("{count} endings of {sizes}; {total}"));
+        if let serde_json::Value::Object(m) = &mut json {
+            m.remove("ending");
+        }
+        Ok(Report {
+            game: "chess".into(),
+            first_line: Some(format!("chess, every ending up to {pieces} pieces")),
+            lines,
+            fields: vec![
+                ("up_to".into(), serde_json::json!(pieces)),
+                ("start".into(), serde_json::Value::Null),
+                ("total".into(), json),
+                ("endings".into(), serde_json::Value::Array(endings)),
+            ],
+            standard: None,
+            timed: true,
+            // Where the explorer opens: a set holds KQvK.
+            example: Some("8/8/8/4k3/8/8/8/4KQ2 w - - 0 1".into()),
+        })
+    }
+}
+
 impl Answer for ChessAnswer<'_> {
     fn report(&self) -> Result<Report, Error> {
+        if let Some(n) = self.built.up_to {
+            return self.set_report(n);
+        }
         let game = self.solution.game();
         let mut sides = [Stats::default(), Stats::default()];
         // A position to show first (the ending has no start): white's longest win, else

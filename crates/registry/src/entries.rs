@@ -1,6 +1,6 @@
 //! The built-in games.
 
-use crate::params::{Args, Kind, Param};
+use crate::params::{Args, Kind, Param, OPTIONAL};
 use crate::{
     Answer, Built, Drawing, Entry, Protocol, Query, QueryAnswer, QueryError, Report, TierBuilt,
 };
@@ -266,33 +266,47 @@ static ENTRIES: &[Entry] = &[
                Positions are FEN (--position '8/8/8/4k3/8/8/8/4KQ2 w - - 0 1'), moves \
                UCI (e2e4, e7e8q); `query DB --position FEN --moves e2e4,...` asks about \
                the position after moves. --dump prints every position as CSV \
-               fen,outcome,remoteness. Cost: 3 pieces in about a second, 4 pieces in \
-               seconds to a minute, KRPvKR about 1.5 GB of values (use --db).",
+               fen,outcome,remoteness. --up-to N solves every ending of up to N pieces \
+               instead (a tablebase set, each table once, with a report per ending; \
+               with --db it resumes where an interrupted run stopped). Cost: 3 pieces in \
+               about a second, 4 pieces in seconds to a minute, KRPvKR about 1.5 GB of \
+               values (use --db).",
         examples: &[
             "chess KQvK",
             "chess KRvK --output json",
             "chess KPvK --db kpk",
             "chess KQvK --dump",
+            "chess --up-to 4 --db tb4",
         ],
-        params: &[Param {
-            name: "material",
-            help: "The ending, white first: KQvK, KRPvKR, ... (at most 5 pieces).",
-            kind: Kind::Text,
-            default: None,
-            positional: true,
-            value_name: "MATERIAL",
-        }],
+        params: &[
+            Param {
+                name: "material",
+                help: "The ending, white first: KQvK, KRPvKR, ... (at most 5 pieces).",
+                kind: Kind::Text,
+                default: OPTIONAL,
+                positional: true,
+                value_name: "MATERIAL",
+            },
+            Param {
+                name: "up-to",
+                help: "Instead of one ending, every ending of up to N pieces (3, 4 or 5, kings \
+                       included), each table once: a tablebase set. With --db, an interrupted \
+                       run resumes where it stopped.",
+                kind: Kind::Number {
+                    min: 3,
+                    max: retrograde_games::chess::MAX_PIECES as u64,
+                },
+                default: OPTIONAL,
+                positional: false,
+                value_name: "N",
+            },
+        ],
         play: Some("a move in UCI notation, such as e2e4 or e7e8q"),
         tiered: true,
         start: false,
         dump: true,
         drawing: Drawing::Chess,
-        build: |a| {
-            Ok(Box::new(crate::ChessBuilt::new(
-                a.text("material")?,
-                a.to_json(),
-            )?))
-        },
+        build: |a| Ok(Box::new(crate::chess::built(a)?)),
     },
     Entry {
         name: "great-game",

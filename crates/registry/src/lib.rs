@@ -32,7 +32,7 @@ mod tier;
 pub use chess::ChessBuilt;
 pub use database::{database, Database, GraphAnswer};
 pub use entries::{entries, entry};
-pub use params::{parse, ArgValue, Args, Input, Kind, Param};
+pub use params::{parse, ArgValue, Args, Input, Kind, Param, OPTIONAL};
 pub use tier::TierBuilt;
 
 /// Every tier game's name, in the registry's order, for messages (`connect4, quixo, ...`).
@@ -136,6 +136,18 @@ pub trait Built: Send + Sync {
     /// Whether solving should keep its tiers in files even without `--db` (a temporary
     /// directory), because they would not all fit in memory.
     fn needs_storage(&self) -> bool {
+        false
+    }
+
+    /// Whether progress is logged a tier at a time (a long solve of many tables, often run
+    /// in the background): one line per tier finished, with the time left.
+    fn logs_tiers(&self) -> bool {
+        false
+    }
+
+    /// Whether a solve into a database always takes up what an interrupted one left (as
+    /// with `--resume`).
+    fn resumes(&self) -> bool {
         false
     }
 

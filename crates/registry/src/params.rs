@@ -39,7 +39,8 @@ pub struct Param {
     pub help: &'static str,
     /// What it takes.
     pub kind: Kind,
-    /// The default, as typed (`None`: required, or off for a flag).
+    /// The default, as typed (`None`: required, or off for a flag; [`OPTIONAL`]: absent
+    /// unless given).
     pub default: Option<&'static str>,
     /// Given without a `--name` (a file, an octal code).
     pub positional: bool,
@@ -66,6 +67,10 @@ impl Param {
         }
     }
 }
+
+/// The default of a parameter that may be left out, and then has no value (chess takes
+/// an ending or `--up-to N`).
+pub const OPTIONAL: Option<&str> = Some("");
 
 /// A file's bytes and the name to use in messages.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -235,6 +240,7 @@ impl Args {
                 (Kind::Flag, _) => {
                     a.set(p.name, ArgValue::Flag(false));
                 }
+                (_, OPTIONAL) => {}
                 (_, Some(d)) => {
                     a.set_text(p, d)?;
                 }

@@ -221,6 +221,18 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
         self.tier_stats.get(*self.index.get(&t)?)?.as_ref()
     }
 
+    /// Bytes of tier `t`'s files in the storage (`None` when it is kept in memory, or
+    /// the storage cannot tell).
+    pub fn stored_bytes(&self, t: G::Tier) -> Option<u64> {
+        let st = self.storage.as_deref()?;
+        let size = |r: &Reader| st.size(r.file()).ok().flatten();
+        match self.data.get(*self.index.get(&t)?)? {
+            TierData::File(r) => size(r),
+            TierData::SortedFiles { keys, vals } => Some(size(keys)? + size(vals)?),
+            _ => None,
+        }
+    }
+
     /// Bytes per value cell (1 or 2).
     pub fn cell_bytes(&self) -> u32 {
         self.cell_bytes

@@ -70,13 +70,22 @@ pub fn run(
     }
     check_ranks(&*built, storage.is_some(), ranks)?;
     let fail = |e: Error| tier_error(&name, e, tiers.db.is_some());
+    // A set of tables (chess --up-to) takes up what an interrupted run left in --db.
+    let resume = tiers.resume || (built.resumes() && tiers.db.is_some());
+    let options = |storage, keep| {
+        let (opts, bars) = options(storage, resume, limit, keep);
+        if built.logs_tiers() {
+            bars.lock().unwrap_or_else(|p| p.into_inner()).log = Some(Log::default());
+        }
+        (opts, bars)
+    };
 
     // Across MPI ranks: solve, and rank 0 reports (the others print nothing).
     if let Some(ex) = ex {
         if asked.is_some() || dump {
             bail!("{name}: --query and --dump read a database: solve with --db under mpirun, then ask without it");
         }
-        let opts = options(storage.clone(), tiers.resume, limit, tiers.db.is_some());
+        let opts = options(storage.clone(), tiers.db.is_some());
         lock()?;
         let (answer, traffic) = solve_distributed(&*built, opts, ex).map_err(fail)?;
         if ex.rank() != 0 {
@@ -111,7 +120,7 @@ pub fn run(
                 Ok(Some(answer)) => return query(&*answer, q, &name, args.output, out),
                 Ok(None) => {}
                 // --resume repairs a damaged database: solve below.
-                Err(e) if e.is_damage() && tiers.resume => {}
+                Err(e) if e.is_damage() && resume => {}
                 Err(e) => return Err(fail(e)),
             }
         }
@@ -119,8 +128,7 @@ pub fn run(
     // A summary needs the totals and the start's value only: no database is written then.
     let keep = tiers.db.is_some() || asked.is_some() || dump;
     lock()?;
-    let answer =
-        solve(&*built, options(storage.clone(), tiers.resume, limit, keep)).map_err(fail)?;
+    let answer = solve(&*built, options(storage.clone(), keep)).map_err(fail)?;
     if let Some(q) = asked {
         return query(&*answer, q, &name, args.output, out);
     }
@@ -276,9 +284,12 @@ fn solve_distributed<'b>(
     answer
 }
 
-/// The bars of a tier solve: finding tiers (sorted keys), solving, counting.
+/// The bars of a tier solve: finding tiers (sorted keys), solving, counting; and for a
+/// set of tables, a line per tier finished.
 #[derive(Default)]
 pub struct Bars {
+    /// A line per tier finished, on standard error (unless quiet).
+    pub log: Option<Log>,
     total: u64,
     discover: Option<indicatif::ProgressBar>,
     solve: Option<indicatif::ProgressBar>,
@@ -286,8 +297,97 @@ pub struct Bars {
     assemble: Option<indicatif::ProgressBar>,
 }
 
+/// The log of a long solve, a line per tier: which, how long it took, and the time left
+/// at the pace of the tiers solved so far (reused ones cost nothing).
+#[derive(Default)]
+pub struct Log {
+    tiers: usize,
+    seen: usize,
+    /// The tier in progress: name, slots, slots done before it, reused, started.
+    current: Option<(String, u64, u64, bool, Instant)>,
+    /// Slots solved (not reused) and the time they took.
+    solved: u64,
+    solving: f64,
+}
+
+impl Log {
+    /// The line of the tier that just finished, if any.
+    fn finished(&mut self, total: u64) -> Option<String> {
+        let (name, size, done, reused, at) = self.current.take()?;
+        let took = at.elapsed().as_secs_f64();
+        if !reused {
+            self.solved += size;
+            self.solving += took;
+        }
+        let after = done + size;
+        let share = 100.0 * after as f64 / total.max(1) as f64;
+        let how = if reused {
+            "reused".to_string()
+        } else {
+            format!("{took:.1} s")
+        };
+        let left = match (self.solved, after >= total) {
+            (_, true) => "done".to_string(),
+            (0, _) => "time left unknown".to_string(),
+            (s, _) => {
+                let secs = self.solving / s as f64 * (total - after) as f64;
+                format!("about {} left", human_time(secs))
+            }
+        };
+        Some(format!(
+            "retrograde: table {}/{} {name} ({size} slots): {how}; {share:.1}% of the slots, {left}",
+            self.seen, self.tiers
+        ))
+    }
+}
+
+/// `1 h 20 min`, `3 min 5 s`, `12 s`.
+fn human_time(secs: f64) -> String {
+    let s = secs.round() as u64;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
+    }
+}
+
 impl Bars {
+    /// Prints a line of the log above the bars.
+    fn say(&self, line: String) {
+        if progress::is_quiet() {
+            return;
+        }
+        match &self.solve {
+            Some(b) => b.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
+        }
+    }
+
     fn event(&mut self, e: &Event<'_>) {
+        if let Some(mut log) = self.log.take() {
+            match e {
+                Event::Plan { tiers, .. } => log.tiers = *tiers,
+                Event::Tier {
+                    tier,
+                    size,
+                    done,
+                    reused,
+                } => {
+                    let total = self.total.max(done + size);
+                    if let Some(l) = log.finished(total) {
+                        self.say(l);
+                    }
+                    log.seen += 1;
+                    log.current = Some((tier.to_string(), *size, *done, *reused, Instant::now()));
+                }
+                _ => {
+                    if let Some(l) = log.finished(self.total) {
+                        self.say(l);
+                    }
+                }
+            }
+            self.log = Some(log);
+        }
         match e {
             Event::Plan { slots, .. } => self.total = *slots,
             Event::Discover { tier, positions } => {
@@ -342,6 +442,11 @@ impl Bars {
     }
 
     fn finish(&mut self) {
+        if let Some(mut log) = self.log.take() {
+            if let Some(l) = log.finished(self.total) {
+                self.say(l);
+            }
+        }
         for b in [
             self.discover.take(),
             self.solve.take(),

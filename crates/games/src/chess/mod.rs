@@ -545,6 +545,8 @@ fn sq(s: u8) -> Square {
 
 /// The chess rules for one ending (or several) and the tables of its index.
 pub struct Chess {
+    /// The game's name (`chess KQvK`, `chess up to 4 pieces`): a database records it.
+    name: String,
     root: Material,
     /// Every ending solved, with the tiers they convert into (the first is `root`).
     roots: Vec<Material>,
@@ -589,6 +591,30 @@ impl Chess {
     /// # Panics
     /// When `roots` is empty.
     pub fn endings(roots: &[Material]) -> Chess {
+        let name = match roots.len() {
+            1 => format!("chess {}", roots[0]),
+            n => format!("chess {} and {} more", roots[0], n - 1),
+        };
+        Chess::named(roots, name)
+    }
+
+    /// Every ending of 2 to `pieces` pieces, kings included (both colourings: `KQvKR` and
+    /// `KRvKQ`), solved together so that each tier is solved once: a tablebase set.
+    ///
+    /// # Errors
+    /// `pieces` outside 3 to [`MAX_PIECES`].
+    pub fn up_to(pieces: usize) -> Result<Chess, String> {
+        if !(3..=MAX_PIECES).contains(&pieces) {
+            return Err(format!(
+                "up to {pieces} pieces: give 3 to {MAX_PIECES} (kings included)"
+            ));
+        }
+        let roots: Vec<Material> = (2..=pieces).flat_map(Material::all).collect();
+        Ok(Chess::named(&roots, format!("chess up to {pieces} pieces")))
+    }
+
+    /// The endings `roots` under the name `name`.
+    fn named(roots: &[Material], name: String) -> Chess {
         let root = roots[0];
         let mut pairs = [Vec::new(), Vec::new()];
         let mut pair_index = [vec![NO_PAIR; 4096], vec![NO_PAIR; 4096]];
@@ -632,6 +658,7 @@ impl Chess {
             })
             .collect();
         Chess {
+            name,
             root,
             roots: roots.to_vec(),
             pairs,
@@ -642,9 +669,16 @@ impl Chess {
         }
     }
 
-    /// The ending this game solves (with every ending it converts into).
+    /// The ending this game solves (with every ending it converts into); the first of
+    /// several.
     pub fn material(&self) -> Material {
         self.root
+    }
+
+    /// Every ending this game was asked to solve (it solves the endings they convert into
+    /// too).
+    pub fn roots(&self) -> &[Material] {
+        &self.roots
     }
 
     /// The number of king pairs of the index: 462 without pawns, 1806 with.
@@ -898,10 +932,7 @@ impl TierGame for Chess {
     type Turn = Alternate;
 
     fn name(&self) -> String {
-        match self.roots.len() {
-            1 => format!("chess {}", self.root),
-            n => format!("chess {} and {} more", self.root, n - 1),
-        }
+        self.name.clone()
     }
 
     fn start(&self) -> Option<Pos> {
@@ -1544,9 +1575,12 @@ impl SymmetricGame for Chess {
 
 impl Notation for Chess {
     fn title(&self) -> String {
+        let what = match self.roots.len() {
+            1 => format!("the ending {}", self.root),
+            _ => format!("{} (every ending)", self.name.trim_start_matches("chess ")),
+        };
         format!(
-            "Chess, the ending {}: moves in UCI notation (e2e4, e7e8q); no castling, no 50-move rule; mate loses, stalemate and insufficient material tie.",
-            self.root
+            "Chess, {what}: moves in UCI notation (e2e4, e7e8q); no castling, no 50-move rule; mate loses, stalemate and insufficient material tie."
         )
     }
 

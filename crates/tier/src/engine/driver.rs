@@ -287,7 +287,9 @@ impl<'g, 'a, G: DenseIndex, C: CellArray, P: Dealing> Run<'g, 'a, G, C, P> {
                     false => format!("tier {name} (rank {me})"),
                 };
                 opts.check_memory(what, (held * cell).saturating_add(work))?;
+                let started = Instant::now();
                 let (cells, s) = self.solve_tier(k, &resident)?;
+                let took = started.elapsed();
                 solved += s;
                 if let Some(st) = storage {
                     let tier = self.parts[k].header_tier(name);
@@ -295,7 +297,12 @@ impl<'g, 'a, G: DenseIndex, C: CellArray, P: Dealing> Run<'g, 'a, G, C, P> {
                     store_cells(st, &self.files[k], &header, &cells, opts.codec)?;
                 }
                 if self.game.start().is_none() {
-                    tier_stats[k] = Some(self.tally(k, &cells));
+                    let mut st = self.tally(k, &cells);
+                    // The tier's time, once (the ranks' totals are summed).
+                    if me == 0 {
+                        st.solve = took;
+                    }
+                    tier_stats[k] = Some(st);
                 }
                 resident[k] = Some(Arc::new(cells));
                 done[k] = true;

@@ -539,6 +539,11 @@ impl Reader {
         &self.name
     }
 
+    /// The file's name in its storage.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
     /// Reads block `b` into `dst` (its exact size), checking it.
     ///
     /// # Errors
