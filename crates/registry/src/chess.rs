@@ -63,11 +63,6 @@ impl ChessBuilt {
             up_to: Some(n),
         })
     }
-
-    /// The rules.
-    pub fn game(&self) -> &Chess {
-        &self.game
-    }
 }
 
 impl Built for ChessBuilt {
@@ -425,5 +420,239 @@ impl Answer for ChessAnswer<'_> {
         });
         io?;
         looked.map_err(|e| std::io::Error::other(e.to_string()))
+    }
+}
+
+/// A chess tablebase: the database directory that `retrograde game chess ... --db DIR`
+/// wrote (one ending with what it converts into, or `--up-to N`: every ending of up to N
+/// pieces), probed the way chess programs probe tablebases. Two steps, because the values
+/// borrow the rules: [`Tablebase::open`] reads what the directory holds, [`Tablebase::probe`]
+/// opens its values.
+///
+/// ```no_run
+/// use retrograde_registry::chess::{Tablebase, Wdl};
+/// let tb = Tablebase::open("tb4")?; // `retrograde game chess --up-to 4 --db tb4`
+/// let probe = tb.probe()?;
+/// let p = probe.fen("8/8/8/4k3/8/8/8/4KQ2 w - - 0 1")?;
+/// assert_eq!(p.wdl, Wdl::Win);
+/// println!("mate in {:?} plies, best moves {:?}", p.dtm, p.best);
+/// # Ok::<(), retrograde_registry::chess::ProbeError>(())
+/// ```
+pub struct Tablebase {
+    storage: Arc<dyn Storage>,
+    built: ChessBuilt,
+}
+
+/// Why a probe failed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ProbeError {
+    /// Not a position of these rules: a malformed FEN, castling rights, more than five
+    /// pieces, the side not to move in check.
+    Position(String),
+    /// A position of an ending the tablebase does not hold (`KQvKR` in a set of three
+    /// pieces).
+    NotHeld {
+        /// The position, as given.
+        fen: String,
+        /// Its ending.
+        ending: String,
+    },
+    /// No finished chess tablebase there, or a damaged file.
+    Database(Error),
+}
+
+impl std::fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProbeError::Position(m) => write!(f, "{m}"),
+            ProbeError::NotHeld { fen, ending } => write!(
+                f,
+                "{fen:?}: a position of {ending}, an ending this tablebase does not hold"
+            ),
+            ProbeError::Database(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ProbeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ProbeError::Database(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<Error> for ProbeError {
+    fn from(e: Error) -> Self {
+        ProbeError::Database(e)
+    }
+}
+
+/// Win, draw or loss for the side to move (no 50-move rule: a tie, by stalemate or
+/// insufficient material, is a [`Wdl::Draw`] as a draw is).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Wdl {
+    /// The side to move is mated against best play.
+    Loss,
+    /// Neither side can force mate.
+    Draw,
+    /// The side to move mates against any defence.
+    Win,
+}
+
+impl From<Value> for Wdl {
+    fn from(v: Value) -> Wdl {
+        match v {
+            Value::Win(_) => Wdl::Win,
+            Value::Loss(_) => Wdl::Loss,
+            Value::Tie(_) | Value::Draw => Wdl::Draw,
+        }
+    }
+}
+
+/// Depth to mate in plies, signed as chess programs sign it: `+N` the side to move mates
+/// in N plies, `-N` it is mated in N plies (0: it is checkmated), `None` for a draw.
+pub fn dtm(v: Value) -> Option<i64> {
+    match v {
+        Value::Win(r) => Some(i64::from(r)),
+        Value::Loss(r) => Some(-i64::from(r)),
+        Value::Tie(_) | Value::Draw => None,
+    }
+}
+
+/// What a probe tells of a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProbeResult {
+    /// The position probed, as the tablebase reads it (an en-passant square kept only when
+    /// the capture is legal).
+    pub fen: String,
+    /// The exact value for the side to move: win, loss or tie in N plies, or draw.
+    pub value: Value,
+    /// Win, draw or loss.
+    pub wdl: Wdl,
+    /// Depth to mate in plies (see [`dtm`]).
+    pub dtm: Option<i64>,
+    /// The moves that keep the value (UCI, `e7e8q`), in the game's move order; none when
+    /// the game is over.
+    pub best: Vec<String>,
+    /// Every legal move with its value for the side that makes it, best first.
+    pub moves: Vec<(String, Value)>,
+}
+
+impl Tablebase {
+    /// Reads which endings the directory holds (its `database.json`); the values are read
+    /// by [`Tablebase::probe`].
+    ///
+    /// # Errors
+    /// [`ProbeError::Database`]: no finished database there ([`Error::Missing`]), a damaged
+    /// description, or a database of something else than chess.
+    pub fn open(dir: impl AsRef<std::path::Path>) -> Result<Tablebase, ProbeError> {
+        let dir = dir.as_ref();
+        let storage: Arc<dyn Storage> =
+            Arc::new(retrograde_tier::DirStorage::new(dir.to_path_buf()));
+        let recorded = crate::database::Recorded::read(&*storage)?;
+        let Some(r) = recorded.filter(|r| r.entry.name == "chess") else {
+            return Err(ProbeError::Database(Error::Unsupported(format!(
+                "{}: a database of another game, not a chess tablebase",
+                dir.display()
+            ))));
+        };
+        let built = built(&r.args).map_err(|m| r.damaged(m))?;
+        r.check(&built)?;
+        Ok(Tablebase { storage, built })
+    }
+
+    /// What it was solved for: `chess KQvK` (with the endings it converts into), `chess up
+    /// to 4 pieces`.
+    pub fn name(&self) -> String {
+        self.built.name()
+    }
+
+    /// Opens the values for probing: every tier file's header and index are checked here,
+    /// blocks are read, checked and kept as positions ask for them.
+    ///
+    /// # Errors
+    /// A missing or damaged file.
+    pub fn probe(&self) -> Result<Probe<'_>, ProbeError> {
+        let solution =
+            retrograde_tier::open(&self.built.game, self.storage.clone())?.ok_or_else(|| {
+                Error::Missing {
+                    file: self.storage.describe(retrograde_tier::META),
+                }
+            })?;
+        Ok(Probe { solution })
+    }
+}
+
+/// An open tablebase: probes positions.
+pub struct Probe<'t> {
+    solution: TierSolution<'t, Chess>,
+}
+
+impl Probe<'_> {
+    /// Probes a FEN (4 or 6 fields, no castling rights): the value, the depth to mate and
+    /// every move's value.
+    ///
+    /// # Errors
+    /// [`ProbeError::Position`] for a FEN that is no position, [`ProbeError::NotHeld`] for
+    /// a position of another ending, [`ProbeError::Database`] for a damaged file.
+    pub fn fen(&self, fen: &str) -> Result<ProbeResult, ProbeError> {
+        let (p, value) = self.find(fen)?;
+        let a = crate::tier::answer(&self.solution, &p, p.side_to_move()).map_err(|e| match e {
+            QueryError::Lookup(e) => ProbeError::Database(e),
+            e => ProbeError::Position(e.to_string()),
+        })?;
+        let best = a
+            .moves
+            .iter()
+            .filter(|m| m.1 == value)
+            .map(|m| m.0.clone())
+            .collect();
+        Ok(ProbeResult {
+            fen: self.solution.game().fen(&p),
+            value,
+            wdl: value.into(),
+            dtm: dtm(value),
+            best,
+            moves: a.moves,
+        })
+    }
+
+    /// Probes a `cozy-chess` board, as [`Probe::fen`].
+    ///
+    /// # Errors
+    /// As [`Probe::fen`].
+    pub fn board(&self, board: &cozy_chess::Board) -> Result<ProbeResult, ProbeError> {
+        self.fen(&board.to_string())
+    }
+
+    /// The value of a FEN for the side to move, without its moves: the quick probe
+    /// ([`Wdl::from`] and [`dtm`] read it as chess programs do).
+    ///
+    /// # Errors
+    /// As [`Probe::fen`].
+    pub fn value(&self, fen: &str) -> Result<Value, ProbeError> {
+        Ok(self.find(fen)?.1)
+    }
+
+    /// The position of `fen` and its value.
+    fn find(&self, fen: &str) -> Result<(Pos, Value), ProbeError> {
+        let game = self.solution.game();
+        let (p, _) = game.parse_position(fen).map_err(|e| {
+            ProbeError::Position(format!(
+                "{:?}: {e} (expected {})",
+                crate::tier::shorten(fen),
+                game.position_help()
+            ))
+        })?;
+        match self.solution.value(&p)? {
+            Some(v) => Ok((p, v)),
+            None => Err(ProbeError::NotHeld {
+                fen: fen.to_string(),
+                ending: p.material().to_string(),
+            }),
+        }
     }
 }

@@ -1,7 +1,9 @@
 //! Opening a database with nothing but its directory: it says what it holds.
 
 use crate::play_graph::PlayGraphDb;
-use crate::{entry, Answer, Args, Built, Query, QueryAnswer, QueryError, Report, MAX_LISTED};
+use crate::{
+    entry, Answer, Args, Built, Entry, Query, QueryAnswer, QueryError, Report, MAX_LISTED,
+};
 use retrograde_games::play::{start_session, DynSession};
 use retrograde_solve::Value;
 use retrograde_tier::{read_meta, Error, GraphDb, Storage};
@@ -22,44 +24,87 @@ pub enum Database {
 /// # Errors
 /// No database there, a damaged description, or a game this build does not know.
 pub fn database(storage: Arc<dyn Storage>) -> Result<Database, Error> {
-    let name = storage.describe(retrograde_tier::META);
-    let meta = read_meta(&*storage)?.ok_or_else(|| Error::Missing { file: name.clone() })?;
-    let game = meta
-        .params
-        .get("game")
-        .and_then(|g| g.as_str())
-        .ok_or_else(|| {
-            Error::damaged(
-                name.clone(),
-                "it does not say which game it holds (a database of an older build?)",
-            )
-        })?;
-    if game == "graph" {
-        let db = GraphDb::open(storage)?.ok_or_else(|| Error::Missing { file: name.clone() })?;
+    let Some(recorded) = Recorded::read(&*storage)? else {
+        let name = storage.describe(retrograde_tier::META);
+        let db = GraphDb::open(storage)?.ok_or(Error::Missing { file: name })?;
         return Ok(Database::Graph(Box::new(GraphAnswer { db })));
+    };
+    let built = (recorded.entry.build)(&recorded.args).map_err(|m| recorded.damaged(m))?;
+    recorded.check(&*built)?;
+    Ok(Database::Game(built))
+}
+
+/// What a game's database says it holds: the game's registry entry, the parameters it was
+/// solved with, and the name it was solved under.
+pub(crate) struct Recorded {
+    /// The game's entry.
+    pub entry: &'static Entry,
+    /// The parameters it was solved with.
+    pub args: Args,
+    /// The game's name as solved (`chess KQvK`).
+    pub game: String,
+    /// The description's file, for messages.
+    file: String,
+}
+
+impl Recorded {
+    /// Reads `storage`'s description; `None` for a solved graph.
+    ///
+    /// # Errors
+    /// No database there, a damaged description, or a game this build does not know.
+    pub fn read(storage: &dyn Storage) -> Result<Option<Recorded>, Error> {
+        let file = storage.describe(retrograde_tier::META);
+        let meta = read_meta(storage)?.ok_or_else(|| Error::Missing { file: file.clone() })?;
+        let game = meta
+            .params
+            .get("game")
+            .and_then(|g| g.as_str())
+            .ok_or_else(|| {
+                Error::damaged(
+                    file.clone(),
+                    "it does not say which game it holds (a database of an older build?)",
+                )
+            })?;
+        if game == "graph" {
+            return Ok(None);
+        }
+        let entry = entry(game).ok_or_else(|| {
+            Error::Unsupported(format!(
+                "{file}: a database of {game:?}, a game this build does not know"
+            ))
+        })?;
+        let args = Args::from_json(
+            entry.params,
+            meta.params.get("args").unwrap_or(&serde_json::Value::Null),
+        )
+        .map_err(|m| Error::damaged(file.clone(), m))?;
+        Ok(Some(Recorded {
+            entry,
+            args,
+            game: meta.game,
+            file,
+        }))
     }
-    let e = entry(game).ok_or_else(|| {
-        Error::Unsupported(format!(
-            "{name}: a database of {game:?}, a game this build does not know"
-        ))
-    })?;
-    let args = Args::from_json(
-        e.params,
-        meta.params.get("args").unwrap_or(&serde_json::Value::Null),
-    )
-    .map_err(|m| Error::damaged(name.clone(), m))?;
-    let built = (e.build)(&args).map_err(|m| Error::damaged(name.clone(), m))?;
-    if built.name() != meta.game {
-        return Err(Error::damaged(
-            name,
-            format!(
+
+    /// The description is damaged: `why`.
+    pub fn damaged(&self, why: impl std::fmt::Display) -> Error {
+        Error::damaged(self.file.clone(), why.to_string())
+    }
+
+    /// Checks that `built`, made from the recorded parameters, is the game recorded.
+    ///
+    /// # Errors
+    /// [`Error::Damaged`] when it is not.
+    pub fn check(&self, built: &dyn Built) -> Result<(), Error> {
+        if built.name() != self.game {
+            return Err(self.damaged(format!(
                 "its parameters make {:?}, it says {:?}",
                 built.name(),
-                meta.game
-            ),
-        ));
+                self.game
+            )));
+        }
+        Ok(())
     }
-    Ok(Database::Game(built))
 }
 
 /// A solved graph, answering like a game.

@@ -22,7 +22,7 @@
 //! ```
 #![warn(missing_docs)]
 
-mod chess;
+pub mod chess;
 mod database;
 mod entries;
 mod params;

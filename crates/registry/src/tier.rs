@@ -199,6 +199,18 @@ pub(crate) fn query<G: Notation + Send + Sync>(
             (p, side)
         }
     };
+    answer(solution, &p, side)
+}
+
+/// The answer at `p`, `side` to move, from a solution of a tier game: its value and every
+/// move's, best first.
+pub(crate) fn answer<G: Notation + Send + Sync>(
+    solution: &TierSolution<'_, G>,
+    p: &G::Position,
+    side: u8,
+) -> Result<QueryAnswer, QueryError> {
+    let game = solution.game();
+    let p = *p;
     let value = solution.value(&p)?.ok_or_else(|| {
         QueryError::Bad(format!(
             "{} is not a position this solution holds{}",
