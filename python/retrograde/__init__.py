@@ -45,6 +45,7 @@ __all__ = [
     "solve_game",
     "games",
     "openspiel",
+    "chess",
 ]
 
 _MAX_ID = 2**32 - 2
@@ -734,6 +735,6 @@ def solve_game(
     return PythonGame(game, positions, index, sol, again is not None, t1 - t0, t2 - t1)
 
 
-from . import games, openspiel  # noqa: E402  (they use the classes above)
+from . import chess, games, openspiel  # noqa: E402  (they use the classes above)
 
 del annotations  # the __future__ feature, which the import above made a module attribute

@@ -10,6 +10,7 @@ import numpy.typing as npt
 __all__: list[str]
 
 from . import games as games
+from . import chess as chess
 from . import openspiel as openspiel
 
 _Edges = npt.ArrayLike | str | os.PathLike[str] | Any  # an (m, 2) array, pairs, a networkx DiGraph, a path

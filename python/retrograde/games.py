@@ -87,6 +87,9 @@ def _default(text: str | None, kind: str) -> Any:
         return False
     if text is None:
         return _inspect.Parameter.empty
+    if text == "":
+        # Optional: absent unless given.
+        return None
     if kind == "number":
         return int(text)
     if kind == "numbers":
@@ -113,14 +116,16 @@ def _function(entry: dict) -> Callable[..., _Game]:
 
     def solve(*args: Any, **kwargs: Any) -> _Game:
         # Only what was given goes to the engine, which applies the registry's defaults.
-        given = signature.bind(*args, **kwargs).arguments
+        # (None leaves an optional parameter out.)
+        bound = signature.bind(*args, **kwargs).arguments
+        given = {k: v for k, v in bound.items() if v is not None}
         options = {k: given.pop(k) for k in extra if k in given}
         return game(name, **options, **given)
 
     lines = [entry["about"][:1].upper() + entry["about"][1:] + ".", "", entry["help"], ""]
     lines.append("Parameters (as on the command line, `retrograde game %s --help`):" % name)
     for p, help_text, d, kind in entry["params"]:
-        shown = "" if d is None else f" (default {d})"
+        shown = "" if not d else f" (default {d})"
         lines.append(f"    {p.replace('-', '_')}: {help_text}{shown}")
     if entry["tiered"]:
         lines.append("    db: keep the solved tiers in this directory (a database).")
