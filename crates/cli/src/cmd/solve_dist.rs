@@ -24,7 +24,9 @@ use crate::mem;
 use crate::output::{self, Rows};
 use anyhow::{anyhow, Result};
 use retrograde_solve::exchange::Exchange;
-use retrograde_solve::{solve_distributed, verify_distributed, DistGraph, DistSolution, Value};
+use retrograde_solve::{
+    solve_distributed, verify_share, DistGraph, DistSolution, Share as _, Value,
+};
 use std::collections::HashMap;
 use std::io::Write;
 use std::time::Instant;
@@ -90,7 +92,8 @@ pub fn run(
     let solve_time = t.elapsed();
     if args.verify {
         let t = Instant::now();
-        if let Err(v) = verify_distributed(g, &rules, &s, ex) {
+        let verdict = verify_share(g, &rules, s.part(), ex).map_err(|e| anyhow!("{e}"))?;
+        if let Err(v) = verdict {
             return Err(agreed(anyhow!(
                 "{}: internal error: the solution failed verification: {v}",
                 loaded.name
@@ -108,7 +111,7 @@ pub fn run(
         let storage = retrograde_tier::DirStorage::new(dir.clone());
         let mut stats = retrograde_tier::Stats {
             positions: g.range().len() as u64,
-            moves: g.range().map(|v| g.out_degree(v)).sum(),
+            moves: g.forward_targets().len() as u64,
             classes: g.range().len() as u64,
             states: g.range().len() as u64,
             ..Default::default()
@@ -130,7 +133,7 @@ pub fn run(
         retrograde_tier::graphdb::write_distributed(&storage, g, &s, &stats, params, ex)
             .map_err(|e| anyhow!("{e}"))?;
     }
-    let counts = s.counts(ex);
+    let counts = s.part().counts_across(ex);
     let text_rows = args.output == OutputArg::Text && !args.summary;
     let share = Share {
         g,
