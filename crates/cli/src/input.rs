@@ -8,7 +8,8 @@ use crate::cli::{FormatArg, GraphArgs, NoMove};
 use anyhow::{anyhow, bail, Context, Result};
 use retrograde_graph::format::{self, Format, ParseError, ParseOptions, TextParser};
 use retrograde_graph::{Graph, GraphBuilder, Primitive};
-use retrograde_solve::Rules;
+use retrograde_solve::exchange::{Exchange, Solo};
+use retrograde_solve::{DistGraph, Rules, Share};
 use std::fs::File;
 use std::io::{self, IsTerminal, Read};
 use std::path::Path;
@@ -16,9 +17,10 @@ use std::time::{Duration, Instant};
 
 const BLOCK: usize = 16 << 20;
 
-/// A graph read from a file, and how long reading and laying it out took.
-pub struct Loaded {
-    pub graph: Graph,
+/// A graph read from a file (the whole graph, or an MPI rank's share of it:
+/// [`load_share`]), and how long reading and laying it out took.
+pub struct Loaded<G = Graph> {
+    pub graph: G,
     /// The name used in messages: the path, or `<stdin>`.
     pub name: String,
     pub parse: Duration,
@@ -194,34 +196,40 @@ fn blocks(
 
 /// Finds a vertex by id or by name.
 pub fn vertex(g: &Graph, text: &str) -> Result<u32> {
-    if let Ok(id) = text.parse::<u64>() {
-        if id < g.vertex_count() as u64 {
-            return Ok(id as u32);
-        }
-        if g.vertex_count() == 0 {
-            bail!("vertex {id} does not exist (the graph has no vertices)");
-        }
-        bail!(
-            "vertex {id} does not exist (the graph has {} vertices, ids 0 to {})",
-            g.vertex_count(),
-            g.vertex_count() - 1
-        );
-    }
-    if g.has_names() {
-        if let Some(v) = (0..g.vertex_count() as u32).find(|&v| g.name(v) == Some(text)) {
-            return Ok(v);
-        }
-        bail!("no vertex is named {text:?} (expected a vertex id or a name from the file)");
-    }
-    bail!("expected a vertex id, found {text:?}")
+    vertex_of(g, text, &Solo)
 }
 
-/// One MPI rank's share of a graph file: its vertices' moves and labels, and timings.
-pub struct LoadedShare {
-    pub graph: retrograde_solve::DistGraph,
-    pub name: String,
-    pub parse: Duration,
-    pub build: Duration,
+/// [`vertex`] in a graph held by the ranks of `ex`, each holding its share `g` (a
+/// collective): names are looked up by every rank among its own vertices, the smallest id
+/// found is every rank's answer. The error is [`Agreed`].
+pub fn vertex_of<G: Share>(g: &G, text: &str, ex: &dyn Exchange) -> Result<u32> {
+    let n = g.vertex_count() as u64;
+    if let Ok(id) = text.parse::<u64>() {
+        if id < n {
+            return Ok(id as u32);
+        }
+        if n == 0 {
+            return Err(agreed(anyhow!(
+                "vertex {id} does not exist (the graph has no vertices)"
+            )));
+        }
+        return Err(agreed(anyhow!(
+            "vertex {id} does not exist (the graph has {n} vertices, ids 0 to {})",
+            n - 1
+        )));
+    }
+    if g.has_names() {
+        let found = (0..g.len() as u32).find(|&l| g.name_at(l) == Some(text));
+        let mut w = [found.map_or(0, |l| u64::MAX - u64::from(g.global(l)))];
+        ex.max(&mut w);
+        if w[0] != 0 {
+            return Ok((u64::MAX - w[0]) as u32);
+        }
+        return Err(agreed(anyhow!(
+            "no vertex is named {text:?} (expected a vertex id or a name from the file)"
+        )));
+    }
+    Err(agreed(anyhow!("expected a vertex id, found {text:?}")))
 }
 
 /// An error every rank of a distributed solve meets alike (same input, same collective
@@ -252,8 +260,8 @@ pub fn agreed(e: anyhow::Error) -> anyhow::Error {
 pub fn load_share(
     path: Option<&Path>,
     args: &GraphArgs,
-    ex: &dyn retrograde_solve::exchange::Exchange,
-) -> Result<LoadedShare> {
+    ex: &dyn Exchange,
+) -> Result<Loaded<DistGraph>> {
     use retrograde_solve::dgraph::{byte_range, TextShare};
     use std::io::{Seek, SeekFrom};
     let name = display_name(path);
@@ -279,9 +287,9 @@ pub fn load_share(
     };
     if matches!(format, Format::Grf | Format::Json) {
         let loaded = load(Some(path), args).map_err(agreed)?;
-        let graph = retrograde_solve::DistGraph::from_graph(&loaded.graph, ex)
-            .map_err(|e| agreed(anyhow!("{name}: {e}")))?;
-        return Ok(LoadedShare {
+        let graph =
+            DistGraph::from_graph(&loaded.graph, ex).map_err(|e| agreed(anyhow!("{name}: {e}")))?;
+        return Ok(Loaded {
             graph,
             name,
             parse: loaded.parse,
@@ -378,8 +386,8 @@ fn finish_share(
     name: String,
     args: &GraphArgs,
     started: Instant,
-    ex: &dyn retrograde_solve::exchange::Exchange,
-) -> Result<LoadedShare> {
+    ex: &dyn Exchange,
+) -> Result<Loaded<DistGraph>> {
     let k = ex.size();
     let opts = ParseOptions {
         vertices: args.vertices,
@@ -398,7 +406,7 @@ fn finish_share(
     let parse = started.elapsed();
     let started = Instant::now();
     let graph = counted.layout(ex).map_err(|e| agreed(located(&name, e)))?;
-    Ok(LoadedShare {
+    Ok(Loaded {
         graph,
         name,
         parse,
@@ -410,10 +418,7 @@ fn finish_share(
 /// reads it whole and deals the text, cut at line starts as a file is
 /// ([`retrograde_solve::dgraph::byte_range`]), one part to each rank; GRF and JSON go whole
 /// to every rank. Rank 0 holds the text (about twice, while dealing it), then its share.
-fn load_share_stdin(
-    args: &GraphArgs,
-    ex: &dyn retrograde_solve::exchange::Exchange,
-) -> Result<LoadedShare> {
+fn load_share_stdin(args: &GraphArgs, ex: &dyn Exchange) -> Result<Loaded<DistGraph>> {
     use retrograde_solve::dgraph::{byte_range, TextShare};
     let name = display_name(None);
     let started = Instant::now();
@@ -466,9 +471,9 @@ fn load_share_stdin(
         drop(text);
         let parse = started.elapsed();
         let started = Instant::now();
-        let graph = retrograde_solve::DistGraph::from_graph(&whole, ex)
-            .map_err(|e| agreed(anyhow!("{name}: {e}")))?;
-        return Ok(LoadedShare {
+        let graph =
+            DistGraph::from_graph(&whole, ex).map_err(|e| agreed(anyhow!("{name}: {e}")))?;
+        return Ok(Loaded {
             graph,
             name,
             parse,
@@ -513,7 +518,7 @@ fn memchr_newline(b: &[u8]) -> Option<usize> {
 
 /// `r` if it is `Ok` on every rank; else the error of the first rank with one, at every rank
 /// (as an [`Agreed`] error). A collective.
-fn agree<T>(r: Result<T>, ex: &dyn retrograde_solve::exchange::Exchange) -> Result<T> {
+fn agree<T>(r: Result<T>, ex: &dyn Exchange) -> Result<T> {
     let (k, me) = (ex.size(), ex.rank());
     let mut failed = vec![0u64; k];
     failed[me] = u64::from(r.is_err());
