@@ -94,7 +94,33 @@ pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
         block.drain(..3);
     }
 
-    let format = match args.format {
+    let format = format_of(args.format, path, &block);
+    let opts = ParseOptions {
+        vertices: args.vertices,
+    };
+    let builder: GraphBuilder = match format {
+        Format::Grf | Format::Json => {
+            reader
+                .read_to_end(&mut block)
+                .with_context(|| format!("{name}: cannot read"))?;
+            whole(&block, format, &name, &opts)?
+        }
+        _ => {
+            let mut parser = TextParser::new(format);
+            let name = name.as_str();
+            blocks(reader, block, name, |b| {
+                parser.feed(b).map_err(|e| located(name, e))
+            })?;
+            parser.finish(&opts).map_err(|e| located(name, e))?
+        }
+    };
+    build(builder, name, started)
+}
+
+/// The format `arg` names, or (`auto`) the one the file's extension or its first bytes
+/// `head` show.
+fn format_of(arg: FormatArg, path: Option<&Path>, head: &[u8]) -> Format {
+    match arg {
         FormatArg::Edges => Format::Edges,
         FormatArg::Rg => Format::Rg,
         FormatArg::Grf => Format::Grf,
@@ -107,33 +133,23 @@ pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
             match ext.as_deref() {
                 Some("grf") => Format::Grf,
                 Some("json") => Format::Json,
-                _ => format::detect(&block),
+                _ => format::detect(head),
             }
         }
-    };
-    let opts = ParseOptions {
-        vertices: args.vertices,
-    };
-    let builder: GraphBuilder = match format {
-        Format::Grf | Format::Json => {
-            reader
-                .read_to_end(&mut block)
-                .with_context(|| format!("{name}: cannot read"))?;
-            if format == Format::Json && block.is_empty() {
-                bail!("{name}: expected a JSON graph object, found an empty file");
-            }
-            format::parse_builder(&block, format, &opts).map_err(|e| located(&name, e))?
-        }
-        _ => {
-            let mut parser = TextParser::new(format);
-            let name = name.as_str();
-            blocks(reader, block, name, |b| {
-                parser.feed(b).map_err(|e| located(name, e))
-            })?;
-            parser.finish(&opts).map_err(|e| located(name, e))?
-        }
-    };
-    // A huge id or `vertices` line must be an error, not an out-of-memory kill.
+    }
+}
+
+/// A GRF or JSON file, read whole, parsed.
+fn whole(text: &[u8], format: Format, name: &str, opts: &ParseOptions) -> Result<GraphBuilder> {
+    if format == Format::Json && text.is_empty() {
+        bail!("{name}: expected a JSON graph object, found an empty file");
+    }
+    format::parse_builder(text, format, opts).map_err(|e| located(name, e))
+}
+
+/// The graph laid out, once its size is checked against the memory limit (a huge id or
+/// `vertices` line must be an error, not an out-of-memory kill); `started` when reading did.
+fn build(builder: GraphBuilder, name: String, started: Instant) -> Result<Loaded> {
     let (n, m) = (builder.vertex_count(), builder.edge_count() as u64);
     crate::mem::check(
         &format!("{name}: {n} vertices and {m} edges (the largest vertex id or `vertices` line sets the vertex count)"),
@@ -147,6 +163,18 @@ pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
         name,
         parse,
         build: started.elapsed(),
+    })
+}
+
+/// A rank's share of a whole graph every rank has read (GRF, JSON): the same timings.
+fn share_of(loaded: Loaded, ex: &dyn Exchange) -> Result<Loaded<DistGraph>> {
+    let graph = DistGraph::from_graph(&loaded.graph, ex)
+        .map_err(|e| agreed(anyhow!("{}: {e}", loaded.name)))?;
+    Ok(Loaded {
+        graph,
+        name: loaded.name,
+        parse: loaded.parse,
+        build: loaded.build,
     })
 }
 
@@ -269,33 +297,6 @@ pub fn load_share(
         return load_share_stdin(args, ex);
     };
     let started = Instant::now();
-    let format = match args.format {
-        FormatArg::Edges => Format::Edges,
-        FormatArg::Rg => Format::Rg,
-        FormatArg::Grf => Format::Grf,
-        FormatArg::Json => Format::Json,
-        FormatArg::Auto => match path
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase)
-            .as_deref()
-        {
-            Some("grf") => Format::Grf,
-            Some("json") => Format::Json,
-            _ => Format::Auto,
-        },
-    };
-    if matches!(format, Format::Grf | Format::Json) {
-        let loaded = load(Some(path), args).map_err(agreed)?;
-        let graph =
-            DistGraph::from_graph(&loaded.graph, ex).map_err(|e| agreed(anyhow!("{name}: {e}")))?;
-        return Ok(Loaded {
-            graph,
-            name,
-            parse: loaded.parse,
-            build: loaded.build,
-        });
-    }
     // A file one rank cannot open or read the start of: the first such rank's error, at
     // every rank (a missing file is then one message, as from one process).
     let opened = (|| -> Result<_> {
@@ -318,20 +319,10 @@ pub fn load_share(
     } else {
         0
     };
-    let format = match format {
-        Format::Auto => format::detect(&head[bom as usize..]),
-        f => f,
-    };
+    let format = format_of(args.format, Some(path), &head[bom as usize..]);
     drop(head);
     if matches!(format, Format::Grf | Format::Json) {
-        // Recognised by content: read whole, as above.
-        let mut args = args.clone();
-        args.format = if format == Format::Grf {
-            FormatArg::Grf
-        } else {
-            FormatArg::Json
-        };
-        return load_share(Some(path), &args, ex);
+        return share_of(load(Some(path), args).map_err(agreed)?, ex);
     }
     let (k, me) = (ex.size(), ex.rank());
     let mut buf = vec![0u8; 1 << 16];
@@ -442,43 +433,15 @@ fn load_share_stdin(args: &GraphArgs, ex: &dyn Exchange) -> Result<Loaded<DistGr
     // Rank 0's start of the text decides the format everywhere.
     let mut head = text[..text.len().min(1 << 16)].to_vec();
     ex.broadcast(&mut head);
-    let format = match args.format {
-        FormatArg::Edges => Format::Edges,
-        FormatArg::Rg => Format::Rg,
-        FormatArg::Grf => Format::Grf,
-        FormatArg::Json => Format::Json,
-        FormatArg::Auto => format::detect(&head),
-    };
+    let format = format_of(args.format, None, &head);
     if matches!(format, Format::Grf | Format::Json) {
         ex.broadcast(&mut text);
         let opts = ParseOptions {
             vertices: args.vertices,
         };
-        let whole = (|| -> Result<Graph> {
-            if format == Format::Json && text.is_empty() {
-                bail!("{name}: expected a JSON graph object, found an empty file");
-            }
-            let builder =
-                format::parse_builder(&text, format, &opts).map_err(|e| located(&name, e))?;
-            let (n, m) = (builder.vertex_count(), builder.edge_count() as u64);
-            crate::mem::check(
-                &format!("{name}: {n} vertices and {m} edges (the largest vertex id or `vertices` line sets the vertex count)"),
-                crate::mem::solve_estimate(n, m),
-            )?;
-            builder.build().map_err(|e| anyhow!("{name}: {e}"))
-        })()
-        .map_err(agreed)?;
+        let builder = whole(&text, format, &name, &opts).map_err(agreed)?;
         drop(text);
-        let parse = started.elapsed();
-        let started = Instant::now();
-        let graph =
-            DistGraph::from_graph(&whole, ex).map_err(|e| agreed(anyhow!("{name}: {e}")))?;
-        return Ok(Loaded {
-            graph,
-            name,
-            parse,
-            build: started.elapsed(),
-        });
+        return share_of(build(builder, name, started).map_err(agreed)?, ex);
     }
     // Each rank's part, from the end (no copy of what stays).
     let mut send = vec![Vec::new(); k];

@@ -416,7 +416,6 @@ impl Counted {
         };
         let mut g = DistGraph {
             ranges,
-            me,
             lo,
             hi,
             m,
@@ -560,7 +559,6 @@ impl Routes<'_> {
 #[derive(Clone, Debug)]
 pub struct DistGraph {
     ranges: Ranges,
-    me: usize,
     lo: u32,
     hi: u32,
     m: u64,
@@ -628,7 +626,6 @@ impl DistGraph {
         });
         Ok(DistGraph {
             ranges,
-            me,
             lo,
             hi,
             m: g.edge_count() as u64,
@@ -679,11 +676,6 @@ impl DistGraph {
         self.ranges.size() as usize
     }
 
-    /// The graph's number of edges (all ranks').
-    pub fn edge_count(&self) -> u64 {
-        self.m
-    }
-
     /// The id ranges of the ranks.
     pub fn ranges(&self) -> Ranges {
         self.ranges
@@ -697,11 +689,6 @@ impl DistGraph {
     /// Whether vertices have owners (an arena).
     pub fn is_arena(&self) -> bool {
         Share::is_arena(self)
-    }
-
-    /// Whether some vertex (of any rank) has a name.
-    pub fn has_names(&self) -> bool {
-        self.has_names
     }
 
     /// The start vertex, if the file gave one.
@@ -737,11 +724,6 @@ impl DistGraph {
             (again, self.fwd[e])
         })
     }
-
-    /// Heap bytes held.
-    pub fn heap_bytes(&self) -> usize {
-        Share::heap_bytes(self)
-    }
 }
 
 impl Share for DistGraph {
@@ -749,9 +731,6 @@ impl Share for DistGraph {
 
     fn placement(&self) -> Ranges {
         self.ranges
-    }
-    fn rank(&self) -> usize {
-        self.me
     }
     fn len(&self) -> usize {
         (self.hi - self.lo) as usize
@@ -800,23 +779,6 @@ impl Share for DistGraph {
     }
     fn start(&self) -> Option<u32> {
         self.start
-    }
-    fn heap_bytes(&self) -> usize {
-        let turn = match &self.turn {
-            TurnRule::Alternate => 0,
-            TurnRule::GoAgain { forward, reverse } => forward.heap_bytes() + reverse.heap_bytes(),
-            TurnRule::Arena { owner } => owner.heap_bytes(),
-        };
-        self.fwd_off.capacity() * 8
-            + self.rev_off.capacity() * 8
-            + self.fwd.capacity() * 4
-            + self.rev.capacity() * 4
-            + turn
-            + self.primitive.as_ref().map_or(0, Vec::capacity)
-            + self
-                .names
-                .as_ref()
-                .map_or(0, |n| n.iter().map(|s| s.capacity() + 24).sum())
     }
 }
 
@@ -973,7 +935,7 @@ mod tests {
                         .and_then(|c| c.layout(ex))?;
                     let s = solve_distributed(&g, &rules, true, ex).unwrap().into_part();
                     let counts = s.counts_across(ex);
-                    Ok::<_, ParseError>((s.gather(ex), counts, g.vertex_count(), g.edge_count()))
+                    Ok::<_, ParseError>((crate::testing::gather(&s, ex), counts, g.vertex_count(), g.edge_count()))
                 });
                 match (&one, &want) {
                     (Err(e), _) => {

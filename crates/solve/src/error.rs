@@ -74,27 +74,6 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// The 4-byte little-endian words of `bytes`, a message from rank `from` in `step`.
-///
-/// # Errors
-/// [`Error::Message`] when its length is not a whole number of words.
-pub(crate) fn words<'a>(
-    bytes: &'a [u8],
-    from: usize,
-    step: &'static str,
-) -> Result<impl Iterator<Item = u32> + 'a, Error> {
-    if bytes.len() % 4 != 0 {
-        return Err(Error::Message {
-            step,
-            from,
-            problem: format!("{} bytes, not a whole number of 4-byte words", bytes.len()),
-        });
-    }
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-}
-
 /// The places in the words of a message from rank `from` in `step` (the top bit of each is
 /// a flag, returned beside it), each checked to be below `held`, the vertices this rank holds.
 ///
@@ -108,7 +87,15 @@ pub(crate) fn places(
     held: usize,
     mut each: impl FnMut(u32, bool),
 ) -> Result<(), Error> {
-    for x in words(bytes, from, step)? {
+    if bytes.len() % 4 != 0 {
+        return Err(Error::Message {
+            step,
+            from,
+            problem: format!("{} bytes, not a whole number of 4-byte words", bytes.len()),
+        });
+    }
+    for c in bytes.chunks_exact(4) {
+        let x = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
         let place = x & !(1 << 31);
         if place as usize >= held {
             return Err(Error::Message {

@@ -104,50 +104,34 @@ pub(crate) fn values<G: Share + ?Sized>(
 
 /// Whether an update wins its parent, split between the ends of the move (module docs): the
 /// child's side `half(child, lost) XOR edge(e)` travels with the update, the parent's side
-/// `own(parent)` is XORed in where it is applied. Each rule a type, so the engine is
-/// compiled once per rule with its tests constant.
+/// `own(parent)` is XORed in where it is applied. Each rule a type (the defaults are
+/// [`Alternate`]'s), so the engine is compiled once per rule with its tests constant.
 trait Turn: Sync {
     /// The child's half, from its place and whether it is lost.
-    fn half(&self, child: usize, lost: bool) -> bool;
+    fn half(&self, _child: usize, lost: bool) -> bool {
+        lost
+    }
     /// Whether reverse entry `e` is a go-again move.
-    fn edge(&self, e: usize) -> bool;
+    fn edge(&self, _e: usize) -> bool {
+        false
+    }
     /// The parent's half, from its place.
-    fn own(&self, parent: usize) -> bool;
+    fn own(&self, _parent: usize) -> bool {
+        false
+    }
 }
 
 /// Every move passes the turn.
 struct Alternate;
 
-impl Turn for Alternate {
-    #[inline(always)]
-    fn half(&self, _: usize, lost: bool) -> bool {
-        lost
-    }
-    #[inline(always)]
-    fn edge(&self, _: usize) -> bool {
-        false
-    }
-    #[inline(always)]
-    fn own(&self, _: usize) -> bool {
-        false
-    }
-}
+impl Turn for Alternate {}
 
 /// Flagged moves keep the turn: one bit per reverse entry.
 struct GoAgain<'a>(&'a BitSet);
 
 impl Turn for GoAgain<'_> {
-    #[inline(always)]
-    fn half(&self, _: usize, lost: bool) -> bool {
-        lost
-    }
-    #[inline(always)]
     fn edge(&self, e: usize) -> bool {
         self.0.get(e)
-    }
-    #[inline(always)]
-    fn own(&self, _: usize) -> bool {
-        false
     }
 }
 
@@ -155,15 +139,9 @@ impl Turn for GoAgain<'_> {
 struct Arena<'a>(&'a BitSet);
 
 impl Turn for Arena<'_> {
-    #[inline(always)]
     fn half(&self, child: usize, lost: bool) -> bool {
         lost == self.0.get(child)
     }
-    #[inline(always)]
-    fn edge(&self, _: usize) -> bool {
-        false
-    }
-    #[inline(always)]
     fn own(&self, parent: usize) -> bool {
         self.0.get(parent)
     }
@@ -197,23 +175,13 @@ impl Out {
         }
     }
 
-    /// The tasks' outputs joined, in task order.
-    fn join(parts: Vec<Out>, ranks: usize) -> Out {
-        let mut all = Out::new(ranks);
-        all.next
-            .reserve(parts.iter().map(|p| p.next.len()).sum::<usize>());
-        for mut p in parts {
-            all.next.extend_from_slice(&p.next);
-            all.scanned += p.scanned;
-            for (to, from) in all.away.iter_mut().zip(&mut p.away) {
-                if to.is_empty() {
-                    *to = std::mem::take(from);
-                } else {
-                    to.extend_from_slice(from);
-                }
-            }
+    /// Appends `part`, the output of the next task.
+    fn append(&mut self, part: Out) {
+        self.next.extend_from_slice(&part.next);
+        self.scanned += part.scanned;
+        for (to, from) in self.away.iter_mut().zip(part.away) {
+            to.extend_from_slice(&from);
         }
-        all
     }
 }
 
@@ -296,13 +264,12 @@ impl<G: Share + ?Sized, T: Turn> Levels<'_, G, T> {
                     })?;
                 }
                 drop(got);
-                let applied = self.tasks(&updates, |part, shared, out| {
+                out.append(self.tasks(&updates, |part, shared, out| {
                     for &x in part {
                         let (u, bit) = ((x & !(1 << 31)) as usize, x >> 31 == 1);
                         self.update::<TIES>(u, bit, r, shared, &mut out.next);
                     }
-                });
-                out.next.extend_from_slice(&applied.next);
+                }));
                 go = flag == 1;
             }
             frontier = out.next;
@@ -327,7 +294,12 @@ impl<G: Share + ?Sized, T: Turn> Levels<'_, G, T> {
                 out
             })
             .collect();
-        Out::join(parts, self.ranks)
+        let mut all = Out::new(self.ranks);
+        all.next.reserve(parts.iter().map(|p| p.next.len()).sum());
+        for part in parts {
+            all.append(part);
+        }
+        all
     }
 
     /// Level `r`'s updates from `part` of the frontier of level `r - 1`: applied to the
@@ -733,7 +705,7 @@ mod tests {
                 let (mut s, phases) = values(&share, rules, chunk, ex).unwrap();
                 assert_eq!(phases.threads, threads);
                 s.best = best_moves(&share, rules, &s, ex).unwrap();
-                s.gather(ex)
+                crate::testing::gather(&s, ex)
             };
             rank_pool(ex.rank(), threads).install(run)
         });

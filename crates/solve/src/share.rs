@@ -26,9 +26,6 @@ pub trait Share: Sync {
     /// Who holds which vertex (every rank's share has the same).
     fn placement(&self) -> Self::Place;
 
-    /// The rank this share belongs to.
-    fn rank(&self) -> usize;
-
     /// The number of vertices held.
     fn len(&self) -> usize;
 
@@ -41,10 +38,7 @@ pub trait Share: Sync {
     fn held(&self, v: u32) -> Option<u32>;
 
     /// The global id of the vertex at place `l`.
-    #[inline]
-    fn global(&self, l: u32) -> u32 {
-        self.placement().global(self.rank(), u64::from(l)) as u32
-    }
+    fn global(&self, l: u32) -> u32;
 
     /// The number of vertices of the whole graph.
     fn vertex_count(&self) -> usize;
@@ -80,8 +74,16 @@ pub trait Share: Sync {
     /// The start vertex, if the file gave one.
     fn start(&self) -> Option<u32>;
 
-    /// Heap bytes held.
-    fn heap_bytes(&self) -> usize;
+    /// Bytes of the moves held (offsets, entries and turn bits: the bulk of a share).
+    fn heap_bytes(&self) -> usize {
+        let turn = match self.turn_rule() {
+            TurnRule::Alternate => 0,
+            TurnRule::GoAgain { forward, reverse } => forward.heap_bytes() + reverse.heap_bytes(),
+            TurnRule::Arena { owner } => owner.heap_bytes(),
+        };
+        let (fo, ro) = (self.forward_offsets(), self.reverse_offsets());
+        8 * (fo.len() + ro.len()) + 4 * (fo[fo.len() - 1] + ro[ro.len() - 1]) as usize + turn
+    }
 
     /// The whole graph, when this share is all of it: the sequential engine
     /// (`Engine::Sequential`) needs one.
@@ -138,23 +140,17 @@ pub(crate) fn terminal<G: Share + ?Sized>(g: &G, rules: &Rules, l: u32) -> Optio
 impl Share for Graph {
     type Place = Whole;
 
-    #[inline(always)]
     fn placement(&self) -> Whole {
         Whole::new(self.vertex_count() as u64)
     }
-    #[inline(always)]
-    fn rank(&self) -> usize {
-        0
-    }
-    #[inline(always)]
     fn len(&self) -> usize {
         self.vertex_count()
     }
-    #[inline(always)]
+    #[inline]
     fn held(&self, v: u32) -> Option<u32> {
         Some(v)
     }
-    #[inline(always)]
+    #[inline]
     fn global(&self, l: u32) -> u32 {
         l
     }
@@ -164,27 +160,27 @@ impl Share for Graph {
     fn edge_count(&self) -> u64 {
         Graph::edge_count(self) as u64
     }
-    #[inline(always)]
+    #[inline]
     fn forward_offsets(&self) -> &[u64] {
         Graph::forward_offsets(self)
     }
-    #[inline(always)]
+    #[inline]
     fn forward_targets(&self) -> &[u32] {
         Graph::forward_targets(self)
     }
-    #[inline(always)]
+    #[inline]
     fn reverse_offsets(&self) -> &[u64] {
         Graph::reverse_offsets(self)
     }
-    #[inline(always)]
+    #[inline]
     fn reverse_sources(&self) -> &[u32] {
         Graph::reverse_sources(self)
     }
-    #[inline(always)]
+    #[inline]
     fn turn_rule(&self) -> &TurnRule {
         Graph::turn_rule(self)
     }
-    #[inline(always)]
+    #[inline]
     fn primitive_at(&self, l: u32) -> Option<Primitive> {
         self.primitive(l)
     }
@@ -196,9 +192,6 @@ impl Share for Graph {
     }
     fn start(&self) -> Option<u32> {
         Graph::start(self)
-    }
-    fn heap_bytes(&self) -> usize {
-        Graph::heap_bytes(self)
     }
     fn whole(&self) -> Option<&Graph> {
         Some(self)

@@ -173,55 +173,6 @@ impl Solution {
         }
     }
 
-    /// Every rank's part, joined in rank order at rank 0 (a collective; `None` elsewhere):
-    /// the whole solution when the ranks hold ascending ranges of vertices. For tests and
-    /// small graphs: rank 0 then holds 9 bytes per vertex of the whole graph.
-    pub fn gather(&self, ex: &dyn Exchange) -> Option<Solution> {
-        let best = self.has_best_moves();
-        let mut mine = Vec::with_capacity(self.len() * 9);
-        for i in 0..self.len() {
-            mine.push(self.outcome[i]);
-            mine.extend_from_slice(&self.remoteness[i].to_le_bytes());
-            if best {
-                mine.extend_from_slice(&self.best[i].to_le_bytes());
-            }
-        }
-        let mut s = Solution {
-            outcome: Vec::new(),
-            remoteness: Vec::new(),
-            best: Vec::new(),
-        };
-        for b in ex.gather(&mine)? {
-            for c in b.chunks_exact(if best { 9 } else { 5 }) {
-                s.outcome.push(c[0]);
-                s.remoteness
-                    .push(u32::from_le_bytes([c[1], c[2], c[3], c[4]]));
-                if best {
-                    s.best.push(u32::from_le_bytes([c[5], c[6], c[7], c[8]]));
-                }
-            }
-        }
-        Some(s)
-    }
-
-    /// The optimal line of play from `v`: `v`, its best move, that one's best move, … until a
-    /// terminal, or until a vertex repeats (draws, which never end). The second value is
-    /// `true` when the line stopped at a repetition; the repeated vertex is not listed again.
-    pub fn line(&self, v: VertexId) -> (Vec<VertexId>, bool) {
-        let mut line = vec![v];
-        let mut seen = std::collections::HashSet::new();
-        seen.insert(v);
-        let mut at = v;
-        while let Some(next) = self.best_move(at) {
-            if !seen.insert(next) {
-                return (line, true);
-            }
-            line.push(next);
-            at = next;
-        }
-        (line, false)
-    }
-
     /// Heap bytes held.
     pub fn heap_bytes(&self) -> usize {
         self.outcome.capacity() + self.remoteness.capacity() * 4 + self.best.capacity() * 4
@@ -255,19 +206,9 @@ impl DistSolution {
         })
     }
 
-    /// The part, by place.
-    pub fn part(&self) -> &Solution {
-        &self.part
-    }
-
     /// The part, by place, given back.
     pub fn into_part(self) -> Solution {
         self.part
-    }
-
-    /// The vertices covered.
-    pub fn range(&self) -> std::ops::Range<u32> {
-        self.lo..self.lo + self.part.len() as u32
     }
 
     /// The value of an owned vertex.

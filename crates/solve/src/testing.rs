@@ -2,6 +2,7 @@
 //! other rank sends.
 
 use crate::exchange::Exchange;
+use crate::Solution;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use retrograde_graph::{Graph, GraphBuilder, Primitive};
@@ -62,4 +63,34 @@ impl Exchange for Forged {
     fn bytes_sent(&self) -> u64 {
         0
     }
+}
+
+/// Every rank's part of a solution, joined in rank order at rank 0 (a collective; `None`
+/// elsewhere): the whole solution when the ranks hold ascending ranges of vertices.
+pub(crate) fn gather(part: &Solution, ex: &dyn Exchange) -> Option<Solution> {
+    let best = part.has_best_moves();
+    let mut mine = Vec::with_capacity(part.len() * 9);
+    for i in 0..part.len() {
+        mine.push(part.outcome[i]);
+        mine.extend_from_slice(&part.remoteness[i].to_le_bytes());
+        if best {
+            mine.extend_from_slice(&part.best[i].to_le_bytes());
+        }
+    }
+    let mut s = Solution {
+        outcome: Vec::new(),
+        remoteness: Vec::new(),
+        best: Vec::new(),
+    };
+    for b in ex.gather(&mine)? {
+        for c in b.chunks_exact(if best { 9 } else { 5 }) {
+            s.outcome.push(c[0]);
+            s.remoteness
+                .push(u32::from_le_bytes([c[1], c[2], c[3], c[4]]));
+            if best {
+                s.best.push(u32::from_le_bytes([c[5], c[6], c[7], c[8]]));
+            }
+        }
+    }
+    Some(s)
 }

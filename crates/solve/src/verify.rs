@@ -101,48 +101,30 @@ pub fn verify_share<G: Share + ?Sized>(
     if alone {
         return Ok(first.map_or(Ok(()), Err));
     }
-    first_of_all(first, ex)
+    Ok(first_of_all(g, first, ex))
 }
 
-/// The violation with the smallest vertex id of every rank's first one (a collective):
-/// gathered at rank 0, which picks it and sends it to all.
-fn first_of_all(
+/// The violation with the smallest vertex id of every rank's first one, at every rank (a
+/// collective): the id by a reduction, the message from the rank that holds the vertex.
+fn first_of_all<G: Share + ?Sized>(
+    g: &G,
     mine: Option<Violation>,
     ex: &dyn Exchange,
-) -> Result<Result<(), Violation>, Error> {
-    let encode = |v: &Violation| {
-        let mut b = v.vertex.to_le_bytes().to_vec();
-        b.extend_from_slice(v.message.as_bytes());
-        b
-    };
-    let decode = |b: &[u8], from: usize| -> Result<Option<Violation>, Error> {
-        match b.len() {
-            0 => Ok(None),
-            1..=3 => Err(Error::Message {
-                step: "check: the first violation",
-                from,
-                problem: format!("{} bytes, too short for a vertex", b.len()),
-            }),
-            _ => Ok(Some(Violation {
-                vertex: u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-                message: String::from_utf8_lossy(&b[4..]).into_owned(),
-            })),
-        }
-    };
-    let mut chosen = Vec::new();
-    if let Some(all) = ex.gather(&mine.as_ref().map(encode).unwrap_or_default()) {
-        let mut best: Option<Violation> = None;
-        for (from, b) in all.iter().enumerate() {
-            if let Some(v) = decode(b, from)? {
-                if best.as_ref().is_none_or(|w| v.vertex < w.vertex) {
-                    best = Some(v);
-                }
-            }
-        }
-        chosen = best.as_ref().map(encode).unwrap_or_default();
+) -> Result<(), Violation> {
+    let mut w = [mine.as_ref().map_or(0, |v| u64::MAX - u64::from(v.vertex))];
+    ex.max(&mut w);
+    if w[0] == 0 {
+        return Ok(());
     }
-    ex.broadcast(&mut chosen);
-    Ok(decode(&chosen, 0)?.map_or(Ok(()), Err))
+    let vertex = (u64::MAX - w[0]) as u32;
+    let mut send = vec![Vec::new(); ex.size()];
+    if let Some(v) = mine.filter(|v| v.vertex == vertex) {
+        send = vec![v.message.into_bytes(); ex.size()];
+    }
+    let got = ex.all_to_all(send);
+    let holder = g.placement().owner(u64::from(vertex));
+    let message = String::from_utf8_lossy(&got[holder]).into_owned();
+    Err(Violation { vertex, message })
 }
 
 /// The rule for one vertex, the one place it is written: `claimed` its value, `fixed` the

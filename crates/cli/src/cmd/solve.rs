@@ -38,6 +38,11 @@ use std::time::Instant;
 /// Bytes of formatted rows a rank sends to rank 0 in one step, at most (about).
 const PIECE: usize = 4 << 20;
 
+/// Writes the database of a graph (a share of it) and its part of the solution (a
+/// collective), and gives the part back.
+type WriteDb<'a, G> =
+    &'a dyn Fn(&G, &DirStorage, Solution, &Stats, serde_json::Value) -> Result<Solution>;
+
 pub fn run(
     args: &SolveArgs,
     ex: Option<&dyn Exchange>,
@@ -46,64 +51,25 @@ pub fn run(
     out: &mut impl Write,
 ) -> Result<Status> {
     let path = args.file.as_deref();
+    let db = |e: retrograde_tier::Error| anyhow!("{e}");
     match ex.filter(|w| w.size() > 1) {
         Some(ex) => {
             let loaded = input::load_share(path, &args.graph, ex)?;
-            solve(&loaded, args, ex, verbose, started, out)
+            let write: WriteDb<DistGraph> = &|g, st, s, stats, params| {
+                let s = DistSolution::new(g, s)?;
+                graphdb::write_distributed(st, g, &s, stats, params, ex).map_err(db)?;
+                Ok(s.into_part())
+            };
+            solve(&loaded, args, ex, write, verbose, started, out)
         }
-        None => solve(
-            &input::load(path, &args.graph)?,
-            args,
-            &Solo,
-            verbose,
-            started,
-            out,
-        ),
-    }
-}
-
-/// A graph `solve` reads: a whole one or a rank's share, each written to a database its own
-/// way (the same files).
-trait Solvable: Share {
-    /// Writes the database of this share and its part `s` of the solution (a collective),
-    /// and gives the part back.
-    fn write_db(
-        &self,
-        storage: &DirStorage,
-        s: Solution,
-        stats: &Stats,
-        params: serde_json::Value,
-        ex: &dyn Exchange,
-    ) -> Result<Solution>;
-}
-
-impl Solvable for Graph {
-    fn write_db(
-        &self,
-        storage: &DirStorage,
-        s: Solution,
-        stats: &Stats,
-        params: serde_json::Value,
-        _: &dyn Exchange,
-    ) -> Result<Solution> {
-        graphdb::write(storage, self, &s, stats, params).map_err(|e| anyhow!("{e}"))?;
-        Ok(s)
-    }
-}
-
-impl Solvable for DistGraph {
-    fn write_db(
-        &self,
-        storage: &DirStorage,
-        s: Solution,
-        stats: &Stats,
-        params: serde_json::Value,
-        ex: &dyn Exchange,
-    ) -> Result<Solution> {
-        let s = DistSolution::new(self, s)?;
-        graphdb::write_distributed(storage, self, &s, stats, params, ex)
-            .map_err(|e| anyhow!("{e}"))?;
-        Ok(s.into_part())
+        None => {
+            let loaded = input::load(path, &args.graph)?;
+            let write: WriteDb<Graph> = &|g, st, s, stats, params| {
+                graphdb::write(st, g, &s, stats, params).map_err(db)?;
+                Ok(s)
+            };
+            solve(&loaded, args, &Solo, write, verbose, started, out)
+        }
     }
 }
 
@@ -120,10 +86,11 @@ fn solver_error(name: &str, e: retrograde_solve::Error) -> anyhow::Error {
     }
 }
 
-fn solve<G: Solvable>(
+fn solve<G: Share>(
     loaded: &Loaded<G>,
     args: &SolveArgs,
     ex: &dyn Exchange,
+    write_db: WriteDb<G>,
     verbose: bool,
     started: Instant,
     out: &mut impl Write,
@@ -189,7 +156,7 @@ fn solve<G: Solvable>(
             g.start(),
             &rules,
         );
-        s = g.write_db(&DirStorage::new(dir.clone()), s, &stats, params, ex)?;
+        s = write_db(g, &DirStorage::new(dir.clone()), s, &stats, params)?;
     }
     let counts = s.counts_across(ex);
     if verbose {
@@ -402,7 +369,6 @@ fn stream<G: Share>(
     out: &mut impl Write,
     row: impl Fn(usize, u32, &mut Vec<u8>) -> std::io::Result<()>,
 ) -> Result<()> {
-    let (k, me) = (ex.size(), ex.rank());
     let g = view.g;
     if !chosen.is_empty() {
         // (index, length, bytes) of each chosen row this rank holds.
@@ -436,10 +402,8 @@ fn stream<G: Share>(
         return Ok(());
     }
     let mut places = 0..g.len() as u32;
-    let mut buf = Vec::with_capacity(PIECE + (1 << 12));
-    // Fills `buf` with the next rows; whether rows are left.
+    // Fills a piece with the next rows; whether rows are left.
     let mut fill = |buf: &mut Vec<u8>| -> Result<bool> {
-        buf.clear();
         while buf.len() < PIECE {
             match places.next() {
                 Some(l) => {
@@ -451,33 +415,44 @@ fn stream<G: Share>(
         }
         Ok(!places.is_empty())
     };
-    if me == 0 {
-        loop {
-            let more = fill(&mut buf)?;
-            out.write_all(&buf)?;
-            if !more {
-                break;
-            }
-        }
-    }
-    for turn in 1..k {
-        loop {
-            let mut send = vec![Vec::new(); k];
-            let mut more = false;
-            if me == turn {
-                more = fill(&mut buf)?;
-                send[0] = std::mem::take(&mut buf);
-            }
-            let (got, flag) = ex.all_to_all_max(send, u64::from(more));
-            if me == 0 {
-                out.write_all(&got[turn])?;
-            }
-            if flag == 0 {
-                break;
-            }
-        }
+    for from in 0..ex.size() {
+        relay(ex, from, out, &mut fill)?;
     }
     Ok(())
+}
+
+/// Rank `from`'s pieces of output, made by `fill(empty piece)` (whether more follow), written
+/// by rank 0 as they come: a collective a piece, except for rank 0's own (the others take
+/// no part in them).
+fn relay(
+    ex: &dyn Exchange,
+    from: usize,
+    out: &mut impl Write,
+    mut fill: impl FnMut(&mut Vec<u8>) -> Result<bool>,
+) -> Result<()> {
+    let me = ex.rank();
+    loop {
+        let mut buf = Vec::with_capacity(if me == from { PIECE + (1 << 12) } else { 0 });
+        let more = me == from && fill(&mut buf)?;
+        if from == 0 {
+            if me == 0 {
+                out.write_all(&buf)?;
+            }
+            if !more {
+                return Ok(());
+            }
+            continue;
+        }
+        let mut send = vec![Vec::new(); ex.size()];
+        send[0] = buf;
+        let (got, flag) = ex.all_to_all_max(send, u64::from(more));
+        if me == 0 {
+            out.write_all(&got[from])?;
+        }
+        if flag == 0 {
+            return Ok(());
+        }
+    }
 }
 
 /// The little-endian `u64` at `b[at..at + 8]`, if there is one.
@@ -556,42 +531,29 @@ fn line<G: Share>(
     parts.extend(&holders);
     parts.push(holder(end));
     let mut mine = runs.iter();
-    let mut buf = Vec::with_capacity(PIECE + (1 << 12));
     for (i, &o) in parts.iter().enumerate() {
         // This rank's rows of the part, piece by piece.
         let mut rows: Option<(u64, &[u32])> = None;
         if o == me && i > 0 && i + 1 < parts.len() {
             rows = mine.next().map(|(p, r)| (*p, &r[..]));
         }
-        loop {
-            buf.clear();
-            let mut more = false;
-            if o == me {
-                if i == 0 {
-                    output::line_open(view, format, start, repeats, &mut buf)?;
-                } else if i + 1 == parts.len() {
-                    output::line_close(view, format, end, repeats, &mut buf)?;
-                } else if let Some((p, r)) = rows.as_mut() {
-                    let mut n = 0;
-                    while n < r.len() && buf.len() < PIECE {
-                        output::line_row(view, format, *p, r[n], &mut buf)?;
-                        *p += 1;
-                        n += 1;
-                    }
-                    *r = &r[n..];
-                    more = !r.is_empty();
+        relay(ex, o, out, |buf| {
+            if i == 0 {
+                output::line_open(view, format, start, repeats, buf)?;
+            } else if i + 1 == parts.len() {
+                output::line_close(view, format, end, repeats, buf)?;
+            } else if let Some((p, r)) = rows.as_mut() {
+                let mut n = 0;
+                while n < r.len() && buf.len() < PIECE {
+                    output::line_row(view, format, *p, r[n], buf)?;
+                    *p += 1;
+                    n += 1;
                 }
+                *r = &r[n..];
+                return Ok(!r.is_empty());
             }
-            let mut send = vec![Vec::new(); ex.size()];
-            send[0] = std::mem::take(&mut buf);
-            let (got, flag) = ex.all_to_all_max(send, u64::from(more));
-            if me == 0 {
-                out.write_all(&got[o])?;
-            }
-            if flag == 0 {
-                break;
-            }
-        }
+            Ok(false)
+        })?;
     }
     Ok(())
 }
