@@ -8,7 +8,7 @@
 //! - [`Solo`]: one process is the whole job (every collective is the identity);
 //! - [`local_ranks`]: `k` ranks as threads of one process, for tests of the distributed
 //!   code without MPI;
-//! - the MPI one, in the `retrograde-mpi` crate (behind the CLI's `mpi` feature).
+//! - the MPI one, in the CLI (`crates/cli/src/mpi.rs`, behind its `mpi` feature).
 //!
 //! Collectives never fail here: a transport that loses a rank ends the job (MPI's default
 //! error handler aborts every rank), so no rank ever computes on with missing data.
