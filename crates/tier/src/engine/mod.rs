@@ -6,7 +6,6 @@ pub(crate) use crate::api::dag::Dag;
 pub(crate) mod cell;
 pub(crate) mod count;
 pub(crate) mod dense;
-pub(crate) mod dist_sorted;
 pub(crate) mod distinct;
 pub(crate) mod driver;
 pub(crate) mod seq;
@@ -16,6 +15,7 @@ use crate::api::game::{visit, DenseIndex, LayoutVisitor, OrderedMoves, TierGame}
 use crate::engine::cell::Cell;
 pub use crate::engine::driver::share_file;
 use crate::engine::driver::solve_dense;
+use crate::engine::sorted::{solve_sorted, KeyRanges, WholeRange};
 use crate::error::{human_bytes, Error};
 use crate::solution::{TierData, TierSolution};
 use crate::store::meta::{
@@ -208,15 +208,8 @@ pub fn solve<'g, G: TierGame>(
     game: &'g G,
     opts: &SolveOptions,
 ) -> Result<TierSolution<'g, G>, Error> {
-    check_name(game)?;
-    visit::<G, _>(Solve {
-        game,
-        opts,
-        ex: &Solo,
-        whole: true,
-        direct: true,
-    })
-    .map(|(s, _)| s)
+    // Every tier is kept (in memory, or in the database's files) when values are.
+    solve_distributed(game, opts, &Solo, opts.keep_values).map(|(s, _)| s)
 }
 
 /// The solve, by layout and cell width, over the placement the number of ranks calls for.
@@ -225,8 +218,6 @@ struct Solve<'g, 'a, G> {
     opts: &'a SolveOptions,
     ex: &'a dyn Exchange,
     whole: bool,
-    /// Called as [`solve`] (the sorted layout's one-process engine is still its own).
-    direct: bool,
 }
 
 type Solved<'g, G> = Result<(TierSolution<'g, G>, Traffic), Error>;
@@ -255,23 +246,18 @@ impl<'g, G: TierGame> LayoutVisitor<G> for Solve<'g, '_, G> {
     where
         G: OrderedMoves,
     {
-        let Solve { game, opts, ex, .. } = self;
-        if !self.direct {
-            return dist_sorted::solve(game, opts, ex, self.whole);
+        let Solve {
+            game,
+            opts,
+            ex,
+            whole,
+        } = self;
+        match (small(game), ex.size() == 1) {
+            (true, true) => solve_sorted::<G, u8, WholeRange>(game, opts, ex, whole),
+            (false, true) => solve_sorted::<G, u16, WholeRange>(game, opts, ex, whole),
+            (true, false) => solve_sorted::<G, u8, KeyRanges>(game, opts, ex, whole),
+            (false, false) => solve_sorted::<G, u16, KeyRanges>(game, opts, ex, whole),
         }
-        let s = match small(game) {
-            true => sorted::solve::<G, u8>(game, opts)?,
-            false => sorted::solve::<G, u16>(game, opts)?,
-        };
-        // Every key of every tier is a position solved.
-        let positions = s.stats.positions;
-        Ok((
-            s,
-            Traffic {
-                bytes: 0,
-                positions,
-            },
-        ))
     }
 }
 
@@ -328,7 +314,6 @@ pub fn solve_distributed<'g, G: TierGame>(
         opts,
         ex,
         whole,
-        direct: false,
     })
 }
 
