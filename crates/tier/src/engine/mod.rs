@@ -246,17 +246,10 @@ impl<'g, G: TierGame> LayoutVisitor<G> for Solve<'g, '_, G> {
     where
         G: OrderedMoves,
     {
-        let Solve {
-            game,
-            opts,
-            ex,
-            whole,
-        } = self;
-        match (small(game), ex.size() == 1) {
-            (true, true) => solve_sorted::<G, u8, WholeRange>(game, opts, ex, whole),
-            (false, true) => solve_sorted::<G, u16, WholeRange>(game, opts, ex, whole),
-            (true, false) => solve_sorted::<G, u8, KeyRanges>(game, opts, ex, whole),
-            (false, false) => solve_sorted::<G, u16, KeyRanges>(game, opts, ex, whole),
+        let s = self;
+        match s.ex.size() == 1 {
+            true => solve_sorted::<G, WholeRange>(s.game, s.opts, s.ex, s.whole),
+            false => solve_sorted::<G, KeyRanges>(s.game, s.opts, s.ex, s.whole),
         }
     }
 }

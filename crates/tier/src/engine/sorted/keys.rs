@@ -66,7 +66,7 @@ impl Keys {
 /// The first index `>= from` of a key `>= x` in sorted `keys` (`keys.len()` when none): a
 /// few steps one by one (the children of a slot mostly follow each other closely), then by
 /// steps that double: `O(log d)` for a distance `d`.
-#[inline]
+#[inline(always)]
 pub(crate) fn seek<K: Key>(keys: &[K], from: usize, x: u64) -> usize {
     let n = keys.len();
     let mut j = from;

@@ -97,10 +97,11 @@ pub fn small_rounds_for_tests(on: bool) {
 }
 
 /// Children a rank receives per discovery round, about.
-fn round_keys() -> u64 {
-    match SMALL_ROUNDS.load(Relaxed) {
-        true => 40,
-        false => discover::ROUND_KEYS,
+fn round_keys<P: KeyPlacement>() -> u64 {
+    match (SMALL_ROUNDS.load(Relaxed), P::ALONE) {
+        (true, _) => 40,
+        (false, true) => discover::ALONE_ROUND_KEYS,
+        (false, false) => discover::ROUND_KEYS,
     }
 }
 
@@ -142,7 +143,7 @@ type Solved<'g, G> = Result<(TierSolution<'g, G>, Traffic), Error>;
 /// Solves every tier of a sorted-keys game below its start on this rank's share of each
 /// (all of it with [`WholeRange`]); see the [module docs](self) and
 /// [`crate::solve_distributed`].
-pub(crate) fn solve_sorted<'g, G: OrderedMoves, C: CellArray, P: KeyPlacement>(
+pub(crate) fn solve_sorted<'g, G: OrderedMoves, P: KeyPlacement>(
     game: &'g G,
     opts: &SolveOptions,
     ex: &dyn Exchange,
@@ -157,9 +158,13 @@ pub(crate) fn solve_sorted<'g, G: OrderedMoves, C: CellArray, P: KeyPlacement>(
         }
     }
     let dag = Dag::build(game)?;
-    match dag.tiers.iter().any(|&t| game.key_bits(t) > 32) {
-        true => Sorted::<G, u64, C, P>::new(game, opts, ex, &dag, whole)?.run(),
-        false => Sorted::<G, u32, C, P>::new(game, opts, ex, &dag, whole)?.run(),
+    let wide = dag.tiers.iter().any(|&t| game.key_bits(t) > 32);
+    let d = &dag;
+    match (wide, super::small(game)) {
+        (false, true) => Sorted::<G, u32, u8, P>::new(game, opts, ex, d, whole)?.run(),
+        (false, false) => Sorted::<G, u32, u16, P>::new(game, opts, ex, d, whole)?.run(),
+        (true, true) => Sorted::<G, u64, u8, P>::new(game, opts, ex, d, whole)?.run(),
+        (true, false) => Sorted::<G, u64, u16, P>::new(game, opts, ex, d, whole)?.run(),
     }
 }
 
@@ -508,10 +513,18 @@ impl<'g, 'a, G: OrderedMoves, K: Key, C: CellArray, P: KeyPlacement> Sorted<'g, 
                         solve_tier::<G, C, K, P>(game, t, &keys, below.as_ref(), self.ex, opts)?;
                     solved += keys.len() as u64;
                     if let (Some(st), true) = (self.storage, self.stored) {
-                        let codec = opts.codec;
-                        store::keep::<G, C, K, P>(
-                            st, game, name, &keys, &v, &bits, codec, self.ex,
-                        )?;
+                        // One process writes the database's files at once; a rank its
+                        // values, put together with the others' at the end.
+                        let share = store::Share {
+                            name,
+                            keys: &keys,
+                            vals: &v,
+                            bits: &bits,
+                        };
+                        match P::ALONE {
+                            true => store::write_canonical(st, game, &share, opts.codec, self.ex),
+                            false => store::store_share(st, game, name, &v, opts.codec, self.ex),
+                        }?;
                     }
                     (v, s)
                 }

@@ -5,7 +5,7 @@
 //! of its canonical positions (`TIER.keys`, delta-coded) and their values (`TIER.values`),
 //! since a lookup goes through the canonical position anyway: [`write_canonical`] writes
 //! them from every rank's share (one process: from its own, as soon as the tier is solved).
-//! Where a solved tier is kept until then is the placement's ([`keep`], [`reread`]):
+//! Where a solved tier is kept until then is the placement's ([`kept_files`], [`reread`]):
 //! - one process writes the database's files at once, and reads a solved tier back from
 //!   them (each position's value is its canonical one's);
 //! - a rank writes its values, one per key of its share (`TIER.values.part-R-of-K`; the
@@ -46,22 +46,25 @@ pub(crate) fn kept_files<P: KeyPlacement>(tier: &str, me: usize, ranks: usize) -
     }
 }
 
-/// Keeps this rank's share of a solved tier (its sorted `keys`, their values, and a bit per
-/// key set for the canonical ones) until the end.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn keep<G: OrderedMoves, C: CellArray, K: Key, P: KeyPlacement>(
+/// This rank's share of a solved tier: its sorted keys, their values, and a bit per key
+/// set for the canonical ones.
+pub(crate) struct Share<'a, K, C> {
+    pub name: &'a str,
+    pub keys: &'a [K],
+    pub vals: &'a [C],
+    pub bits: &'a [u64],
+}
+
+/// Writes this rank's values of a solved tier (ranks: one process writes the database's
+/// files at once, with [`write_canonical`]).
+pub(crate) fn store_share<G: OrderedMoves, C: CellArray>(
     st: &dyn Storage,
     game: &G,
     name: &str,
-    keys: &[K],
     vals: &[C],
-    bits: &[u64],
     codec: Codec,
     ex: &dyn Exchange,
 ) -> Result<(), Error> {
-    if P::ALONE {
-        return write_canonical(st, game, name, keys, vals, bits, codec, ex);
-    }
     let file = share_file(name, ex.rank(), ex.size());
     let h = header(&game.name(), name, Kind::Values, 0);
     store_cells(st, &file, &h, vals, db_codecs(codec).1)
@@ -131,21 +134,22 @@ fn restore_vals<G: OrderedMoves, C: CellArray, K: Key>(
 
 /// Writes a solved tier as the database keeps it (`NAME.keys` and `NAME.values`: the keys
 /// of its canonical positions, delta-coded, and their values) at rank 0, from every rank's
-/// share (its sorted `keys`, their values, and a bit per key set for the canonical ones):
-/// the shares are key ranges in rank order, so each file is the ranks' canonical parts one
-/// after another, streamed a batch of blocks at a time (one process: a block at a time, in
-/// parallel).
-#[allow(clippy::too_many_arguments)]
+/// share: the shares are key ranges in rank order, so each file is the ranks' canonical
+/// parts one after another, streamed a batch of blocks at a time (one process: a block at
+/// a time, in parallel).
 pub(crate) fn write_canonical<G: OrderedMoves, C: CellArray, K: Key>(
     st: &dyn Storage,
     game: &G,
-    name: &str,
-    keys: &[K],
-    vals: &[C],
-    bits: &[u64],
+    share: &Share<'_, K, C>,
     codec: Codec,
     ex: &dyn Exchange,
 ) -> Result<(), Error> {
+    let Share {
+        name,
+        keys,
+        vals,
+        bits,
+    } = *share;
     let gname = game.name();
     // How many canonical keys come before each run of `RUN` keys.
     const RUN: usize = 1 << 16;
@@ -254,7 +258,13 @@ pub(crate) fn assemble<G: OrderedMoves, C: CellArray, K: Key, P: KeyPlacement>(
         let t = dag.tiers[k];
         let vals = reread::<G, C, K, P>(st, game, t, name, &keys, ex)?;
         let bits = canonical_bits(game, t, &keys);
-        write_canonical(st, game, name, &keys, &vals, &bits, opts.codec, ex)?;
+        let share = Share {
+            name,
+            keys: &keys,
+            vals: &vals,
+            bits: &bits,
+        };
+        write_canonical(st, game, &share, opts.codec, ex)?;
         opts.emit(&Event::Assemble {
             done: k as u64 + 1,
             total,
