@@ -88,7 +88,8 @@ pub(crate) fn discover<G: OrderedMoves, K: Key, F: Flags, P: KeyPlacement>(
     if !P::ALONE {
         ex.sum(&mut total);
     }
-    agreed[0] = total[0].div_ceil(kk as u64 * round_keys::<P>()).max(1);
+    // At least four rounds: a round's runs are held beside the tier until appended.
+    agreed[0] = total[0].div_ceil(kk as u64 * round_keys::<P>()).max(4);
     if !P::ALONE {
         ex.max(&mut agreed);
     }

@@ -53,10 +53,12 @@ struct Task {
     waiting: Vec<Vec<u32>>,
 }
 
-/// A run of parents: finished (its totals), or waiting for values from other ranks.
-enum Run {
-    Done(Stats),
-    Waiting(Task),
+/// The first pass over a round's runs: the runs waiting for values from other ranks (by
+/// their number in the round), and the totals of the others, finished at once.
+#[derive(Default)]
+struct Pass {
+    waiting: Vec<(usize, Task)>,
+    stats: Stats,
 }
 
 /// This rank's share of tier `t` solved: its values (in key order), its totals, and a bit
@@ -92,29 +94,47 @@ pub(crate) fn solve_tier<G: OrderedMoves, C: Cell, K: Key, P: KeyPlacement>(
         let lo = (r * round).min(keys.len());
         let hi = (lo + round).min(keys.len());
         let (out, canon) = (&mut cells[lo..hi], &mut bits[lo / 64..hi.div_ceil(64)]);
-        let mut runs: Vec<Run> = keys[lo..hi]
+        let mut pass = keys[lo..hi]
             .par_chunks(chunk)
             .zip(out.par_chunks_mut(chunk))
             .zip(canon.par_chunks_mut(chunk / 64))
-            .map(|((pk, out), canon)| {
+            .enumerate()
+            .map(|(i, ((pk, out), canon))| {
                 let x = first_pass::<G, C, K, P>(game, t, pk, below, me, kk)?;
-                match x.waiting.iter().all(Vec::is_empty) {
-                    true => Ok(Run::Done(finish(game, t, &x, out, canon)?)),
-                    false => Ok(Run::Waiting(x)),
-                }
+                Ok(match x.waiting.iter().all(Vec::is_empty) {
+                    true => Pass {
+                        waiting: Vec::new(),
+                        stats: finish(game, t, &x, out, canon)?,
+                    },
+                    false => Pass {
+                        waiting: vec![(i, x)],
+                        stats: Stats::default(),
+                    },
+                })
             })
-            .collect::<Result<_, Error>>()?;
-        if talk {
-            let b = below.expect("talk");
-            ask::<G, C, K, P>(&mut runs, b, t, ex, opts)?;
+            .try_reduce(Pass::default, |mut a, b| {
+                a.waiting.extend(b.waiting);
+                a.stats.merge(&b.stats);
+                Ok(a)
+            })?;
+        stats.merge(&pass.stats);
+        if !talk {
+            continue;
+        }
+        pass.waiting.sort_unstable_by_key(|w| w.0);
+        let b = below.expect("talk");
+        ask::<G, C, K, P>(&mut pass.waiting, b, t, ex, opts)?;
+        let mut runs: Vec<Option<Task>> = (0..(hi - lo).div_ceil(chunk)).map(|_| None).collect();
+        for (i, x) in pass.waiting {
+            runs[i] = Some(x);
         }
         let s = runs
             .into_par_iter()
             .zip(out.par_chunks_mut(chunk))
             .zip(canon.par_chunks_mut(chunk / 64))
             .map(|((run, out), canon)| match run {
-                Run::Done(s) => Ok(s),
-                Run::Waiting(x) => finish(game, t, &x, out, canon),
+                Some(x) => finish(game, t, &x, out, canon),
+                None => Ok(Stats::default()),
             })
             .try_reduce(Stats::default, |mut a, b| {
                 a.merge(&b);
@@ -128,7 +148,7 @@ pub(crate) fn solve_tier<G: OrderedMoves, C: Cell, K: Key, P: KeyPlacement>(
 /// Sends the waiting runs' requests to the children's owners, answers theirs, and takes
 /// the values that come back.
 fn ask<G: OrderedMoves, C: Cell, K: Key, P: KeyPlacement>(
-    runs: &mut [Run],
+    runs: &mut [(usize, Task)],
     b: &Below<'_, G, K, C, P>,
     t: G::Tier,
     ex: &dyn Exchange,
@@ -138,10 +158,8 @@ fn ask<G: OrderedMoves, C: Cell, K: Key, P: KeyPlacement>(
     let send: Vec<Vec<u8>> = (0..kk)
         .map(|d| {
             let mut v = Vec::new();
-            for run in runs.iter_mut() {
-                if let Run::Waiting(x) = run {
-                    v.append(&mut x.asked[d]);
-                }
+            for (_, x) in runs.iter_mut() {
+                v.append(&mut x.asked[d]);
             }
             v
         })
@@ -156,12 +174,10 @@ fn ask<G: OrderedMoves, C: Cell, K: Key, P: KeyPlacement>(
     // Each run's answers start where the earlier runs' end.
     let mut at = vec![0usize; kk];
     let mut starts = Vec::with_capacity(runs.len());
-    for run in runs.iter() {
+    for (_, x) in runs.iter() {
         starts.push(at.clone());
-        if let Run::Waiting(x) = run {
-            for (d, w) in x.waiting.iter().enumerate() {
-                at[d] += w.len() * C::BYTES;
-            }
+        for (d, w) in x.waiting.iter().enumerate() {
+            at[d] += w.len() * C::BYTES;
         }
     }
     for (d, b) in back.iter().enumerate() {
@@ -171,8 +187,7 @@ fn ask<G: OrderedMoves, C: Cell, K: Key, P: KeyPlacement>(
     }
     runs.par_iter_mut()
         .zip(starts)
-        .try_for_each(|(run, st)| -> Result<(), Error> {
-            let Run::Waiting(x) = run else { return Ok(()) };
+        .try_for_each(|((_, x), st)| -> Result<(), Error> {
             for (d, w) in x.waiting.iter().enumerate() {
                 let cells = &back[d][st[d]..st[d] + w.len() * C::BYTES];
                 for (n, &pi) in w.iter().enumerate() {
