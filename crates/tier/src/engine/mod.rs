@@ -196,7 +196,10 @@ impl SolveOptions {
     }
 }
 
-/// Solves every tier of `game` below its root tiers.
+/// Solves every tier of `game` below its root tiers: [`solve_distributed`] on one rank
+/// ([`Solo`]), keeping every tier when [`SolveOptions::keep_values`] is on (in memory, or in
+/// the database's files), and with sorted keys only the start's tier (for its value) when
+/// it is off.
 ///
 /// # Errors
 /// See [`Error`]: a memory limit too small, a storage that fails, a remoteness too big for a
@@ -276,8 +279,8 @@ fn small<G: TierGame>(game: &G) -> bool {
 pub struct Traffic {
     /// Bytes sent between ranks.
     pub bytes: u64,
-    /// Positions solved (canonical positions of every tier, each once; with sorted keys,
-    /// every key of every tier).
+    /// Positions solved, not reused from files (canonical positions of every tier, each
+    /// once; with sorted keys, every key of every tier).
     pub positions: u64,
 }
 
@@ -289,8 +292,9 @@ pub struct Traffic {
 /// [`keys_share_file`](crate::keys_share_file) for sorted keys). Rank 0's answer holds the
 /// totals and the start tier (enough for the start's value and the report), or with
 /// `whole` every tier (memory of one process: for tests and small games); the other ranks'
-/// answers hold the totals only. Resuming reuses a tier when every rank's share of it checks
-/// out (with the same number of ranks).
+/// answers hold the totals only. One process (one rank) with a database answers from its
+/// files. Resuming reuses a tier when every rank's share of it checks out (with the same
+/// number of ranks).
 ///
 /// # Errors
 /// As [`solve`], and [`Error::Exchange`] for a malformed message from another rank. An error
