@@ -84,9 +84,9 @@ pub use store::{identity, storage, tierfile};
 pub use api::check::{check_game, Violation};
 pub use api::explicit::{explicit_graph, Explicit};
 pub use engine::cell::{AnyCells, Cell};
-pub use engine::dist_sorted::keys_share_file;
+pub use engine::sorted::keys_share_file;
 #[doc(hidden)]
-pub use engine::dist_sorted::small_rounds_for_tests;
+pub use engine::sorted::small_rounds_for_tests;
 pub use engine::{
     memory_plan, open, share_file, solve, solve_distributed, Engine, Event, ProgressFn,
     SolveOptions, Traffic,
