@@ -67,7 +67,7 @@
 //!
 //! # Cells
 //! One atomic cell per slot holds everything: a value once decided, else the counter (an
-//! *open* code, see [`crate::engine::cell`]), so one compare-exchange from the value just
+//! *open* code, see [`crate::store::cell`]), so one compare-exchange from the value just
 //! read both counts a position down and decides it, and the propagation touches one cache
 //! line per parent. A frontier of at most one chunk, or any frontier on one thread, is
 //! processed with plain loads and stores instead.
@@ -90,10 +90,10 @@
 //! most 4 bytes per update crossing ranks.
 
 use crate::api::game::{canonical, keeps, DenseIndex, Parents, Symmetry};
-use crate::engine::cell::Cell;
 use crate::engine::distinct::Distinct;
 use crate::engine::SolveOptions;
 use crate::error::Error;
+use crate::store::cell::Cell;
 use rayon::prelude::*;
 use retrograde_graph::Primitive;
 use retrograde_solve::exchange::Exchange;

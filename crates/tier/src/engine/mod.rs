@@ -3,21 +3,21 @@
 
 pub(crate) use crate::api::dag::Dag;
 
-pub(crate) mod cell;
 pub(crate) mod count;
 pub(crate) mod dense;
 pub(crate) mod distinct;
 pub(crate) mod driver;
 pub(crate) mod seq;
+pub(crate) mod solution;
 pub(crate) mod sorted;
 
 use crate::api::game::{visit, DenseIndex, LayoutVisitor, OrderedMoves, TierGame};
-use crate::engine::cell::Cell;
 pub use crate::engine::driver::share_file;
 use crate::engine::driver::solve_dense;
+use crate::engine::solution::{TierData, TierSolution};
 use crate::engine::sorted::{solve_sorted, KeyRanges, WholeRange};
 use crate::error::{human_bytes, Error};
-use crate::solution::{TierData, TierSolution};
+use crate::store::cell::Cell;
 use crate::store::identity::{for_solve, Identified, Identity};
 use crate::store::meta::{
     header, keys_file, read_meta, values_file, write_meta, Meta, FORMAT, META, META_VERSION,

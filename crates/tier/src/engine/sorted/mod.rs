@@ -67,12 +67,12 @@ pub use place::keys_share_file;
 pub(crate) use place::{KeyRanges, WholeRange};
 
 use crate::api::game::{OrderedMoves, Symmetry};
-use crate::engine::cell::{Cell, CellArray};
-use crate::engine::driver::merge_stats;
+use crate::engine::solution::{TierData, TierSolution};
 use crate::engine::{prepare_storage, write_finished, Dag, Event, SolveOptions, Traffic};
 use crate::error::Error;
-use crate::solution::{TierData, TierSolution};
+use crate::stats::merge_stats;
 use crate::stats::Stats;
+use crate::store::cell::{Cell, CellArray};
 use crate::store::meta::{header, keys_file, values_file};
 use crate::store::storage::Storage;
 use crate::store::tierfile::{Kind, Reader};

@@ -15,10 +15,10 @@
 use super::keys::{load_keys, Key};
 use super::place::KeyPlacement;
 use crate::api::game::{canonical, OrderedMoves, Symmetry};
-use crate::engine::cell::CellArray;
 use crate::engine::driver::share_file;
 use crate::engine::{Dag, Event, SolveOptions};
 use crate::error::Error;
+use crate::store::cell::CellArray;
 use crate::store::cells::{fits_one_byte, load_cells, push_stored, store_cells};
 use crate::store::meta::{header, keys_file, values_file, META};
 use crate::store::storage::Storage;

@@ -2,9 +2,9 @@
 //! [`TierSolution`], the tier engine's.
 
 use crate::api::game::{canonical, keeps, Layout, TierGame};
-use crate::engine::cell::{AnyCells, Cell};
 use crate::error::Error;
 use crate::stats::Stats;
+use crate::store::cell::{AnyCells, Cell};
 use crate::store::storage::Storage;
 use crate::store::tierfile::Reader;
 use retrograde_solve::Value;
