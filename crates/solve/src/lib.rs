@@ -41,8 +41,8 @@ mod verify;
 pub use dgraph::DistGraph;
 pub use error::Error;
 pub use retro::{
-    solve, solve_distributed, solve_share, solve_with_options, solve_with_phases, terminal_value,
-    Engine, Phases, SolveOptions,
+    prefetch, solve, solve_distributed, solve_share, solve_with_options, solve_with_phases,
+    terminal_value, Engine, Phases, SolveOptions,
 };
 pub use retrograde_graph::{Graph, Primitive};
 pub use share::Share;

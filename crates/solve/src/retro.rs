@@ -476,9 +476,10 @@ fn propagate<C: Cells>(
     out
 }
 
-/// A hint to bring `data[i]` into cache; no effect on results (and none off x86-64).
+/// A hint to bring `data[i]` into cache; no effect on results (and none off x86-64). Both
+/// engines' hot loops use it (the tier engine's too).
 #[inline(always)]
-pub(crate) fn prefetch<T>(data: &[T], i: usize) {
+pub fn prefetch<T>(data: &[T], i: usize) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};

@@ -98,6 +98,7 @@ use rayon::prelude::*;
 use retrograde_graph::Primitive;
 use retrograde_solve::exchange::Exchange;
 use retrograde_solve::place::Placement;
+pub(crate) use retrograde_solve::prefetch;
 use retrograde_solve::Value;
 
 /// Places per init task (a multiple of every unit of a dealing).
@@ -162,22 +163,6 @@ impl<G: DenseIndex, C: Cell, P: Placement> Below<'_, G, C, P> {
         let (k, _, l) = self.locate(game, from, c)?;
         self.read(from, k, l, self.tiers[k].1[l as usize])
     }
-}
-
-/// A hint to bring `data[i]` into cache; no effect on results (and none off x86-64).
-#[inline(always)]
-pub(crate) fn prefetch<T>(data: &[T], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        if i < data.len() {
-            // SAFETY: a prefetch is a hint that never dereferences or faults, and SSE is part
-            // of every x86-64 target; the address is in bounds anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(data.as_ptr().wrapping_add(i).cast::<i8>()) };
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (data, i);
 }
 
 /// Whether cell updates may race (several threads on one frontier).
