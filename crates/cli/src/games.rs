@@ -162,7 +162,8 @@ fn game_command(e: &'static Entry) -> Command {
     if e.dump {
         c = DumpFlag::augment_args(c);
     }
-    c
+    // A flattened struct's doc comment becomes the command's about: the entry's wins.
+    c.about(e.about).long_about(e.help)
 }
 
 impl FromArgMatches for GameCommand {
@@ -245,26 +246,29 @@ impl FromArgMatches for PlayCommand {
 
 impl Subcommand for PlayCommand {
     fn augment_subcommands(mut cmd: Command) -> Command {
-        cmd = cmd.subcommand(<crate::cmd::play::GraphPlay as clap::Args>::augment_args(
-            Command::new("graph")
+        // A flattened struct's doc comment becomes the command's about: set ours after.
+        cmd = cmd.subcommand(
+            <crate::cmd::play::GraphPlay as clap::Args>::augment_args(Command::new("graph"))
                 .about("Any game graph file (the formats of `retrograde solve`)")
                 .long_about(crate::cmd::play::GRAPH_ABOUT)
                 .after_help(crate::cmd::play::GRAPH_EXAMPLES),
-        ));
+        );
         for e in entries().iter().filter(|e| e.play.is_some()) {
             let moves = e.play.unwrap_or_default();
             // The game's first example, played (from a position, for a game without a start).
             let first = e.examples.first().copied().unwrap_or(e.name);
             let from = if e.start { "" } else { " --position POSITION" };
-            let mut c = command(e, "play")
-                .about(format!("{} (moves: {moves})", e.about))
-                .after_help(format!(
-                    "Moves: {moves}.\n\nExamples:\n  retrograde play {first}{from}\n  retrograde play {first}{from} --side second",
-                ));
+            let mut c = command(e, "play");
             if e.tiered {
                 c = PlayTierArgs::augment_args(c);
             }
-            cmd = cmd.subcommand(c);
+            cmd = cmd.subcommand(
+                c.about(format!("{} (moves: {moves})", e.about))
+                    .long_about(e.help)
+                    .after_help(format!(
+                        "Moves: {moves}.\n\nExamples:\n  retrograde play {first}{from}\n  retrograde play {first}{from} --side second",
+                    )),
+            );
         }
         cmd
     }

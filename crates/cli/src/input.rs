@@ -8,7 +8,8 @@ use crate::cli::{FormatArg, GraphArgs, NoMove};
 use anyhow::{anyhow, bail, Context, Result};
 use retrograde_graph::format::{self, Format, ParseError, ParseOptions, TextParser};
 use retrograde_graph::{Graph, GraphBuilder, Primitive};
-use retrograde_solve::Rules;
+use retrograde_solve::exchange::{Exchange, Solo};
+use retrograde_solve::{DistGraph, Rules, Share};
 use std::fs::File;
 use std::io::{self, IsTerminal, Read};
 use std::path::Path;
@@ -16,9 +17,10 @@ use std::time::{Duration, Instant};
 
 const BLOCK: usize = 16 << 20;
 
-/// A graph read from a file, and how long reading and laying it out took.
-pub struct Loaded {
-    pub graph: Graph,
+/// A graph read from a file (the whole graph, or an MPI rank's share of it:
+/// [`load_share`]), and how long reading and laying it out took.
+pub struct Loaded<G = Graph> {
+    pub graph: G,
     /// The name used in messages: the path, or `<stdin>`.
     pub name: String,
     pub parse: Duration,
@@ -92,7 +94,33 @@ pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
         block.drain(..3);
     }
 
-    let format = match args.format {
+    let format = format_of(args.format, path, &block);
+    let opts = ParseOptions {
+        vertices: args.vertices,
+    };
+    let builder: GraphBuilder = match format {
+        Format::Grf | Format::Json => {
+            reader
+                .read_to_end(&mut block)
+                .with_context(|| format!("{name}: cannot read"))?;
+            whole(&block, format, &name, &opts)?
+        }
+        _ => {
+            let mut parser = TextParser::new(format);
+            let name = name.as_str();
+            blocks(reader, block, name, |b| {
+                parser.feed(b).map_err(|e| located(name, e))
+            })?;
+            parser.finish(&opts).map_err(|e| located(name, e))?
+        }
+    };
+    build(builder, name, started)
+}
+
+/// The format `arg` names, or (`auto`) the one the file's extension or its first bytes
+/// `head` show.
+fn format_of(arg: FormatArg, path: Option<&Path>, head: &[u8]) -> Format {
+    match arg {
         FormatArg::Edges => Format::Edges,
         FormatArg::Rg => Format::Rg,
         FormatArg::Grf => Format::Grf,
@@ -105,39 +133,26 @@ pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
             match ext.as_deref() {
                 Some("grf") => Format::Grf,
                 Some("json") => Format::Json,
-                _ => format::detect(&block),
+                _ => format::detect(head),
             }
         }
-    };
-    let opts = ParseOptions {
-        vertices: args.vertices,
-    };
-    let builder: GraphBuilder = match format {
-        Format::Grf | Format::Json => {
-            reader
-                .read_to_end(&mut block)
-                .with_context(|| format!("{name}: cannot read"))?;
-            if format == Format::Json && block.is_empty() {
-                bail!("{name}: expected a JSON graph object, found an empty file");
-            }
-            format::parse_builder(&block, format, &opts).map_err(|e| located(&name, e))?
-        }
-        _ => {
-            let mut parser = TextParser::new(format);
-            let name = name.as_str();
-            blocks(reader, block, name, |b| {
-                parser.feed(b).map_err(|e| located(name, e))
-            })?;
-            parser.finish(&opts).map_err(|e| located(name, e))?
-        }
-    };
-    // A huge id or `vertices` line must be an error, not an out-of-memory kill.
+    }
+}
+
+/// A GRF or JSON file, read whole, parsed.
+fn whole(text: &[u8], format: Format, name: &str, opts: &ParseOptions) -> Result<GraphBuilder> {
+    if format == Format::Json && text.is_empty() {
+        bail!("{name}: expected a JSON graph object, found an empty file");
+    }
+    format::parse_builder(text, format, opts).map_err(|e| located(name, e))
+}
+
+/// The graph laid out, once its size is checked against the memory limit (a huge id or
+/// `vertices` line must be an error, not an out-of-memory kill); `started` when reading did.
+fn build(builder: GraphBuilder, name: String, started: Instant) -> Result<Loaded> {
     let (n, m) = (builder.vertex_count(), builder.edge_count() as u64);
     crate::mem::check(
-        &format!(
-            "{name}: {n} vertices and {m} edges ({})",
-            retrograde_mem::VERTEX_COUNT_OF_A_FILE
-        ),
+        &format!("{name}: {n} vertices and {m} edges (the largest vertex id or `vertices` line sets the vertex count)"),
         retrograde_mem::graph_bytes(n, m),
     )?;
     let parse = started.elapsed();
@@ -148,6 +163,18 @@ pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
         name,
         parse,
         build: started.elapsed(),
+    })
+}
+
+/// A rank's share of a whole graph every rank has read (GRF, JSON): the same timings.
+fn share_of(loaded: Loaded, ex: &dyn Exchange) -> Result<Loaded<DistGraph>> {
+    let graph = DistGraph::from_graph(&loaded.graph, ex)
+        .map_err(|e| agreed(anyhow!("{}: {e}", loaded.name)))?;
+    Ok(Loaded {
+        graph,
+        name: loaded.name,
+        parse: loaded.parse,
+        build: loaded.build,
     })
 }
 
@@ -197,34 +224,40 @@ fn blocks(
 
 /// Finds a vertex by id or by name.
 pub fn vertex(g: &Graph, text: &str) -> Result<u32> {
-    if let Ok(id) = text.parse::<u64>() {
-        if id < g.vertex_count() as u64 {
-            return Ok(id as u32);
-        }
-        if g.vertex_count() == 0 {
-            bail!("vertex {id} does not exist (the graph has no vertices)");
-        }
-        bail!(
-            "vertex {id} does not exist (the graph has {} vertices, ids 0 to {})",
-            g.vertex_count(),
-            g.vertex_count() - 1
-        );
-    }
-    if g.has_names() {
-        if let Some(v) = (0..g.vertex_count() as u32).find(|&v| g.name(v) == Some(text)) {
-            return Ok(v);
-        }
-        bail!("no vertex is named {text:?} (expected a vertex id or a name from the file)");
-    }
-    bail!("expected a vertex id, found {text:?}")
+    vertex_of(g, text, &Solo)
 }
 
-/// One MPI rank's share of a graph file: its vertices' moves and labels, and timings.
-pub struct LoadedShare {
-    pub graph: retrograde_solve::DistGraph,
-    pub name: String,
-    pub parse: Duration,
-    pub build: Duration,
+/// [`vertex`] in a graph held by the ranks of `ex`, each holding its share `g` (a
+/// collective): names are looked up by every rank among its own vertices, the smallest id
+/// found is every rank's answer. The error is [`Agreed`].
+pub fn vertex_of<G: Share>(g: &G, text: &str, ex: &dyn Exchange) -> Result<u32> {
+    let n = g.vertex_count() as u64;
+    if let Ok(id) = text.parse::<u64>() {
+        if id < n {
+            return Ok(id as u32);
+        }
+        if n == 0 {
+            return Err(agreed(anyhow!(
+                "vertex {id} does not exist (the graph has no vertices)"
+            )));
+        }
+        return Err(agreed(anyhow!(
+            "vertex {id} does not exist (the graph has {n} vertices, ids 0 to {})",
+            n - 1
+        )));
+    }
+    if g.has_names() {
+        let found = (0..g.len() as u32).find(|&l| g.name_at(l) == Some(text));
+        let mut w = [found.map_or(0, |l| u64::MAX - u64::from(g.global(l)))];
+        ex.max(&mut w);
+        if w[0] != 0 {
+            return Ok((u64::MAX - w[0]) as u32);
+        }
+        return Err(agreed(anyhow!(
+            "no vertex is named {text:?} (expected a vertex id or a name from the file)"
+        )));
+    }
+    Err(agreed(anyhow!("expected a vertex id, found {text:?}")))
 }
 
 /// An error every rank of a distributed solve meets alike (same input, same collective
@@ -255,8 +288,8 @@ pub fn agreed(e: anyhow::Error) -> anyhow::Error {
 pub fn load_share(
     path: Option<&Path>,
     args: &GraphArgs,
-    ex: &dyn retrograde_solve::exchange::Exchange,
-) -> Result<LoadedShare> {
+    ex: &dyn Exchange,
+) -> Result<Loaded<DistGraph>> {
     use retrograde_solve::dgraph::{byte_range, TextShare};
     use std::io::{Seek, SeekFrom};
     let name = display_name(path);
@@ -264,33 +297,6 @@ pub fn load_share(
         return load_share_stdin(args, ex);
     };
     let started = Instant::now();
-    let format = match args.format {
-        FormatArg::Edges => Format::Edges,
-        FormatArg::Rg => Format::Rg,
-        FormatArg::Grf => Format::Grf,
-        FormatArg::Json => Format::Json,
-        FormatArg::Auto => match path
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase)
-            .as_deref()
-        {
-            Some("grf") => Format::Grf,
-            Some("json") => Format::Json,
-            _ => Format::Auto,
-        },
-    };
-    if matches!(format, Format::Grf | Format::Json) {
-        let loaded = load(Some(path), args).map_err(agreed)?;
-        let graph = retrograde_solve::DistGraph::from_graph(&loaded.graph, ex)
-            .map_err(|e| agreed(anyhow!("{name}: {e}")))?;
-        return Ok(LoadedShare {
-            graph,
-            name,
-            parse: loaded.parse,
-            build: loaded.build,
-        });
-    }
     // A file one rank cannot open or read the start of: the first such rank's error, at
     // every rank (a missing file is then one message, as from one process).
     let opened = (|| -> Result<_> {
@@ -313,20 +319,10 @@ pub fn load_share(
     } else {
         0
     };
-    let format = match format {
-        Format::Auto => format::detect(&head[bom as usize..]),
-        f => f,
-    };
+    let format = format_of(args.format, Some(path), &head[bom as usize..]);
     drop(head);
     if matches!(format, Format::Grf | Format::Json) {
-        // Recognised by content: read whole, as above.
-        let mut args = args.clone();
-        args.format = if format == Format::Grf {
-            FormatArg::Grf
-        } else {
-            FormatArg::Json
-        };
-        return load_share(Some(path), &args, ex);
+        return share_of(load(Some(path), args).map_err(agreed)?, ex);
     }
     let (k, me) = (ex.size(), ex.rank());
     let mut buf = vec![0u8; 1 << 16];
@@ -381,8 +377,8 @@ fn finish_share(
     name: String,
     args: &GraphArgs,
     started: Instant,
-    ex: &dyn retrograde_solve::exchange::Exchange,
-) -> Result<LoadedShare> {
+    ex: &dyn Exchange,
+) -> Result<Loaded<DistGraph>> {
     let k = ex.size();
     let opts = ParseOptions {
         vertices: args.vertices,
@@ -394,17 +390,14 @@ fn finish_share(
     // figure, so all refuse alike).
     let (n, m) = (counted.vertex_count(), counted.edge_count());
     crate::mem::check(
-        &format!(
-            "{name}: {n} vertices and {m} edges over {k} ranks ({}), each rank",
-            retrograde_mem::VERTEX_COUNT_OF_A_FILE
-        ),
+        &format!("{name}: {n} vertices and {m} edges over {k} ranks (the largest vertex id or `vertices` line sets the vertex count), each rank"),
         retrograde_mem::graph_bytes(n.div_ceil(k as u64), m.div_ceil(k as u64)),
     )
     .map_err(agreed)?;
     let parse = started.elapsed();
     let started = Instant::now();
     let graph = counted.layout(ex).map_err(|e| agreed(located(&name, e)))?;
-    Ok(LoadedShare {
+    Ok(Loaded {
         graph,
         name,
         parse,
@@ -416,10 +409,7 @@ fn finish_share(
 /// reads it whole and deals the text, cut at line starts as a file is
 /// ([`retrograde_solve::dgraph::byte_range`]), one part to each rank; GRF and JSON go whole
 /// to every rank. Rank 0 holds the text (about twice, while dealing it), then its share.
-fn load_share_stdin(
-    args: &GraphArgs,
-    ex: &dyn retrograde_solve::exchange::Exchange,
-) -> Result<LoadedShare> {
+fn load_share_stdin(args: &GraphArgs, ex: &dyn Exchange) -> Result<Loaded<DistGraph>> {
     use retrograde_solve::dgraph::{byte_range, TextShare};
     let name = display_name(None);
     let started = Instant::now();
@@ -443,46 +433,15 @@ fn load_share_stdin(
     // Rank 0's start of the text decides the format everywhere.
     let mut head = text[..text.len().min(1 << 16)].to_vec();
     ex.broadcast(&mut head);
-    let format = match args.format {
-        FormatArg::Edges => Format::Edges,
-        FormatArg::Rg => Format::Rg,
-        FormatArg::Grf => Format::Grf,
-        FormatArg::Json => Format::Json,
-        FormatArg::Auto => format::detect(&head),
-    };
+    let format = format_of(args.format, None, &head);
     if matches!(format, Format::Grf | Format::Json) {
         ex.broadcast(&mut text);
         let opts = ParseOptions {
             vertices: args.vertices,
         };
-        let whole = (|| -> Result<Graph> {
-            if format == Format::Json && text.is_empty() {
-                bail!("{name}: expected a JSON graph object, found an empty file");
-            }
-            let builder =
-                format::parse_builder(&text, format, &opts).map_err(|e| located(&name, e))?;
-            let (n, m) = (builder.vertex_count(), builder.edge_count() as u64);
-            crate::mem::check(
-                &format!(
-                    "{name}: {n} vertices and {m} edges ({})",
-                    retrograde_mem::VERTEX_COUNT_OF_A_FILE
-                ),
-                retrograde_mem::graph_bytes(n, m),
-            )?;
-            builder.build().map_err(|e| anyhow!("{name}: {e}"))
-        })()
-        .map_err(agreed)?;
+        let builder = whole(&text, format, &name, &opts).map_err(agreed)?;
         drop(text);
-        let parse = started.elapsed();
-        let started = Instant::now();
-        let graph = retrograde_solve::DistGraph::from_graph(&whole, ex)
-            .map_err(|e| agreed(anyhow!("{name}: {e}")))?;
-        return Ok(LoadedShare {
-            graph,
-            name,
-            parse,
-            build: started.elapsed(),
-        });
+        return share_of(build(builder, name, started).map_err(agreed)?, ex);
     }
     // Each rank's part, from the end (no copy of what stays).
     let mut send = vec![Vec::new(); k];
@@ -522,7 +481,7 @@ fn memchr_newline(b: &[u8]) -> Option<usize> {
 
 /// `r` if it is `Ok` on every rank; else the error of the first rank with one, at every rank
 /// (as an [`Agreed`] error). A collective.
-pub fn agree<T>(r: Result<T>, ex: &dyn retrograde_solve::exchange::Exchange) -> Result<T> {
+pub fn agree<T>(r: Result<T>, ex: &dyn Exchange) -> Result<T> {
     let (k, me) = (ex.size(), ex.rank());
     let mut failed = vec![0u64; k];
     failed[me] = u64::from(r.is_err());

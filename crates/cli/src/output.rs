@@ -2,7 +2,7 @@
 
 use crate::cli::OutputArg;
 use retrograde_graph::Graph;
-use retrograde_solve::{Counts, Outcome, Solution, Value};
+use retrograde_solve::{Counts, Outcome, Value};
 use std::io::{self, Write};
 
 /// Writes an unsigned integer without allocating.
@@ -26,8 +26,8 @@ fn label_of(v: u32, name: Option<&str>) -> String {
     }
 }
 
-/// What a row of output shows about a vertex: a whole graph and its solution ([`Whole`]), or
-/// one MPI rank's share of them.
+/// What a row of output shows about a vertex (of a whole graph and its solution, or of one
+/// MPI rank's share of them: `cmd::solve`).
 pub trait Rows {
     /// Whether vertices have owners (rows then show the owner and the winner).
     fn is_arena(&self) -> bool;
@@ -42,37 +42,13 @@ pub trait Rows {
     /// The name of `v`'s best move, if any (text rows show it).
     fn best_name(&self, v: u32) -> Option<&str>;
 
-    /// In an arena, the player who wins from `v` (as [`Solution::winner`]).
+    /// In an arena, the player who wins from `v` (as [`retrograde_solve::Solution::winner`]).
     fn winner(&self, v: u32) -> Option<u8> {
         match self.value(v).outcome() {
             Outcome::Win => Some(self.owner(v)),
             Outcome::Loss => Some(1 - self.owner(v)),
             _ => None,
         }
-    }
-}
-
-/// A whole graph and its solution.
-pub struct Whole<'a>(pub &'a Graph, pub &'a Solution);
-
-impl Rows for Whole<'_> {
-    fn is_arena(&self) -> bool {
-        self.0.is_arena()
-    }
-    fn owner(&self, v: u32) -> u8 {
-        self.0.owner(v)
-    }
-    fn name(&self, v: u32) -> Option<&str> {
-        self.0.name(v)
-    }
-    fn value(&self, v: u32) -> Value {
-        self.1.value(v)
-    }
-    fn best_move(&self, v: u32) -> Option<u32> {
-        self.1.best_move(v)
-    }
-    fn best_name(&self, v: u32) -> Option<&str> {
-        self.1.best_move(v).and_then(|b| self.0.name(b))
     }
 }
 
@@ -193,7 +169,7 @@ pub fn text_summary(
 
 /// The optimal line from a vertex (`--line`), in the output format `format`: what comes
 /// before its rows. Written in three parts (open, rows, close) so that MPI ranks can each
-/// format the part they own; [`line`] is the whole of it.
+/// format the part they hold.
 pub fn line_open(
     r: &impl Rows,
     format: OutputArg,
@@ -267,26 +243,4 @@ pub fn line_close(
         OutputArg::Csv => Ok(()),
         OutputArg::Json => writeln!(out, "]}}"),
     }
-}
-
-/// The optimal line `line` (a vertex, its best move, that one's, ...; `repeats` when the
-/// last one's best move is a vertex met before), in the output format `format`.
-pub fn line(
-    r: &impl Rows,
-    format: OutputArg,
-    line: &[u32],
-    repeats: bool,
-    out: &mut impl Write,
-) -> io::Result<()> {
-    let (start, last) = (line[0], *line.last().expect("a line has its start"));
-    line_open(r, format, start, repeats, out)?;
-    for (ply, &v) in line.iter().enumerate() {
-        line_row(r, format, ply as u64, v, out)?;
-    }
-    let end = if repeats {
-        r.best_move(last).expect("a repeating line goes on")
-    } else {
-        last
-    };
-    line_close(r, format, end, repeats, out)
 }

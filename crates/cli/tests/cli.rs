@@ -2277,6 +2277,47 @@ rtest!(game_connect4_db_resume_and_errors, |dir, cmd| {
     assert!(msg.contains("unexpected argument '--db'"), "{msg}");
 });
 
+// Every game in `game --help` and `play --help` is described by its own words (the flags a
+// game takes once put their struct's doc comment, "`--query` (tier games with a start)",
+// in place of the game's), and so is each game's own help.
+rtest!(
+    game_lists_describe_each_game_by_its_own_words,
+    |dir, cmd| {
+        let help = |args: &[&str]| dir.command().args(args).arg("--help").stdout();
+        for verb in ["game", "play"] {
+            let list = help(&[verb]);
+            for about in [
+                "Connect-4 on small boards",
+                "Quixo (official rules)",
+                "chess endings: exact depth to mate",
+                "tic-tac-toe and other m,n,k-games",
+            ] {
+                assert!(
+                    list.contains(about),
+                    "{verb} --help lacks {about:?}:\n{list}"
+                );
+            }
+            for flags_doc in [
+                "tier games with a start",
+                "The flags of",
+                "`play graph FILE`",
+            ] {
+                assert!(
+                    !list.contains(flags_doc),
+                    "{verb} --help: {flags_doc:?}:\n{list}"
+                );
+            }
+            let own = help(&[verb, "connect4"]);
+            assert!(
+                own.starts_with("Connect-4"),
+                "{verb} connect4 --help:\n{own}"
+            );
+        }
+        assert!(help(&["play", "graph"]).starts_with("Any game graph file"));
+        let _ = cmd;
+    }
+);
+
 // A game's help lists the flags that game takes, and no other (issue 26: every game's help
 // listed --dump, which only chess takes, and --db's help named the tier games but chess).
 rtest!(game_help_shows_only_the_flags_a_game_takes, |dir, cmd| {

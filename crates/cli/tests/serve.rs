@@ -422,7 +422,7 @@ rtest!(
         assert_eq!(format!("{}\n", big.body), query(&dir, "hub", &[]));
         let text = dir.command().args(["query", "hub"]).stdout();
         assert!(
-            text.contains(", and 199000 more\n"),
+            text.contains("\n  and 199000 more\n"),
             "{}",
             &text[text.len() - 100..]
         );

@@ -40,6 +40,11 @@ fn a_database_keeps_one_position_per_mirror_pair_and_answers_for_all() {
     assert!(names.iter().all(|n| !n.contains("work")), "{names:?}");
     let held: u64 = solved.tier_sizes().iter().sum();
     assert_eq!(held, 80_541);
+    assert_eq!(
+        memory.tier_sizes(),
+        solved.tier_sizes(),
+        "with or without a database"
+    );
     assert_eq!(solved.stats().classes, 80_541);
     assert_eq!(solved.stats().positions, 161_029);
     // Opened afresh.

@@ -35,11 +35,13 @@ fn check(w: u32, h: u32, small_rounds: bool) {
     let g = Connect4::new(w, h).unwrap();
     let positions = explicit_graph(&g, 2_000_000).unwrap().positions;
     let one = solve(&g, &SolveOptions::default()).unwrap();
-    let (values, stats, _) = answer(&one, &positions);
+    let (values, stats, sizes) = answer(&one, &positions);
     assert!(values.iter().all(Option::is_some));
+    // Positions up to symmetry, whether the values are kept or not.
+    assert_eq!(sizes.iter().sum::<u64>(), stats.classes);
     let mut lean = SolveOptions::default();
     lean.keep_values = false;
-    let sizes = solve(&g, &lean).unwrap().tier_sizes().to_vec();
+    assert_eq!(solve(&g, &lean).unwrap().tier_sizes(), &sizes[..]);
     small_rounds_for_tests(small_rounds);
     for k in 1..=4 {
         let got = run_local(k, |ex| {

@@ -45,9 +45,11 @@
 //! per rank at K = 2 and 238 MiB at K = 4, against 769 MiB for one process
 //! (docs/distributed.md).
 
+use crate::error::{places, Error};
 use crate::exchange::Exchange;
 use crate::place::Placement;
 pub use crate::place::Ranges;
+use crate::share::Share;
 use retrograde_graph::format::{
     apply_directives, Chunk, Format, LineParser, ParseError, ParseOptions,
 };
@@ -173,14 +175,13 @@ impl TextShare {
         if let Some(first) = (0..k).find(|&r| v[k + r] == 1) {
             let base: u64 = v[..first].iter().sum();
             let mut send = vec![Vec::new(); k];
-            if me == first {
-                let e = self.error.take().expect("this rank failed");
+            if let (true, Some(e)) = (me == first, self.error.take()) {
                 let mut b = e.line.map_or(0, |l| l + base).to_le_bytes().to_vec();
                 b.extend_from_slice(e.message.as_bytes());
                 send = vec![b; k];
             }
             let got = ex.all_to_all(send);
-            return Err(decode_error(&got[first]));
+            return Err(decode_error(&got[first], first));
         }
         // Every rank's directive lines, at every rank, in file order.
         let mut mine = Vec::new();
@@ -192,7 +193,10 @@ impl TextShare {
         self.directives = Vec::new();
         let all = ex.all_to_all(vec![mine; k]);
         let mut labels = GraphBuilder::new();
-        let parsed: Vec<(u64, &[u8])> = all.iter().flat_map(|b| decode_directives(b)).collect();
+        let mut parsed: Vec<(u64, &[u8])> = Vec::new();
+        for (from, b) in all.iter().enumerate() {
+            decode_directives(b, from, &mut parsed).map_err(|e| whole(e.to_string()))?;
+        }
         apply_directives(&mut labels, parsed.iter().map(|&(l, t)| (l, t)))?;
         drop(parsed);
         drop(all);
@@ -243,27 +247,55 @@ fn whole(message: impl Into<String>) -> ParseError {
     }
 }
 
-fn decode_error(b: &[u8]) -> ParseError {
-    let line = b
-        .get(..8)
-        .map_or(0, |h| u64::from_le_bytes(h.try_into().expect("8 bytes")));
-    let message = String::from_utf8_lossy(b.get(8..).unwrap_or_default()).into_owned();
+/// The little-endian `u64` at `b[at..at + 8]`, if there is one.
+fn u64_at(b: &[u8], at: usize) -> Option<u64> {
+    let w = b.get(at..at.checked_add(8)?)?;
+    Some(u64::from_le_bytes([
+        w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7],
+    ]))
+}
+
+/// The first bad line's error, as rank `from` sent it (line number, then the message); a
+/// message too short for a line number is that rank's error of another kind.
+fn decode_error(b: &[u8], from: usize) -> ParseError {
+    let Some(line) = u64_at(b, 0) else {
+        return whole(
+            Error::Message {
+                step: "reading: the first error",
+                from,
+                problem: format!("{} bytes, too short for a line number", b.len()),
+            }
+            .to_string(),
+        );
+    };
     ParseError {
         line: (line > 0).then_some(line),
-        message,
+        message: String::from_utf8_lossy(&b[8..]).into_owned(),
     }
 }
 
-fn decode_directives(mut b: &[u8]) -> Vec<(u64, &[u8])> {
-    let mut out = Vec::new();
-    while b.len() >= 16 {
-        let line = u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
-        let len = u64::from_le_bytes(b[8..16].try_into().expect("8 bytes")) as usize;
-        let end = (16 + len).min(b.len());
-        out.push((line, &b[16..end]));
+/// Appends to `out` the directive lines rank `from` sent: (line number, length, text) each.
+fn decode_directives<'a>(
+    mut b: &'a [u8],
+    from: usize,
+    out: &mut Vec<(u64, &'a [u8])>,
+) -> Result<(), Error> {
+    while !b.is_empty() {
+        let text = u64_at(b, 0).zip(u64_at(b, 8)).and_then(|(line, len)| {
+            let end = usize::try_from(len).ok()?.checked_add(16)?;
+            Some((line, b.get(16..end)?, end))
+        });
+        let Some((line, text, end)) = text else {
+            return Err(Error::Message {
+                step: "reading: directive lines",
+                from,
+                problem: format!("{} bytes left that are no whole directive", b.len()),
+            });
+        };
+        out.push((line, text));
         b = &b[end..];
     }
-    out
+    Ok(())
 }
 
 /// A text file read by every rank, counted, not yet laid out: the vertex and edge counts are
@@ -308,7 +340,7 @@ impl Counted {
         if go_again && arena {
             return Err(BuildError::GoAgainInArena.into());
         }
-        ranges.check().map_err(whole)?;
+        ranges.check().map_err(|e| whole(e.to_string()))?;
         let me = ex.rank();
         let (lo, hi) = (ranges.start(me), ranges.start(me + 1));
         let count = (hi - lo) as usize;
@@ -319,22 +351,21 @@ impl Counted {
         // and sizes its CSR), then one that fills it: never a received entry held beside the
         // CSR it goes into. The reverse filling pass frees the edges as it sends them.
         let mut chunks = chunks;
-        let mut csr = |forward: bool| {
+        let mut csr = |forward: bool| -> Result<_, Error> {
             let mut off = vec![0u64; count + 1];
-            route(
-                &mut chunks,
-                &again,
+            let mut routes = Routes {
+                chunks: &mut chunks,
+                again: &again,
                 rounds,
                 ranges,
                 ex,
                 forward,
-                Pass::Count,
-                |p, _| {
-                    if let Some(o) = off.get_mut(p as usize + 1) {
-                        *o += 1;
-                    }
-                },
-            );
+                counted: vec![0; ex.size()],
+            };
+            routes.send(Pass::Count, |p, _| {
+                off[p as usize + 1] += 1;
+                true
+            })?;
             for i in 0..count {
                 off[i + 1] += off[i];
             }
@@ -343,32 +374,26 @@ impl Counted {
             let mut bits = go_again.then(|| BitSet::new(total));
             // off[p] runs from the start of p's entries to their end (the start of p + 1's),
             // then everything moves back one place.
-            route(
-                &mut chunks,
-                &again,
-                rounds,
-                ranges,
-                ex,
-                forward,
-                Pass::Fill,
-                |p, x| {
-                    let place = (p & !(1 << 31)) as usize;
-                    if place < count && (off[place] as usize) < total {
-                        let slot = off[place] as usize;
-                        off[place] += 1;
-                        to[slot] = x;
-                        if let Some(b) = bits.as_mut() {
-                            b.set(slot, p >> 31 == 1);
-                        }
-                    }
-                },
-            );
+            routes.send(Pass::Fill, |p, x| {
+                let (place, again) = ((p & !(1 << 31)) as usize, p >> 31 == 1);
+                let slot = off[place] as usize;
+                if slot >= total {
+                    return false;
+                }
+                off[place] += 1;
+                to[slot] = x;
+                if let Some(b) = bits.as_mut() {
+                    b.set(slot, again);
+                }
+                true
+            })?;
             off.copy_within(0..count, 1);
             off[0] = 0;
-            (off, to, bits)
+            Ok((off, to, bits))
         };
-        let (fwd_off, fwd, fwd_again) = csr(true);
-        let (rev_off, rev, rev_again) = csr(false);
+        let laid = |e: Error| whole(e.to_string());
+        let (fwd_off, fwd, fwd_again) = csr(true).map_err(laid)?;
+        let (rev_off, rev, rev_again) = csr(false).map_err(laid)?;
         drop(again);
         // A vertex with u32::MAX moves or more: the smallest such id, as one process reports.
         let bad = (0..count)
@@ -382,19 +407,23 @@ impl Counted {
             }
             .into());
         }
+        let turn = match (fwd_again, rev_again) {
+            (Some(forward), Some(reverse)) => TurnRule::GoAgain { forward, reverse },
+            _ if arena => TurnRule::Arena {
+                owner: BitSet::new(count),
+            },
+            _ => TurnRule::Alternate,
+        };
         let mut g = DistGraph {
             ranges,
-            me,
             lo,
             hi,
             m,
             fwd_off,
             fwd,
-            fwd_again,
             rev_off,
             rev,
-            rev_again,
-            owner: arena.then(|| BitSet::new(count)),
+            turn,
             primitive: None,
             names: None,
             has_names: !labels.names.is_empty(),
@@ -405,7 +434,7 @@ impl Counted {
     }
 }
 
-/// What a pass of [`route`] sends.
+/// What a pass of [`Routes::send`] sends.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Pass {
     /// 4 bytes an edge: the place of the end whose owner gets it.
@@ -415,91 +444,130 @@ enum Pass {
     Fill,
 }
 
-/// Sends every edge of `chunks` (go-again where its index is in `again`) to the owner of its
-/// source (`forward`) or of its target, in `rounds` rounds of at most [`ROUND`] edges (every
-/// rank runs as many), and hands each entry this rank receives to `each(place | again <<
-/// 31, other end)` (the other end is 0 when counting).
-#[allow(clippy::too_many_arguments)]
-fn route(
-    chunks: &mut [Vec<(u32, u32)>],
-    again: &[u64],
+/// This rank's edges on their way to the owners of one of their ends.
+struct Routes<'a> {
+    chunks: &'a mut [Vec<(u32, u32)>],
+    /// Indices (among this rank's edges) of go-again edges, increasing.
+    again: &'a [u64],
+    /// Rounds every rank runs.
     rounds: u64,
     ranges: Ranges,
-    ex: &dyn Exchange,
+    ex: &'a dyn Exchange,
+    /// To the owner of the source (forward entries), else of the target.
     forward: bool,
-    pass: Pass,
-    mut each: impl FnMut(u32, u32),
-) {
-    let k = ex.size();
-    let free = !forward && pass == Pass::Fill;
-    let (mut chunk, mut at, mut index, mut next_again) = (0usize, 0usize, 0u64, 0usize);
-    for _ in 0..rounds {
-        let mut send: Vec<Vec<u8>> = vec![Vec::new(); k];
-        let mut sent = 0;
-        while sent < ROUND && chunk < chunks.len() {
-            if at == chunks[chunk].len() {
-                if free {
-                    chunks[chunk] = Vec::new();
-                }
-                (chunk, at) = (chunk + 1, 0);
-                continue;
-            }
-            let (u, v) = chunks[chunk][at];
-            at += 1;
-            let a = next_again < again.len() && again[next_again] == index;
-            next_again += usize::from(a);
-            index += 1;
-            sent += 1;
-            let (from, to) = if forward { (u, v) } else { (v, u) };
-            let o = ranges.owner(from);
-            let p = (from - ranges.start(o)) | u32::from(a) << 31;
-            send[o].extend_from_slice(&p.to_le_bytes());
-            if pass == Pass::Fill {
-                send[o].extend_from_slice(&to.to_le_bytes());
-            }
-        }
-        for b in ex.all_to_all(send) {
-            match pass {
-                Pass::Count => {
-                    for c in b.chunks_exact(4) {
-                        each(u32::from_le_bytes([c[0], c[1], c[2], c[3]]) & !(1 << 31), 0);
+    /// Entries counted from each rank: as many must come to fill.
+    counted: Vec<u64>,
+}
+
+impl Routes<'_> {
+    /// Sends every edge to the owner of its source (`forward`) or of its target, in `rounds`
+    /// rounds of at most [`ROUND`] edges, and hands each entry this rank receives to
+    /// `each(place | again << 31, other end)` (the other end is 0 when counting), which
+    /// returns false for an entry that has no room. A collective.
+    ///
+    /// # Errors
+    /// A message with a place past this rank's vertices, of no whole number of entries, or
+    /// with an entry `each` has no room for; a rank that sends another number of entries to
+    /// fill than it sent to count.
+    fn send(&mut self, pass: Pass, mut each: impl FnMut(u32, u32) -> bool) -> Result<(), Error> {
+        let k = self.ex.size();
+        let held = self.ranges.len(self.ex.rank()) as usize;
+        let free = !self.forward && pass == Pass::Fill;
+        let step = match pass {
+            Pass::Count => "layout: counting moves",
+            Pass::Fill => "layout: moves",
+        };
+        let (mut chunk, mut at, mut index, mut next_again) = (0usize, 0usize, 0u64, 0usize);
+        for _ in 0..self.rounds {
+            let mut send: Vec<Vec<u8>> = vec![Vec::new(); k];
+            let mut sent = 0;
+            while sent < ROUND && chunk < self.chunks.len() {
+                if at == self.chunks[chunk].len() {
+                    if free {
+                        self.chunks[chunk] = Vec::new();
                     }
+                    (chunk, at) = (chunk + 1, 0);
+                    continue;
                 }
-                Pass::Fill => {
-                    for c in b.chunks_exact(8) {
-                        each(
-                            u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
-                            u32::from_le_bytes([c[4], c[5], c[6], c[7]]),
+                let (u, v) = self.chunks[chunk][at];
+                at += 1;
+                let a = next_again < self.again.len() && self.again[next_again] == index;
+                next_again += usize::from(a);
+                index += 1;
+                sent += 1;
+                let (from, to) = if self.forward { (u, v) } else { (v, u) };
+                let (o, l) = self.ranges.place(u64::from(from));
+                let p = l as u32 | u32::from(a) << 31;
+                send[o].extend_from_slice(&p.to_le_bytes());
+                if pass == Pass::Fill {
+                    send[o].extend_from_slice(&to.to_le_bytes());
+                }
+            }
+            for (from, b) in self.ex.all_to_all(send).iter().enumerate() {
+                let bad = |problem: String| Error::Message {
+                    step,
+                    from,
+                    problem,
+                };
+                if pass == Pass::Count {
+                    places(b, from, step, held, |p, _| {
+                        each(p, 0);
+                    })?;
+                    self.counted[from] += b.len() as u64 / 4;
+                    continue;
+                }
+                self.counted[from] = self.counted[from].wrapping_sub(b.len() as u64 / 8);
+                if b.len() % 8 != 0 {
+                    return Err(bad(format!("{} bytes, not whole 8-byte moves", b.len())));
+                }
+                for c in b.chunks_exact(8) {
+                    let p = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                    if (p & !(1 << 31)) as usize >= held {
+                        let problem = format!(
+                            "vertex place {}, but this rank holds {held}",
+                            p & !(1 << 31)
                         );
+                        return Err(bad(problem));
+                    }
+                    if !each(p, u32::from_le_bytes([c[4], c[5], c[6], c[7]])) {
+                        return Err(bad("more moves than were counted".into()));
                     }
                 }
             }
         }
-    }
-    if free {
-        for c in chunks.iter_mut() {
-            *c = Vec::new();
+        if free {
+            for c in self.chunks.iter_mut() {
+                *c = Vec::new();
+            }
         }
+        if pass == Pass::Fill {
+            if let Some(from) = self.counted.iter().position(|&c| c != 0) {
+                return Err(Error::Message {
+                    step,
+                    from,
+                    problem: "another number of moves than it counted".into(),
+                });
+            }
+        }
+        Ok(())
     }
 }
 
 /// One rank's share of a graph: the vertices `lo..hi` it owns, their moves forward and
-/// backward (with global ids) and their labels. See the [module docs](self).
+/// backward (with global ids) and their labels; a [`Share`] with the placement [`Ranges`].
+/// See the [module docs](self).
 #[derive(Clone, Debug)]
 pub struct DistGraph {
     ranges: Ranges,
-    me: usize,
     lo: u32,
     hi: u32,
     m: u64,
     fwd_off: Vec<u64>,
     fwd: Vec<u32>,
-    fwd_again: Option<BitSet>,
     rev_off: Vec<u64>,
     rev: Vec<u32>,
-    rev_again: Option<BitSet>,
-    /// One bit per owned vertex, in an arena.
-    owner: Option<BitSet>,
+    /// Go-again bits by forward and reverse entry, or an arena's owners by place.
+    turn: TurnRule,
     primitive: Option<Vec<Option<Primitive>>>,
     names: Option<Vec<String>>,
     has_names: bool,
@@ -509,40 +577,45 @@ pub struct DistGraph {
 impl DistGraph {
     /// This rank's share of a whole graph every rank holds (for formats read whole, and
     /// tests). Not a collective.
-    pub fn from_graph(g: &Graph, ex: &dyn Exchange) -> Result<DistGraph, String> {
+    ///
+    /// # Errors
+    /// [`Error::RankTooLarge`]: a rank would own 2^31 vertices or more.
+    pub fn from_graph(g: &Graph, ex: &dyn Exchange) -> Result<DistGraph, Error> {
         let ranges = Ranges::new(g.vertex_count() as u64, ex.size());
         ranges.check()?;
         let me = ex.rank();
         let (lo, hi) = (ranges.start(me), ranges.start(me + 1));
-        let count = (hi - lo) as usize;
-        let (fa, ra) = match g.turn_rule() {
-            TurnRule::GoAgain { forward, reverse } => (Some(forward), Some(reverse)),
-            _ => (None, None),
-        };
-        let part = |off: &[u64], to: &[u32], bits: Option<&BitSet>| {
-            let (a, b) = (off[lo as usize] as usize, off[hi as usize] as usize);
+        let part = |off: &[u64], to: &[u32]| {
+            let (a, b) = (off[lo as usize], off[hi as usize]);
             let o: Vec<u64> = off[lo as usize..=hi as usize]
                 .iter()
-                .map(|&x| x - a as u64)
+                .map(|&x| x - a)
                 .collect();
-            let bits = bits.map(|s| {
-                let mut out = BitSet::new(b - a);
-                for i in a..b {
-                    out.set(i - a, s.get(i));
-                }
-                out
-            });
-            (o, to[a..b].to_vec(), bits)
+            (
+                o,
+                to[a as usize..b as usize].to_vec(),
+                a as usize..b as usize,
+            )
         };
-        let (fwd_off, fwd, fwd_again) = part(g.forward_offsets(), g.forward_targets(), fa);
-        let (rev_off, rev, rev_again) = part(g.reverse_offsets(), g.reverse_sources(), ra);
-        let owner = g.is_arena().then(|| {
-            let mut b = BitSet::new(count);
-            for v in lo..hi {
-                b.set((v - lo) as usize, g.owner(v) == 1);
+        let (fwd_off, fwd, fr) = part(g.forward_offsets(), g.forward_targets());
+        let (rev_off, rev, rr) = part(g.reverse_offsets(), g.reverse_sources());
+        let bits = |s: &BitSet, r: std::ops::Range<usize>| {
+            let mut out = BitSet::new(r.len());
+            for (i, j) in r.enumerate() {
+                out.set(i, s.get(j));
             }
-            b
-        });
+            out
+        };
+        let turn = match g.turn_rule() {
+            TurnRule::Alternate => TurnRule::Alternate,
+            TurnRule::GoAgain { forward, reverse } => TurnRule::GoAgain {
+                forward: bits(forward, fr),
+                reverse: bits(reverse, rr),
+            },
+            TurnRule::Arena { owner } => TurnRule::Arena {
+                owner: bits(owner, lo as usize..hi as usize),
+            },
+        };
         let primitive = g
             .has_primitives()
             .then(|| (lo..hi).map(|v| g.primitive(v)).collect());
@@ -553,17 +626,14 @@ impl DistGraph {
         });
         Ok(DistGraph {
             ranges,
-            me,
             lo,
             hi,
             m: g.edge_count() as u64,
             fwd_off,
             fwd,
-            fwd_again,
             rev_off,
             rev,
-            rev_again,
-            owner,
+            turn,
             primitive,
             names,
             has_names: g.has_names(),
@@ -587,7 +657,7 @@ impl DistGraph {
             }
             self.primitive = Some(p);
         }
-        if let Some(b) = self.owner.as_mut() {
+        if let TurnRule::Arena { owner: b } = &mut self.turn {
             for (v, o) in owner.into_iter().filter(|&(v, _)| mine(v)) {
                 b.set((v - lo) as usize, o);
             }
@@ -606,11 +676,6 @@ impl DistGraph {
         self.ranges.size() as usize
     }
 
-    /// The graph's number of edges (all ranks').
-    pub fn edge_count(&self) -> u64 {
-        self.m
-    }
-
     /// The id ranges of the ranks.
     pub fn ranges(&self) -> Ranges {
         self.ranges
@@ -621,19 +686,9 @@ impl DistGraph {
         self.lo..self.hi
     }
 
-    /// This rank's number.
-    pub fn rank(&self) -> usize {
-        self.me
-    }
-
     /// Whether vertices have owners (an arena).
     pub fn is_arena(&self) -> bool {
-        self.owner.is_some()
-    }
-
-    /// Whether some vertex (of any rank) has a name.
-    pub fn has_names(&self) -> bool {
-        self.has_names
+        Share::is_arena(self)
     }
 
     /// The start vertex, if the file gave one.
@@ -642,89 +697,88 @@ impl DistGraph {
     }
 
     #[inline]
-    fn place(&self, v: u32) -> usize {
+    fn place(&self, v: u32) -> u32 {
         debug_assert!(self.range().contains(&v), "vertex {v} is not this rank's");
-        (v - self.lo) as usize
+        v - self.lo
     }
 
     /// The owner (player 0 or 1) of an owned vertex `v`; 0 outside arenas.
     pub fn owner(&self, v: u32) -> u8 {
-        self.owner
-            .as_ref()
-            .map_or(0, |b| u8::from(b.get(self.place(v))))
+        self.owner_at(self.place(v))
     }
 
     /// The name of an owned vertex `v`, if it has one.
     pub fn name(&self, v: u32) -> Option<&str> {
-        self.names
-            .as_ref()
-            .map(|n| n[self.place(v)].as_str())
-            .filter(|s| !s.is_empty())
-    }
-
-    /// The primitive label of an owned vertex `v`.
-    pub fn primitive(&self, v: u32) -> Option<Primitive> {
-        self.primitive.as_ref().and_then(|p| p[self.place(v)])
-    }
-
-    /// The number of moves from an owned vertex `v`.
-    pub fn out_degree(&self, v: u32) -> u64 {
-        let p = self.place(v);
-        self.fwd_off[p + 1] - self.fwd_off[p]
+        self.name_at(self.place(v))
     }
 
     /// The moves from an owned vertex `v`: `(go-again, target)`, in no particular order
     /// (in an arena the owners decide whether a move keeps the turn).
     pub fn moves(&self, v: u32) -> impl Iterator<Item = (bool, u32)> + '_ {
-        self.successors(v).map(|(e, w)| (self.forward_again(e), w))
+        let p = self.place(v) as usize;
+        (self.fwd_off[p] as usize..self.fwd_off[p + 1] as usize).map(|e| {
+            let again = match &self.turn {
+                TurnRule::GoAgain { forward, .. } => forward.get(e),
+                _ => false,
+            };
+            (again, self.fwd[e])
+        })
     }
+}
 
-    /// The forward entries of an owned vertex `v`: `(edge index, target)`, in no particular
-    /// order.
-    pub(crate) fn successors(&self, v: u32) -> impl Iterator<Item = (usize, u32)> + '_ {
-        let p = self.place(v);
-        (self.fwd_off[p] as usize..self.fwd_off[p + 1] as usize).map(|e| (e, self.fwd[e]))
+impl Share for DistGraph {
+    type Place = Ranges;
+
+    fn placement(&self) -> Ranges {
+        self.ranges
     }
-
-    /// The reverse entries of an owned vertex `v`: `(edge index, source)`.
-    pub(crate) fn predecessors(&self, v: u32) -> impl Iterator<Item = (usize, u32)> + '_ {
-        let p = self.place(v);
-        (self.rev_off[p] as usize..self.rev_off[p + 1] as usize).map(|e| (e, self.rev[e]))
+    fn len(&self) -> usize {
+        (self.hi - self.lo) as usize
     }
-
-    /// Whether forward entry `e` is a go-again move.
-    pub(crate) fn forward_again(&self, e: usize) -> bool {
-        self.fwd_again.as_ref().is_some_and(|b| b.get(e))
+    #[inline]
+    fn held(&self, v: u32) -> Option<u32> {
+        let l = v.wrapping_sub(self.lo);
+        (l < self.hi - self.lo).then_some(l)
     }
-
-    /// Whether reverse entry `e` is a go-again move.
-    pub(crate) fn reverse_again(&self, e: usize) -> bool {
-        self.rev_again.as_ref().is_some_and(|b| b.get(e))
+    #[inline]
+    fn global(&self, l: u32) -> u32 {
+        self.lo + l
     }
-
-    /// The largest out-degree of an owned vertex.
-    pub(crate) fn max_out_degree(&self) -> u64 {
-        self.fwd_off
-            .windows(2)
-            .map(|w| w[1] - w[0])
-            .max()
-            .unwrap_or(0)
+    fn vertex_count(&self) -> usize {
+        self.ranges.size() as usize
     }
-
-    /// Heap bytes held.
-    pub fn heap_bytes(&self) -> usize {
-        self.fwd_off.capacity() * 8
-            + self.rev_off.capacity() * 8
-            + self.fwd.capacity() * 4
-            + self.rev.capacity() * 4
-            + self.fwd_again.as_ref().map_or(0, BitSet::heap_bytes)
-            + self.rev_again.as_ref().map_or(0, BitSet::heap_bytes)
-            + self.owner.as_ref().map_or(0, BitSet::heap_bytes)
-            + self.primitive.as_ref().map_or(0, Vec::capacity)
-            + self
-                .names
-                .as_ref()
-                .map_or(0, |n| n.iter().map(|s| s.capacity() + 24).sum())
+    fn edge_count(&self) -> u64 {
+        self.m
+    }
+    fn forward_offsets(&self) -> &[u64] {
+        &self.fwd_off
+    }
+    fn forward_targets(&self) -> &[u32] {
+        &self.fwd
+    }
+    fn reverse_offsets(&self) -> &[u64] {
+        &self.rev_off
+    }
+    fn reverse_sources(&self) -> &[u32] {
+        &self.rev
+    }
+    fn turn_rule(&self) -> &TurnRule {
+        &self.turn
+    }
+    fn primitive_at(&self, l: u32) -> Option<Primitive> {
+        self.primitive.as_ref().and_then(|p| p[l as usize])
+    }
+    fn name_at(&self, l: u32) -> Option<&str> {
+        self.names
+            .as_ref()
+            .map(|n| n[l as usize].as_str())
+            .filter(|s| !s.is_empty())
+    }
+    fn has_names(&self) -> bool {
+        self.has_names
+    }
+    fn start(&self) -> Option<u32> {
+        self.start
     }
 }
 
@@ -879,9 +933,9 @@ mod tests {
                     let g = share(text.as_bytes(), format, seed, ex)
                         .finish(&opts, ex)
                         .and_then(|c| c.layout(ex))?;
-                    let s = solve_distributed(&g, &rules, true, ex).unwrap();
-                    let counts = s.counts(ex);
-                    Ok::<_, ParseError>((s.gather(ex), counts, g.vertex_count(), g.edge_count()))
+                    let s = solve_distributed(&g, &rules, true, ex).unwrap().into_part();
+                    let counts = s.counts_across(ex);
+                    Ok::<_, ParseError>((crate::testing::gather(&s, ex), counts, g.vertex_count(), g.edge_count()))
                 });
                 match (&one, &want) {
                     (Err(e), _) => {

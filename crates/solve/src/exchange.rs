@@ -8,12 +8,13 @@
 //! - [`Solo`]: one process is the whole job (every collective is the identity);
 //! - [`local_ranks`]: `k` ranks as threads of one process, for tests of the distributed
 //!   code without MPI;
-//! - the MPI one, in the `retrograde-mpi` crate (behind the CLI's `mpi` feature).
+//! - the MPI one, in the CLI (`crates/cli/src/mpi.rs`, behind its `mpi` feature).
 //!
 //! Collectives never fail here: a transport that loses a rank ends the job (MPI's default
 //! error handler aborts every rank), so no rank ever computes on with missing data.
 //! Callers must call them from one thread per rank (the one that owns the value).
 
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
 
 /// The collectives of a distributed solve. See the [module docs](self).
@@ -147,7 +148,9 @@ struct Board {
 pub struct LocalRank {
     rank: usize,
     board: Arc<Board>,
-    sent: std::cell::Cell<u64>,
+    /// Atomic so that a rank can run a solve inside a rayon pool of its own (the pool's
+    /// thread then makes the collective calls).
+    sent: AtomicU64,
 }
 
 impl std::fmt::Debug for LocalRank {
@@ -173,7 +176,7 @@ pub fn local_ranks(k: usize) -> Vec<LocalRank> {
         .map(|rank| LocalRank {
             rank,
             board: board.clone(),
-            sent: std::cell::Cell::new(0),
+            sent: AtomicU64::new(0),
         })
         .collect()
 }
@@ -214,7 +217,7 @@ impl Exchange for LocalRank {
             .filter(|&(d, _)| d != self.rank)
             .map(|(_, s)| s.len() as u64)
             .sum();
-        self.sent.set(self.sent.get() + out);
+        self.sent.fetch_add(out, Relaxed);
         b.slots.lock().unwrap_or_else(|e| e.into_inner())[self.rank] = send;
         b.barrier.wait();
         let got = {
@@ -250,7 +253,7 @@ impl Exchange for LocalRank {
         *bytes = std::mem::take(&mut got[0]);
     }
     fn bytes_sent(&self) -> u64 {
-        self.sent.get()
+        self.sent.load(Relaxed)
     }
 }
 

@@ -25,24 +25,30 @@
 
 pub mod csv;
 pub mod dgraph;
-mod dist;
+mod error;
 pub mod exchange;
-mod par;
+mod levels;
+mod moves;
 pub mod place;
 mod retro;
+pub mod share;
 mod solution;
+#[cfg(test)]
+mod testing;
 mod value;
 mod verify;
 
 pub use dgraph::DistGraph;
-pub use dist::{solve_distributed, solve_whole_distributed, verify_distributed, DistSolution};
+pub use error::Error;
 pub use retro::{
-    solve, solve_with_options, solve_with_phases, terminal_value, Engine, Phases, SolveOptions,
+    prefetch, solve, solve_distributed, solve_share, solve_with_options, solve_with_phases,
+    terminal_value, Engine, Phases, SolveOptions,
 };
 pub use retrograde_graph::{Graph, Primitive};
-pub use solution::{Counts, Solution};
+pub use share::Share;
+pub use solution::{Counts, DistSolution, Solution};
 pub use value::{Outcome, Value};
-pub use verify::{verify, Violation};
+pub use verify::{verify, verify_share, Violation};
 
 /// What the rules say beyond the graph.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

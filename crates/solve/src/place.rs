@@ -14,6 +14,8 @@
 //! Every placement deals each item to exactly one owner (`place` and `global` are inverse;
 //! tested below for every placement).
 
+use crate::error::Error;
+
 /// Who owns which of `0..size()` items, and where. See the [module docs](self).
 pub trait Placement: Copy + Send + Sync + std::fmt::Debug {
     /// Whether one rank owns everything (then `owner` is always 0 and a place is the item's
@@ -306,13 +308,16 @@ impl Ranges {
         r
     }
 
-    /// An error when a rank would own 2^31 items or more (places are sent with a spare bit).
-    pub fn check(&self) -> Result<(), String> {
+    /// Whether every rank owns fewer than 2^31 items (places are sent with a spare bit).
+    ///
+    /// # Errors
+    /// [`Error::RankTooLarge`] when a rank would own 2^31 items or more.
+    pub fn check(&self) -> Result<(), Error> {
         if (0..self.k).any(|r| self.start(r + 1) - self.start(r) >= 1 << 31) {
-            return Err(format!(
-                "{} vertices over {} ranks: a rank would own 2^31 or more; use more ranks",
-                self.n, self.k
-            ));
+            return Err(Error::RankTooLarge {
+                vertices: self.n,
+                ranks: self.k,
+            });
         }
         Ok(())
     }

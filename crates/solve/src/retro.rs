@@ -12,13 +12,14 @@
 //! 3. Ties spread the same way through vertices that are still undecided (neither player can
 //!    win there, so both prefer a level end to an endless game).
 //! 4. What is left is a draw.
-//! 5. Best moves are chosen in a separate pass, in parallel: for each vertex the smallest
-//!    successor id whose value realizes the vertex's value. The choice depends only on the
-//!    values, never on the order of the queue or the number of threads.
+//! 5. Best moves are chosen in a separate pass, in parallel (`moves.rs`): for each vertex the
+//!    smallest successor id whose value realizes the vertex's value. The choice depends only
+//!    on the values, never on the order of the queue or the number of threads.
 //!
-//! This file is the sequential solver, the readable reference. [`crate::par`] computes the
-//! same values level by level on many threads; [`solve_with_options`] picks one of the two
-//! ([`Engine`]) and both share the best-move pass.
+//! This file is the sequential solver, the readable reference. `levels.rs` computes the same
+//! values level by level on many threads, in one process or across ranks;
+//! [`solve_with_options`] (and [`solve_share`], for ranks) picks one of the two ([`Engine`])
+//! and both share the best-move pass.
 //!
 //! # Memory
 //! Beside the graph, while solving: 4 bytes per vertex of cells (the counter of moves not yet
@@ -28,11 +29,15 @@
 //! become the 1-byte outcome and 4-byte remoteness arrays, the queue is freed, and the 4-byte
 //! best-move array is made.
 
-use crate::solution::{Solution, NONE};
+use crate::error::Error;
+use crate::exchange::{Exchange, Solo};
+use crate::place::Placement;
+use crate::share::Share;
+use crate::solution::{DistSolution, Solution, NONE};
 use crate::value::{Outcome, Value};
+use crate::DistGraph;
 use crate::Rules;
-use rayon::prelude::*;
-use retrograde_graph::{Graph, Primitive, TurnRule};
+use retrograde_graph::{Graph, TurnRule};
 
 pub(crate) const WIN: u8 = Outcome::Win as u8;
 pub(crate) const LOSS: u8 = Outcome::Loss as u8;
@@ -43,14 +48,7 @@ pub(crate) const OPEN: u8 = Outcome::Draw as u8;
 /// The value the rules fix at `v` (a primitive label, or the no-move rule at a dead end), if
 /// any. Such a vertex is terminal: it has no best move.
 pub fn terminal_value(g: &Graph, rules: &Rules, v: u32) -> Option<Value> {
-    let p = g
-        .primitive(v)
-        .or_else(|| (g.out_degree(v) == 0).then_some(rules.no_move))?;
-    Some(match p {
-        Primitive::Win => Value::Win(0),
-        Primitive::Loss => Value::Loss(0),
-        Primitive::Tie => Value::Tie(0),
-    })
+    crate::share::terminal(g, rules, v)
 }
 
 /// Solves every vertex of `g` under `rules`.
@@ -140,24 +138,68 @@ pub enum Engine {
 
 /// [`solve`] with options, also reporting how long each phase took.
 pub fn solve_with_options(g: &Graph, rules: &Rules, opts: &SolveOptions) -> (Solution, Phases) {
-    let packed = fits_packed(g);
+    match solve_share(g, rules, opts, &Solo) {
+        Ok(solved) => solved,
+        // One process exchanges no message and falls back to the sequential engine where the
+        // parallel one does not fit: nothing can fail.
+        Err(e) => unreachable!("one process: {e}"),
+    }
+}
+
+/// [`solve_with_options`] on a [`Share`] of a graph: the values (and best moves) of the
+/// vertices `g` holds, by place, equal bit for bit to [`solve`]'s. Across the ranks of `ex`
+/// (every rank calls it with its share and the same rules and options; a collective) the
+/// level engine runs whatever `opts.engine` says: the sequential one needs a whole graph.
+///
+/// # Errors
+/// Across ranks: a graph the packed cells do not hold ([`Error::TooLarge`], the same on every
+/// rank), a malformed message from another rank.
+pub fn solve_share<G: Share + ?Sized>(
+    g: &G,
+    rules: &Rules,
+    opts: &SolveOptions,
+    ex: &dyn Exchange,
+) -> Result<(Solution, Phases), Error> {
+    let packed = if G::Place::ALONE {
+        g.fits_packed()
+    } else {
+        ex.all(g.fits_packed())
+    };
     let parallel = packed
         && match opts.engine {
             Engine::Auto => rayon::current_num_threads() > 1,
             Engine::Sequential => false,
             Engine::Parallel => true,
         };
-    let (mut s, mut phases) = if parallel {
-        crate::par::solve_values(g, rules)
-    } else {
-        solve_layout(g, rules, packed)
+    let (mut s, mut phases) = match g.whole() {
+        Some(whole) if !parallel => solve_layout(whole, rules, packed),
+        _ if !packed => return Err(Error::TooLarge),
+        _ => crate::levels::values(g, rules, crate::levels::CHUNK, ex)?,
     };
     if opts.best_moves {
         let clock = std::time::Instant::now();
-        s.best = best_moves(g, rules, &s);
+        s.best = crate::moves::best_moves(g, rules, &s, ex)?;
         phases.best_moves = clock.elapsed();
     }
-    (s, phases)
+    Ok((s, phases))
+}
+
+/// [`solve_share`] on a rank's [`DistGraph`], with the part given as a [`DistSolution`]
+/// (by vertex id): what every rank calls with its share, for the same rules.
+///
+/// # Errors
+/// As [`solve_share`].
+pub fn solve_distributed(
+    g: &DistGraph,
+    rules: &Rules,
+    best_moves: bool,
+    ex: &dyn Exchange,
+) -> Result<DistSolution, Error> {
+    let opts = SolveOptions {
+        best_moves,
+        engine: Engine::Parallel,
+    };
+    DistSolution::new(g, solve_share(g, rules, &opts, ex)?.0)
 }
 
 /// The values (no best moves) from the sequential engine, with the cell layout chosen by the
@@ -196,7 +238,7 @@ trait Cells {
 /// One `u32` per vertex: the top two bits are 0 while open (the rest is the counter), else
 /// 1 + the outcome code (the rest is the remoteness). One cache line holds everything the
 /// propagation reads about a vertex. Valid when counters and remoteness stay below 2^30.
-/// The parallel engine uses the same layout in atomic cells (`crate::par`).
+/// The level engine uses the same layout in atomic cells (`levels.rs`).
 struct Packed(Vec<u32>);
 
 /// The packed layout's tag position, and the mask of its counter or remoteness.
@@ -310,15 +352,6 @@ impl Cells for Split {
         }
         (state, count)
     }
-}
-
-/// Whether the packed layout can hold this graph: remoteness is below `n` (every level of
-/// the queue decides at least one new vertex) and counters are out-degrees.
-pub(crate) fn fits_packed(g: &Graph) -> bool {
-    let n = g.vertex_count();
-    let off = g.forward_offsets();
-    n <= LOW as usize
-        && (g.edge_count() <= LOW as usize || (0..n).all(|u| off[u + 1] - off[u] <= LOW as u64))
 }
 
 /// The solver, specialised by the turn rule: `keeps(e, u, v)` tells whether reverse edge `e`
@@ -443,9 +476,10 @@ fn propagate<C: Cells>(
     out
 }
 
-/// A hint to bring `data[i]` into cache; no effect on results (and none off x86-64).
+/// A hint to bring `data[i]` into cache; no effect on results (and none off x86-64). Both
+/// engines' hot loops use it (the tier engine's too).
 #[inline(always)]
-pub(crate) fn prefetch<T>(data: &[T], i: usize) {
+pub fn prefetch<T>(data: &[T], i: usize) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
@@ -459,50 +493,15 @@ pub(crate) fn prefetch<T>(data: &[T], i: usize) {
     let _ = (data, i);
 }
 
-/// For every non-terminal vertex, the smallest successor whose value, seen through the move,
-/// equals the vertex's value (the first such, as successors are sorted). Runs in parallel;
-/// the result does not depend on the threads.
-pub(crate) fn best_moves(g: &Graph, rules: &Rules, s: &Solution) -> Vec<u32> {
-    let mut best = vec![NONE; g.vertex_count()];
-    retrograde_graph::huge::advise(&best);
-    let targets = g.forward_targets();
-    let offsets = g.forward_offsets();
-    best.par_chunks_mut(4096)
-        .enumerate()
-        .for_each(|(chunk, out)| {
-            let base = chunk * 4096;
-            for (i, slot) in out.iter_mut().enumerate() {
-                let u = (base + i) as u32;
-                // Targets are read in order: fetch the values of those a few vertices ahead.
-                if let Some(&e) = offsets.get(base + i + 16) {
-                    if let Some(&v) = targets.get(e as usize) {
-                        prefetch(&s.outcome, v as usize);
-                        prefetch(&s.remoteness, v as usize);
-                    }
-                }
-                if terminal_value(g, rules, u).is_some() {
-                    continue;
-                }
-                let want = s.value(u);
-                // Successors are sorted by id: the first that realizes the value is the smallest.
-                for e in g.successor_range(u) {
-                    let v = targets[e];
-                    if s.value(v).through(g.forward_keeps_turn(e, u, v)) == want {
-                        *slot = v;
-                        break;
-                    }
-                }
-                debug_assert!(*slot != NONE, "vertex {u} has no move realizing {want}");
-            }
-        });
-    best
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
-    use retrograde_graph::GraphBuilder;
+    use retrograde_graph::{GraphBuilder, Primitive};
+
+    fn best_moves(g: &Graph, rules: &Rules, s: &Solution) -> Vec<u32> {
+        crate::moves::best_moves(g, rules, s, &Solo).unwrap()
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
@@ -527,7 +526,7 @@ mod tests {
             b.ensure_vertices(n as u64).unwrap();
             let g = b.build().unwrap();
             let rules = Rules { no_move: [Primitive::Loss, Primitive::Win, Primitive::Tie][rule] };
-            prop_assert!(fits_packed(&g));
+            prop_assert!(g.fits_packed());
             let (packed, split) = (solve_layout(&g, &rules, true).0, solve_layout(&g, &rules, false).0);
             prop_assert_eq!(&packed, &split);
             prop_assert_eq!(best_moves(&g, &rules, &packed), best_moves(&g, &rules, &split));

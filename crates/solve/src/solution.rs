@@ -1,5 +1,8 @@
 //! The solved values of every vertex.
 
+use crate::dgraph::DistGraph;
+use crate::error::Error;
+use crate::exchange::Exchange;
 use crate::value::{Outcome, Value};
 use retrograde_graph::{Graph, VertexId};
 
@@ -40,14 +43,13 @@ impl Solution {
     /// file, to check it with [`crate::verify`]).
     ///
     /// # Errors
-    /// When the two lists differ in length.
-    pub fn from_values(values: &[Value], best: &[Option<VertexId>]) -> Result<Solution, String> {
+    /// [`Error::Lengths`] when the two lists differ in length.
+    pub fn from_values(values: &[Value], best: &[Option<VertexId>]) -> Result<Solution, Error> {
         if values.len() != best.len() {
-            return Err(format!(
-                "{} values but {} best moves",
-                values.len(),
-                best.len()
-            ));
+            return Err(Error::Lengths {
+                values: values.len(),
+                best: best.len(),
+            });
         }
         Ok(Solution {
             outcome: values.iter().map(|v| v.outcome() as u8).collect(),
@@ -146,26 +148,76 @@ impl Solution {
         c
     }
 
-    /// The optimal line of play from `v`: `v`, its best move, that one's best move, … until a
-    /// terminal, or until a vertex repeats (draws, which never end). The second value is
-    /// `true` when the line stopped at a repetition; the repeated vertex is not listed again.
-    pub fn line(&self, v: VertexId) -> (Vec<VertexId>, bool) {
-        let mut line = vec![v];
-        let mut seen = std::collections::HashSet::new();
-        seen.insert(v);
-        let mut at = v;
-        while let Some(next) = self.best_move(at) {
-            if !seen.insert(next) {
-                return (line, true);
-            }
-            line.push(next);
-            at = next;
+    /// The totals over every rank's part of a solution (a collective; every rank gets them;
+    /// one process's [`Solution::counts`] with [`Solo`](crate::exchange::Solo)).
+    pub fn counts_across(&self, ex: &dyn Exchange) -> Counts {
+        let c = self.counts();
+        let mut sums = [c.win, c.loss, c.tie, c.draw];
+        ex.sum(&mut sums);
+        let some = |x: Option<u32>| x.map_or(0, |r| u64::from(r) + 1);
+        let mut maxes = [
+            some(c.max_remoteness),
+            some(c.longest_win),
+            some(c.longest_loss),
+        ];
+        ex.max(&mut maxes);
+        let back = |x: u64| x.checked_sub(1).map(|r| r as u32);
+        Counts {
+            win: sums[0],
+            loss: sums[1],
+            tie: sums[2],
+            draw: sums[3],
+            max_remoteness: back(maxes[0]),
+            longest_win: back(maxes[1]),
+            longest_loss: back(maxes[2]),
         }
-        (line, false)
     }
 
     /// Heap bytes held.
     pub fn heap_bytes(&self) -> usize {
         self.outcome.capacity() + self.remoteness.capacity() * 4 + self.best.capacity() * 4
+    }
+}
+
+/// One rank's part of a solution, by vertex id: the values (and best moves) of the vertices
+/// of its [`DistGraph`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DistSolution {
+    lo: u32,
+    part: Solution,
+}
+
+impl DistSolution {
+    /// The solution `part` of the vertices `g` holds, by place (as
+    /// [`solve_share`](crate::solve_share) gives it).
+    ///
+    /// # Errors
+    /// [`Error::Part`] when `part` is not one value per vertex held.
+    pub fn new(g: &DistGraph, part: Solution) -> Result<DistSolution, Error> {
+        if part.len() != g.range().len() {
+            return Err(Error::Part {
+                part: part.len(),
+                held: g.range().len(),
+            });
+        }
+        Ok(DistSolution {
+            lo: g.range().start,
+            part,
+        })
+    }
+
+    /// The part, by place, given back.
+    pub fn into_part(self) -> Solution {
+        self.part
+    }
+
+    /// The value of an owned vertex.
+    pub fn value(&self, v: u32) -> Value {
+        self.part.value(v - self.lo)
+    }
+
+    /// The best move from an owned vertex (`None` at a terminal, or without best moves).
+    pub fn best_move(&self, v: u32) -> Option<u32> {
+        self.part.best_move(v - self.lo)
     }
 }

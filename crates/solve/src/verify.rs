@@ -7,7 +7,11 @@
 //! documents, so that a best move never depends on the order of work). Because every win, loss and tie is justified by a child whose
 //! remoteness is one less, a solution that passes is the unique exact one.
 
-use crate::retro::terminal_value;
+use crate::error::Error;
+use crate::exchange::{Exchange, Solo};
+use crate::moves::over_moves;
+use crate::place::Placement;
+use crate::share::{terminal, Share};
 use crate::{Rules, Solution, Value};
 use retrograde_graph::Graph;
 use std::fmt;
@@ -37,42 +41,98 @@ impl std::error::Error for Violation {}
 /// # Complexity
 /// O(n + m).
 pub fn verify(g: &Graph, rules: &Rules, s: &Solution) -> Result<(), Violation> {
-    let n = g.vertex_count();
-    let fail = |v: u32, message: String| Err(Violation { vertex: v, message });
-    if s.len() != n {
-        return fail(
-            0,
-            format!(
-                "the solution has {} vertices but the graph has {n}",
-                s.len()
-            ),
-        );
+    match verify_share(g, rules, s, &Solo) {
+        Ok(verdict) => verdict,
+        // One process exchanges no message, the only way the pass can fail.
+        Err(e) => unreachable!("one process: {e}"),
     }
-    if !s.has_best_moves() && n > 0 {
-        return fail(0, "the solution has no best moves to check".into());
-    }
-    let targets = g.forward_targets();
-    for u in 0..n as u32 {
-        let moves = g.successor_range(u).map(|e| {
-            let v = targets[e];
-            (v, s.value(v).through(g.forward_keeps_turn(e, u, v)))
-        });
-        check(
-            s.value(u),
-            terminal_value(g, rules, u),
-            s.best_move(u),
-            moves,
-        )
-        .map_err(|message| Violation { vertex: u, message })?;
-    }
-    Ok(())
 }
 
-/// The rule for one vertex, the one place it is written (the distributed check uses it as
-/// well): `claimed` its value, `fixed` the value the rules fix if it is a terminal, `best`
-/// its best move, `moves` its moves as (target, the target's value seen through the move),
-/// in the graph's order. The message says what is wrong.
-pub(crate) fn check(
+/// [`verify`] on a [`Share`] of a graph: `s` holds the values and best moves of the vertices
+/// `g` holds, by place. Across ranks every rank checks its own vertices by the same rule, the
+/// values of their remote targets fetched from their holders in batched steps (as for best
+/// moves), and every rank gets the same verdict: the first violation by vertex id over all
+/// ranks (a collective).
+///
+/// # Errors
+/// The outer error: a malformed message from another rank. The inner one, the verdict: the
+/// first [`Violation`], by vertex id.
+pub fn verify_share<G: Share + ?Sized>(
+    g: &G,
+    rules: &Rules,
+    s: &Solution,
+    ex: &dyn Exchange,
+) -> Result<Result<(), Violation>, Error> {
+    let alone = G::Place::ALONE;
+    let any = |b: bool| if alone { b } else { ex.any(b) };
+    if any(s.len() != g.len()) {
+        let mut n = [s.len() as u64, g.len() as u64];
+        if !alone {
+            ex.sum(&mut n);
+        }
+        let message = format!(
+            "the solution has {} vertices but the graph has {}",
+            n[0], n[1]
+        );
+        return Ok(Err(Violation { vertex: 0, message }));
+    }
+    if any(!s.has_best_moves() && !g.is_empty()) {
+        let message = "the solution has no best moves to check".into();
+        return Ok(Err(Violation { vertex: 0, message }));
+    }
+    let (off, targets) = (g.forward_offsets(), g.forward_targets());
+    let mut pieces = vec![(); g.len()];
+    let first = over_moves(g, rules, s, ex, &mut pieces, |first, piece, look| {
+        let mut moves = Vec::new();
+        for u in first..first + piece.len() as u32 {
+            moves.clear();
+            let fixed = terminal(g, rules, u);
+            if fixed.is_none() {
+                let range = off[u as usize] as usize..off[u as usize + 1] as usize;
+                moves.extend(range.map(|e| (targets[e], look.seen(e, u, targets[e]))));
+            }
+            let claimed = s.value(u);
+            if let Err(message) = check(claimed, fixed, s.best_move(u), moves.iter().copied()) {
+                let vertex = g.global(u);
+                return Some(Violation { vertex, message });
+            }
+        }
+        None
+    })?;
+    if alone {
+        return Ok(first.map_or(Ok(()), Err));
+    }
+    Ok(first_of_all(g, first, ex))
+}
+
+/// The violation with the smallest vertex id of every rank's first one, at every rank (a
+/// collective): the id by a reduction, the message from the rank that holds the vertex.
+fn first_of_all<G: Share + ?Sized>(
+    g: &G,
+    mine: Option<Violation>,
+    ex: &dyn Exchange,
+) -> Result<(), Violation> {
+    let mut w = [mine.as_ref().map_or(0, |v| u64::MAX - u64::from(v.vertex))];
+    ex.max(&mut w);
+    if w[0] == 0 {
+        return Ok(());
+    }
+    let vertex = (u64::MAX - w[0]) as u32;
+    let mut send = vec![Vec::new(); ex.size()];
+    if let Some(v) = mine.filter(|v| v.vertex == vertex) {
+        send = vec![v.message.into_bytes(); ex.size()];
+    }
+    let got = ex.all_to_all(send);
+    let holder = g.placement().owner(u64::from(vertex));
+    let message = String::from_utf8_lossy(&got[holder]).into_owned();
+    Err(Violation { vertex, message })
+}
+
+/// The rule for one vertex, the one place it is written: `claimed` its value, `fixed` the
+/// value the rules fix if it is a terminal, `best` its best move, `moves` its moves as
+/// (target, the target's value seen through the move), in the graph's order. The message
+/// says what is wrong.
+fn check(
     claimed: Value,
     fixed: Option<Value>,
     best: Option<u32>,
@@ -121,4 +181,82 @@ pub(crate) fn check(
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exchange::run_local;
+    use crate::solution::NONE;
+    use crate::testing::{forged, random_graph};
+    use crate::DistGraph;
+    use proptest::prelude::*;
+    use retrograde_graph::Primitive;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// The check across 1 to 4 ranks accepts the solution, and finds in a damaged one
+        /// exactly the violation one process finds (vertex and message).
+        #[test]
+        fn the_check_across_ranks_is_the_one_process_check(seed: u64, damage: u64) {
+            let g = random_graph(seed);
+            let rules = Rules { no_move: Primitive::Loss };
+            let whole = crate::solve(&g, &rules);
+            let mut bad = whole.clone();
+            let n = g.vertex_count();
+            let x = (damage % n as u64) as usize;
+            match damage / n as u64 % 3 {
+                0 => bad.remoteness[x] = bad.remoteness[x].wrapping_add(1),
+                1 => bad.outcome[x] = (bad.outcome[x] + 1) % 4,
+                _ => bad.best[x] = if bad.best[x] == NONE { 0 } else { NONE },
+            }
+            for (s, what) in [(&whole, "the solution"), (&bad, "the damaged one")] {
+                let want = verify(&g, &rules, s);
+                if std::ptr::eq(s, &whole) {
+                    prop_assert_eq!(&want, &Ok(()));
+                } else if damage / n as u64 % 3 == 1 {
+                    // Another value at `x`: its own moves give the old one.
+                    prop_assert!(want.is_err());
+                }
+                for k in 1..=4 {
+                    let got = run_local(k, |ex| {
+                        let share = DistGraph::from_graph(&g, ex).unwrap();
+                        let r = share.range();
+                        let (a, b) = (r.start as usize, r.end as usize);
+                        let part = Solution {
+                            outcome: s.outcome[a..b].to_vec(),
+                            remoteness: s.remoteness[a..b].to_vec(),
+                            best: s.best[a..b].to_vec(),
+                        };
+                        verify_share(&share, &rules, &part, ex).unwrap()
+                    });
+                    for (r, v) in got.iter().enumerate() {
+                        prop_assert_eq!(v, &want, "{}, {} ranks, rank {}", what, k, r);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A malformed question or answer from another rank is an error naming it.
+    #[test]
+    fn a_malformed_question_is_an_error() {
+        let g = random_graph(5);
+        let rules = Rules::default();
+        let whole = crate::solve(&g, &rules);
+        let ex = forged(vec![9; 6]);
+        let share = DistGraph::from_graph(&g, &ex).unwrap();
+        let n = share.range().len();
+        let part = Solution {
+            outcome: whole.outcome[..n].to_vec(),
+            remoteness: whole.remoteness[..n].to_vec(),
+            best: whole.best[..n].to_vec(),
+        };
+        let e = verify_share(&share, &rules, &part, &ex).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a malformed message from rank 1 (values of targets: a question): 6 bytes, not a whole number of 4-byte words"
+        );
+    }
 }

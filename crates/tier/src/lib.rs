@@ -73,20 +73,18 @@
 pub mod api;
 mod engine;
 mod error;
-pub mod graphdb;
-mod solution;
 mod stats;
 pub mod store;
 
 pub use api::{game, index, notation};
-pub use store::{identity, storage, tierfile};
+pub use store::{graphdb, identity, storage, tierfile};
 
 pub use api::check::{check_game, Violation};
 pub use api::explicit::{explicit_graph, Explicit};
-pub use engine::cell::{AnyCells, Cell};
-pub use engine::dist_sorted::keys_share_file;
+pub use engine::solution::{rank_moves, Solved, TierSolution};
+pub use engine::sorted::keys_share_file;
 #[doc(hidden)]
-pub use engine::dist_sorted::small_rounds_for_tests;
+pub use engine::sorted::small_rounds_for_tests;
 pub use engine::{
     memory_plan, open, share_file, solve, solve_distributed, Engine, Event, ProgressFn,
     SolveOptions, Traffic,
@@ -99,8 +97,8 @@ pub use game::{
 };
 pub use graphdb::GraphDb;
 pub use notation::{replay, Notation};
-pub use solution::{rank_moves, Solved, TierSolution};
 pub use stats::Stats;
 pub use storage::{DirStorage, MemStorage, Storage, StorageWriter};
+pub use store::cell::{AnyCells, Cell};
 pub use store::identity::{Identified, Identity};
 pub use store::meta::{read_meta, Meta, META};

@@ -1,5 +1,7 @@
 //! Totals of a solve.
 
+use crate::error::Error;
+use retrograde_solve::exchange::Exchange;
 use retrograde_solve::{Outcome, Value};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -117,4 +119,30 @@ mod nanos {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
         Ok(Duration::from_nanos(u64::deserialize(d)?))
     }
+}
+
+/// Every rank's per-tier totals, summed (at every rank; one process's are its own).
+///
+/// # Errors
+/// [`Error::Exchange`] when a rank's totals do not read back.
+pub(crate) fn merge_stats(ex: &dyn Exchange, mine: Vec<Stats>) -> Result<Vec<Stats>, Error> {
+    if ex.size() == 1 {
+        return Ok(mine);
+    }
+    let bad = |e: serde_json::Error| Error::Exchange(format!("totals that do not read: {e}"));
+    let bytes = serde_json::to_vec(&mine).expect("serializable");
+    let mut merged = if let Some(all) = ex.gather(&bytes) {
+        let mut acc = vec![Stats::default(); mine.len()];
+        for b in all {
+            let v: Vec<Stats> = serde_json::from_slice(&b).map_err(bad)?;
+            for (a, s) in acc.iter_mut().zip(&v) {
+                a.merge(s);
+            }
+        }
+        serde_json::to_vec(&acc).expect("serializable")
+    } else {
+        Vec::new()
+    };
+    ex.broadcast(&mut merged);
+    serde_json::from_slice(&merged).map_err(bad)
 }

@@ -12,6 +12,7 @@ use random::*;
 use retrograde_solve::exchange::{run_local, Exchange};
 use retrograde_solve::Value;
 use retrograde_tier::*;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
 fn untimed(s: &Stats) -> Stats {
@@ -46,14 +47,15 @@ fn answer<G: TierGame>(s: &TierSolution<'_, G>, positions: &[G::Position]) -> An
     }
 }
 
-/// One process: the values from a solve that keeps them; the tier sizes (positions up to
-/// symmetry) from one that keeps the totals only, as the command line reports them.
+/// One process: the values, totals and tier sizes (positions up to symmetry: what the
+/// database keeps, whether or not one is written) from a solve that keeps them; a solve that
+/// keeps the totals only gives the same sizes.
 fn one_process<G: TierGame>(game: &G, positions: &[G::Position]) -> Answer {
     let s = solve(game, &SolveOptions::default()).unwrap();
-    let mut a = answer(&s, positions);
+    let a = answer(&s, positions);
     let mut lean = SolveOptions::default();
     lean.keep_values = false;
-    a.sizes = solve(game, &lean).unwrap().tier_sizes().to_vec();
+    assert_eq!(solve(game, &lean).unwrap().tier_sizes(), &a.sizes[..]);
     a
 }
 
@@ -234,5 +236,56 @@ fn a_distributed_database_is_the_one_process_database() {
                 .expect("a finished database");
             assert_eq!(answer(&opened, &positions), want, "seed {seed}, {k} ranks");
         }
+    }
+}
+
+/// How a solve on `k` thread ranks (one process for `k = 0`) failed, if it did: whether with
+/// `Error::Game`, and the message (a rank that fails ends the others, as MPI's abort does).
+fn failure<G: TierGame + Sync>(game: &G, k: usize) -> Option<(bool, String)>
+where
+    G::Position: Sync,
+{
+    let opts = SolveOptions::default();
+    if k == 0 {
+        let e = solve(game, &opts).err()?;
+        return Some((matches!(e, Error::Game(_)), e.to_string()));
+    }
+    small_rounds_for_tests(true);
+    let seen = Mutex::new(None);
+    let ran = catch_unwind(AssertUnwindSafe(|| {
+        run_local(k, |ex| {
+            if let Err(e) = solve_distributed(game, &opts, ex, true) {
+                let what = (matches!(e, Error::Game(_)), e.to_string());
+                seen.lock().unwrap().get_or_insert(what);
+                panic!("rank {} failed", ex.rank());
+            }
+        })
+    }));
+    let seen = seen.into_inner().unwrap();
+    match ran {
+        Ok(_) => None,
+        Err(_) => Some(seen.unwrap_or((false, "a rank panicked".into()))),
+    }
+}
+
+#[test]
+fn a_game_that_breaks_the_api_is_an_error_not_a_panic() {
+    // Children of a slot that are not increasing in the key, and keys past their bits: an
+    // Error::Game on one process and on 1 to 3 ranks (or, when the break does not show in a
+    // game this small, a solve), never a panic.
+    for broken in [Broken::Unordered, Broken::PastBits] {
+        let mut errors = 0;
+        for seed in 0..24 {
+            let mut g = Sorted::random(seed, false, false);
+            g.broken = broken;
+            for k in 0..=3 {
+                match failure(&g, k) {
+                    Some((true, _)) => errors += 1,
+                    Some((false, m)) => panic!("{broken:?}, seed {seed}, {k} ranks: {m}"),
+                    None => {}
+                }
+            }
+        }
+        assert!(errors > 0, "{broken:?}");
     }
 }

@@ -7,7 +7,6 @@ pub mod play;
 pub mod query;
 pub mod serve;
 pub mod solve;
-pub mod solve_dist;
 pub mod sum;
 pub mod verify;
 

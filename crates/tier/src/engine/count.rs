@@ -19,12 +19,12 @@
 //! each mark once whatever the copies.
 
 use crate::api::game::{canonical, keeps, DenseIndex, Symmetry};
-use crate::engine::cell::Cell;
 use crate::engine::dense::{anything, append_each, prefetch, swap, u32s};
-use crate::engine::driver::merge_stats;
 use crate::engine::{Dag, Event, SolveOptions};
 use crate::error::Error;
+use crate::stats::merge_stats;
 use crate::stats::Stats;
+use crate::store::cell::Cell;
 use rayon::prelude::*;
 use retrograde_solve::exchange::Exchange;
 use retrograde_solve::place::Placement;

@@ -67,7 +67,7 @@
 //!
 //! # Cells
 //! One atomic cell per slot holds everything: a value once decided, else the counter (an
-//! *open* code, see [`crate::engine::cell`]), so one compare-exchange from the value just
+//! *open* code, see [`crate::store::cell`]), so one compare-exchange from the value just
 //! read both counts a position down and decides it, and the propagation touches one cache
 //! line per parent. A frontier of at most one chunk, or any frontier on one thread, is
 //! processed with plain loads and stores instead.
@@ -90,14 +90,15 @@
 //! most 4 bytes per update crossing ranks.
 
 use crate::api::game::{canonical, keeps, DenseIndex, Parents, Symmetry};
-use crate::engine::cell::Cell;
 use crate::engine::distinct::Distinct;
 use crate::engine::SolveOptions;
 use crate::error::Error;
+use crate::store::cell::Cell;
 use rayon::prelude::*;
 use retrograde_graph::Primitive;
 use retrograde_solve::exchange::Exchange;
 use retrograde_solve::place::Placement;
+pub(crate) use retrograde_solve::prefetch;
 use retrograde_solve::Value;
 
 /// Places per init task (a multiple of every unit of a dealing).
@@ -162,22 +163,6 @@ impl<G: DenseIndex, C: Cell, P: Placement> Below<'_, G, C, P> {
         let (k, _, l) = self.locate(game, from, c)?;
         self.read(from, k, l, self.tiers[k].1[l as usize])
     }
-}
-
-/// A hint to bring `data[i]` into cache; no effect on results (and none off x86-64).
-#[inline(always)]
-pub(crate) fn prefetch<T>(data: &[T], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        if i < data.len() {
-            // SAFETY: a prefetch is a hint that never dereferences or faults, and SSE is part
-            // of every x86-64 target; the address is in bounds anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(data.as_ptr().wrapping_add(i).cast::<i8>()) };
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (data, i);
 }
 
 /// Whether cell updates may race (several threads on one frontier).

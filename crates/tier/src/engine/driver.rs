@@ -7,13 +7,14 @@
 //! 0). Everything else is written once.
 
 use crate::api::game::{canonical, DenseIndex, Symmetry};
-use crate::engine::cell::{Cell, CellArray};
 use crate::engine::dense::{self, Below, TASK};
 use crate::engine::dense::{cell_at, push_cell};
+use crate::engine::solution::{TierData, TierSolution};
 use crate::engine::{count, seq, write_finished, Dag, Engine, Event, SolveOptions, Traffic};
 use crate::error::Error;
-use crate::solution::{TierData, TierSolution};
+use crate::stats::merge_stats;
 use crate::stats::Stats;
+use crate::store::cell::{Cell, CellArray};
 use crate::store::cells::{fits_one_byte, load_cells, push_stored, store_cells};
 use crate::store::meta::{header, values_file, META};
 use crate::store::storage::Storage;
@@ -580,32 +581,6 @@ fn gather_tiers<C: CellArray, P: Placement>(
         data[ks] = TierData::Cells(C::wrap(Arc::new(whole)));
     }
     Ok(data)
-}
-
-/// Every rank's per-tier totals, summed (at every rank; one process's are its own).
-///
-/// # Errors
-/// [`Error::Exchange`] when a rank's totals do not read back.
-pub(crate) fn merge_stats(ex: &dyn Exchange, mine: Vec<Stats>) -> Result<Vec<Stats>, Error> {
-    if ex.size() == 1 {
-        return Ok(mine);
-    }
-    let bad = |e: serde_json::Error| Error::Exchange(format!("totals that do not read: {e}"));
-    let bytes = serde_json::to_vec(&mine).expect("serializable");
-    let mut merged = if let Some(all) = ex.gather(&bytes) {
-        let mut acc = vec![Stats::default(); mine.len()];
-        for b in all {
-            let v: Vec<Stats> = serde_json::from_slice(&b).map_err(bad)?;
-            for (a, s) in acc.iter_mut().zip(&v) {
-                a.merge(s);
-            }
-        }
-        serde_json::to_vec(&acc).expect("serializable")
-    } else {
-        Vec::new()
-    };
-    ex.broadcast(&mut merged);
-    serde_json::from_slice(&merged).map_err(bad)
 }
 
 /// Totals over the positions of this rank's share of a tier (weighted by class size).

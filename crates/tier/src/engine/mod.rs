@@ -3,21 +3,21 @@
 
 pub(crate) use crate::api::dag::Dag;
 
-pub(crate) mod cell;
 pub(crate) mod count;
 pub(crate) mod dense;
-pub(crate) mod dist_sorted;
 pub(crate) mod distinct;
 pub(crate) mod driver;
 pub(crate) mod seq;
+pub(crate) mod solution;
 pub(crate) mod sorted;
 
 use crate::api::game::{visit, DenseIndex, LayoutVisitor, OrderedMoves, TierGame};
-use crate::engine::cell::Cell;
 pub use crate::engine::driver::share_file;
 use crate::engine::driver::solve_dense;
+use crate::engine::solution::{TierData, TierSolution};
+use crate::engine::sorted::{solve_sorted, KeyRanges, WholeRange};
 use crate::error::{human_bytes, Error};
-use crate::solution::{TierData, TierSolution};
+use crate::store::cell::Cell;
 use crate::store::identity::{for_solve, Identified, Identity};
 use crate::store::meta::{
     header, keys_file, read_meta, values_file, write_meta, Meta, FORMAT, META, META_VERSION,
@@ -197,7 +197,10 @@ impl SolveOptions {
     }
 }
 
-/// Solves every tier of `game` below its root tiers.
+/// Solves every tier of `game` below its root tiers: [`solve_distributed`] on one rank
+/// ([`Solo`]), keeping every tier when [`SolveOptions::keep_values`] is on (in memory, or in
+/// the database's files), and with sorted keys only the start's tier (for its value) when
+/// it is off.
 ///
 /// # Errors
 /// See [`Error`]: a memory limit too small, a storage that fails, a remoteness too big for a
@@ -209,16 +212,8 @@ pub fn solve<'g, G: TierGame>(
     game: &'g G,
     opts: &SolveOptions,
 ) -> Result<TierSolution<'g, G>, Error> {
-    check_name(game)?;
-    let opts = &identify(game, opts, &Solo)?;
-    visit::<G, _>(Solve {
-        game,
-        opts,
-        ex: &Solo,
-        whole: true,
-        direct: true,
-    })
-    .map(|(s, _)| s)
+    // Every tier is kept (in memory, or in the database's files) when values are.
+    solve_distributed(game, opts, &Solo, opts.keep_values).map(|(s, _)| s)
 }
 
 /// The solve, by layout and cell width, over the placement the number of ranks calls for.
@@ -227,8 +222,6 @@ struct Solve<'g, 'a, G> {
     opts: &'a SolveOptions,
     ex: &'a dyn Exchange,
     whole: bool,
-    /// Called as [`solve`] (the sorted layout's one-process engine is still its own).
-    direct: bool,
 }
 
 type Solved<'g, G> = Result<(TierSolution<'g, G>, Traffic), Error>;
@@ -257,23 +250,11 @@ impl<'g, G: TierGame> LayoutVisitor<G> for Solve<'g, '_, G> {
     where
         G: OrderedMoves,
     {
-        let Solve { game, opts, ex, .. } = self;
-        if !self.direct {
-            return dist_sorted::solve(game, opts, ex, self.whole);
+        let s = self;
+        match s.ex.size() == 1 {
+            true => solve_sorted::<G, WholeRange>(s.game, s.opts, s.ex, s.whole),
+            false => solve_sorted::<G, KeyRanges>(s.game, s.opts, s.ex, s.whole),
         }
-        let s = match small(game) {
-            true => sorted::solve::<G, u8>(game, opts)?,
-            false => sorted::solve::<G, u16>(game, opts)?,
-        };
-        // Every key of every tier is a position solved.
-        let positions = s.stats.positions;
-        Ok((
-            s,
-            Traffic {
-                bytes: 0,
-                positions,
-            },
-        ))
     }
 }
 
@@ -336,8 +317,8 @@ fn small<G: TierGame>(game: &G) -> bool {
 pub struct Traffic {
     /// Bytes sent between ranks.
     pub bytes: u64,
-    /// Positions solved (canonical positions of every tier, each once; with sorted keys,
-    /// every key of every tier).
+    /// Positions solved, not reused from files (canonical positions of every tier, each
+    /// once; with sorted keys, every key of every tier).
     pub positions: u64,
 }
 
@@ -349,8 +330,9 @@ pub struct Traffic {
 /// [`keys_share_file`](crate::keys_share_file) for sorted keys). Rank 0's answer holds the
 /// totals and the start tier (enough for the start's value and the report), or with
 /// `whole` every tier (memory of one process: for tests and small games); the other ranks'
-/// answers hold the totals only. Resuming reuses a tier when every rank's share of it checks
-/// out (with the same number of ranks).
+/// answers hold the totals only. One process (one rank) with a database answers from its
+/// files. Resuming reuses a tier when every rank's share of it checks out (with the same
+/// number of ranks).
 ///
 /// # Errors
 /// As [`solve`], and [`Error::Exchange`] for a malformed message from another rank. An error
@@ -368,7 +350,6 @@ pub fn solve_distributed<'g, G: TierGame>(
         opts,
         ex,
         whole,
-        direct: false,
     })
 }
 

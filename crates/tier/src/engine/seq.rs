@@ -6,9 +6,9 @@
 //! parallel engine must give the same cells bit for bit (tested).
 
 use crate::api::game::{canonical, keeps, DenseIndex, Symmetry};
-use crate::engine::cell::Cell;
 use crate::engine::dense::Below;
 use crate::error::Error;
+use crate::store::cell::Cell;
 use retrograde_graph::Primitive;
 use retrograde_solve::Value;
 use std::collections::BTreeMap;

@@ -4,8 +4,8 @@
 //! (whole runs of slots, in place order).
 
 use crate::api::game::{visit, DenseIndex, LayoutVisitor, OrderedMoves, Symmetry, TierGame};
-use crate::engine::cell::{Cell, CellArray};
 use crate::error::Error;
+use crate::store::cell::{Cell, CellArray};
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Codec, Header, Reader};
 use rayon::prelude::*;

@@ -2,7 +2,9 @@
 //! behind the [`Storage`](storage::Storage) trait ([`storage`]), the only way the engine
 //! touches files.
 
+pub(crate) mod cell;
 pub(crate) mod cells;
+pub mod graphdb;
 pub mod identity;
 pub(crate) mod meta;
 pub mod storage;

@@ -198,14 +198,50 @@ pub(crate) fn write_spread(
     codec: Codec,
     ex: &dyn retrograde_solve::exchange::Exchange,
 ) -> Result<(), Error> {
+    let elem = header.elem as usize;
+    let fill = |lo: u64, hi: u64, out: &mut Vec<u8>| {
+        out.extend_from_slice(&mine[lo as usize * elem..hi as usize * elem]);
+    };
+    write_spread_with(
+        storage,
+        file,
+        header,
+        (mine.len() / elem) as u64,
+        &fill,
+        codec,
+        ex,
+    )
+}
+
+/// As [`write_spread`], this rank's `count` elements given by `fill(lo, hi, out)`, which
+/// appends its elements `lo..hi` (numbered from 0 here). One process fills its blocks in
+/// parallel and writes them as [`write_values`] does.
+pub(crate) fn write_spread_with(
+    storage: &dyn Storage,
+    file: &str,
+    header: &Header,
+    count: u64,
+    fill: &(dyn Fn(u64, u64, &mut Vec<u8>) + Sync),
+    codec: Codec,
+    ex: &dyn retrograde_solve::exchange::Exchange,
+) -> Result<(), Error> {
     let (k, me) = (ex.size(), ex.rank());
+    let per = u64::from(BLOCK_ELEMS);
+    if k == 1 {
+        let each = |b: usize, out: &mut Vec<u8>| {
+            let lo = b as u64 * per;
+            let hi = (lo + per).min(count);
+            fill(lo, hi, out);
+            hi - lo
+        };
+        return write_values(storage, file, header, count, BLOCK_ELEMS, codec, &each);
+    }
     let elem = header.elem as u64;
     let mut counts = vec![0u64; k];
-    counts[me] = mine.len() as u64 / elem;
+    counts[me] = count;
     ex.sum(&mut counts);
     let first: u64 = counts[..me].iter().sum();
     let total: u64 = counts.iter().sum();
-    let per = u64::from(BLOCK_ELEMS);
     let range = |blocks: &std::ops::Range<usize>| {
         (
             blocks.start as u64 * per,
@@ -213,14 +249,16 @@ pub(crate) fn write_spread(
         )
     };
     // This rank's bytes of elements `lo..hi`.
-    let part = |(lo, hi): (u64, u64)| -> &[u8] {
-        let a = lo.clamp(first, first + counts[me]) - first;
-        let b = hi.clamp(first, first + counts[me]) - first;
-        &mine[(a * elem) as usize..(b * elem) as usize]
+    let part = |(lo, hi): (u64, u64)| -> Vec<u8> {
+        let a = lo.clamp(first, first + count) - first;
+        let b = hi.clamp(first, first + count) - first;
+        let mut out = Vec::with_capacity(((b - a) * elem) as usize);
+        fill(a, b, &mut out);
+        out
     };
     if me != 0 {
         for blocks in batches(total, BLOCK_ELEMS) {
-            ex.gather(part(range(&blocks)));
+            ex.gather(&part(range(&blocks)));
         }
         return Ok(());
     }
@@ -233,10 +271,10 @@ pub(crate) fn write_spread(
         codec,
         &mut |blocks| {
             let (lo, hi) = range(&blocks);
-            let all = ex.gather(part((lo, hi))).expect("rank 0 gathers");
+            let all = ex.gather(&part((lo, hi))).expect("rank 0 gathers");
             let joined = all.concat();
             if joined.len() as u64 != (hi - lo) * elem {
-                return Err(Error::Unsupported(format!(
+                return Err(Error::Exchange(format!(
                     "{}: the ranks sent {} bytes of elements {lo}..{hi}",
                     storage.describe(file),
                     joined.len()

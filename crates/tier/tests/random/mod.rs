@@ -277,6 +277,19 @@ pub struct Sorted {
     pub seed: u64,
     pub offset: u64,
     pub go_again: bool,
+    /// How the game breaks the API, to test that the engine says so.
+    pub broken: Broken,
+}
+
+/// A way for a sorted game to break the API.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Broken {
+    /// It keeps it.
+    No,
+    /// The children through a slot are not increasing in the key.
+    Unordered,
+    /// Its keys need more bits than it says.
+    PastBits,
 }
 
 impl Sorted {
@@ -292,6 +305,7 @@ impl Sorted {
             seed,
             offset: if wide { 1 << 40 } else { 0 },
             go_again,
+            broken: Broken::No,
         }
     }
 
@@ -358,7 +372,9 @@ impl OrderedMoves for Sorted {
         (t, k)
     }
     fn key_bits(&self, _: u8) -> u32 {
-        if self.offset > 0 {
+        if self.broken == Broken::PastBits {
+            3
+        } else if self.offset > 0 {
             64
         } else {
             32
@@ -368,8 +384,14 @@ impl OrderedMoves for Sorted {
         self.weights.len()
     }
     fn slot_child(&self, p: &SPos, s: usize) -> Option<SPos> {
-        (p.0 < self.depth && self.hash(p.1, s as u64) % 4 != 0)
-            .then(|| (p.0 + 1, p.1 + self.weights[s]))
+        let key = match self.broken {
+            // Decreasing in the key, from its fourth value on.
+            Broken::Unordered if p.1 >= self.offset + 3 => {
+                self.offset + 1000 - (p.1 - self.offset).min(1000) + self.weights[s]
+            }
+            _ => p.1 + self.weights[s],
+        };
+        (p.0 < self.depth && self.hash(p.1, s as u64) % 4 != 0).then_some((p.0 + 1, key))
     }
 }
 

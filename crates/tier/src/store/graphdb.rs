@@ -15,7 +15,7 @@
 //! and `database.json`, whose `params` say `{"game": "graph", ...}`.
 
 use crate::error::Error;
-use crate::stats::Stats;
+use crate::stats::{merge_stats, Stats};
 use crate::store::identity::{Identified, Identity};
 use crate::store::meta::{header, read_meta, write_meta, Meta, META};
 use crate::store::storage::Storage;
@@ -373,7 +373,7 @@ pub fn write_distributed(
         names: &names,
     }
     .put(put)?;
-    let mut stats = crate::engine::driver::merge_stats(ex, vec![stats.clone()])?;
+    let mut stats = merge_stats(ex, vec![stats.clone()])?;
     let stats = stats.pop().expect("one");
     let start = g.start().map(|v| {
         let mine = range.contains(&v).then(|| s.value(v).to_string());

@@ -2,9 +2,9 @@
 //! [`TierSolution`], the tier engine's.
 
 use crate::api::game::{canonical, keeps, Layout, TierGame};
-use crate::engine::cell::{AnyCells, Cell};
 use crate::error::Error;
 use crate::stats::Stats;
+use crate::store::cell::{AnyCells, Cell};
 use crate::store::storage::Storage;
 use crate::store::tierfile::Reader;
 use retrograde_solve::Value;
@@ -210,8 +210,11 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
         &self.tiers
     }
 
-    /// What each tier holds, in the order of [`TierSolution::tiers`]: the slots of its
-    /// dense index, or its sorted keys (in a database, those of canonical positions only).
+    /// What each tier holds, in the order of [`TierSolution::tiers`]: the entries its
+    /// database file keeps, that is the slots of its dense index (holes included), or with
+    /// sorted keys its canonical positions (its keys up to the game's symmetry). The same
+    /// whether or not the solve wrote a database, and for one process or ranks alike (the
+    /// JSON report's `tier_sizes`).
     pub fn tier_sizes(&self) -> &[u64] {
         &self.sizes
     }

@@ -1,0 +1,199 @@
+//! What a solver sees of a graph: the vertices it holds, the moves from and into them, and
+//! who holds the others. A whole [`Graph`] is the share of one process (placement
+//! [`Whole`]); a rank's [`DistGraph`](crate::DistGraph) is the share of one of `K` ranks
+//! (placement [`Ranges`](crate::place::Ranges)). The level engine, the best-move pass and
+//! the check are written once over this trait.
+//!
+//! Held vertices are named by their *place* (`0..len()`: for a whole graph, the vertex id
+//! itself); moves name their other end by its global id, and [`Share::held`] says whether
+//! that end is held here, and where.
+
+use crate::place::{Placement, Whole};
+use crate::retro::LOW;
+use crate::{Rules, Value};
+use retrograde_graph::{Graph, Primitive, TurnRule};
+
+/// A share of a graph: see the [module docs](self).
+///
+/// # Invariants
+/// `forward_offsets()` and `reverse_offsets()` have `len() + 1` entries, start at 0 and end
+/// at the numbers of forward and reverse entries held; the turn rule's go-again bits are
+/// indexed like those entries, an arena's owner bits by place.
+pub trait Share: Sync {
+    /// Who holds which vertex.
+    type Place: Placement;
+
+    /// Who holds which vertex (every rank's share has the same).
+    fn placement(&self) -> Self::Place;
+
+    /// The number of vertices held.
+    fn len(&self) -> usize;
+
+    /// Whether no vertex is held.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The place of vertex `v` if this share holds it (for a whole graph, always `v`).
+    fn held(&self, v: u32) -> Option<u32>;
+
+    /// The global id of the vertex at place `l`.
+    fn global(&self, l: u32) -> u32;
+
+    /// The number of vertices of the whole graph.
+    fn vertex_count(&self) -> usize;
+
+    /// The number of edges of the whole graph.
+    fn edge_count(&self) -> u64;
+
+    /// Where the moves of each held vertex start in [`Share::forward_targets`], by place.
+    fn forward_offsets(&self) -> &[u64];
+
+    /// The targets of the held vertices' moves (global ids); sorted per vertex in a whole
+    /// graph, in no particular order in a rank's share.
+    fn forward_targets(&self) -> &[u32];
+
+    /// Where the moves into each held vertex start in [`Share::reverse_sources`], by place.
+    fn reverse_offsets(&self) -> &[u64];
+
+    /// The sources of the moves into the held vertices (global ids).
+    fn reverse_sources(&self) -> &[u32];
+
+    /// Who moves next after each move.
+    fn turn_rule(&self) -> &TurnRule;
+
+    /// The primitive label of the vertex at place `l`.
+    fn primitive_at(&self, l: u32) -> Option<Primitive>;
+
+    /// The name of the vertex at place `l`, if it has one.
+    fn name_at(&self, l: u32) -> Option<&str>;
+
+    /// Whether some vertex (held here or not) has a name.
+    fn has_names(&self) -> bool;
+
+    /// The start vertex, if the file gave one.
+    fn start(&self) -> Option<u32>;
+
+    /// Bytes of the moves held (offsets, entries and turn bits: the bulk of a share).
+    fn heap_bytes(&self) -> usize {
+        let turn = match self.turn_rule() {
+            TurnRule::Alternate => 0,
+            TurnRule::GoAgain { forward, reverse } => forward.heap_bytes() + reverse.heap_bytes(),
+            TurnRule::Arena { owner } => owner.heap_bytes(),
+        };
+        let (fo, ro) = (self.forward_offsets(), self.reverse_offsets());
+        8 * (fo.len() + ro.len()) + 4 * (fo[fo.len() - 1] + ro[ro.len() - 1]) as usize + turn
+    }
+
+    /// The whole graph, when this share is all of it: the sequential engine
+    /// (`Engine::Sequential`) needs one.
+    fn whole(&self) -> Option<&Graph> {
+        None
+    }
+
+    /// Whether vertices have owners (an arena).
+    fn is_arena(&self) -> bool {
+        matches!(self.turn_rule(), TurnRule::Arena { .. })
+    }
+
+    /// The player (0 or 1) who moves at place `l`: its owner in an arena, else 0.
+    #[inline]
+    fn owner_at(&self, l: u32) -> u8 {
+        match self.turn_rule() {
+            TurnRule::Arena { owner } => u8::from(owner.get(l as usize)),
+            _ => 0,
+        }
+    }
+
+    /// The number of moves from place `l`.
+    #[inline]
+    fn out_degree_at(&self, l: u32) -> u64 {
+        let off = self.forward_offsets();
+        off[l as usize + 1] - off[l as usize]
+    }
+
+    /// Whether the level engine's packed cells hold this share: remoteness is below the
+    /// number of vertices, and counters are out-degrees.
+    fn fits_packed(&self) -> bool {
+        let off = self.forward_offsets();
+        self.vertex_count() <= LOW as usize
+            && (self.forward_targets().len() <= LOW as usize
+                || off.windows(2).all(|w| w[1] - w[0] <= u64::from(LOW)))
+    }
+}
+
+/// The value the rules fix at place `l` (a primitive label, or the no-move rule at a dead
+/// end), if any. Such a vertex is terminal: it has no best move.
+#[inline]
+pub(crate) fn terminal<G: Share + ?Sized>(g: &G, rules: &Rules, l: u32) -> Option<Value> {
+    let p = g
+        .primitive_at(l)
+        .or_else(|| (g.out_degree_at(l) == 0).then_some(rules.no_move))?;
+    Some(match p {
+        Primitive::Win => Value::Win(0),
+        Primitive::Loss => Value::Loss(0),
+        Primitive::Tie => Value::Tie(0),
+    })
+}
+
+/// A whole graph is the one share of one process.
+impl Share for Graph {
+    type Place = Whole;
+
+    fn placement(&self) -> Whole {
+        Whole::new(self.vertex_count() as u64)
+    }
+    fn len(&self) -> usize {
+        self.vertex_count()
+    }
+    #[inline]
+    fn held(&self, v: u32) -> Option<u32> {
+        Some(v)
+    }
+    #[inline]
+    fn global(&self, l: u32) -> u32 {
+        l
+    }
+    fn vertex_count(&self) -> usize {
+        Graph::vertex_count(self)
+    }
+    fn edge_count(&self) -> u64 {
+        Graph::edge_count(self) as u64
+    }
+    #[inline]
+    fn forward_offsets(&self) -> &[u64] {
+        Graph::forward_offsets(self)
+    }
+    #[inline]
+    fn forward_targets(&self) -> &[u32] {
+        Graph::forward_targets(self)
+    }
+    #[inline]
+    fn reverse_offsets(&self) -> &[u64] {
+        Graph::reverse_offsets(self)
+    }
+    #[inline]
+    fn reverse_sources(&self) -> &[u32] {
+        Graph::reverse_sources(self)
+    }
+    #[inline]
+    fn turn_rule(&self) -> &TurnRule {
+        Graph::turn_rule(self)
+    }
+    #[inline]
+    fn primitive_at(&self, l: u32) -> Option<Primitive> {
+        self.primitive(l)
+    }
+    fn name_at(&self, l: u32) -> Option<&str> {
+        self.name(l)
+    }
+    fn has_names(&self) -> bool {
+        Graph::has_names(self)
+    }
+    fn start(&self) -> Option<u32> {
+        Graph::start(self)
+    }
+    fn whole(&self) -> Option<&Graph> {
+        Some(self)
+    }
+}
