@@ -85,9 +85,10 @@ pub fn run(
         if asked.is_some() || dump {
             bail!("{name}: --query and --dump read a database: solve with --db under mpirun, then ask without it");
         }
-        let opts = options(storage.clone(), tiers.db.is_some());
+        let (opts, bars) = options(storage.clone(), tiers.db.is_some());
         lock()?;
-        let (answer, traffic) = solve_distributed(&*built, opts, ex).map_err(fail)?;
+        let (answer, traffic) =
+            solve_distributed(&*built, (opts, bars.clone()), ex).map_err(fail)?;
         if ex.rank() != 0 {
             // Only rank 0 holds the start's tier, and prints.
             return Ok(Status::Success);
@@ -102,14 +103,7 @@ pub fn run(
             );
         }
         let mut report = answer.report().map_err(fail)?;
-        if let Some(d) = &tiers.db {
-            report
-                .lines
-                .push(format!("tiers written to {}", d.display()));
-            report
-                .fields
-                .push(("db".into(), serde_json::json!(d.display().to_string())));
-        }
+        kept(&mut report, tiers.db.as_deref(), &bars);
         return print_report(&report, args.output, started, out);
     }
 
@@ -128,7 +122,8 @@ pub fn run(
     // A summary needs the totals and the start's value only: no database is written then.
     let keep = tiers.db.is_some() || asked.is_some() || dump;
     lock()?;
-    let answer = solve(&*built, options(storage.clone(), keep)).map_err(fail)?;
+    let (opts, bars) = options(storage.clone(), keep);
+    let answer = solve(&*built, (opts, bars.clone())).map_err(fail)?;
     if let Some(q) = asked {
         return query(&*answer, q, &name, args.output, out);
     }
@@ -162,7 +157,26 @@ pub fn run(
         }
     }
     let mut report = answer.report().map_err(fail)?;
-    if let Some(d) = &tiers.db {
+    kept(&mut report, tiers.db.as_deref(), &bars);
+    print_report(&report, args.output, started, out)
+}
+
+/// Adds to a report where the tiers were written and, for a set of tables (a solve with a
+/// log), how many this run solved and how many it took up from the database.
+fn kept(report: &mut Report, db: Option<&std::path::Path>, bars: &Mutex<Bars>) {
+    let bars = bars.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((solved, reused)) = bars.log.as_ref().map(Log::tables) {
+        report
+            .lines
+            .push(format!("tables solved {solved}, reused {reused}"));
+        report
+            .fields
+            .push(("tables_solved".into(), serde_json::json!(solved)));
+        report
+            .fields
+            .push(("tables_reused".into(), serde_json::json!(reused)));
+    }
+    if let Some(d) = db {
         report
             .lines
             .push(format!("tiers written to {}", d.display()));
@@ -170,7 +184,6 @@ pub fn run(
             .fields
             .push(("db".into(), serde_json::json!(d.display().to_string())));
     }
-    print_report(&report, args.output, started, out)
 }
 
 /// Refuses a game whose size is out of reach before anything big is allocated: the memory
@@ -297,47 +310,80 @@ pub struct Bars {
     assemble: Option<indicatif::ProgressBar>,
 }
 
-/// The log of a long solve, a line per tier: which, how long it took, and the time left
-/// at the pace of the tiers solved so far (reused ones cost nothing).
+/// The log of a long solve (a set of chess tables): a line per tier solved, with how long
+/// it took and the time left at the pace of the tiers solved so far, and one line for the
+/// tiers taken up from the database (they cost nothing).
 #[derive(Default)]
 pub struct Log {
+    /// Tiers and slots in all (the plan).
     tiers: usize,
+    slots: u64,
+    /// Tiers and slots taken up from the database.
+    reused: (usize, u64),
+    /// Tiers and slots solved so far, and the seconds they took.
+    solved: (usize, u64, f64),
+    /// Tiers met so far (solved or reused).
     seen: usize,
-    /// The tier in progress: name, slots, slots done before it, reused, started.
-    current: Option<(String, u64, u64, bool, Instant)>,
-    /// Slots solved (not reused) and the time they took.
-    solved: u64,
-    solving: f64,
+    /// The tier being solved: name, slots, started.
+    current: Option<(String, u64, Instant)>,
 }
 
 impl Log {
-    /// The line of the tier that just finished, if any.
-    fn finished(&mut self, total: u64) -> Option<String> {
-        let (name, size, done, reused, at) = self.current.take()?;
-        let took = at.elapsed().as_secs_f64();
-        if !reused {
-            self.solved += size;
-            self.solving += took;
-        }
-        let after = done + size;
-        let share = 100.0 * after as f64 / total.max(1) as f64;
-        let how = if reused {
-            "reused".to_string()
-        } else {
-            format!("{took:.1} s")
+    /// Takes an event; returns the line to print, if any.
+    fn event(&mut self, e: &Event<'_>) -> Option<String> {
+        let line = match e {
+            Event::Tier { .. } | Event::Count { .. } | Event::Assemble { .. } => self.finished(),
+            _ => None,
         };
-        let left = match (self.solved, after >= total) {
-            (_, true) => "done".to_string(),
-            (0, _) => "time left unknown".to_string(),
-            (s, _) => {
-                let secs = self.solving / s as f64 * (total - after) as f64;
-                format!("about {} left", human_time(secs))
+        match e {
+            Event::Plan { tiers, slots } => (self.tiers, self.slots) = (*tiers, *slots),
+            Event::Reused { tiers, slots } => {
+                self.reused = (*tiers, *slots);
+                return Some(format!(
+                    "retrograde: {tiers} finished tables ({slots} slots) taken up from the database"
+                ));
             }
-        };
+            Event::Tier {
+                tier, size, reused, ..
+            } => {
+                self.seen += 1;
+                if !reused {
+                    self.current = Some((tier.to_string(), *size, Instant::now()));
+                }
+            }
+            _ => {}
+        }
+        line
+    }
+
+    /// The line of the tier that just finished, if one was being solved.
+    fn finished(&mut self) -> Option<String> {
+        let (name, size, at) = self.current.take()?;
+        let took = at.elapsed().as_secs_f64();
+        self.solved = (
+            self.solved.0 + 1,
+            self.solved.1 + size,
+            self.solved.2 + took,
+        );
+        let to_solve = self.slots.saturating_sub(self.reused.1).max(1);
+        let left = to_solve.saturating_sub(self.solved.1);
+        let pace = self.solved.2 / self.solved.1.max(1) as f64;
         Some(format!(
-            "retrograde: table {}/{} {name} ({size} slots): {how}; {share:.1}% of the slots, {left}",
-            self.seen, self.tiers
+            "retrograde: table {}/{} {name} ({size} slots) solved in {took:.1} s; {:.1}% of the work done, {}",
+            self.seen,
+            self.tiers,
+            100.0 * self.solved.1.min(to_solve) as f64 / to_solve as f64,
+            match pace * left as f64 {
+                _ if left == 0 => "done".to_string(),
+                s if s < 0.5 => "under a second left".to_string(),
+                s => format!("about {} left", human_time(s)),
+            }
         ))
+    }
+
+    /// The tables solved and reused, for the report.
+    pub fn tables(&self) -> (usize, usize) {
+        (self.solved.0, self.reused.0)
     }
 }
 
@@ -364,29 +410,8 @@ impl Bars {
     }
 
     fn event(&mut self, e: &Event<'_>) {
-        if let Some(mut log) = self.log.take() {
-            match e {
-                Event::Plan { tiers, .. } => log.tiers = *tiers,
-                Event::Tier {
-                    tier,
-                    size,
-                    done,
-                    reused,
-                } => {
-                    let total = self.total.max(done + size);
-                    if let Some(l) = log.finished(total) {
-                        self.say(l);
-                    }
-                    log.seen += 1;
-                    log.current = Some((tier.to_string(), *size, *done, *reused, Instant::now()));
-                }
-                _ => {
-                    if let Some(l) = log.finished(self.total) {
-                        self.say(l);
-                    }
-                }
-            }
-            self.log = Some(log);
+        if let Some(line) = self.log.as_mut().and_then(|l| l.event(e)) {
+            self.say(line);
         }
         match e {
             Event::Plan { slots, .. } => self.total = *slots,
@@ -442,10 +467,8 @@ impl Bars {
     }
 
     fn finish(&mut self) {
-        if let Some(mut log) = self.log.take() {
-            if let Some(l) = log.finished(self.total) {
-                self.say(l);
-            }
+        if let Some(line) = self.log.as_mut().and_then(Log::finished) {
+            self.say(line);
         }
         for b in [
             self.discover.take(),

@@ -88,13 +88,20 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: CellArray, P: Dealing>(
         // With ranks the database is finished only once the shares are put together, and
         // rank 0 alone knows: a finished one is solved again from the shares.
         let reuse = opts.resume && P::ALONE;
-        if let Some(done) = super::prepare_storage(game, st, opts.resume, reuse)? {
+        if let Some(done) = super::prepare_storage(game, st, opts, reuse)? {
             return Ok((done, Traffic::default()));
         }
     }
     let run = Run::<G, C, P>::new(game, opts, ex)?;
     let mut tier_stats: Vec<Option<Stats>> = vec![None; run.n()];
     let done = run.reusable(&mut tier_stats)?;
+    if done.contains(&true) {
+        let reused = || (0..run.n()).filter(|&k| done[k]);
+        opts.emit(&Event::Reused {
+            tiers: reused().count(),
+            slots: reused().map(|k| run.sizes[k]).sum(),
+        });
+    }
     let started = Instant::now();
     let (resident, solved) = run.solve_tiers(done, &mut tier_stats)?;
     let solve_time = started.elapsed();

@@ -91,6 +91,16 @@ pub enum Event<'a> {
         /// The error.
         error: &'a Error,
     },
+    /// Finished tiers taken up from the storage instead of being solved again (with
+    /// [`SolveOptions::resume`]): every tier when the database was finished (and nothing
+    /// is solved), else those of an interrupted solve (dense layout: before the first
+    /// [`Event::Tier`]).
+    Reused {
+        /// How many tiers.
+        tiers: usize,
+        /// Their slots (or keys) in all.
+        slots: u64,
+    },
 }
 
 /// A progress callback.
@@ -529,7 +539,7 @@ pub(crate) fn write_finished<G: TierGame>(
 pub(crate) fn prepare_storage<'g, G: TierGame>(
     game: &'g G,
     st: &Arc<dyn Storage>,
-    resume: bool,
+    opts: &SolveOptions,
     reuse: bool,
 ) -> Result<Option<TierSolution<'g, G>>, Error> {
     if let Ok(Some(meta)) = read_meta(&**st) {
@@ -542,9 +552,16 @@ pub(crate) fn prepare_storage<'g, G: TierGame>(
         }
     }
     if reuse {
-        return open_if_finished(game, st);
+        let finished = open_if_finished(game, st)?;
+        if let Some(sol) = &finished {
+            opts.emit(&Event::Reused {
+                tiers: sol.tiers().len(),
+                slots: sol.tier_sizes().iter().sum(),
+            });
+        }
+        return Ok(finished);
     }
-    if resume {
+    if opts.resume {
         return Ok(None);
     }
     st.remove(META)

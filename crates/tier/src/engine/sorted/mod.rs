@@ -153,7 +153,7 @@ pub(crate) fn solve_sorted<'g, G: OrderedMoves, P: KeyPlacement>(
         // With ranks the database is finished only once the shares are put together, and
         // rank 0 alone knows: a finished one is put together again from the shares.
         let reuse = opts.resume && P::ALONE;
-        if let Some(done) = prepare_storage(game, st, opts.resume, reuse)? {
+        if let Some(done) = prepare_storage(game, st, opts, reuse)? {
             return Ok((done, Traffic::default()));
         }
     }

@@ -1,0 +1,216 @@
+//! Regression tests of issue 27 ("every chess ending up to five pieces"): `game chess
+//! --up-to N` solves a set of tables once, reports each ending, keeps the tables in `--db`
+//! and takes them up again after an interruption; its arguments are checked.
+
+#[macro_use]
+#[allow(dead_code)] // the helpers shared with cli.rs are not all used here
+mod util;
+
+use std::collections::BTreeMap;
+use std::time::SystemTime;
+use util::Output;
+
+fn json(s: &str) -> serde_json::Value {
+    serde_json::from_str(s).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))
+}
+
+/// A successful run: exit status 0, its stdout and stderr.
+fn ok(o: Output) -> Output {
+    assert_eq!(o.code, 0, "{o:?}");
+    o
+}
+
+/// Each ending's numbers in a set's JSON report, without the times (they differ run to
+/// run).
+fn endings(j: &serde_json::Value) -> BTreeMap<String, serde_json::Value> {
+    j["endings"]
+        .as_array()
+        .expect("endings")
+        .iter()
+        .map(|e| {
+            let mut e = e.clone();
+            e.as_object_mut().unwrap().remove("seconds");
+            (e["ending"].as_str().unwrap().to_string(), e)
+        })
+        .collect()
+}
+
+/// When each table file of `db` was last written.
+fn written(db: &std::path::Path) -> BTreeMap<String, SystemTime> {
+    std::fs::read_dir(db)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".values"))
+        .map(|e| {
+            let name = e.file_name().into_string().unwrap();
+            (name, e.metadata().unwrap().modified().unwrap())
+        })
+        .collect()
+}
+
+rtest!(
+    up_to_3_reports_every_ending_and_takes_up_its_tables_again,
+    |dir, cmd| {
+        let first = ok(cmd
+            .args(["game", "chess", "--up-to", "3", "--db", "tb", "-o", "json"])
+            .output());
+        let j = json(&first.stdout);
+        assert_eq!(j["up_to"], 3);
+        let set = endings(&j);
+        // Every ending of three pieces, both colourings; KvK is part of the total only.
+        assert_eq!(
+            set.keys().collect::<Vec<_>>(),
+            ["KBvK", "KNvK", "KPvK", "KQvK", "KRvK", "KvKB", "KvKN", "KvKP", "KvKQ", "KvKR"]
+        );
+        // The published longest mates: KQK mate in 10, KRK in 16, KPK in 28 (plies: 2n - 1).
+        for (ending, plies) in [("KQvK", 19), ("KRvK", 31), ("KPvK", 55), ("KvKQ", 19)] {
+            assert_eq!(set[ending]["longest_win"], plies, "{ending}");
+        }
+        for ending in ["KNvK", "KBvK"] {
+            assert_eq!(
+                set[ending]["win"], 0,
+                "{ending}: no mate with a minor piece alone"
+            );
+        }
+        // Each ending as the set counts it is the ending solved alone.
+        for ending in ["KQvK", "KPvK"] {
+            let alone = json(
+                &dir.command()
+                    .args(["game", "chess", ending, "-o", "json"])
+                    .stdout(),
+            );
+            for k in [
+                "positions",
+                "win",
+                "loss",
+                "tie",
+                "draw",
+                "longest_win",
+                "longest_loss",
+            ] {
+                assert_eq!(set[ending][k], alone[k], "{ending}: {k}");
+            }
+        }
+        let positions: u64 = set.values().map(|e| e["positions"].as_u64().unwrap()).sum();
+        // And KvK: the kings apart (3612 placements), either side to move.
+        assert_eq!(j["total"]["positions"], positions + 3612 * 2);
+        assert_eq!(j["total"]["tables"], 21);
+        assert_eq!(
+            (&j["tables_solved"], &j["tables_reused"]),
+            (&21.into(), &0.into())
+        );
+        // A line per table on standard error, with the time left.
+        assert_eq!(
+            first.stderr.matches("retrograde: table ").count(),
+            21,
+            "{}",
+            first.stderr
+        );
+        assert!(first.stderr.contains("table 21/21 "), "{}", first.stderr);
+        assert!(first.stderr.contains(" left"), "{}", first.stderr);
+
+        // Again: every table is taken up, none is written again, the report is the same.
+        let db = dir.path().join("tb");
+        let before = written(&db);
+        assert_eq!(before.len(), 21);
+        let again = ok(dir
+            .command()
+            .args(["game", "chess", "--up-to", "3", "--db", "tb", "-o", "json"])
+            .output());
+        let j = json(&again.stdout);
+        assert_eq!(endings(&j), set);
+        assert_eq!(
+            (&j["tables_solved"], &j["tables_reused"]),
+            (&0.into(), &21.into())
+        );
+        assert_eq!(written(&db), before);
+        assert!(
+            !again.stderr.contains("retrograde: table "),
+            "{}",
+            again.stderr
+        );
+        let text = ok(dir
+            .command()
+            .args(["game", "chess", "--up-to", "3", "--db", "tb"])
+            .output());
+        assert!(
+            text.stdout.contains("tables solved 0, reused 21"),
+            "{}",
+            text.stdout
+        );
+        assert!(
+            text.stdout
+                .contains("KQvK: positions 368452, win 144508, loss 200896"),
+            "{}",
+            text.stdout
+        );
+
+        // Interrupted: the description and two tables missing (a run stopped before its end
+        // writes no database.json). The rest is taken up, the two are solved, same answer.
+        for f in ["database.json", "KRvK.values", "KPvK_4.values"] {
+            std::fs::remove_file(db.join(f)).unwrap();
+        }
+        let resumed = ok(dir
+            .command()
+            .args(["game", "chess", "--up-to", "3", "--db", "tb", "-o", "json"])
+            .output());
+        let j = json(&resumed.stdout);
+        assert_eq!(endings(&j), set);
+        assert_eq!(
+            (&j["tables_solved"], &j["tables_reused"]),
+            (&2.into(), &19.into())
+        );
+        assert!(
+            resumed.stderr.contains("19 finished tables"),
+            "{}",
+            resumed.stderr
+        );
+        assert_eq!(resumed.stderr.matches("retrograde: table ").count(), 2);
+        assert!(resumed.stderr.contains(" KRvK "), "{}", resumed.stderr);
+        let now = written(&db);
+        for (f, t) in &before {
+            let rewritten = matches!(f.as_str(), "KRvK.values" | "KPvK_4.values");
+            assert_eq!(now[f] != *t, rewritten, "{f}");
+        }
+
+        // The set answers queries as a database of its own.
+        let q = json(
+            &dir.command()
+                .args([
+                    "query",
+                    "tb",
+                    "--position",
+                    "8/8/8/4k3/8/8/8/4KQ2 w - - 0 1",
+                    "-o",
+                    "json",
+                ])
+                .stdout(),
+        );
+        assert_eq!(
+            (&q["outcome"], &q["remoteness"]),
+            (&"win".into(), &15.into())
+        );
+    }
+);
+
+rtest!(
+    up_to_takes_3_to_5_pieces_and_not_with_an_ending,
+    |dir, cmd| {
+        for n in ["7", "1", "2", "6", "x", "-3"] {
+            let e = dir.command().args(["game", "chess", "--up-to", n]).error();
+            assert!(e.contains("--up-to"), "--up-to {n}: {e}");
+            if n.parse::<u32>().is_ok() {
+                assert!(e.contains("3..=5"), "--up-to {n}: {e}");
+            }
+        }
+        let m = cmd
+            .args(["game", "chess", "KQvK", "--up-to", "3"])
+            .message();
+        assert!(m.contains("not both") && m.contains("--up-to"), "{m}");
+        let m = dir.command().args(["game", "chess"]).message();
+        assert!(m.contains("MATERIAL") && m.contains("--up-to"), "{m}");
+        // The help says what --up-to does.
+        let help = dir.command().args(["game", "chess", "--help"]).stdout();
+        assert!(help.contains("--up-to <N>"), "{help}");
+    }
+);
