@@ -138,5 +138,9 @@ def test_every_registry_game_has_a_function():
     assert "db" in sig.parameters and "memory" in sig.parameters
     assert "db" not in inspect.signature(retrograde.games.pebbles).parameters
     assert "Connect-4" in retrograde.games.connect4.__doc__
-    with pytest.raises(TypeError, match="material"):
+    # chess takes an ending or up_to (every ending of up to N pieces): one of the two.
+    assert [p.default for p in inspect.signature(retrograde.games.chess).parameters.values()][:2] == [None, None]
+    with pytest.raises(ValueError, match="MATERIAL"):
         retrograde.games.chess()
+    with pytest.raises(ValueError, match="not both"):
+        retrograde.games.chess("KQvK", up_to=3)
