@@ -152,18 +152,27 @@ fn longest(st: &Stats) -> String {
     }
 }
 
+/// The totals of a side or an ending: the one JSON shape of both.
+fn totals_json(st: &Stats) -> serde_json::Map<String, serde_json::Value> {
+    [
+        ("positions", st.positions.into()),
+        ("win", st.win.into()),
+        ("loss", st.loss.into()),
+        ("tie", st.tie.into()),
+        ("draw", st.draw.into()),
+        ("longest_win", st.longest_win.into()),
+        ("longest_loss", st.longest_loss.into()),
+    ]
+    .into_iter()
+    .map(|(k, v): (&str, serde_json::Value)| (k.to_string(), v))
+    .collect()
+}
+
 fn side_json(st: &Stats) -> serde_json::Value {
     let histogram: Vec<[u64; 3]> = st.histogram.iter().map(|&(w, l, t)| [w, l, t]).collect();
-    serde_json::json!({
-        "positions": st.positions,
-        "win": st.win,
-        "loss": st.loss,
-        "tie": st.tie,
-        "draw": st.draw,
-        "longest_win": st.longest_win,
-        "longest_loss": st.longest_loss,
-        "histogram": histogram,
-    })
+    let mut m = totals_json(st);
+    m.insert("histogram".into(), histogram.into());
+    m.into()
 }
 
 /// One ending's line of a set's report, and its JSON.
@@ -188,21 +197,14 @@ fn ending_line(
     if let Some(b) = bits {
         line.push_str(&format!(", {b:.2} bits a position on disk"));
     }
-    let json = serde_json::json!({
-        "ending": name,
-        "positions": st.positions,
-        "win": st.win,
-        "loss": st.loss,
-        "tie": st.tie,
-        "draw": st.draw,
-        "longest_win": st.longest_win,
-        "longest_loss": st.longest_loss,
-        "tables": tables,
-        "seconds": st.solve.as_secs_f64(),
-        "bytes": bytes,
-        "bits_per_position": bits,
-    });
-    (line, json)
+    let mut json = serde_json::Map::new();
+    json.insert("ending".into(), name.into());
+    json.extend(totals_json(st));
+    json.insert("tables".into(), tables.into());
+    json.insert("seconds".into(), st.solve.as_secs_f64().into());
+    json.insert("bytes".into(), bytes.into());
+    json.insert("bits_per_position".into(), bits.into());
+    (line, json.into())
 }
 
 impl ChessAnswer<'_> {
