@@ -258,47 +258,7 @@ pub fn write_distributed(
         .clone()
         .map(|v| s.best_move(v).unwrap_or(NONE))
         .collect();
-    // The owners of the targets other ranks own, in an arena: asked by place, sorted.
-    let mut asks: Vec<Vec<u32>> = vec![Vec::new(); k];
-    if g.is_arena() {
-        for u in range.clone() {
-            for (_, v) in g.moves(u) {
-                let o = ranges.owner(v);
-                if o != me {
-                    asks[o].push(v);
-                }
-            }
-        }
-        for a in &mut asks {
-            a.sort_unstable();
-            a.dedup();
-        }
-    }
-    let owners: Vec<Vec<u8>> = if ex.any(g.is_arena()) {
-        let send = asks
-            .iter()
-            .map(|a| a.iter().flat_map(|v| v.to_le_bytes()).collect())
-            .collect();
-        let answers = ex
-            .all_to_all(send)
-            .into_iter()
-            .map(|b| {
-                b.chunks_exact(4)
-                    .map(|c| {
-                        let v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                        if range.contains(&v) {
-                            g.owner(v)
-                        } else {
-                            0
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        ex.all_to_all(answers)
-    } else {
-        vec![Vec::new(); k]
-    };
+    let (asks, owners) = remote_owners(g, ex);
     let owner_of = |v: u32| -> u8 {
         let o = ranges.owner(v);
         if o == me {
@@ -391,6 +351,58 @@ pub fn write_distributed(
         storage,
         meta(id, params, g.vertex_count() as u64, start, stats),
     )
+}
+
+/// In an arena, the owners (players) of the targets of this rank's moves that other ranks
+/// hold: by rank, the targets asked for (sorted, without repeats) and their owners in the
+/// same order, in one exchange. Outside an arena, nothing is asked.
+fn remote_owners(
+    g: &retrograde_solve::DistGraph,
+    ex: &dyn retrograde_solve::exchange::Exchange,
+) -> (Vec<Vec<u32>>, Vec<Vec<u8>>) {
+    let (k, me) = (ex.size(), ex.rank());
+    let (ranges, range) = (g.ranges(), g.range());
+    let mut asks: Vec<Vec<u32>> = vec![Vec::new(); k];
+    if g.is_arena() {
+        for u in range.clone() {
+            for (_, v) in g.moves(u) {
+                let o = ranges.owner(v);
+                if o != me {
+                    asks[o].push(v);
+                }
+            }
+        }
+        for a in &mut asks {
+            a.sort_unstable();
+            a.dedup();
+        }
+    }
+    let owners = if ex.any(g.is_arena()) {
+        let send = asks
+            .iter()
+            .map(|a| a.iter().flat_map(|v| v.to_le_bytes()).collect())
+            .collect();
+        let answers = ex
+            .all_to_all(send)
+            .into_iter()
+            .map(|b| {
+                b.chunks_exact(4)
+                    .map(|c| {
+                        let v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                        if range.contains(&v) {
+                            g.owner(v)
+                        } else {
+                            0
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        ex.all_to_all(answers)
+    } else {
+        vec![Vec::new(); k]
+    };
+    (asks, owners)
 }
 
 /// One array of a graph database, read a block at a time through a small cache.
