@@ -376,7 +376,10 @@ impl Log {
             match pace * left as f64 {
                 _ if left == 0 => "done".to_string(),
                 s if s < 0.5 => "under a second left".to_string(),
-                s => format!("about {} left", human_time(s)),
+                s => format!(
+                    "about {} left",
+                    indicatif::HumanDuration(std::time::Duration::try_from_secs_f64(s).unwrap_or(std::time::Duration::MAX))
+                ),
             }
         ))
     }
@@ -384,16 +387,6 @@ impl Log {
     /// The tables solved and reused, for the report.
     pub fn tables(&self) -> (usize, usize) {
         (self.solved.0, self.reused.0)
-    }
-}
-
-/// `1 h 20 min`, `3 min 5 s`, `12 s`.
-fn human_time(secs: f64) -> String {
-    let s = secs.round() as u64;
-    match s {
-        0..=59 => format!("{s} s"),
-        60..=3599 => format!("{} min {} s", s / 60, s % 60),
-        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
     }
 }
 
