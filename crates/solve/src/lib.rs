@@ -47,7 +47,7 @@ pub use retro::{
 pub use retrograde_graph::{Graph, Primitive};
 pub use share::Share;
 pub use solution::{Counts, DistSolution, Solution};
-pub use value::{Outcome, Value};
+pub use value::{Outcome, Scored, Value};
 pub use verify::{verify, verify_share, Violation};
 
 /// What the rules say beyond the graph.
