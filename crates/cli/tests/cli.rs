@@ -1508,7 +1508,7 @@ rtest!(error_rg_unknown_directive, |dir, _cmd| {
     let msg = solve_error(&dir, "a.rg", "0 1\nbogus 3\n", &[]);
     assert_eq!(
         msg,
-        "a.rg:2: expected two vertex ids or a directive (vertices, terminal, owner, name, start), \
+        "a.rg:2: expected two vertex ids or a directive (vertices, terminal, score, owner, name, start), \
          found \"bogus 3\""
     );
 });
