@@ -70,6 +70,7 @@ use crate::place::Placement;
 use crate::retro::{
     packed_decided, packed_is_open, packed_state, prefetch, LOSS, LOW, OPEN, TIE, WIN,
 };
+use crate::scored::{signed, ScoreLevels};
 use crate::share::{terminal, Share};
 use crate::solution::{Solution, NONE};
 use crate::{Engine, Phases, Rules};
@@ -210,23 +211,73 @@ fn solve_with<G: Share + ?Sized, T: Turn>(
         threads,
         ranks: if G::Place::ALONE { 0 } else { ex.size() },
     };
-    phases.edges_scanned = levels.run::<false>(frontier, ex)?;
+    let mut score = Vec::new();
+    if g.is_scored() {
+        score = vec![0i64; g.len()];
+        phases.edges_scanned = levels.score_levels(g, rules, frontier, &mut score, ex)?;
+    } else {
+        phases.edges_scanned = levels.run::<false>(frontier, ex, |_| {})?;
+    }
     phases.propagate = clock.elapsed();
     let clock = std::time::Instant::now();
-    levels.run::<true>(ties, ex)?;
+    levels.run::<true>(ties, ex, |_| {})?;
     let (outcome, remoteness) = finish(levels.cells);
     phases.ties = clock.elapsed();
     let solution = Solution {
         outcome,
         remoteness,
         best: Vec::new(),
+        score,
     };
     Ok((solution, phases))
 }
 
 impl<G: Share + ?Sized, T: Turn> Levels<'_, G, T> {
+    /// Wins and losses of a scored graph: [`Levels::run`] once per score level (`scored.rs`),
+    /// from the largest `|score|` down, seeded with the win and loss terminals `wl` of that
+    /// `|score|`, the scores of the places each level decides written to `score`. Across
+    /// ranks each level's `K` is the largest any rank has left (one reduction a level), so
+    /// every rank runs every level. Returns the reverse edges looked at.
+    fn score_levels(
+        &self,
+        g: &G,
+        rules: &Rules,
+        wl: Vec<u32>,
+        score: &mut [i64],
+        ex: &dyn Exchange,
+    ) -> Result<u64, Error> {
+        let abs = |l: u32| terminal(g, rules, l).map_or(0, |t| t.score.unsigned_abs());
+        let mut mine = ScoreLevels::new(wl, abs).into_iter().peekable();
+        let mut scanned = 0;
+        loop {
+            let local = mine.peek().map_or(0, |l| l.0);
+            let k = if G::Place::ALONE {
+                local
+            } else {
+                let mut k = [local];
+                ex.max(&mut k);
+                k[0]
+            };
+            if k == 0 {
+                return Ok(scanned);
+            }
+            let seeds = match mine.next_if(|l| l.0 == k) {
+                Some((_, seeds)) => seeds,
+                None => Vec::new(),
+            };
+            let cells = &self.cells;
+            scanned += self.run::<false>(seeds, ex, |decided| {
+                for &v in decided {
+                    let state = packed_state(cells[v as usize].load(Relaxed));
+                    score[v as usize] = signed(k, state);
+                }
+            })?;
+        }
+    }
+
     /// Runs levels from `frontier` (places decided at level 0) until no rank has work left:
-    /// wins and losses, or with `TIES` ties. Returns the reverse edges looked at.
+    /// wins and losses, or with `TIES` ties; `settled` sees every frontier (the places
+    /// decided at each level, the first one included). Returns the reverse edges looked at.
     ///
     /// Relaxed atomics suffice: within a level every cell is only touched by read-modify-
     /// writes of that one cell, and rayon's join at the end of a task set orders it before
@@ -235,7 +286,9 @@ impl<G: Share + ?Sized, T: Turn> Levels<'_, G, T> {
         &self,
         mut frontier: Vec<u32>,
         ex: &dyn Exchange,
+        mut settled: impl FnMut(&[u32]),
     ) -> Result<u64, Error> {
+        settled(&frontier);
         let alone = G::Place::ALONE;
         let mut go = if alone {
             !frontier.is_empty()
@@ -273,6 +326,7 @@ impl<G: Share + ?Sized, T: Turn> Levels<'_, G, T> {
                 go = flag == 1;
             }
             frontier = out.next;
+            settled(&frontier);
         }
         Ok(scanned)
     }
@@ -698,14 +752,19 @@ mod tests {
     /// The whole solution, joined at rank 0, of `k` ranks solving `g` with the level engine
     /// and the best-move pass, each on `threads` threads with chunks of `chunk` vertices:
     /// the very code one process runs, over the ranks' placement.
+    /// The rank pools are shared by the tests that run ranks, which the test harness runs
+    /// at once: one at a time, or a rank of one test waiting in a collective would hold the
+    /// pool thread a rank of the other needs.
     fn by_ranks(g: &Graph, rules: &Rules, k: usize, threads: usize, chunk: usize) -> Solution {
+        static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         let got = run_local(k, |ex| {
             let run = || {
                 let share = DistGraph::from_graph(g, ex).unwrap();
                 let (mut s, phases) = values(&share, rules, chunk, ex).unwrap();
                 assert_eq!(phases.threads, threads);
                 s.best = best_moves(&share, rules, &s, ex).unwrap();
-                crate::testing::gather(&s, ex)
+                crate::testing::gather(&s, g.is_scored(), ex)
             };
             rank_pool(ex.rank(), threads).install(run)
         });
@@ -730,6 +789,40 @@ mod tests {
                         let got = by_ranks(&g, &rules, k, threads, chunk);
                         prop_assert_eq!(&got, &want, "{} ranks x {} threads", k, threads);
                     }
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(150))]
+
+        /// Scored graphs (score levels, each a run of levels): every pool and chunk size
+        /// gives the sequential engine's solution, scores included.
+        #[test]
+        fn scored_graphs_parallel_equals_sequential(seed: u64, chunk in 1usize..5, rule in 0u8..3) {
+            let g = crate::testing::random_scored_graph(seed);
+            prop_assert!(g.is_scored());
+            check(&g, &Rules { no_move: primitive(rule) }, chunk)?;
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(60))]
+
+        /// 1 to 4 ranks, each on 1 or 2 threads, give one process's solution of a scored
+        /// graph bit for bit (the ranks agree on each score level with a reduction; a rank
+        /// without a seed in a level still runs it).
+        #[test]
+        fn ranks_give_the_one_process_solution_of_scored_graphs(seed: u64, chunk in 1usize..5) {
+            let g = crate::testing::random_scored_graph(seed);
+            let rules = Rules::default();
+            let want = crate::solve(&g, &rules);
+            prop_assert!(want.is_scored());
+            for k in 1..=4 {
+                for threads in [1, 2] {
+                    let got = by_ranks(&g, &rules, k, threads, chunk);
+                    prop_assert_eq!(&got, &want, "{} ranks x {} threads", k, threads);
                 }
             }
         }
