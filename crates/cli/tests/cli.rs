@@ -214,7 +214,13 @@ rtest!(example_goagain_grf, |_dir, cmd| {
 });
 
 rtest!(solve_verify_flag_on_every_example, |dir, _cmd| {
-    for name in ["pebbles.rg", "loopy.rg", "arena.rg", "goagain.grf"] {
+    for name in [
+        "pebbles.rg",
+        "loopy.rg",
+        "arena.rg",
+        "goagain.grf",
+        "scored.rg",
+    ] {
         let plain = dir
             .command()
             .args(["solve", &example(name), "-o", "csv"])
@@ -228,7 +234,13 @@ rtest!(solve_verify_flag_on_every_example, |dir, _cmd| {
 });
 
 vtest!(examples_pass_the_verifier, |dir, _cmd| {
-    for name in ["pebbles.rg", "loopy.rg", "arena.rg", "goagain.grf"] {
+    for name in [
+        "pebbles.rg",
+        "loopy.rg",
+        "arena.rg",
+        "goagain.grf",
+        "scored.rg",
+    ] {
         let csv = dir
             .command()
             .args(["solve", &example(name), "-o", "csv", "--verify"])
