@@ -825,6 +825,7 @@ mod tests {
         let n = rng.gen_range(1..80u32);
         let arena = rng.gen_bool(0.2);
         let again = !arena && rng.gen_bool(0.3);
+        let scored = rng.gen_bool(0.3);
         let mut lines = Vec::new();
         for v in 0..n {
             for _ in 0..rng.gen_range(0..4) {
@@ -840,6 +841,9 @@ mod tests {
             if rng.gen_bool(0.1) {
                 let p = ["win", "loss", "tie", "lose"][rng.gen_range(0..4)];
                 lines.push(format!("terminal {v} {p}"));
+            } else if scored && rng.gen_bool(0.15) {
+                let x = [-i64::MAX, -3, 0, 2, i64::MAX][rng.gen_range(0..5)];
+                lines.push(format!("score {v} {x}"));
             }
             if arena && rng.gen_bool(0.5) {
                 lines.push(format!("owner {v} {}", rng.gen_range(0..2)));
@@ -863,7 +867,8 @@ mod tests {
             if !rng.gen_bool(0.3) {
                 continue;
             }
-            let bad = match rng.gen_range(0..7) {
+            let bad = match rng.gen_range(0..8) {
+                7 => "score 0 1e9".to_string(),
                 0 => "7 x".to_string(),
                 1 => "12".to_string(),
                 2 => "4294967295 1".to_string(),
