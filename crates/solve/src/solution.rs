@@ -96,6 +96,25 @@ impl Solution {
     }
 
     /// The value with its score at `v`: in an unscored graph the outcome as +1, -1 or 0.
+    ///
+    /// # Example
+    /// ```
+    /// use retrograde_graph::GraphBuilder;
+    /// use retrograde_solve::{solve, Rules, Scored};
+    /// // 0 chooses between 1 (worth 5 to the opponent) and 2, which moves to 3 (worth -2 to
+    /// // the player there, so 2 wins by 2): 0 loses by 2 rather than by 5, in 2 plies.
+    /// let mut b = GraphBuilder::new();
+    /// for (u, v) in [(0, 1), (0, 2), (2, 3)] {
+    ///     b.add_edge(u, v);
+    /// }
+    /// b.set_score(1, 5).unwrap();
+    /// b.set_score(3, -2).unwrap();
+    /// let s = solve(&b.build().unwrap(), &Rules::default());
+    /// assert_eq!(s.scored(0), Scored::new(-2, Some(2)));
+    /// assert_eq!(s.scored(0).to_string(), "loss by 2 in 2");
+    /// assert_eq!(s.scored(2).to_string(), "win by 2 in 1");
+    /// assert_eq!(s.best_move(0), Some(2));
+    /// ```
     #[inline]
     pub fn scored(&self, v: VertexId) -> Scored {
         let r = self.remoteness[v as usize];
