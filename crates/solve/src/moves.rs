@@ -47,44 +47,78 @@ pub(crate) struct Look<'a, G: ?Sized> {
 impl<G: Share + ?Sized> Look<'_, G> {
     /// The value of `v`, the target of forward entry `e` of held place `u`, seen through the
     /// move (for the player to move at `u`), with its score (+1, -1 or 0 by the outcome in an
-    /// unscored graph, which keeps [`Value`](crate::Value)'s order).
+    /// unscored graph, which keeps [`Value`]'s order).
     #[inline]
     pub(crate) fn seen(&self, e: usize, u: u32, v: u32) -> Scored {
+        let (value, keeps) = self.seen_parts(e, u, v);
+        let child = if self.g.is_scored() {
+            Scored::new(self.target_score(v), value.remoteness())
+        } else {
+            Scored::from(value)
+        };
+        child.through(keeps)
+    }
+
+    /// [`Look::seen`] without the score: the outcome and remoteness through the move. Reads
+    /// less (no score), so the best-move pass looks at the score only where these agree.
+    #[inline]
+    pub(crate) fn seen_value(&self, e: usize, u: u32, v: u32) -> Value {
+        let (value, keeps) = self.seen_parts(e, u, v);
+        value.through(keeps)
+    }
+
+    /// The value of target `v` (not through the move), and whether the move keeps the turn.
+    #[inline]
+    fn seen_parts(&self, e: usize, u: u32, v: u32) -> (Value, bool) {
         match self.g.turn_rule() {
-            TurnRule::Alternate => self.target(v).0.through(false),
-            TurnRule::GoAgain { forward, .. } => self.target(v).0.through(forward.get(e)),
+            TurnRule::Alternate => (self.target(v).0, false),
+            TurnRule::GoAgain { forward, .. } => (self.target(v).0, forward.get(e)),
             TurnRule::Arena { owner } => {
                 let (value, theirs) = self.target(v);
-                value.through(u8::from(owner.get(u as usize)) == theirs)
+                (value, u8::from(owner.get(u as usize)) == theirs)
             }
         }
     }
 
-    /// The value and the owner (the player who moves there) of target `v`.
+    /// The answer about remote target `v` (`None` for a held one).
     #[inline]
-    fn target(&self, v: u32) -> (Scored, u8) {
-        if let Some(l) = self.g.held(v) {
-            return (self.s.scored(l), self.g.owner_at(l));
+    fn answer(&self, v: u32) -> Option<&[u8]> {
+        if self.g.held(v).is_some() {
+            return None;
         }
         let (o, l) = self.g.placement().place(u64::from(v));
         let size = answer_size(self.g);
         // Every remote target of the step was asked, and the answers' length checked.
-        let none = [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-        let a = self.asks[o]
-            .binary_search(&(l as u32))
-            .ok()
-            .and_then(|i| self.got[o].get(size * i..size * i + size))
-            .unwrap_or(&none[..size]);
+        const NONE_ANSWER: [u8; 13] = [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        Some(
+            self.asks[o]
+                .binary_search(&(l as u32))
+                .ok()
+                .and_then(|i| self.got[o].get(size * i..size * i + size))
+                .unwrap_or(&NONE_ANSWER[..size]),
+        )
+    }
+
+    /// The value and the owner (the player who moves there) of target `v`.
+    #[inline]
+    fn target(&self, v: u32) -> (Value, u8) {
+        if let Some(l) = self.g.held(v) {
+            return (self.s.value(l), self.g.owner_at(l));
+        }
+        let a = self.answer(v).expect("a remote target");
         let r = u32::from_le_bytes([a[1], a[2], a[3], a[4]]);
-        let value = Value::new(Outcome::from_code(a[0] & 3), r);
-        let value = match a.get(5..13) {
-            Some(b) => Scored::new(
-                i64::from_le_bytes(b.try_into().expect("8 bytes")),
-                value.remoteness(),
-            ),
-            None => Scored::from(value),
-        };
-        (value, a[0] >> 7)
+        (Value::new(Outcome::from_code(a[0] & 3), r), a[0] >> 7)
+    }
+
+    /// The score of target `v` in a scored graph.
+    #[inline]
+    fn target_score(&self, v: u32) -> i64 {
+        if let Some(l) = self.g.held(v) {
+            return self.s.scored(l).score;
+        }
+        let a = self.answer(v).expect("a remote target");
+        a.get(5..13)
+            .map_or(0, |b| i64::from_le_bytes(b.try_into().expect("8 bytes")))
     }
 
     /// A hint to fetch the value of the first target of place `u` (one process only).
@@ -240,6 +274,7 @@ pub(crate) fn best_moves<G: Share + ?Sized>(
     let mut best = vec![NONE; g.len()];
     retrograde_graph::huge::advise(&best);
     let (off, targets) = (g.forward_offsets(), g.forward_targets());
+    let scored = g.is_scored();
     over_moves(g, rules, s, ex, &mut best, |first, out, look| {
         for (i, slot) in out.iter_mut().enumerate() {
             let u = first + i as u32;
@@ -248,10 +283,14 @@ pub(crate) fn best_moves<G: Share + ?Sized>(
             if terminal(g, rules, u).is_some() {
                 continue;
             }
-            let want = s.scored(u);
+            // Outcome and remoteness first, the score (another array) only where they agree.
+            let (want, value) = (s.scored(u), s.value(u));
             let from = off[u as usize] as usize;
             for (e, &v) in (from..).zip(&targets[from..off[u as usize + 1] as usize]) {
-                if v < *slot && look.seen(e, u, v) == want {
+                if v < *slot
+                    && look.seen_value(e, u, v) == value
+                    && (!scored || look.seen(e, u, v) == want)
+                {
                     *slot = v;
                 }
             }
