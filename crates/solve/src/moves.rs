@@ -51,10 +51,12 @@ impl<G: Share + ?Sized> Look<'_, G> {
     #[inline]
     pub(crate) fn seen(&self, e: usize, u: u32, v: u32) -> Scored {
         let (value, keeps) = self.seen_parts(e, u, v);
-        let child = if self.g.is_scored() {
-            Scored::new(self.target_score(v), value.remoteness())
-        } else {
-            Scored::from(value)
+        // A tie or draw is worth 0: only a win or loss has a score to read.
+        let child = match value.outcome() {
+            Outcome::Win | Outcome::Loss if self.g.is_scored() => {
+                Scored::new(self.target_score(v), value.remoteness())
+            }
+            _ => Scored::from(value),
         };
         child.through(keeps)
     }

@@ -117,10 +117,14 @@ impl Solution {
     /// ```
     #[inline]
     pub fn scored(&self, v: VertexId) -> Scored {
-        let r = self.remoteness[v as usize];
-        match self.score.get(v as usize) {
-            Some(&s) => Scored::new(s, (r != NONE).then_some(r)),
-            None => Scored::from(self.value(v)),
+        let value = self.value(v);
+        // Only a win or loss has a score other than 0 (which saves a read for the others).
+        match value.outcome() {
+            Outcome::Win | Outcome::Loss if !self.score.is_empty() => {
+                let r = self.remoteness[v as usize];
+                Scored::new(self.score[v as usize], (r != NONE).then_some(r))
+            }
+            _ => Scored::from(value),
         }
     }
 
