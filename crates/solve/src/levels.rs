@@ -213,7 +213,7 @@ fn solve_with<G: Share + ?Sized, T: Turn>(
     };
     let mut score = Vec::new();
     if g.is_scored() {
-        score = vec![0i64; g.len()];
+        score = retrograde_graph::huge::zeroed::<i64>(g.len());
         phases.edges_scanned = levels.score_levels(g, rules, frontier, &mut score, ex)?;
     } else {
         phases.edges_scanned = levels.run::<false>(frontier, ex, |_| {})?;

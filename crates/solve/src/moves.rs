@@ -285,13 +285,15 @@ pub(crate) fn best_moves<G: Share + ?Sized>(
             if terminal(g, rules, u).is_some() {
                 continue;
             }
-            // Outcome and remoteness first, the score (another array) only where they agree.
+            // Outcome and remoteness first, the score (another array) only where they agree
+            // on a win or loss (a tie's and a draw's are 0).
             let (want, value) = (s.scored(u), s.value(u));
+            let by_score = scored && matches!(value, Value::Win(_) | Value::Loss(_));
             let from = off[u as usize] as usize;
             for (e, &v) in (from..).zip(&targets[from..off[u as usize + 1] as usize]) {
                 if v < *slot
                     && look.seen_value(e, u, v) == value
-                    && (!scored || look.seen(e, u, v) == want)
+                    && (!by_score || look.seen(e, u, v) == want)
                 {
                     *slot = v;
                 }

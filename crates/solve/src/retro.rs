@@ -430,8 +430,10 @@ fn propagate<C: Cells>(
     // the queue seeded with that level's terminals (`scored.rs`); else one level.
     let mut score = Vec::new();
     if g.is_scored() {
-        score = vec![0i64; n];
-        let levels = ScoreLevels::new(std::mem::take(&mut queue), |v| {
+        score = retrograde_graph::huge::zeroed::<i64>(n);
+        // The queue keeps its room; the seeds go to their levels.
+        let seeds: Vec<u32> = queue.drain(..).collect();
+        let levels = ScoreLevels::new(seeds, |v| {
             terminal(g, rules, v).map_or(0, |t| t.score.unsigned_abs())
         });
         for (k, seeds) in levels {
