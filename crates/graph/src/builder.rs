@@ -340,11 +340,12 @@ impl GraphBuilder {
             p
         });
         let scores = (!scores.is_empty()).then(|| {
-            let mut p = vec![NO_SCORE; n];
+            let (mut has, mut p) = (BitSet::new(n), vec![NO_SCORE; n]);
             for (v, x) in scores {
+                has.set(v as usize, true);
                 p[v as usize] = x;
             }
-            p
+            (has, p)
         });
         let names = (!names.is_empty()).then(|| {
             let mut p = vec![String::new(); n];

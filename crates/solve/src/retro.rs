@@ -432,7 +432,8 @@ fn propagate<C: Cells>(
     if g.is_scored() {
         score = retrograde_graph::huge::zeroed::<i64>(n);
         // The queue keeps its room; the seeds go to their levels.
-        let seeds: Vec<u32> = queue.drain(..).collect();
+        let seeds = queue.clone();
+        queue.clear();
         let levels = ScoreLevels::new(seeds, |v| {
             terminal(g, rules, v).map_or(0, |t| t.score.unsigned_abs())
         });
