@@ -23,6 +23,13 @@
 //!    bit), and one exchange per level delivers the buffers and tells every rank whether any
 //!    has work left; the owners apply what they receive the same way (in parallel when it is
 //!    more than a chunk), before the next level starts.
+//!
+//!    A scored graph runs step 2 once per score level, from the largest `|score|` down
+//!    (`scored.rs`): frontier 0 is that level's terminals, the cells (and their counters)
+//!    stay, and each frontier's vertices get the level's score (`+|score|` won, `-|score|`
+//!    lost) as it is settled. Across ranks every rank runs every level: the next `|score|` is
+//!    the largest any rank has left (one reduction), and a rank with no seed there starts
+//!    with an empty frontier. What is said below of the levels holds inside each score level.
 //! 3. Ties: the same levels through still-open vertices, from the tie terminals.
 //! 4. The cells become the solution's outcome and remoteness arrays (open = draw).
 //!

@@ -33,7 +33,8 @@
 //! and 4 bytes of queue. Packing needs counters and remoteness below 2^30 (graphs of up to
 //! 2^30 vertices); bigger graphs use a state byte beside a full `u32`. Afterwards the cells
 //! become the 1-byte outcome and 4-byte remoteness arrays, the queue is freed, and the 4-byte
-//! best-move array is made.
+//! best-move array is made. A scored graph adds the 8-byte score array (written as each
+//! vertex is decided; on huge pages) and, briefly, its seeds grouped by score level.
 
 use crate::error::Error;
 use crate::exchange::{Exchange, Solo};
