@@ -209,7 +209,7 @@ fn solve_with<G: Share + ?Sized, T: Turn>(
         ..Phases::default()
     };
     let clock = std::time::Instant::now();
-    let (cells, frontier, ties) = seed(g, rules);
+    let (cells, frontier, ties, abs) = seed(g, rules);
     let levels = Levels {
         g,
         cells,
@@ -221,7 +221,9 @@ fn solve_with<G: Share + ?Sized, T: Turn>(
     let mut score = Vec::new();
     if g.is_scored() {
         score = retrograde_graph::huge::zeroed::<i64>(g.len());
-        phases.edges_scanned = levels.score_levels(g, rules, frontier, &mut score, ex)?;
+        let seeds = ScoreLevels::new(&frontier, &abs);
+        drop((frontier, abs));
+        phases.edges_scanned = levels.score_levels(seeds, &mut score, ex)?;
     } else {
         phases.edges_scanned = levels.run::<false>(frontier, ex, |_| {})?;
     }
@@ -241,20 +243,18 @@ fn solve_with<G: Share + ?Sized, T: Turn>(
 
 impl<G: Share + ?Sized, T: Turn> Levels<'_, G, T> {
     /// Wins and losses of a scored graph: [`Levels::run`] once per score level (`scored.rs`),
-    /// from the largest `|score|` down, seeded with the win and loss terminals `wl` of that
-    /// `|score|`, the scores of the places each level decides written to `score`. Across
+    /// from the largest `|score|` down, seeded with this share's win and loss terminals of
+    /// that `|score|` (`seeds`), the scores of the places each level decides written to
+    /// `score`. Across
     /// ranks each level's `K` is the largest any rank has left (one reduction a level), so
     /// every rank runs every level. Returns the reverse edges looked at.
     fn score_levels(
         &self,
-        g: &G,
-        rules: &Rules,
-        wl: Vec<u32>,
+        seeds: ScoreLevels,
         score: &mut [i64],
         ex: &dyn Exchange,
     ) -> Result<u64, Error> {
-        let abs = |l: u32| terminal(g, rules, l).map_or(0, |t| t.score.unsigned_abs());
-        let mut mine = ScoreLevels::new(wl, abs).into_iter().peekable();
+        let mut mine = seeds.into_iter().peekable();
         let mut scanned = 0;
         loop {
             let local = mine.peek().map_or(0, |l| l.0);
@@ -481,7 +481,8 @@ fn decide_win_or_count_down(cell: &AtomicU32, seen: u32, wins: bool, r: u32, sha
 
 /// Step 1: the cells (terminals decided, others open with their out-degree), the win and loss
 /// terminals (frontier 0) and the tie terminals, both in place order. One parallel pass.
-fn seed<G: Share + ?Sized>(g: &G, rules: &Rules) -> (Vec<AtomicU32>, Vec<u32>, Vec<u32>) {
+#[allow(clippy::type_complexity)]
+fn seed<G: Share + ?Sized>(g: &G, rules: &Rules) -> (Vec<AtomicU32>, Vec<u32>, Vec<u32>, Vec<u64>) {
     const PART: usize = 1 << 16;
     // Zeroed memory straight from the allocator (huge pages advised, not yet touched), seen as
     // atomics in place: the pass below is the first to write it, on every thread.
@@ -489,12 +490,13 @@ fn seed<G: Share + ?Sized>(g: &G, rules: &Rules) -> (Vec<AtomicU32>, Vec<u32>, V
         .into_iter()
         .map(AtomicU32::new)
         .collect();
-    let parts: Vec<(Vec<u32>, Vec<u32>)> = cells
+    let scored = g.is_scored();
+    let parts: Vec<(Vec<u32>, Vec<u32>, Vec<u64>)> = cells
         .par_chunks_mut(PART)
         .enumerate()
         .map(|(i, part)| {
             let base = i * PART;
-            let (mut wl, mut ties) = (Vec::new(), Vec::new());
+            let (mut wl, mut ties, mut abs) = (Vec::new(), Vec::new(), Vec::new());
             for (j, cell) in part.iter_mut().enumerate() {
                 let v = (base + j) as u32;
                 *cell.get_mut() = match terminal(g, rules, v) {
@@ -504,6 +506,9 @@ fn seed<G: Share + ?Sized>(g: &G, rules: &Rules) -> (Vec<AtomicU32>, Vec<u32>, V
                             ties.push(v);
                         } else {
                             wl.push(v);
+                            if scored {
+                                abs.push(val.score.unsigned_abs());
+                            }
                         }
                         packed_decided(state, 0)
                     }
@@ -511,15 +516,16 @@ fn seed<G: Share + ?Sized>(g: &G, rules: &Rules) -> (Vec<AtomicU32>, Vec<u32>, V
                     None => g.out_degree_at(v) as u32,
                 };
             }
-            (wl, ties)
+            (wl, ties, abs)
         })
         .collect();
-    let (mut wl, mut ties) = (Vec::new(), Vec::new());
-    for (a, b) in parts {
+    let (mut wl, mut ties, mut abs) = (Vec::new(), Vec::new(), Vec::new());
+    for (a, b, c) in parts {
         wl.extend_from_slice(&a);
         ties.extend_from_slice(&b);
+        abs.extend_from_slice(&c);
     }
-    (cells, wl, ties)
+    (cells, wl, ties, abs)
 }
 
 /// Step 4: outcome codes and remoteness (`NONE` for draws, the cells still open); the cells'

@@ -414,12 +414,17 @@ fn propagate<C: Cells>(
     let clock = std::time::Instant::now();
     let n = g.vertex_count();
     let mut queue: Vec<u32> = Vec::with_capacity(n);
+    // In a scored graph, the |score| of each terminal queued, in queue order.
+    let (scored, mut abs) = (g.is_scored(), Vec::new());
     for v in 0..n as u32 {
         match terminal(g, rules, v) {
             Some(val) => {
                 cells.decide(v as usize, val.outcome() as u8, 0);
                 if val.outcome() != Outcome::Tie {
                     queue.push(v);
+                    if scored {
+                        abs.push(val.score.unsigned_abs());
+                    }
                 }
             }
             // The builder guarantees out-degree < u32::MAX (and `fits_packed` < 2^30).
@@ -430,14 +435,12 @@ fn propagate<C: Cells>(
     // Wins and losses: in a scored graph one score level at a time, from the highest |score|,
     // the queue seeded with that level's terminals (`scored.rs`); else one level.
     let mut score = Vec::new();
-    if g.is_scored() {
+    if scored {
         score = retrograde_graph::huge::zeroed::<i64>(n);
-        // The queue keeps its room; the seeds go to their levels.
-        let seeds = queue.clone();
+        let levels = ScoreLevels::new(&queue, &abs);
+        // The queue keeps its room; the seeds wait in their levels.
         queue.clear();
-        let levels = ScoreLevels::new(seeds, |v| {
-            terminal(g, rules, v).map_or(0, |t| t.score.unsigned_abs())
-        });
+        drop(abs);
         for (k, seeds) in levels {
             let start = queue.len();
             queue.extend_from_slice(&seeds);

@@ -73,13 +73,14 @@ pub(crate) struct ScoreLevels {
 }
 
 impl ScoreLevels {
-    /// Groups `terminals` by `abs(v)`, the `|score|` of `v` (not 0): O(t) expected for the
+    /// Groups `terminals` by `abs`, their `|score|` (not 0), given in the same order (the
+    /// seeding collects both, so no score is looked up again): O(t) expected for the
     /// grouping, and O(p log p) for sorting the `p` distinct values.
-    pub(crate) fn new(terminals: Vec<u32>, abs: impl Fn(u32) -> u64) -> ScoreLevels {
+    pub(crate) fn new(terminals: &[u32], abs: &[u64]) -> ScoreLevels {
+        debug_assert_eq!(terminals.len(), abs.len());
         let mut index: HashMap<u64, usize> = HashMap::new();
         let mut levels: Vec<(u64, Vec<u32>)> = Vec::new();
-        for v in terminals {
-            let k = abs(v);
+        for (&v, &k) in terminals.iter().zip(abs) {
             debug_assert!(k > 0, "a tie is no score level");
             let i = *index.entry(k).or_insert_with(|| {
                 levels.push((k, Vec::new()));
@@ -118,8 +119,8 @@ mod tests {
 
     #[test]
     fn levels_are_grouped_and_sorted_largest_first() {
-        let abs = |v: u32| [5u64, 1, 5, i64::MAX as u64, 1][v as usize];
-        let got: Vec<_> = ScoreLevels::new(vec![0, 1, 2, 3, 4], abs)
+        let abs = [5u64, 1, 5, i64::MAX as u64, 1];
+        let got: Vec<_> = ScoreLevels::new(&[0, 1, 2, 3, 4], &abs)
             .into_iter()
             .collect();
         assert_eq!(
