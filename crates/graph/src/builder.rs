@@ -339,14 +339,7 @@ impl GraphBuilder {
             }
             p
         });
-        let scores = (!scores.is_empty()).then(|| {
-            let (mut has, mut p) = (BitSet::new(n), vec![NO_SCORE; n]);
-            for (v, x) in scores {
-                has.set(v as usize, true);
-                p[v as usize] = x;
-            }
-            (has, p)
-        });
+        let scores = (!scores.is_empty()).then(|| crate::Scores::new(n, scores));
         let names = (!names.is_empty()).then(|| {
             let mut p = vec![String::new(); n];
             for (v, x) in names {

@@ -42,9 +42,11 @@ mod bits;
 mod builder;
 pub mod format;
 pub mod huge;
+mod scores;
 
 pub use bits::BitSet;
 pub use builder::{BuildError, GraphBuilder, Labels};
+use scores::Scores;
 
 use std::fmt;
 use std::str::FromStr;
@@ -140,9 +142,9 @@ pub enum TurnRule {
 ///   added. Parallel edges appear once per edge (to the same successor, in the order added).
 /// - The reverse edges are exactly the forward edges turned around, with the same go-again
 ///   flags.
-/// - `primitive`, `scores`, `names`, and an arena's `owner` have one entry per vertex when
-///   present; `scores` (present only when some vertex has a score) is a bit per vertex, set
-///   exactly where the score beside it is not [`NO_SCORE`].
+/// - `primitive`, `names`, and an arena's `owner` have one entry per vertex when present;
+///   `scores` (present only when some vertex has a score) has a bit per vertex and a score
+///   per bit set (`scores.rs`).
 #[derive(Clone, Debug)]
 pub struct Graph {
     n: u32,
@@ -152,9 +154,7 @@ pub struct Graph {
     rev: Vec<u32>,
     turn: TurnRule,
     primitive: Option<Vec<Option<Primitive>>>,
-    /// One bit per vertex (set: it has a score) and the scores (read only where the bit is
-    /// set, so that asking every vertex reads an eighth of a byte each, not eight bytes).
-    scores: Option<(BitSet, Vec<i64>)>,
+    scores: Option<Scores>,
     names: Option<Vec<String>>,
     start: Option<u32>,
 }
@@ -290,8 +290,7 @@ impl Graph {
     /// player to move there, whatever moves it has.
     #[inline]
     pub fn score(&self, v: VertexId) -> Option<i64> {
-        let (has, scores) = self.scores.as_ref()?;
-        has.get(v as usize).then(|| scores[v as usize])
+        self.scores.as_ref()?.get(v)
     }
 
     /// True for a scored graph: some vertex has a score. Its values then say by how much
@@ -331,10 +330,7 @@ impl Graph {
             + self.rev.capacity() * 4
             + turn
             + self.primitive.as_ref().map_or(0, |p| p.capacity())
-            + self
-                .scores
-                .as_ref()
-                .map_or(0, |(b, s)| b.heap_bytes() + s.capacity() * 8)
+            + self.scores.as_ref().map_or(0, Scores::heap_bytes)
             + self
                 .names
                 .as_ref()
