@@ -223,3 +223,28 @@ rtest!(
         let _ = dir;
     }
 );
+
+rtest!(
+    scored_arena_has_the_score_before_owner_and_winner,
+    |dir, cmd| {
+        // Player 0 owns 0 and 2, player 1 owns 1. From 0, player 0 moves to 1 (player 1's turn)
+        // or to 2 (still player 0's). At 3, worth 4 to its mover, player 1 moves; at 4, worth -3,
+        // player 0 moves. 1 (player 1) moves to 3 (+4 for player 1 there, kept: +4 in 1) or 4
+        // (player 0 moves there and gets -3: +3 for player 1 in 1): win by 4 in 1, move 3.
+        // 2 (player 0) moves to 4 (player 0 moves there: -3 kept, -3 in 1). 0 moves to 1 (player
+        // 1 wins by 4: -4 in 2) or to 2 (-3 in 2, kept): loss by 3 in 2, move 2; player 1 wins.
+        dir.create(
+            "a.rg",
+            "0 1\n0 2\n1 3\n1 4\n2 4\nowner 1 1\nowner 3 1\nscore 3 4\nscore 4 -3\n",
+        );
+        let out = cmd.args(["solve", "a.rg", "-o", "csv"]).stdout();
+        assert_eq!(
+            out,
+            "vertex,outcome,remoteness,best_move,score,owner,winner\n\
+         0,loss,2,2,-3,0,1\n1,win,1,3,4,1,1\n2,loss,1,4,-3,0,1\n3,win,0,,4,1,1\n4,loss,0,,-3,0,1\n"
+        );
+        dir.create("a.csv", &out);
+        let ok = dir.command().args(["verify", "a.rg", "a.csv"]).stdout();
+        assert_eq!(ok, "ok: 5 vertices checked, the solution is exact\n");
+    }
+);
