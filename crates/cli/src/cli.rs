@@ -51,12 +51,15 @@ pub enum Command {
     #[command(after_help = "Graph formats (--format):\n  \
         edges  one move \"u v\" per line; ids are 0-based; '#' and '%' start comments\n  \
         rg     edges plus annotations: \"u v again\" (same player moves next),\n         \
-        \"vertices N\", \"terminal V win|loss|tie\", \"owner V 0|1\", \"name V text\", \"start V\"\n  \
+        \"vertices N\", \"terminal V win|loss|tie\", \"score V S\", \"owner V 0|1\",\n         \
+        \"name V text\", \"start V\"\n  \
         grf    GamesmanClassic's graph format (N, then \"id u|w|l|t k children\", g = go again)\n  \
         json   {\"edges\": [[0,1],[1,2,\"again\"]], \"terminal\": [[2,\"tie\"]], ...}\n  \
         auto   guess from the extension (.grf, .json, .rg) or the first lines (default)\n\n\
         Values are for the player to move. Remoteness counts plies; a terminal has 0.\n\
-        A draw never ends and has no remoteness.")]
+        A draw never ends and has no remoteness. A graph with a score (\"score V S\": V is\n\
+        terminal, worth S to the player to move there) is scored: each value says by how\n\
+        much (\"win by 2 in 1\"; CSV and JSON gain a score).")]
     Solve(SolveArgs),
     /// Check a solution (CSV, as written by `solve --output csv`) against its graph.
     ///
@@ -302,8 +305,8 @@ pub struct VerifyArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub graph: GraphArgs,
-    /// The solution: a CSV file with header vertex,outcome,remoteness,best_move (`-` for
-    /// standard input).
+    /// The solution: a CSV file with header vertex,outcome,remoteness,best_move (then score
+    /// for a scored graph, owner,winner for an arena; `-` for standard input).
     #[arg(value_name = "SOLUTION")]
     pub solution: PathBuf,
 }
@@ -395,7 +398,8 @@ pub enum NoMove {
 pub enum OutputArg {
     /// Readable lines.
     Text,
-    /// vertex,outcome,remoteness,best_move (plus owner,winner in an arena).
+    /// vertex,outcome,remoteness,best_move (plus score in a scored graph, then owner,winner in
+    /// an arena).
     Csv,
     /// One JSON object.
     Json,

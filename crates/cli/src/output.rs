@@ -2,7 +2,7 @@
 
 use crate::cli::OutputArg;
 use retrograde_graph::Graph;
-use retrograde_solve::{Counts, Outcome, Value};
+use retrograde_solve::{Counts, Outcome, Scored, Value};
 use std::io::{self, Write};
 
 /// Writes an unsigned integer without allocating.
@@ -37,6 +37,9 @@ pub trait Rows {
     fn name(&self, v: u32) -> Option<&str>;
     /// The value of `v`.
     fn value(&self, v: u32) -> Value;
+    /// The value of `v` with its score, in a scored graph (`None` in an unscored one: rows
+    /// then show no score).
+    fn scored(&self, v: u32) -> Option<Scored>;
     /// The best move from `v`, if any.
     fn best_move(&self, v: u32) -> Option<u32>;
     /// The name of `v`'s best move, if any (text rows show it).
@@ -52,9 +55,28 @@ pub trait Rows {
     }
 }
 
-/// The CSV header for a graph (arenas have two more columns).
-pub fn csv_header(arena: bool, out: &mut impl Write) -> io::Result<()> {
+/// A value as people read it: `win in 3`, or with a score `win by 2 in 3`.
+fn shown(g: &impl Rows, v: u32) -> String {
+    match g.scored(v) {
+        Some(x) => x.to_string(),
+        None => g.value(v).to_string(),
+    }
+}
+
+/// Writes a score (nothing for a draw, which has none).
+fn score_field(x: Scored, out: &mut impl Write) -> io::Result<()> {
+    if x.outcome() != Outcome::Draw {
+        out.write_all(itoa::Buffer::new().format(x.score).as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The CSV header for a graph (a scored graph has a score column, arenas two more).
+pub fn csv_header(arena: bool, scored: bool, out: &mut impl Write) -> io::Result<()> {
     out.write_all(b"vertex,outcome,remoteness,best_move")?;
+    if scored {
+        out.write_all(b",score")?;
+    }
     if arena {
         out.write_all(b",owner,winner")?;
     }
@@ -75,6 +97,10 @@ pub fn csv_row(g: &impl Rows, v: u32, out: &mut impl Write) -> io::Result<()> {
     if let Some(b) = g.best_move(v) {
         num(out, b as u64)?;
     }
+    if let Some(x) = g.scored(v) {
+        out.write_all(b",")?;
+        score_field(x, out)?;
+    }
     if g.is_arena() {
         out.write_all(b",")?;
         num(out, g.owner(v) as u64)?;
@@ -86,9 +112,9 @@ pub fn csv_row(g: &impl Rows, v: u32, out: &mut impl Write) -> io::Result<()> {
     out.write_all(b"\n")
 }
 
-/// One text line: `3 (name): win in 5, move to 4`.
+/// One text line: `3 (name): win in 5, move to 4` (`win by 2 in 5` in a scored graph).
 pub fn text_row(g: &impl Rows, v: u32, out: &mut impl Write) -> io::Result<()> {
-    write!(out, "{}: {}", label_of(v, g.name(v)), g.value(v))?;
+    write!(out, "{}: {}", label_of(v, g.name(v)), shown(g, v))?;
     match g.best_move(v) {
         Some(b) => write!(out, ", move to {}", label_of(b, g.best_name(v)))?,
         None => write!(out, " (terminal)")?,
@@ -114,6 +140,13 @@ pub fn json_row(g: &impl Rows, v: u32, out: &mut impl Write) -> io::Result<()> {
     match value.remoteness() {
         Some(r) => num(out, r as u64)?,
         None => out.write_all(b"null")?,
+    }
+    if let Some(x) = g.scored(v) {
+        out.write_all(b",\"score\":")?;
+        match x.outcome() {
+            Outcome::Draw => out.write_all(b"null")?,
+            _ => score_field(x, out)?,
+        }
     }
     out.write_all(b",\"best_move\":")?;
     match g.best_move(v) {
@@ -182,8 +215,11 @@ pub fn line_open(
             out,
             "optimal play from {}: {}",
             label_of(start, r.name(start)),
-            r.value(start)
+            shown(r, start)
         ),
+        OutputArg::Csv if r.scored(start).is_some() => {
+            writeln!(out, "ply,vertex,outcome,remoteness,score")
+        }
         OutputArg::Csv => writeln!(out, "ply,vertex,outcome,remoteness"),
         OutputArg::Json => write!(out, "{{\"start\":{start},\"repeats\":{repeats},\"line\":["),
     }
@@ -200,7 +236,7 @@ pub fn line_row(
     let value = r.value(v);
     match format {
         OutputArg::Text => {
-            write!(out, "{ply:>4}  {}: {value}", label_of(v, r.name(v)))?;
+            write!(out, "{ply:>4}  {}: {}", label_of(v, r.name(v)), shown(r, v))?;
             if r.is_arena() {
                 write!(out, "  (player {} moves)", r.owner(v))?;
             }
@@ -208,7 +244,12 @@ pub fn line_row(
         }
         OutputArg::Csv => {
             let rem = value.remoteness().map_or(String::new(), |x| x.to_string());
-            writeln!(out, "{ply},{v},{},{rem}", value.outcome())
+            write!(out, "{ply},{v},{},{rem}", value.outcome())?;
+            if let Some(x) = r.scored(v) {
+                out.write_all(b",")?;
+                score_field(x, out)?;
+            }
+            writeln!(out)
         }
         OutputArg::Json => {
             if ply > 0 {
@@ -235,11 +276,19 @@ pub fn line_close(
             label_of(end, r.name(end))
         ),
         OutputArg::Text if r.value(end).outcome() == Outcome::Draw => writeln!(out, "(draw)"),
-        OutputArg::Text => writeln!(
-            out,
-            "game over: {} for the player to move",
-            r.value(end).outcome()
-        ),
+        OutputArg::Text => match r.scored(end) {
+            Some(x) if x.score != 0 => writeln!(
+                out,
+                "game over: {} by {} for the player to move",
+                x.outcome(),
+                x.score.unsigned_abs()
+            ),
+            _ => writeln!(
+                out,
+                "game over: {} for the player to move",
+                r.value(end).outcome()
+            ),
+        },
         OutputArg::Csv => Ok(()),
         OutputArg::Json => writeln!(out, "]}}"),
     }

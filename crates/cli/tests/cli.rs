@@ -214,7 +214,13 @@ rtest!(example_goagain_grf, |_dir, cmd| {
 });
 
 rtest!(solve_verify_flag_on_every_example, |dir, _cmd| {
-    for name in ["pebbles.rg", "loopy.rg", "arena.rg", "goagain.grf"] {
+    for name in [
+        "pebbles.rg",
+        "loopy.rg",
+        "arena.rg",
+        "goagain.grf",
+        "scored.rg",
+    ] {
         let plain = dir
             .command()
             .args(["solve", &example(name), "-o", "csv"])
@@ -228,7 +234,13 @@ rtest!(solve_verify_flag_on_every_example, |dir, _cmd| {
 });
 
 vtest!(examples_pass_the_verifier, |dir, _cmd| {
-    for name in ["pebbles.rg", "loopy.rg", "arena.rg", "goagain.grf"] {
+    for name in [
+        "pebbles.rg",
+        "loopy.rg",
+        "arena.rg",
+        "goagain.grf",
+        "scored.rg",
+    ] {
         let csv = dir
             .command()
             .args(["solve", &example(name), "-o", "csv", "--verify"])
@@ -1508,7 +1520,7 @@ rtest!(error_rg_unknown_directive, |dir, _cmd| {
     let msg = solve_error(&dir, "a.rg", "0 1\nbogus 3\n", &[]);
     assert_eq!(
         msg,
-        "a.rg:2: expected two vertex ids or a directive (vertices, terminal, owner, name, start), \
+        "a.rg:2: expected two vertex ids or a directive (vertices, terminal, score, owner, name, start), \
          found \"bogus 3\""
     );
 });

@@ -1,6 +1,6 @@
 //! Building a [`Graph`] from edges and annotations.
 
-use crate::{BitSet, Graph, Primitive, TurnRule, VertexId, MAX_VERTEX_ID, MAX_VERTICES};
+use crate::{BitSet, Graph, Primitive, TurnRule, VertexId, MAX_VERTEX_ID, MAX_VERTICES, NO_SCORE};
 use rayon::prelude::*;
 use std::fmt;
 
@@ -21,6 +21,11 @@ pub enum BuildError {
     GoAgainInArena,
     /// A vertex with more moves than a `u32` counter holds.
     TooManyMoves {
+        /// The vertex.
+        vertex: u32,
+    },
+    /// A score of `i64::MIN`, which cannot be negated (scores lie in `-(2^63-1)..=2^63-1`).
+    ScoreOutOfRange {
         /// The vertex.
         vertex: u32,
     },
@@ -52,6 +57,11 @@ impl fmt::Display for BuildError {
                 "vertex {vertex} has {} or more moves, more than supported",
                 u32::MAX
             ),
+            BuildError::ScoreOutOfRange { vertex } => write!(
+                f,
+                "vertex {vertex}: a score must lie in -{max}..={max}",
+                max = i64::MAX
+            ),
             BuildError::BadOwner { vertex, owner } => {
                 write!(f, "vertex {vertex}: owner must be 0 or 1, found {owner}")
             }
@@ -81,6 +91,8 @@ pub struct Labels {
     pub vertices: u64,
     /// Primitive labels.
     pub primitive: Vec<(u32, Primitive)>,
+    /// Scores (non-empty makes the graph scored).
+    pub scores: Vec<(u32, i64)>,
     /// Owners (true: player 1); non-empty makes the graph an arena.
     pub owner: Vec<(u32, bool)>,
     /// Names.
@@ -115,6 +127,7 @@ pub struct GraphBuilder {
     again: Option<BitSet>,
     n: u64,
     primitive: Vec<(u32, Primitive)>,
+    scores: Vec<(u32, i64)>,
     owner: Vec<(u32, bool)>,
     names: Vec<(u32, String)>,
     start: Option<u32>,
@@ -199,6 +212,20 @@ impl GraphBuilder {
         self.primitive.push((v, p));
     }
 
+    /// Makes `v` terminal, worth `score` to the player to move there (its moves are kept but
+    /// not played), and the graph scored: see [`Graph::score`].
+    ///
+    /// # Errors
+    /// [`BuildError::ScoreOutOfRange`] for `i64::MIN`, the one score that cannot be negated.
+    pub fn set_score(&mut self, v: VertexId, score: i64) -> Result<(), BuildError> {
+        if score == NO_SCORE {
+            return Err(BuildError::ScoreOutOfRange { vertex: v });
+        }
+        self.touch(v);
+        self.scores.push((v, score));
+        Ok(())
+    }
+
     /// Makes the graph an arena and gives `v` an owner (0 or 1; unnamed vertices belong to 0).
     ///
     /// # Errors
@@ -240,6 +267,7 @@ impl GraphBuilder {
         Labels {
             vertices: self.n,
             primitive: self.primitive,
+            scores: self.scores,
             owner: self.owner,
             names: self.names,
             start: self.start,
@@ -258,6 +286,7 @@ impl GraphBuilder {
             again,
             n,
             primitive,
+            scores,
             owner,
             names,
             start,
@@ -310,6 +339,7 @@ impl GraphBuilder {
             }
             p
         });
+        let scores = (!scores.is_empty()).then(|| crate::Scores::new(n, scores));
         let names = (!names.is_empty()).then(|| {
             let mut p = vec![String::new(); n];
             for (v, x) in names {
@@ -325,6 +355,7 @@ impl GraphBuilder {
             rev,
             turn,
             primitive,
+            scores,
             names,
             start,
         })

@@ -11,6 +11,8 @@
 //!   go again, or an *arena* gives each vertex an owner who moves there;
 //! - optional [`Primitive`] labels: a vertex whose result is fixed by the rules (win, loss or
 //!   tie for the player to move), whatever moves it has;
+//! - optional scores: a scored vertex is terminal, worth a signed number of points to the
+//!   player to move there (a graph with at least one score is *scored*);
 //! - optional names and a start vertex, for printing and play.
 //!
 //! This crate knows nothing about solving; `retrograde-solve` gives these labels their
@@ -40,9 +42,11 @@ mod bits;
 mod builder;
 pub mod format;
 pub mod huge;
+mod scores;
 
 pub use bits::BitSet;
 pub use builder::{BuildError, GraphBuilder, Labels};
+use scores::Scores;
 
 use std::fmt;
 use std::str::FromStr;
@@ -53,6 +57,10 @@ pub type VertexId = u32;
 /// The most vertices a graph can hold: ids run from 0 to `MAX_VERTICES - 1`, and `u32::MAX`
 /// stays free as a "no vertex" marker.
 pub const MAX_VERTICES: u64 = u32::MAX as u64;
+
+/// Not a score: `i64::MIN`, the one `i64` that cannot be negated, marks a vertex without a
+/// score in a scored graph. Scores lie in `-(2^63 - 1)..=2^63 - 1`.
+pub const NO_SCORE: i64 = i64::MIN;
 
 /// The largest valid vertex id.
 pub const MAX_VERTEX_ID: u64 = MAX_VERTICES - 1;
@@ -134,7 +142,9 @@ pub enum TurnRule {
 ///   added. Parallel edges appear once per edge (to the same successor, in the order added).
 /// - The reverse edges are exactly the forward edges turned around, with the same go-again
 ///   flags.
-/// - `primitive`, `names`, and an arena's `owner` have one entry per vertex when present.
+/// - `primitive`, `names`, and an arena's `owner` have one entry per vertex when present;
+///   `scores` (present only when some vertex has a score) has a bit per vertex and a score
+///   per bit set (`scores.rs`).
 #[derive(Clone, Debug)]
 pub struct Graph {
     n: u32,
@@ -144,6 +154,7 @@ pub struct Graph {
     rev: Vec<u32>,
     turn: TurnRule,
     primitive: Option<Vec<Option<Primitive>>>,
+    scores: Option<Scores>,
     names: Option<Vec<String>>,
     start: Option<u32>,
 }
@@ -275,6 +286,19 @@ impl Graph {
         self.primitive.is_some()
     }
 
+    /// The score of `v`, if it has one: `v` is then terminal, worth that many points to the
+    /// player to move there, whatever moves it has.
+    #[inline]
+    pub fn score(&self, v: VertexId) -> Option<i64> {
+        self.scores.as_ref()?.get(v)
+    }
+
+    /// True for a scored graph: some vertex has a score. Its values then say by how much
+    /// (a `terminal` label is worth +1, -1 or 0 there).
+    pub fn is_scored(&self) -> bool {
+        self.scores.is_some()
+    }
+
     /// The name of `v`, if the file gave one.
     pub fn name(&self, v: VertexId) -> Option<&str> {
         self.names
@@ -306,6 +330,7 @@ impl Graph {
             + self.rev.capacity() * 4
             + turn
             + self.primitive.as_ref().map_or(0, |p| p.capacity())
+            + self.scores.as_ref().map_or(0, Scores::heap_bytes)
             + self
                 .names
                 .as_ref()

@@ -1,7 +1,7 @@
 //! A solution read back from the CSV that `solve --output csv` writes (see CONTRACT.md), so
 //! that [`verify`](crate::verify) can check it without the solver.
 
-use crate::{Outcome, Solution, Value};
+use crate::{Outcome, Scored, Solution, Value};
 use retrograde_graph::format::{read_line, Line};
 use retrograde_graph::Graph;
 use std::fmt;
@@ -66,13 +66,47 @@ pub fn excerpt(s: &str) -> String {
 
 const HEADER: &str = "vertex,outcome,remoteness,best_move";
 const ARENA_HEADER: &str = "vertex,outcome,remoteness,best_move,owner,winner";
+const SCORED_HEADER: &str = "vertex,outcome,remoteness,best_move,score";
+const SCORED_ARENA_HEADER: &str = "vertex,outcome,remoteness,best_move,score,owner,winner";
 
 /// The longest line of a solution read: a row takes well under a hundred bytes.
 const MAX_LINE: usize = 64 << 10;
 
+/// The score column of a row whose outcome is `outcome`: empty for a draw, else an integer
+/// in `-(2^63-1)..=2^63-1` with the outcome's sign (0 for a tie).
+fn parse_score(outcome: Outcome, text: &str) -> Result<i64, String> {
+    if outcome == Outcome::Draw {
+        return match text {
+            "" => Ok(0),
+            t => Err(format!("a draw has no score, found {}", excerpt(t))),
+        };
+    }
+    let score: i64 = text
+        .parse()
+        .ok()
+        .filter(|&x| x != i64::MIN)
+        .ok_or_else(|| {
+            format!(
+                "expected a score from -{max} to {max}, found {}",
+                excerpt(text),
+                max = i64::MAX
+            )
+        })?;
+    let sign = match outcome {
+        Outcome::Win => 1,
+        Outcome::Loss => -1,
+        _ => 0,
+    };
+    if score.signum() != sign {
+        return Err(format!("a {outcome} with the score {score}"));
+    }
+    Ok(score)
+}
+
 /// Reads a solution CSV for the graph `g`: the header `vertex,outcome,remoteness,best_move`
-/// (and `,owner,winner` for an arena, as `solve --output csv` writes them; no other
-/// columns), then one row per vertex, in any order, each with exactly the header's fields.
+/// (then `,score` for a scored graph, and `,owner,winner` for an arena, as `solve --output
+/// csv` writes them; no other columns), then one row per vertex, in any order, each with
+/// exactly the header's fields. A score is empty for a draw and has the outcome's sign.
 /// An arena's owner must be the graph's, and its winner the one its outcome names: the
 /// first that is not is returned beside the solution (a wrong solution, not a malformed one).
 ///
@@ -82,9 +116,17 @@ const MAX_LINE: usize = 64 << 10;
 pub fn read_csv(reader: impl BufRead, g: &Graph) -> Result<(Solution, Option<Mismatch>), CsvError> {
     let n = g.vertex_count();
     let arena = g.is_arena();
-    let want = if arena { ARENA_HEADER } else { HEADER };
+    let scored = g.is_scored();
+    let want = match (arena, scored) {
+        (false, false) => HEADER,
+        (true, false) => ARENA_HEADER,
+        (false, true) => SCORED_HEADER,
+        (true, true) => SCORED_ARENA_HEADER,
+    };
+    // Where the arena's columns start.
+    let at_owner = if scored { 5 } else { 4 };
     let columns = want.split(',').count();
-    let mut values: Vec<Option<Value>> = vec![None; n];
+    let mut values: Vec<Option<Scored>> = vec![None; n];
     let mut best: Vec<Option<u32>> = vec![None; n];
     // The first owner or winner that disagrees with the graph: a wrong solution.
     let mut wrong: Option<Mismatch> = None;
@@ -118,11 +160,19 @@ pub fn read_csv(reader: impl BufRead, g: &Graph) -> Result<(Solution, Option<Mis
     let header = header.trim_end_matches('\r');
     let header = header.strip_prefix('\u{feff}').unwrap_or(header);
     if header != want {
-        let why = match (arena, header) {
-            (false, ARENA_HEADER) => {
+        let why = match (arena, scored, header) {
+            (false, _, ARENA_HEADER | SCORED_ARENA_HEADER) => {
                 " (owner and winner apply to arenas only, and this graph has no owners)"
             }
-            (true, HEADER) => " (the graph is an arena: its solution has owner and winner columns)",
+            (true, _, HEADER | SCORED_HEADER) => {
+                " (the graph is an arena: its solution has owner and winner columns)"
+            }
+            (_, true, HEADER | ARENA_HEADER) => {
+                " (the graph is scored: its solution has a score column)"
+            }
+            (_, false, SCORED_HEADER | SCORED_ARENA_HEADER) => {
+                " (a score column belongs to a scored graph, and this graph has no scores)"
+            }
             _ => "",
         };
         return Err(CsvError::at(
@@ -184,6 +234,12 @@ pub fn read_csv(reader: impl BufRead, g: &Graph) -> Result<(Solution, Option<Mis
                     .map_err(|_| at(format!("expected a remoteness, found {}", excerpt(r))))?,
             ),
         };
+        let value = if scored {
+            let score = parse_score(outcome, f[4]).map_err(at)?;
+            Scored::new(score, value.remoteness())
+        } else {
+            Scored::from(value)
+        };
         if arena {
             let owner = g.owner(v as u32);
             let player = |t: &str, what: &str| -> Result<Option<u8>, CsvError> {
@@ -198,8 +254,8 @@ pub fn read_csv(reader: impl BufRead, g: &Graph) -> Result<(Solution, Option<Mis
                     ))),
                 }
             };
-            let given_owner = player(f[4], "owner")?;
-            let given_winner = player(f[5], "winner")?;
+            let given_owner = player(f[at_owner], "owner")?;
+            let given_winner = player(f[at_owner + 1], "winner")?;
             let winner = match outcome {
                 Outcome::Win => Some(owner),
                 Outcome::Loss => Some(1 - owner),
@@ -210,7 +266,7 @@ pub fn read_csv(reader: impl BufRead, g: &Graph) -> Result<(Solution, Option<Mis
                     line: no,
                     message: format!(
                         "vertex {v}: owner {} in the solution, but player {owner} moves there in the graph",
-                        f[4]
+                        f[at_owner]
                     ),
                 });
             } else if wrong.is_none() && given_winner != winner {
@@ -218,7 +274,7 @@ pub fn read_csv(reader: impl BufRead, g: &Graph) -> Result<(Solution, Option<Mis
                     line: no,
                     message: format!(
                         "vertex {v}: winner {:?} in the solution, but a {outcome} for player {owner} (who moves there) makes the winner {}",
-                        f[5],
+                        f[at_owner + 1],
                         winner.map_or("nobody".into(), |w| format!("player {w}"))
                     ),
                 });
@@ -246,11 +302,20 @@ pub fn read_csv(reader: impl BufRead, g: &Graph) -> Result<(Solution, Option<Mis
             message: format!("vertex {missing} is missing (the graph has {n} vertices)"),
         });
     }
-    let values: Vec<Value> = values
+    let values: Vec<Scored> = values
         .into_iter()
         .map(|v| v.expect("all present"))
         .collect();
-    let s = Solution::from_values(&values, &best).map_err(|e| CsvError {
+    let s = if scored {
+        Solution::from_scored(&values, &best)
+    } else {
+        let values: Vec<Value> = values
+            .iter()
+            .map(|v| v.value().expect("a score +1, -1 or 0 by the outcome"))
+            .collect();
+        Solution::from_values(&values, &best)
+    };
+    let s = s.map_err(|e| CsvError {
         line: None,
         message: e.to_string(),
     })?;

@@ -53,7 +53,7 @@ use crate::share::Share;
 use retrograde_graph::format::{
     apply_directives, Chunk, Format, LineParser, ParseError, ParseOptions,
 };
-use retrograde_graph::{BitSet, BuildError, Graph, GraphBuilder, Primitive, TurnRule};
+use retrograde_graph::{BitSet, BuildError, Graph, GraphBuilder, Primitive, TurnRule, NO_SCORE};
 
 /// Edges a rank sends per round of the layout's exchange, at most.
 pub const ROUND: usize = if cfg!(test) { 5 } else { 1 << 20 };
@@ -425,11 +425,12 @@ impl Counted {
             rev,
             turn,
             primitive: None,
+            scores: None,
             names: None,
             has_names: !labels.names.is_empty(),
             start: labels.start,
         };
-        g.keep_labels(labels.primitive, labels.owner, labels.names);
+        g.keep_labels(labels.primitive, labels.scores, labels.owner, labels.names);
         Ok(g)
     }
 }
@@ -569,6 +570,8 @@ pub struct DistGraph {
     /// Go-again bits by forward and reverse entry, or an arena's owners by place.
     turn: TurnRule,
     primitive: Option<Vec<Option<Primitive>>>,
+    /// The scores of the vertices held (`NO_SCORE` where none) when the graph is scored.
+    scores: Option<Vec<i64>>,
     names: Option<Vec<String>>,
     has_names: bool,
     start: Option<u32>,
@@ -619,6 +622,9 @@ impl DistGraph {
         let primitive = g
             .has_primitives()
             .then(|| (lo..hi).map(|v| g.primitive(v)).collect());
+        let scores = g
+            .is_scored()
+            .then(|| (lo..hi).map(|v| g.score(v).unwrap_or(NO_SCORE)).collect());
         let names = g.has_names().then(|| {
             (lo..hi)
                 .map(|v| g.name(v).unwrap_or_default().to_string())
@@ -635,6 +641,7 @@ impl DistGraph {
             rev,
             turn,
             primitive,
+            scores,
             names,
             has_names: g.has_names(),
             start: g.start(),
@@ -644,6 +651,7 @@ impl DistGraph {
     fn keep_labels(
         &mut self,
         primitive: Vec<(u32, Primitive)>,
+        scores: Vec<(u32, i64)>,
         owner: Vec<(u32, bool)>,
         names: Vec<(u32, String)>,
     ) {
@@ -656,6 +664,14 @@ impl DistGraph {
                 p[(v - lo) as usize] = Some(x);
             }
             self.primitive = Some(p);
+        }
+        // Every rank has every directive: a graph is scored at every rank or at none.
+        if !scores.is_empty() {
+            let mut p = vec![NO_SCORE; count];
+            for (v, x) in scores.into_iter().filter(|&(v, _)| mine(v)) {
+                p[(v - lo) as usize] = x;
+            }
+            self.scores = Some(p);
         }
         if let TurnRule::Arena { owner: b } = &mut self.turn {
             for (v, o) in owner.into_iter().filter(|&(v, _)| mine(v)) {
@@ -768,6 +784,15 @@ impl Share for DistGraph {
     fn primitive_at(&self, l: u32) -> Option<Primitive> {
         self.primitive.as_ref().and_then(|p| p[l as usize])
     }
+    fn score_at(&self, l: u32) -> Option<i64> {
+        self.scores
+            .as_ref()
+            .map(|s| s[l as usize])
+            .filter(|&s| s != NO_SCORE)
+    }
+    fn is_scored(&self) -> bool {
+        self.scores.is_some()
+    }
     fn name_at(&self, l: u32) -> Option<&str> {
         self.names
             .as_ref()
@@ -800,6 +825,7 @@ mod tests {
         let n = rng.gen_range(1..80u32);
         let arena = rng.gen_bool(0.2);
         let again = !arena && rng.gen_bool(0.3);
+        let scored = rng.gen_bool(0.3);
         let mut lines = Vec::new();
         for v in 0..n {
             for _ in 0..rng.gen_range(0..4) {
@@ -815,6 +841,9 @@ mod tests {
             if rng.gen_bool(0.1) {
                 let p = ["win", "loss", "tie", "lose"][rng.gen_range(0..4)];
                 lines.push(format!("terminal {v} {p}"));
+            } else if scored && rng.gen_bool(0.15) {
+                let x = [-i64::MAX, -3, 0, 2, i64::MAX][rng.gen_range(0..5)];
+                lines.push(format!("score {v} {x}"));
             }
             if arena && rng.gen_bool(0.5) {
                 lines.push(format!("owner {v} {}", rng.gen_range(0..2)));
@@ -838,7 +867,8 @@ mod tests {
             if !rng.gen_bool(0.3) {
                 continue;
             }
-            let bad = match rng.gen_range(0..7) {
+            let bad = match rng.gen_range(0..8) {
+                7 => "score 0 1e9".to_string(),
                 0 => "7 x".to_string(),
                 1 => "12".to_string(),
                 2 => "4294967295 1".to_string(),
@@ -935,7 +965,7 @@ mod tests {
                         .and_then(|c| c.layout(ex))?;
                     let s = solve_distributed(&g, &rules, true, ex).unwrap().into_part();
                     let counts = s.counts_across(ex);
-                    Ok::<_, ParseError>((crate::testing::gather(&s, ex), counts, g.vertex_count(), g.edge_count()))
+                    Ok::<_, ParseError>((crate::testing::gather(&s, g.is_scored(), ex), counts, g.vertex_count(), g.edge_count()))
                 });
                 match (&one, &want) {
                     (Err(e), _) => {

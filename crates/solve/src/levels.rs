@@ -23,6 +23,13 @@
 //!    bit), and one exchange per level delivers the buffers and tells every rank whether any
 //!    has work left; the owners apply what they receive the same way (in parallel when it is
 //!    more than a chunk), before the next level starts.
+//!
+//!    A scored graph runs step 2 once per score level, from the largest `|score|` down
+//!    (`scored.rs`): frontier 0 is that level's terminals, the cells (and their counters)
+//!    stay, and each frontier's vertices get the level's score (`+|score|` won, `-|score|`
+//!    lost) as it is settled. Across ranks every rank runs every level: the next `|score|` is
+//!    the largest any rank has left (one reduction), and a rank with no seed there starts
+//!    with an empty frontier. What is said below of the levels holds inside each score level.
 //! 3. Ties: the same levels through still-open vertices, from the tie terminals.
 //! 4. The cells become the solution's outcome and remoteness arrays (open = draw).
 //!
@@ -70,6 +77,7 @@ use crate::place::Placement;
 use crate::retro::{
     packed_decided, packed_is_open, packed_state, prefetch, LOSS, LOW, OPEN, TIE, WIN,
 };
+use crate::scored::{signed, ScoreLevels};
 use crate::share::{terminal, Share};
 use crate::solution::{Solution, NONE};
 use crate::{Engine, Phases, Rules};
@@ -201,7 +209,7 @@ fn solve_with<G: Share + ?Sized, T: Turn>(
         ..Phases::default()
     };
     let clock = std::time::Instant::now();
-    let (cells, frontier, ties) = seed(g, rules);
+    let (cells, frontier, ties, abs) = seed(g, rules);
     let levels = Levels {
         g,
         cells,
@@ -210,23 +218,73 @@ fn solve_with<G: Share + ?Sized, T: Turn>(
         threads,
         ranks: if G::Place::ALONE { 0 } else { ex.size() },
     };
-    phases.edges_scanned = levels.run::<false>(frontier, ex)?;
+    let mut score = Vec::new();
+    if g.is_scored() {
+        score = retrograde_graph::huge::zeroed::<i64>(g.len());
+        let seeds = ScoreLevels::new(&frontier, &abs);
+        drop((frontier, abs));
+        phases.edges_scanned = levels.score_levels(seeds, &mut score, ex)?;
+    } else {
+        phases.edges_scanned = levels.run::<false>(frontier, ex, |_| {})?;
+    }
     phases.propagate = clock.elapsed();
     let clock = std::time::Instant::now();
-    levels.run::<true>(ties, ex)?;
+    levels.run::<true>(ties, ex, |_| {})?;
     let (outcome, remoteness) = finish(levels.cells);
     phases.ties = clock.elapsed();
     let solution = Solution {
         outcome,
         remoteness,
         best: Vec::new(),
+        score,
     };
     Ok((solution, phases))
 }
 
 impl<G: Share + ?Sized, T: Turn> Levels<'_, G, T> {
+    /// Wins and losses of a scored graph: [`Levels::run`] once per score level (`scored.rs`),
+    /// from the largest `|score|` down, seeded with this share's win and loss terminals of
+    /// that `|score|` (`seeds`), the scores of the places each level decides written to
+    /// `score`. Across
+    /// ranks each level's `K` is the largest any rank has left (one reduction a level), so
+    /// every rank runs every level. Returns the reverse edges looked at.
+    fn score_levels(
+        &self,
+        seeds: ScoreLevels,
+        score: &mut [i64],
+        ex: &dyn Exchange,
+    ) -> Result<u64, Error> {
+        let mut mine = seeds.into_iter().peekable();
+        let mut scanned = 0;
+        loop {
+            let local = mine.peek().map_or(0, |l| l.0);
+            let k = if G::Place::ALONE {
+                local
+            } else {
+                let mut k = [local];
+                ex.max(&mut k);
+                k[0]
+            };
+            if k == 0 {
+                return Ok(scanned);
+            }
+            let seeds = match mine.next_if(|l| l.0 == k) {
+                Some((_, seeds)) => seeds,
+                None => Vec::new(),
+            };
+            let cells = &self.cells;
+            scanned += self.run::<false>(seeds, ex, |decided| {
+                for &v in decided {
+                    let state = packed_state(cells[v as usize].load(Relaxed));
+                    score[v as usize] = signed(k, state);
+                }
+            })?;
+        }
+    }
+
     /// Runs levels from `frontier` (places decided at level 0) until no rank has work left:
-    /// wins and losses, or with `TIES` ties. Returns the reverse edges looked at.
+    /// wins and losses, or with `TIES` ties; `settled` sees every frontier (the places
+    /// decided at each level, the first one included). Returns the reverse edges looked at.
     ///
     /// Relaxed atomics suffice: within a level every cell is only touched by read-modify-
     /// writes of that one cell, and rayon's join at the end of a task set orders it before
@@ -235,7 +293,9 @@ impl<G: Share + ?Sized, T: Turn> Levels<'_, G, T> {
         &self,
         mut frontier: Vec<u32>,
         ex: &dyn Exchange,
+        mut settled: impl FnMut(&[u32]),
     ) -> Result<u64, Error> {
+        settled(&frontier);
         let alone = G::Place::ALONE;
         let mut go = if alone {
             !frontier.is_empty()
@@ -273,6 +333,7 @@ impl<G: Share + ?Sized, T: Turn> Levels<'_, G, T> {
                 go = flag == 1;
             }
             frontier = out.next;
+            settled(&frontier);
         }
         Ok(scanned)
     }
@@ -420,7 +481,8 @@ fn decide_win_or_count_down(cell: &AtomicU32, seen: u32, wins: bool, r: u32, sha
 
 /// Step 1: the cells (terminals decided, others open with their out-degree), the win and loss
 /// terminals (frontier 0) and the tie terminals, both in place order. One parallel pass.
-fn seed<G: Share + ?Sized>(g: &G, rules: &Rules) -> (Vec<AtomicU32>, Vec<u32>, Vec<u32>) {
+#[allow(clippy::type_complexity)]
+fn seed<G: Share + ?Sized>(g: &G, rules: &Rules) -> (Vec<AtomicU32>, Vec<u32>, Vec<u32>, Vec<u64>) {
     const PART: usize = 1 << 16;
     // Zeroed memory straight from the allocator (huge pages advised, not yet touched), seen as
     // atomics in place: the pass below is the first to write it, on every thread.
@@ -428,12 +490,13 @@ fn seed<G: Share + ?Sized>(g: &G, rules: &Rules) -> (Vec<AtomicU32>, Vec<u32>, V
         .into_iter()
         .map(AtomicU32::new)
         .collect();
-    let parts: Vec<(Vec<u32>, Vec<u32>)> = cells
+    let scored = g.is_scored();
+    let parts: Vec<(Vec<u32>, Vec<u32>, Vec<u64>)> = cells
         .par_chunks_mut(PART)
         .enumerate()
         .map(|(i, part)| {
             let base = i * PART;
-            let (mut wl, mut ties) = (Vec::new(), Vec::new());
+            let (mut wl, mut ties, mut abs) = (Vec::new(), Vec::new(), Vec::new());
             for (j, cell) in part.iter_mut().enumerate() {
                 let v = (base + j) as u32;
                 *cell.get_mut() = match terminal(g, rules, v) {
@@ -443,6 +506,9 @@ fn seed<G: Share + ?Sized>(g: &G, rules: &Rules) -> (Vec<AtomicU32>, Vec<u32>, V
                             ties.push(v);
                         } else {
                             wl.push(v);
+                            if scored {
+                                abs.push(val.score.unsigned_abs());
+                            }
                         }
                         packed_decided(state, 0)
                     }
@@ -450,15 +516,16 @@ fn seed<G: Share + ?Sized>(g: &G, rules: &Rules) -> (Vec<AtomicU32>, Vec<u32>, V
                     None => g.out_degree_at(v) as u32,
                 };
             }
-            (wl, ties)
+            (wl, ties, abs)
         })
         .collect();
-    let (mut wl, mut ties) = (Vec::new(), Vec::new());
-    for (a, b) in parts {
+    let (mut wl, mut ties, mut abs) = (Vec::new(), Vec::new(), Vec::new());
+    for (a, b, c) in parts {
         wl.extend_from_slice(&a);
         ties.extend_from_slice(&b);
+        abs.extend_from_slice(&c);
     }
-    (cells, wl, ties)
+    (cells, wl, ties, abs)
 }
 
 /// Step 4: outcome codes and remoteness (`NONE` for draws, the cells still open); the cells'
@@ -698,14 +765,19 @@ mod tests {
     /// The whole solution, joined at rank 0, of `k` ranks solving `g` with the level engine
     /// and the best-move pass, each on `threads` threads with chunks of `chunk` vertices:
     /// the very code one process runs, over the ranks' placement.
+    /// The rank pools are shared by the tests that run ranks, which the test harness runs
+    /// at once: one at a time, or a rank of one test waiting in a collective would hold the
+    /// pool thread a rank of the other needs.
     fn by_ranks(g: &Graph, rules: &Rules, k: usize, threads: usize, chunk: usize) -> Solution {
+        static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         let got = run_local(k, |ex| {
             let run = || {
                 let share = DistGraph::from_graph(g, ex).unwrap();
                 let (mut s, phases) = values(&share, rules, chunk, ex).unwrap();
                 assert_eq!(phases.threads, threads);
                 s.best = best_moves(&share, rules, &s, ex).unwrap();
-                crate::testing::gather(&s, ex)
+                crate::testing::gather(&s, g.is_scored(), ex)
             };
             rank_pool(ex.rank(), threads).install(run)
         });
@@ -730,6 +802,40 @@ mod tests {
                         let got = by_ranks(&g, &rules, k, threads, chunk);
                         prop_assert_eq!(&got, &want, "{} ranks x {} threads", k, threads);
                     }
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(150))]
+
+        /// Scored graphs (score levels, each a run of levels): every pool and chunk size
+        /// gives the sequential engine's solution, scores included.
+        #[test]
+        fn scored_graphs_parallel_equals_sequential(seed: u64, chunk in 1usize..5, rule in 0u8..3) {
+            let g = crate::testing::random_scored_graph(seed);
+            prop_assert!(g.is_scored());
+            check(&g, &Rules { no_move: primitive(rule) }, chunk)?;
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(60))]
+
+        /// 1 to 4 ranks, each on 1 or 2 threads, give one process's solution of a scored
+        /// graph bit for bit (the ranks agree on each score level with a reduction; a rank
+        /// without a seed in a level still runs it).
+        #[test]
+        fn ranks_give_the_one_process_solution_of_scored_graphs(seed: u64, chunk in 1usize..5) {
+            let g = crate::testing::random_scored_graph(seed);
+            let rules = Rules::default();
+            let want = crate::solve(&g, &rules);
+            prop_assert!(want.is_scored());
+            for k in 1..=4 {
+                for threads in [1, 2] {
+                    let got = by_ranks(&g, &rules, k, threads, chunk);
+                    prop_assert_eq!(&got, &want, "{} ranks x {} threads", k, threads);
                 }
             }
         }

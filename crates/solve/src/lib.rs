@@ -31,6 +31,7 @@ mod levels;
 mod moves;
 pub mod place;
 mod retro;
+mod scored;
 pub mod share;
 mod solution;
 #[cfg(test)]
@@ -42,7 +43,7 @@ pub use dgraph::DistGraph;
 pub use error::Error;
 pub use retro::{
     prefetch, solve, solve_distributed, solve_share, solve_with_options, solve_with_phases,
-    terminal_value, Engine, Phases, SolveOptions,
+    terminal_score, terminal_value, Engine, Phases, SolveOptions,
 };
 pub use retrograde_graph::{Graph, Primitive};
 pub use share::Share;

@@ -7,10 +7,12 @@
 //! remote targets number at most about [`BATCH`] (which bounds the memory of the requests
 //! and answers): per step, every rank asks the holders for the values of its step's distinct
 //! remote targets in one exchange (4 bytes each: the place) and gets them in a second (5
-//! bytes each: the outcome with the owner bit of an arena's vertex, and the remoteness), then
+//! bytes each: the outcome with the owner bit of an arena's vertex, and the remoteness; 8
+//! more for the score in a scored graph), then
 //! scans the step as one process scans the whole. Every rank takes part in every step.
 //!
-//! A best move is the smallest target whose value, seen through the move, is the vertex's:
+//! A best move is the smallest target whose value, seen through the move, is the vertex's
+//! (score and remoteness, [`Scored`]; in an unscored graph the scores are +1, -1 and 0):
 //! the choice depends on the values alone, never on the order of moves, the threads or the
 //! ranks.
 
@@ -20,7 +22,7 @@ use crate::place::Placement;
 use crate::retro::prefetch;
 use crate::share::{terminal, Share};
 use crate::solution::{Solution, NONE};
-use crate::value::{Outcome, Value};
+use crate::value::{Outcome, Scored, Value};
 use crate::Rules;
 use rayon::prelude::*;
 use retrograde_graph::TurnRule;
@@ -44,17 +46,59 @@ pub(crate) struct Look<'a, G: ?Sized> {
 
 impl<G: Share + ?Sized> Look<'_, G> {
     /// The value of `v`, the target of forward entry `e` of held place `u`, seen through the
-    /// move (for the player to move at `u`).
+    /// move (for the player to move at `u`), with its score (+1, -1 or 0 by the outcome in an
+    /// unscored graph, which keeps [`Value`]'s order).
     #[inline]
-    pub(crate) fn seen(&self, e: usize, u: u32, v: u32) -> Value {
+    pub(crate) fn seen(&self, e: usize, u: u32, v: u32) -> Scored {
+        let (value, keeps) = self.seen_parts(e, u, v);
+        // A tie or draw is worth 0: only a win or loss has a score to read.
+        let child = match value.outcome() {
+            Outcome::Win | Outcome::Loss if self.g.is_scored() => {
+                Scored::new(self.target_score(v), value.remoteness())
+            }
+            _ => Scored::from(value),
+        };
+        child.through(keeps)
+    }
+
+    /// [`Look::seen`] without the score: the outcome and remoteness through the move. Reads
+    /// less (no score), so the best-move pass looks at the score only where these agree.
+    #[inline]
+    pub(crate) fn seen_value(&self, e: usize, u: u32, v: u32) -> Value {
+        let (value, keeps) = self.seen_parts(e, u, v);
+        value.through(keeps)
+    }
+
+    /// The value of target `v` (not through the move), and whether the move keeps the turn.
+    #[inline]
+    fn seen_parts(&self, e: usize, u: u32, v: u32) -> (Value, bool) {
         match self.g.turn_rule() {
-            TurnRule::Alternate => self.target(v).0.through(false),
-            TurnRule::GoAgain { forward, .. } => self.target(v).0.through(forward.get(e)),
+            TurnRule::Alternate => (self.target(v).0, false),
+            TurnRule::GoAgain { forward, .. } => (self.target(v).0, forward.get(e)),
             TurnRule::Arena { owner } => {
                 let (value, theirs) = self.target(v);
-                value.through(u8::from(owner.get(u as usize)) == theirs)
+                (value, u8::from(owner.get(u as usize)) == theirs)
             }
         }
+    }
+
+    /// The answer about remote target `v` (`None` for a held one).
+    #[inline]
+    fn answer(&self, v: u32) -> Option<&[u8]> {
+        if self.g.held(v).is_some() {
+            return None;
+        }
+        let (o, l) = self.g.placement().place(u64::from(v));
+        let size = answer_size(self.g);
+        // Every remote target of the step was asked, and the answers' length checked.
+        const NONE_ANSWER: [u8; 13] = [3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        Some(
+            self.asks[o]
+                .binary_search(&(l as u32))
+                .ok()
+                .and_then(|i| self.got[o].get(size * i..size * i + size))
+                .unwrap_or(&NONE_ANSWER[..size]),
+        )
     }
 
     /// The value and the owner (the player who moves there) of target `v`.
@@ -63,18 +107,20 @@ impl<G: Share + ?Sized> Look<'_, G> {
         if let Some(l) = self.g.held(v) {
             return (self.s.value(l), self.g.owner_at(l));
         }
-        let (o, l) = self.g.placement().place(u64::from(v));
-        // Every remote target of the step was asked, and the answers' length checked.
-        let a = self.asks[o]
-            .binary_search(&(l as u32))
-            .ok()
-            .and_then(|i| self.got[o].get(5 * i..5 * i + 5))
-            .unwrap_or(&[3, 0, 0, 0, 0]);
-        let value = Value::new(
-            Outcome::from_code(a[0] & 3),
-            u32::from_le_bytes([a[1], a[2], a[3], a[4]]),
-        );
-        (value, a[0] >> 7)
+        let a = self.answer(v).expect("a remote target");
+        let r = u32::from_le_bytes([a[1], a[2], a[3], a[4]]);
+        (Value::new(Outcome::from_code(a[0] & 3), r), a[0] >> 7)
+    }
+
+    /// The score of target `v` in a scored graph.
+    #[inline]
+    fn target_score(&self, v: u32) -> i64 {
+        if let Some(l) = self.g.held(v) {
+            return self.s.scored(l).score;
+        }
+        let a = self.answer(v).expect("a remote target");
+        a.get(5..13)
+            .map_or(0, |b| i64::from_le_bytes(b.try_into().expect("8 bytes")))
     }
 
     /// A hint to fetch the value of the first target of place `u` (one process only).
@@ -166,6 +212,16 @@ fn step<G: Share + ?Sized>(g: &G, rules: &Rules, from: usize, k: usize) -> (usiz
     (to, asks)
 }
 
+/// The bytes of an answer about a target's value: the outcome with the owner bit, the
+/// remoteness, and in a scored graph the score.
+fn answer_size<G: Share + ?Sized>(g: &G) -> usize {
+    if g.is_scored() {
+        13
+    } else {
+        5
+    }
+}
+
 /// The answers of every holder to this rank's `asks` (a collective: this rank answers the
 /// others' in the same exchange), checked to hold one answer per question.
 fn answers<G: Share + ?Sized>(
@@ -185,16 +241,20 @@ fn answers<G: Share + ?Sized>(
             let x = s.value(l);
             reply.push(x.outcome() as u8 | g.owner_at(l) << 7);
             reply.extend_from_slice(&x.remoteness().unwrap_or(NONE).to_le_bytes());
+            if g.is_scored() {
+                reply.extend_from_slice(&s.scored(l).score.to_le_bytes());
+            }
         })?;
         replies.push(reply);
     }
     let got = ex.all_to_all(replies);
+    let size = answer_size(g);
     for (from, (b, a)) in got.iter().zip(asks).enumerate() {
-        if b.len() != 5 * a.len() {
+        if b.len() != size * a.len() {
             return Err(Error::Message {
                 step: "values of targets: an answer",
                 from,
-                problem: format!("{} bytes for {} values of 5 bytes", b.len(), a.len()),
+                problem: format!("{} bytes for {} values of {size} bytes", b.len(), a.len()),
             });
         }
     }
@@ -216,6 +276,7 @@ pub(crate) fn best_moves<G: Share + ?Sized>(
     let mut best = vec![NONE; g.len()];
     retrograde_graph::huge::advise(&best);
     let (off, targets) = (g.forward_offsets(), g.forward_targets());
+    let scored = g.is_scored();
     over_moves(g, rules, s, ex, &mut best, |first, out, look| {
         for (i, slot) in out.iter_mut().enumerate() {
             let u = first + i as u32;
@@ -224,10 +285,16 @@ pub(crate) fn best_moves<G: Share + ?Sized>(
             if terminal(g, rules, u).is_some() {
                 continue;
             }
-            let want = s.value(u);
+            // Outcome and remoteness first, the score (another array) only where they agree
+            // on a win or loss (a tie's and a draw's are 0).
+            let (want, value) = (s.scored(u), s.value(u));
+            let by_score = scored && matches!(value, Value::Win(_) | Value::Loss(_));
             let from = off[u as usize] as usize;
             for (e, &v) in (from..).zip(&targets[from..off[u as usize + 1] as usize]) {
-                if v < *slot && look.seen(e, u, v) == want {
+                if v < *slot
+                    && look.seen_value(e, u, v) == value
+                    && (!by_score || look.seen(e, u, v) == want)
+                {
                     *slot = v;
                 }
             }

@@ -12,6 +12,12 @@
 //! 3. Ties spread the same way through vertices that are still undecided (neither player can
 //!    win there, so both prefer a level end to an endless game).
 //! 4. What is left is a draw.
+//!
+//! A scored graph (a graph with `score` terminals) runs step 2 once per score level, from the
+//! largest `|score|` down, seeded with the terminals of that `|score|`, the counters kept
+//! from level to level; the vertices a level decides get `+|score|` if won, `-|score|` if
+//! lost. Why this gives the contract's values is in `scored.rs`. With scores +1, -1 and 0
+//! only it is the unscored run, step for step.
 //! 5. Best moves are chosen in a separate pass, in parallel (`moves.rs`): for each vertex the
 //!    smallest successor id whose value realizes the vertex's value. The choice depends only
 //!    on the values, never on the order of the queue or the number of threads.
@@ -27,14 +33,16 @@
 //! and 4 bytes of queue. Packing needs counters and remoteness below 2^30 (graphs of up to
 //! 2^30 vertices); bigger graphs use a state byte beside a full `u32`. Afterwards the cells
 //! become the 1-byte outcome and 4-byte remoteness arrays, the queue is freed, and the 4-byte
-//! best-move array is made.
+//! best-move array is made. A scored graph adds the 8-byte score array (written as each
+//! vertex is decided; on huge pages) and, briefly, its seeds grouped by score level.
 
 use crate::error::Error;
 use crate::exchange::{Exchange, Solo};
 use crate::place::Placement;
-use crate::share::Share;
+use crate::scored::{signed, ScoreLevels};
+use crate::share::{terminal, Share};
 use crate::solution::{DistSolution, Solution, NONE};
-use crate::value::{Outcome, Value};
+use crate::value::{Outcome, Scored, Value};
 use crate::DistGraph;
 use crate::Rules;
 use retrograde_graph::{Graph, TurnRule};
@@ -46,8 +54,15 @@ pub(crate) const TIE: u8 = Outcome::Tie as u8;
 pub(crate) const OPEN: u8 = Outcome::Draw as u8;
 
 /// The value the rules fix at `v` (a primitive label, or the no-move rule at a dead end), if
-/// any. Such a vertex is terminal: it has no best move.
+/// any. Such a vertex is terminal: it has no best move. A vertex with a score is terminal too,
+/// and has the value of its score's sign ([`terminal_score`] says by how much).
 pub fn terminal_value(g: &Graph, rules: &Rules, v: u32) -> Option<Value> {
+    terminal_score(g, rules, v).and_then(Scored::value)
+}
+
+/// The value the rules fix at `v`, if any, as a score: its score, or a label (or the no-move
+/// rule at a dead end) as +1, -1 or 0.
+pub fn terminal_score(g: &Graph, rules: &Rules, v: u32) -> Option<Scored> {
     crate::share::terminal(g, rules, v)
 }
 
@@ -368,7 +383,7 @@ fn solve_with(
         threads: 1,
         ..Phases::default()
     };
-    let (state, remoteness) = if packed {
+    let (state, remoteness, score) = if packed {
         let cells: Vec<u32> = retrograde_graph::huge::zeroed(n);
         propagate(g, rules, &keeps, Packed(cells), &mut phases)
     } else {
@@ -381,27 +396,35 @@ fn solve_with(
         outcome: state,
         remoteness,
         best: Vec::new(),
+        score,
     };
     (solution, phases)
 }
 
-/// Terminals, then wins and losses, then ties; see the module docs.
+/// Terminals, then wins and losses (score level by score level in a scored graph), then
+/// ties; see the module docs. Returns outcome codes, remoteness and, for a scored graph,
+/// scores (else empty).
 fn propagate<C: Cells>(
     g: &Graph,
     rules: &Rules,
     keeps: &impl Fn(usize, u32, u32) -> bool,
     mut cells: C,
     phases: &mut Phases,
-) -> (Vec<u8>, Vec<u32>) {
+) -> (Vec<u8>, Vec<u32>, Vec<i64>) {
     let clock = std::time::Instant::now();
     let n = g.vertex_count();
     let mut queue: Vec<u32> = Vec::with_capacity(n);
+    // In a scored graph, the |score| of each terminal queued, in queue order.
+    let (scored, mut abs) = (g.is_scored(), Vec::new());
     for v in 0..n as u32 {
-        match terminal_value(g, rules, v) {
+        match terminal(g, rules, v) {
             Some(val) => {
                 cells.decide(v as usize, val.outcome() as u8, 0);
                 if val.outcome() != Outcome::Tie {
                     queue.push(v);
+                    if scored {
+                        abs.push(val.score.unsigned_abs());
+                    }
                 }
             }
             // The builder guarantees out-degree < u32::MAX (and `fits_packed` < 2^30).
@@ -409,11 +432,68 @@ fn propagate<C: Cells>(
         }
     }
 
-    // Wins and losses, in order of remoteness. The queue is known ahead, so memory is fetched
-    // ahead in three stages: offsets, then predecessor lists, then the predecessors' cells.
+    // Wins and losses: in a scored graph one score level at a time, from the highest |score|,
+    // the queue seeded with that level's terminals (`scored.rs`); else one level.
+    let mut score = Vec::new();
+    if scored {
+        score = retrograde_graph::huge::zeroed::<i64>(n);
+        let levels = ScoreLevels::new(&queue, &abs);
+        // The queue keeps its room; the seeds wait in their levels.
+        queue.clear();
+        drop(abs);
+        for (k, seeds) in levels {
+            let start = queue.len();
+            queue.extend_from_slice(&seeds);
+            spread(g, keeps, &mut cells, &mut queue, start, phases);
+            for &v in &queue[start..] {
+                score[v as usize] = signed(k, cells.state(v as usize));
+            }
+        }
+    } else {
+        spread(g, keeps, &mut cells, &mut queue, 0, phases);
+    }
+    phases.propagate = clock.elapsed();
+    let clock = std::time::Instant::now();
+
+    // Ties, in order of remoteness, through vertices still open.
+    let tie_start = queue.len();
+    for v in 0..n as u32 {
+        if cells.state(v as usize) == TIE {
+            queue.push(v);
+        }
+    }
+    let mut head = tie_start;
+    while head < queue.len() {
+        let v = queue[head];
+        head += 1;
+        let r = cells.level(v as usize) + 1;
+        for &u in g.predecessors(v) {
+            if cells.is_open(u as usize) {
+                cells.decide(u as usize, TIE, r);
+                queue.push(u);
+            }
+        }
+    }
+    drop(queue);
+    let (state, remoteness) = cells.finish();
+    phases.ties = clock.elapsed();
+    (state, remoteness, score)
+}
+
+/// Wins and losses spread from `queue[head..]` (decided vertices, in non-decreasing
+/// remoteness) in FIFO order, the vertices they decide appended to `queue`. The queue is
+/// known ahead, so memory is fetched ahead in three stages: offsets, then predecessor lists,
+/// then the predecessors' cells.
+fn spread<C: Cells>(
+    g: &Graph,
+    keeps: &impl Fn(usize, u32, u32) -> bool,
+    cells: &mut C,
+    queue: &mut Vec<u32>,
+    mut head: usize,
+    phases: &mut Phases,
+) {
     let rev = g.reverse_sources();
     let rev_off = g.reverse_offsets();
-    let mut head = 0;
     while head < queue.len() {
         if let Some(&w) = queue.get(head + 32) {
             prefetch(rev_off, w as usize);
@@ -448,32 +528,6 @@ fn propagate<C: Cells>(
             }
         }
     }
-    phases.propagate = clock.elapsed();
-    let clock = std::time::Instant::now();
-
-    // Ties, in order of remoteness, through vertices still open.
-    let tie_start = queue.len();
-    for v in 0..n as u32 {
-        if cells.state(v as usize) == TIE {
-            queue.push(v);
-        }
-    }
-    let mut head = tie_start;
-    while head < queue.len() {
-        let v = queue[head];
-        head += 1;
-        let r = cells.level(v as usize) + 1;
-        for &u in g.predecessors(v) {
-            if cells.is_open(u as usize) {
-                cells.decide(u as usize, TIE, r);
-                queue.push(u);
-            }
-        }
-    }
-    drop(queue);
-    let out = cells.finish();
-    phases.ties = clock.elapsed();
-    out
 }
 
 /// A hint to bring `data[i]` into cache; no effect on results (and none off x86-64). Both

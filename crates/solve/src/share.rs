@@ -10,7 +10,7 @@
 
 use crate::place::{Placement, Whole};
 use crate::retro::LOW;
-use crate::{Rules, Value};
+use crate::{Rules, Scored, Value};
 use retrograde_graph::{Graph, Primitive, TurnRule};
 
 /// A share of a graph: see the [module docs](self).
@@ -64,6 +64,13 @@ pub trait Share: Sync {
 
     /// The primitive label of the vertex at place `l`.
     fn primitive_at(&self, l: u32) -> Option<Primitive>;
+
+    /// The score of the vertex at place `l`, if it has one (it is then terminal).
+    fn score_at(&self, l: u32) -> Option<i64>;
+
+    /// Whether the graph is scored (some vertex, held here or not, has a score): its values
+    /// then say by how much ([`Scored`]).
+    fn is_scored(&self) -> bool;
 
     /// The name of the vertex at place `l`, if it has one.
     fn name_at(&self, l: u32) -> Option<&str>;
@@ -122,18 +129,22 @@ pub trait Share: Sync {
     }
 }
 
-/// The value the rules fix at place `l` (a primitive label, or the no-move rule at a dead
-/// end), if any. Such a vertex is terminal: it has no best move.
+/// The value the rules fix at place `l` (a score, a primitive label, or the no-move rule at
+/// a dead end), if any, as a score: a label is worth +1, -1 or 0 (in an unscored graph this
+/// is [`Value`]'s order, see [`Scored`]). Such a vertex is terminal: it has no best move.
 #[inline]
-pub(crate) fn terminal<G: Share + ?Sized>(g: &G, rules: &Rules, l: u32) -> Option<Value> {
+pub(crate) fn terminal<G: Share + ?Sized>(g: &G, rules: &Rules, l: u32) -> Option<Scored> {
+    if let Some(s) = g.score_at(l) {
+        return Some(Scored::new(s, Some(0)));
+    }
     let p = g
         .primitive_at(l)
         .or_else(|| (g.out_degree_at(l) == 0).then_some(rules.no_move))?;
-    Some(match p {
+    Some(Scored::from(match p {
         Primitive::Win => Value::Win(0),
         Primitive::Loss => Value::Loss(0),
         Primitive::Tie => Value::Tie(0),
-    })
+    }))
 }
 
 /// A whole graph is the one share of one process.
@@ -183,6 +194,13 @@ impl Share for Graph {
     #[inline]
     fn primitive_at(&self, l: u32) -> Option<Primitive> {
         self.primitive(l)
+    }
+    #[inline]
+    fn score_at(&self, l: u32) -> Option<i64> {
+        self.score(l)
+    }
+    fn is_scored(&self) -> bool {
+        Graph::is_scored(self)
     }
     fn name_at(&self, l: u32) -> Option<&str> {
         self.name(l)

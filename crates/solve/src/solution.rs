@@ -3,20 +3,24 @@
 use crate::dgraph::DistGraph;
 use crate::error::Error;
 use crate::exchange::Exchange;
-use crate::value::{Outcome, Value};
+use crate::value::{Outcome, Scored, Value};
 use retrograde_graph::{Graph, VertexId};
 
 /// "No vertex", in the remoteness and best-move arrays.
 pub(crate) const NONE: u32 = u32::MAX;
 
-/// Outcome, remoteness and best move for every vertex of a graph.
+/// Outcome, remoteness and best move for every vertex of a graph, and the score of every
+/// vertex of a scored graph.
 ///
-/// Stored as three flat arrays (1 + 4 + 4 bytes per vertex).
+/// Stored as flat arrays (1 + 4 + 4 bytes per vertex, and 8 more for a score).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
     pub(crate) outcome: Vec<u8>,
     pub(crate) remoteness: Vec<u32>,
     pub(crate) best: Vec<u32>,
+    /// The score of every vertex of a scored graph (0 for ties and draws); empty for an
+    /// unscored graph, whose scores are +1, -1 and 0 by the outcome.
+    pub(crate) score: Vec<i64>,
 }
 
 /// Totals over a solution.
@@ -58,7 +62,76 @@ impl Solution {
                 .map(|v| v.remoteness().unwrap_or(NONE))
                 .collect(),
             best: best.iter().map(|b| b.unwrap_or(NONE)).collect(),
+            score: Vec::new(),
         })
+    }
+
+    /// Builds the solution of a scored graph from per-vertex values with scores and best
+    /// moves (for example read back from a file, to check it with [`crate::verify`]).
+    ///
+    /// # Errors
+    /// [`Error::Lengths`] when the two lists differ in length.
+    pub fn from_scored(values: &[Scored], best: &[Option<VertexId>]) -> Result<Solution, Error> {
+        if values.len() != best.len() {
+            return Err(Error::Lengths {
+                values: values.len(),
+                best: best.len(),
+            });
+        }
+        Ok(Solution {
+            outcome: values.iter().map(|v| v.outcome() as u8).collect(),
+            remoteness: values
+                .iter()
+                .map(|v| v.remoteness.unwrap_or(NONE))
+                .collect(),
+            best: best.iter().map(|b| b.unwrap_or(NONE)).collect(),
+            score: values.iter().map(|v| v.score).collect(),
+        })
+    }
+
+    /// True for the solution of a scored graph with a vertex: [`Solution::scored`] says by
+    /// how much.
+    pub fn is_scored(&self) -> bool {
+        !self.score.is_empty()
+    }
+
+    /// The value with its score at `v`: in an unscored graph the outcome as +1, -1 or 0.
+    ///
+    /// # Example
+    /// ```
+    /// use retrograde_graph::GraphBuilder;
+    /// use retrograde_solve::{solve, Rules, Scored};
+    /// // 0 chooses between 1 (worth 5 to the opponent) and 2, which moves to 3 (worth -2 to
+    /// // the player there, so 2 wins by 2): 0 loses by 2 rather than by 5, in 2 plies.
+    /// let mut b = GraphBuilder::new();
+    /// for (u, v) in [(0, 1), (0, 2), (2, 3)] {
+    ///     b.add_edge(u, v);
+    /// }
+    /// b.set_score(1, 5).unwrap();
+    /// b.set_score(3, -2).unwrap();
+    /// let s = solve(&b.build().unwrap(), &Rules::default());
+    /// assert_eq!(s.scored(0), Scored::new(-2, Some(2)));
+    /// assert_eq!(s.scored(0).to_string(), "loss by 2 in 2");
+    /// assert_eq!(s.scored(2).to_string(), "win by 2 in 1");
+    /// assert_eq!(s.best_move(0), Some(2));
+    /// ```
+    #[inline]
+    pub fn scored(&self, v: VertexId) -> Scored {
+        let value = self.value(v);
+        // Only a win or loss has a score other than 0 (which saves a read for the others).
+        match value.outcome() {
+            Outcome::Win | Outcome::Loss if !self.score.is_empty() => {
+                let r = self.remoteness[v as usize];
+                Scored::new(self.score[v as usize], (r != NONE).then_some(r))
+            }
+            _ => Scored::from(value),
+        }
+    }
+
+    /// The score of every vertex of a scored graph (0 for ties and draws); empty for an
+    /// unscored graph.
+    pub fn scores(&self) -> &[i64] {
+        &self.score
     }
 
     /// The three arrays, taken apart without copying: outcome codes (`Outcome as u8`),
@@ -175,7 +248,10 @@ impl Solution {
 
     /// Heap bytes held.
     pub fn heap_bytes(&self) -> usize {
-        self.outcome.capacity() + self.remoteness.capacity() * 4 + self.best.capacity() * 4
+        self.outcome.capacity()
+            + self.remoteness.capacity() * 4
+            + self.best.capacity() * 4
+            + self.score.capacity() * 8
     }
 }
 
@@ -214,6 +290,11 @@ impl DistSolution {
     /// The value of an owned vertex.
     pub fn value(&self, v: u32) -> Value {
         self.part.value(v - self.lo)
+    }
+
+    /// The value with its score of an owned vertex.
+    pub fn scored(&self, v: u32) -> Scored {
+        self.part.scored(v - self.lo)
     }
 
     /// The best move from an owned vertex (`None` at a terminal, or without best moves).

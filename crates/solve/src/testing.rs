@@ -34,6 +34,45 @@ pub(crate) fn random_graph(seed: u64) -> Graph {
     b.build().unwrap()
 }
 
+/// A random scored graph of up to 60 vertices: [`random_graph`]'s moves and turn rules, and
+/// scores (few distinct ones, some extreme) instead of most labels.
+pub(crate) fn random_scored_graph(seed: u64) -> Graph {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let n = rng.gen_range(1..60u32);
+    let mut b = GraphBuilder::new();
+    let kind = rng.gen_range(0..3);
+    let palette: Vec<i64> = (0..rng.gen_range(1..5))
+        .map(|_| match rng.gen_range(0..4) {
+            0 => i64::MAX,
+            1 => -i64::MAX,
+            _ => rng.gen_range(-4..=4),
+        })
+        .collect();
+    for v in 0..n {
+        for _ in 0..rng.gen_range(0..4) {
+            let w = rng.gen_range(0..n);
+            if kind == 1 && rng.gen_bool(0.3) {
+                b.add_edge_again(v, w);
+            } else {
+                b.add_edge(v, w);
+            }
+        }
+        if rng.gen_bool(0.15) || v + 1 == n {
+            b.set_score(v, palette[rng.gen_range(0..palette.len())])
+                .unwrap();
+        } else if rng.gen_bool(0.05) {
+            b.set_primitive(
+                v,
+                [Primitive::Win, Primitive::Loss, Primitive::Tie][rng.gen_range(0..3)],
+            );
+        }
+        if kind == 2 {
+            b.set_owner(v, rng.gen_range(0..2)).unwrap();
+        }
+    }
+    b.build().unwrap()
+}
+
 /// Rank 0 of 2, where rank 1 sends `message` in every exchange (and agrees with rank 0 in
 /// every reduction).
 pub(crate) struct Forged(Vec<u8>);
@@ -66,29 +105,41 @@ impl Exchange for Forged {
 }
 
 /// Every rank's part of a solution, joined in rank order at rank 0 (a collective; `None`
-/// elsewhere): the whole solution when the ranks hold ascending ranges of vertices.
-pub(crate) fn gather(part: &Solution, ex: &dyn Exchange) -> Option<Solution> {
+/// elsewhere): the whole solution when the ranks hold ascending ranges of vertices. `scored`:
+/// the graph is scored (every rank's part has scores).
+pub(crate) fn gather(part: &Solution, scored: bool, ex: &dyn Exchange) -> Option<Solution> {
     let best = part.has_best_moves();
-    let mut mine = Vec::with_capacity(part.len() * 9);
+    let mut mine = Vec::with_capacity(part.len() * 17);
     for i in 0..part.len() {
         mine.push(part.outcome[i]);
         mine.extend_from_slice(&part.remoteness[i].to_le_bytes());
         if best {
             mine.extend_from_slice(&part.best[i].to_le_bytes());
         }
+        if scored {
+            mine.extend_from_slice(&part.score[i].to_le_bytes());
+        }
     }
     let mut s = Solution {
         outcome: Vec::new(),
         remoteness: Vec::new(),
         best: Vec::new(),
+        score: Vec::new(),
     };
+    let size = 5 + if best { 4 } else { 0 } + if scored { 8 } else { 0 };
     for b in ex.gather(&mine)? {
-        for c in b.chunks_exact(if best { 9 } else { 5 }) {
+        for c in b.chunks_exact(size) {
             s.outcome.push(c[0]);
             s.remoteness
                 .push(u32::from_le_bytes([c[1], c[2], c[3], c[4]]));
+            let mut at = 5;
             if best {
                 s.best.push(u32::from_le_bytes([c[5], c[6], c[7], c[8]]));
+                at = 9;
+            }
+            if scored {
+                s.score
+                    .push(i64::from_le_bytes(c[at..at + 8].try_into().unwrap()));
             }
         }
     }

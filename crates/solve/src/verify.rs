@@ -1,18 +1,20 @@
 //! An independent check of a solution against its graph.
 //!
 //! The check is local and needs no solver: every terminal must carry the value the rules fix,
-//! and every other vertex must carry exactly the best value its moves give (the best by
-//! [`Value`]'s preference order of the children's values seen through each move), with a best
-//! move that realizes it and is the smallest successor that does (the rule the solver
-//! documents, so that a best move never depends on the order of work). Because every win, loss and tie is justified by a child whose
-//! remoteness is one less, a solution that passes is the unique exact one.
+//! and every other vertex must carry exactly the best value its moves give (the best by the
+//! mover's order of [`Scored`] values, which on an unscored graph is [`Value`](crate::Value)'s,
+//! of the children's values seen through each move), with a best move that realizes it and is
+//! the smallest successor that does (the rule the solver documents, so that a best move never
+//! depends on the order of work). Because every win, loss and tie is justified by a child
+//! whose remoteness is one less, a solution that passes is the unique exact one; in a scored
+//! graph the scores are checked by the same rule (and a game that never ends is worth 0).
 
 use crate::error::Error;
 use crate::exchange::{Exchange, Solo};
 use crate::moves::over_moves;
 use crate::place::Placement;
 use crate::share::{terminal, Share};
-use crate::{Rules, Solution, Value};
+use crate::{Rules, Scored, Solution};
 use retrograde_graph::Graph;
 use std::fmt;
 
@@ -91,8 +93,10 @@ pub fn verify_share<G: Share + ?Sized>(
                 let range = off[u as usize] as usize..off[u as usize + 1] as usize;
                 moves.extend(range.map(|e| (targets[e], look.seen(e, u, targets[e]))));
             }
-            let claimed = s.value(u);
-            if let Err(message) = check(claimed, fixed, s.best_move(u), moves.iter().copied()) {
+            let claimed = s.scored(u);
+            let show = Show(g.is_scored());
+            if let Err(message) = check(show, claimed, fixed, s.best_move(u), moves.iter().copied())
+            {
                 let vertex = g.global(u);
                 return Some(Violation { vertex, message });
             }
@@ -128,33 +132,61 @@ fn first_of_all<G: Share + ?Sized>(
     Err(Violation { vertex, message })
 }
 
+/// How a value is written in a message: with its score in a scored graph, else as the
+/// [`Value`](crate::Value) it is (so that an unscored graph's messages say "win in 3").
+#[derive(Copy, Clone)]
+struct Show(bool);
+
+impl Show {
+    fn at(self, v: Scored) -> String {
+        match v.value() {
+            Some(value) if !self.0 => value.to_string(),
+            _ => v.to_string(),
+        }
+    }
+}
+
 /// The rule for one vertex, the one place it is written: `claimed` its value, `fixed` the
 /// value the rules fix if it is a terminal, `best` its best move, `moves` its moves as
 /// (target, the target's value seen through the move), in the graph's order. The message
-/// says what is wrong.
+/// says what is wrong. Values carry scores (+1, -1 and 0 in an unscored graph, whose order
+/// is then [`Value`](crate::Value)'s).
 fn check(
-    claimed: Value,
-    fixed: Option<Value>,
+    show: Show,
+    claimed: Scored,
+    fixed: Option<Scored>,
     best: Option<u32>,
-    moves: impl Iterator<Item = (u32, Value)> + Clone,
+    moves: impl Iterator<Item = (u32, Scored)> + Clone,
 ) -> Result<(), String> {
     if let Some(fixed) = fixed {
         if claimed != fixed {
-            return Err(format!("a terminal whose value is {fixed}, not {claimed}"));
+            return Err(format!(
+                "a terminal whose value is {}, not {}",
+                show.at(fixed),
+                show.at(claimed)
+            ));
         }
         if let Some(b) = best {
             return Err(format!("a terminal, but it has best move {b}"));
         }
         return Ok(());
     }
+    let claimed_text = show.at(claimed);
     // `through` saturates at the largest remoteness, where a go-again cycle would justify
     // itself; no line of play on a graph of `u32` vertices is that long.
-    if claimed.remoteness() == Some(u32::MAX) {
-        return Err(format!("{claimed}: longer than any line of play"));
+    if claimed.remoteness == Some(u32::MAX) {
+        return Err(format!("{claimed_text}: longer than any line of play"));
+    }
+    // A value with a score other than 0 and no end cannot come from a graph (only from tier
+    // rewards), nor can an outcome that disagrees with the score's sign.
+    if claimed.remoteness.is_none() && claimed.score != 0 {
+        return Err(format!(
+            "{claimed_text}: a graph's game that never ends is worth 0"
+        ));
     }
     // The best value the moves give, and the smallest target giving it (whatever the order
     // of the moves: a share of a graph lists them in its own).
-    let mut top: Option<(Value, u32)> = None;
+    let mut top: Option<(Scored, u32)> = None;
     for (v, seen) in moves.clone() {
         if top.is_none_or(|(b, w)| seen > b || (seen == b && v < w)) {
             top = Some((seen, v));
@@ -165,19 +197,20 @@ fn check(
     };
     if claimed != want {
         return Err(format!(
-            "claimed {claimed}, but its moves give {want} (move to {via})"
+            "claimed {claimed_text}, but its moves give {} (move to {via})",
+            show.at(want)
         ));
     }
     let Some(b) = best else {
-        return Err(format!("{claimed} but no best move"));
+        return Err(format!("{claimed_text} but no best move"));
     };
     if !moves.into_iter().any(|(v, seen)| v == b && seen == claimed) {
-        return Err(format!("best move {b} does not realize {claimed}"));
+        return Err(format!("best move {b} does not realize {claimed_text}"));
     }
     // The documented rule: the smallest successor that realizes the value.
     if b != via {
         return Err(format!(
-            "best move {b} realizes {claimed}, but so does {via}, a smaller successor: the best move is the smallest that realizes the value"
+            "best move {b} realizes {claimed_text}, but so does {via}, a smaller successor: the best move is the smallest that realizes the value"
         ));
     }
     Ok(())
@@ -228,11 +261,57 @@ mod tests {
                             outcome: s.outcome[a..b].to_vec(),
                             remoteness: s.remoteness[a..b].to_vec(),
                             best: s.best[a..b].to_vec(),
+                            score: s.score.get(a..b).unwrap_or_default().to_vec(),
                         };
                         verify_share(&share, &rules, &part, ex).unwrap()
                     });
                     for (r, v) in got.iter().enumerate() {
                         prop_assert_eq!(v, &want, "{}, {} ranks, rank {}", what, k, r);
+                    }
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(60))]
+
+        /// On scored graphs (answers about remote targets carry the score), the check across
+        /// 1 to 4 ranks accepts the solution and finds a changed score where one process does.
+        #[test]
+        fn the_check_across_ranks_checks_scores(seed: u64, damage: u64) {
+            let g = crate::testing::random_scored_graph(seed);
+            let rules = Rules::default();
+            let whole = crate::solve(&g, &rules);
+            let mut bad = whole.clone();
+            // Another score of the same sign at a win or loss (a tie's or draw's is 0 by
+            // its outcome).
+            let x = (damage % g.vertex_count() as u64) as usize;
+            let old = bad.score[x];
+            prop_assume!(old != 0);
+            bad.score[x] = match old {
+                1 => 2,
+                -1 => -2,
+                s => s - s.signum(),
+            };
+            for s in [&whole, &bad] {
+                let want = verify(&g, &rules, s);
+                prop_assert_eq!(want.is_ok(), std::ptr::eq(s, &whole));
+                for k in 1..=4 {
+                    let got = run_local(k, |ex| {
+                        let share = DistGraph::from_graph(&g, ex).unwrap();
+                        let r = share.range();
+                        let (a, b) = (r.start as usize, r.end as usize);
+                        let part = Solution {
+                            outcome: s.outcome[a..b].to_vec(),
+                            remoteness: s.remoteness[a..b].to_vec(),
+                            best: s.best[a..b].to_vec(),
+                            score: s.score[a..b].to_vec(),
+                        };
+                        verify_share(&share, &rules, &part, ex).unwrap()
+                    });
+                    for v in &got {
+                        prop_assert_eq!(v, &want, "{} ranks", k);
                     }
                 }
             }
@@ -252,6 +331,7 @@ mod tests {
             outcome: whole.outcome[..n].to_vec(),
             remoteness: whole.remoteness[..n].to_vec(),
             best: whole.best[..n].to_vec(),
+            score: Vec::new(),
         };
         let e = verify_share(&share, &rules, &part, &ex).unwrap_err();
         assert_eq!(

@@ -27,8 +27,8 @@ use anyhow::{anyhow, Result};
 use retrograde_solve::exchange::{Exchange, Solo};
 use retrograde_solve::place::Placement;
 use retrograde_solve::{
-    solve_share, verify_share, DistGraph, DistSolution, Engine, Graph, Rules, Share, Solution,
-    SolveOptions, Value,
+    solve_share, verify_share, DistGraph, DistSolution, Engine, Graph, Rules, Scored, Share,
+    Solution, SolveOptions, Value,
 };
 use retrograde_tier::{graphdb, Stats, Storage};
 use std::collections::HashMap;
@@ -125,6 +125,12 @@ fn solve<G: Share>(
         .as_deref()
         .map(|v| input::vertex_of(g, v, ex))
         .transpose()?;
+    if storage.is_some() && g.is_scored() {
+        return Err(agreed(anyhow!(
+            "{}: --db does not store scores yet, and a scored graph's database without them would be wrong; solve it without --db",
+            loaded.name
+        )));
+    }
     let t = Instant::now();
     // Totals need no best moves: skip that pass over every edge unless something shows them.
     let opts = SolveOptions {
@@ -295,7 +301,7 @@ fn print<G: Share>(
         }
         OutputArg::Csv => {
             if rank0 {
-                output::csv_header(view.g.is_arena(), out)?;
+                output::csv_header(view.g.is_arena(), view.g.is_scored(), out)?;
             }
             stream(view, chosen, ex, out, |_, v, b| output::csv_row(view, v, b))?;
         }
@@ -362,6 +368,9 @@ impl<G: Share> Rows for View<'_, G> {
     }
     fn value(&self, v: u32) -> Value {
         self.s.value(self.at(v))
+    }
+    fn scored(&self, v: u32) -> Option<Scored> {
+        self.g.is_scored().then(|| self.s.scored(self.at(v)))
     }
     fn best_move(&self, v: u32) -> Option<u32> {
         self.s.best_move(self.at(v))

@@ -11,7 +11,10 @@
 //! }
 //! ```
 //! Every field is optional. `edges` lists moves `[u, v]`, or `[u, v, "again"]` for a go-again
-//! move; `terminal` lists `[vertex, "win"|"loss"|"tie"]`; `owners` (one 0/1 per vertex, from
+//! move; `terminal` lists `[vertex, "win"|"loss"|"tie"]`; `scores` lists `[vertex, S]`
+//! (the vertex is terminal, worth the integer S, `-(2^63-1) <= S <= 2^63-1`, to the player to
+//! move there; a graph with a score is scored, and a vertex has a terminal value or a score,
+//! not both); `owners` (one 0/1 per vertex, from
 //! vertex 0) makes the graph an arena; `names` gives labels from vertex 0 (`""` or `null` for
 //! none). Unknown fields are errors, so a typo is never silently ignored.
 //!
@@ -188,6 +191,8 @@ struct JsonGraph {
     #[serde(default)]
     terminal: Option<Terminals>,
     #[serde(default)]
+    scores: Option<Vec<(Vid, i64)>>,
+    #[serde(default)]
     owners: Option<Vec<u8>>,
     #[serde(default)]
     names: Option<Names>,
@@ -227,7 +232,28 @@ pub fn parse_builder(bytes: &[u8], opts: &ParseOptions) -> Result<GraphBuilder, 
             b.add_edge(u, v);
         }
     }
-    for (v, Label(p)) in g.terminal.map(|t| t.0).unwrap_or_default() {
+    let terminal = g.terminal.map(|t| t.0).unwrap_or_default();
+    let mut scored = std::collections::HashMap::new();
+    for (i, (v, score)) in g.scores.into_iter().flatten().enumerate() {
+        match scored.insert(v.0, (i, score)) {
+            Some((j, before)) if before != score => {
+                return Err(ParseError::whole(format!(
+                    "scores: vertex {} is worth {score} here (entry {i}) but {before} in entry {j}",
+                    v.0
+                )))
+            }
+            _ => {}
+        }
+        b.set_score(v.0, score)
+            .map_err(|e| ParseError::whole(format!("scores: entry {i}: {e}")))?;
+    }
+    for (v, Label(p)) in terminal {
+        if let Some(&(i, _)) = scored.get(&v.0) {
+            return Err(ParseError::whole(format!(
+                "vertex {} has both a terminal value and a score (scores entry {i}); a vertex has one or the other",
+                v.0
+            )));
+        }
         b.set_primitive(v.0, p);
     }
     let count = |len: usize| u32::try_from(len).map_err(|_| ParseError::whole("too many entries"));
@@ -278,6 +304,26 @@ mod tests {
         assert_eq!(g.start(), Some(0));
         let g = p(r#"{"edges": [[0,1]], "owners": [0, 1]}"#).unwrap();
         assert!(g.is_arena());
+    }
+
+    #[test]
+    fn scores() {
+        let g =
+            p(r#"{"edges": [[0,1],[1,2]], "scores": [[2, -9223372036854775807], [1, 5], [1, 5]]}"#)
+                .unwrap();
+        assert!(g.is_scored());
+        assert_eq!(
+            (g.score(0), g.score(1), g.score(2)),
+            (None, Some(5), Some(-i64::MAX))
+        );
+        assert!(!p(r#"{"scores": []}"#).unwrap().is_scored());
+        let e = |s: &str| p(s).unwrap_err().to_string();
+        assert!(e(r#"{"scores": [[1, -9223372036854775808]]}"#).contains("a score must lie in"));
+        assert!(e(r#"{"scores": [[1, 9223372036854775808]]}"#).starts_with("1: "));
+        assert!(e(r#"{"scores": [[1, 1e9]]}"#).starts_with("1: "));
+        assert!(e(r#"{"scores": [[1, 2], [1, 3]]}"#).contains("vertex 1 is worth 3 here"));
+        assert!(e(r#"{"scores": [[1, 2]], "terminal": [[1, "win"]]}"#)
+            .contains("both a terminal value and a score"));
     }
 
     #[test]

@@ -11,8 +11,9 @@
 //!   (or [`ParseOptions::vertices`]).
 //! - **rg** (the native format, a superset of *edges*): edge lines, optionally `u v again`
 //!   for a go-again move, and directive lines:
-//!   `vertices N`, `terminal V win|loss|tie`, `owner V 0|1` (makes the graph an arena),
-//!   `name V free text`, `start V`.
+//!   `vertices N`, `terminal V win|loss|tie`, `score V S` (V is terminal, worth the integer
+//!   S, `-(2^63-1) <= S <= 2^63-1`, to the player to move there; the graph is then scored),
+//!   `owner V 0|1` (makes the graph an arena), `name V free text`, `start V`.
 //! - **grf** (GamesmanClassic): see [`grf`].
 //! - **json**: see [`json`].
 //!

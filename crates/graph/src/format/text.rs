@@ -514,6 +514,17 @@ struct Seen {
 }
 
 impl Seen {
+    /// Refuses `keyword v` when `other v` was said before (a vertex has a terminal label or a
+    /// score, not both).
+    fn not_both(&self, v: VertexId, keyword: &str, other: &'static str) -> Result<(), String> {
+        match self.said.get(&(other, v)) {
+            Some((first, before)) => Err(format!(
+                "{keyword}: vertex {v} already has \"{other} {v} {before}\" (line {first}); a vertex has a terminal value or a score, not both"
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// Records `keyword v value` on line `at`; the same thing said twice is fine, two
     /// different values an error naming both lines.
     fn say(
@@ -544,6 +555,27 @@ impl Seen {
                 Ok(())
             }
         }
+    }
+}
+
+/// A score as `score V S` writes it: a decimal integer from -(2^63-1) to 2^63-1 (so that it
+/// can be negated).
+fn parse_score(s: &str) -> Result<i64, String> {
+    let range = || format!("-{max}..={max}", max = i64::MAX);
+    let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return Err(format!(
+            "score: expected an integer score, found {}",
+            show(s.as_bytes())
+        ));
+    }
+    match s.parse::<i64>() {
+        Ok(x) if x != crate::NO_SCORE => Ok(x),
+        _ => Err(format!(
+            "score: {} is out of range (a score lies in {})",
+            show(s.as_bytes()),
+            range()
+        )),
     }
 }
 
@@ -590,8 +622,17 @@ fn directive(b: &mut GraphBuilder, line: &[u8], at: u64, seen: &mut Seen) -> Res
             let v = vertex(args[0])?;
             let p: Primitive = args[1].parse().map_err(|e| format!("terminal: {e}"))?;
             seen.say("terminal", v, args[1], at)?;
+            seen.not_both(v, "terminal", "score")?;
             b.set_primitive(v, p);
             Ok(())
+        }
+        "score" => {
+            arity(2, "score V S")?;
+            let v = vertex(args[0])?;
+            let score = parse_score(args[1])?;
+            seen.say("score", v, &score.to_string(), at)?;
+            seen.not_both(v, "score", "terminal")?;
+            b.set_score(v, score).map_err(|e| e.to_string())
         }
         "owner" => {
             arity(2, "owner V 0|1")?;
@@ -632,7 +673,7 @@ fn directive(b: &mut GraphBuilder, line: &[u8], at: u64, seen: &mut Seen) -> Res
             Ok(())
         }
         _ => Err(format!(
-            "expected two vertex ids or a directive (vertices, terminal, owner, name, start), found {}",
+            "expected two vertex ids or a directive (vertices, terminal, score, owner, name, start), found {}",
             show(line)
         )),
     }
@@ -729,7 +770,7 @@ mod tests {
         );
         assert_eq!(
             err(rg("0 1\nbogus 1\n")),
-            "2: expected two vertex ids or a directive (vertices, terminal, owner, name, start), found \"bogus 1\""
+            "2: expected two vertex ids or a directive (vertices, terminal, score, owner, name, start), found \"bogus 1\""
         );
         assert!(err(rg("owner 1 2\n")).contains("owner must be 0 or 1"));
         assert!(err(rg("0 1 again\nowner 1 1\n")).contains("go-again"));
@@ -737,6 +778,45 @@ mod tests {
         assert!(err(rg("0 1 twice\n")).contains("\"u v again\""));
         assert!(err(rg("start 4294967295\n")).contains("too large"));
         assert!(err(rg("vertices 4294967296\n")).contains("too many"));
+    }
+
+    #[test]
+    fn rg_scores() {
+        let g = rg("0 1\n1 2\nscore 2 -9223372036854775807\nscore 1 +9223372036854775807\nscore 1 9223372036854775807\n")
+            .unwrap();
+        assert!(g.is_scored());
+        assert_eq!(g.score(2), Some(-i64::MAX));
+        assert_eq!(g.score(1), Some(i64::MAX));
+        assert_eq!(g.score(0), None);
+        assert!(!rg("0 1\nterminal 1 win\n").unwrap().is_scored());
+    }
+
+    #[test]
+    fn rg_score_errors() {
+        let range = "(a score lies in -9223372036854775807..=9223372036854775807)";
+        assert_eq!(
+            err(rg("0 1\nscore 1 -9223372036854775808\n")),
+            format!("2: score: \"-9223372036854775808\" is out of range {range}")
+        );
+        assert_eq!(
+            err(rg("score 1 99999999999999999999\n")),
+            format!("1: score: \"99999999999999999999\" is out of range {range}")
+        );
+        for bad in ["1e9", "x", "-", "3.5", "0x10"] {
+            assert_eq!(
+                err(rg(&format!("score 0 {bad}\n"))),
+                format!("1: score: expected an integer score, found \"{bad}\"")
+            );
+        }
+        assert!(err(rg("score 1\n")).starts_with("1: expected \"score V S\""));
+        assert_eq!(
+            err(rg("score 1 3\n0 1\nscore 1 4\n")),
+            "3: \"score 1 4\" contradicts line 1: \"score 1 3\""
+        );
+        assert!(err(rg("score 1 3\nterminal 1 win\n"))
+            .starts_with("2: terminal: vertex 1 already has \"score 1 3\" (line 1)"));
+        assert!(err(rg("terminal 1 win\nscore 1 3\n"))
+            .starts_with("2: score: vertex 1 already has \"terminal 1 win\" (line 1)"));
     }
 
     #[test]

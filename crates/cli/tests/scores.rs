@@ -1,0 +1,250 @@
+//! End-to-end tests of scored graphs (issue 24): `score V S` in `rg` files and `"scores"` in
+//! JSON, solved, printed (CSV, JSON, text, `--line`), checked by `verify`, and every new
+//! input error (exit status 2, a message naming the file and line).
+
+#[macro_use]
+#[allow(dead_code)] // the helpers shared with cli.rs are not all used here
+mod util;
+
+use util::{example, json};
+
+/// `examples/scored.rg`, worked out by hand (its comments say why):
+/// - 1 and 3 are terminals worth 5 and -2 to their movers, 6 a tie (0), 9 a dead end (a
+///   loss, -1), 11 worth -(2^63 - 1).
+/// - 2 moves to 3 (worth -2 to the opponent: +2 in 1) or to 0 (worse or slower): win by 2
+///   in 1, move 3.
+/// - 0 moves to 1 (the opponent gets 5: -5 in 1) or to 2 (the opponent gets 2: -2 in 2):
+///   loss by 2 in 2, move 2.
+/// - 4 loops on itself (forever: 0) or moves to 3: win by 2 in 1, move 3.
+/// - 5 moves to the tie 6 or into the cycle 7 <-> 8 (a draw): tie in 1, move 6; 7 and 8 are
+///   draws, with no score, each moving to the other.
+/// - 10 moves to 9: win by 1 in 1; 12 moves to 11: win by 2^63 - 1 in 1.
+const SCORED_CSV: &str = "vertex,outcome,remoteness,best_move,score\n\
+    0,loss,2,2,-2\n1,win,0,,5\n2,win,1,3,2\n3,loss,0,,-2\n4,win,1,3,2\n5,tie,1,6,0\n\
+    6,tie,0,,0\n7,draw,,8,\n8,draw,,7,\n9,loss,0,,-1\n10,win,1,9,1\n\
+    11,loss,0,,-9223372036854775807\n12,win,1,11,9223372036854775807\n";
+
+rtest!(scored_example_csv, |dir, cmd| {
+    let out = cmd
+        .args(["solve", &example("scored.rg"), "-o", "csv", "--verify"])
+        .stdout();
+    assert_eq!(out, SCORED_CSV);
+    // Every thread count gives the same answer.
+    for threads in ["1", "2", "3"] {
+        let out = dir
+            .command()
+            .args([
+                "solve",
+                &example("scored.rg"),
+                "-o",
+                "csv",
+                "--threads",
+                threads,
+            ])
+            .stdout();
+        assert_eq!(out, SCORED_CSV, "{threads} threads");
+    }
+});
+
+rtest!(scored_example_text_and_json, |dir, cmd| {
+    let out = cmd.args(["solve", &example("scored.rg")]).stdout();
+    let rows: Vec<&str> = out.lines().take(13).collect();
+    assert_eq!(rows[0], "0: loss by 2 in 2, move to 2");
+    assert_eq!(rows[1], "1: win by 5 in 0 (terminal)");
+    assert_eq!(rows[5], "5: tie in 1, move to 6");
+    assert_eq!(rows[7], "7: draw, move to 8");
+    assert_eq!(rows[12], "12: win by 9223372036854775807 in 1, move to 11");
+    let j = json(
+        &dir.command()
+            .args(["solve", &example("scored.rg"), "-o", "json"])
+            .stdout(),
+    );
+    let p = &j["positions"];
+    assert_eq!(p[0]["score"], -2);
+    assert_eq!(p[0]["outcome"], "loss");
+    assert_eq!(p[6]["score"], 0);
+    assert!(p[7]["score"].is_null());
+    assert_eq!(p[11]["score"].as_i64(), Some(-i64::MAX));
+    assert_eq!(p[12]["score"].as_i64(), Some(i64::MAX));
+    assert_eq!((j["win"].as_u64(), j["draw"].as_u64()), (Some(5), Some(2)));
+});
+
+rtest!(scored_line, |dir, cmd| {
+    let out = cmd
+        .args(["solve", &example("scored.rg"), "--line", "0"])
+        .stdout();
+    assert_eq!(
+        out,
+        "optimal play from 0: loss by 2 in 2\n   0  0: loss by 2 in 2\n   1  2: win by 2 in 1\n   \
+         2  3: loss by 2 in 0\ngame over: loss by 2 for the player to move\n"
+    );
+    let out = dir
+        .command()
+        .args(["solve", &example("scored.rg"), "--line", "0", "-o", "csv"])
+        .stdout();
+    assert_eq!(
+        out,
+        "ply,vertex,outcome,remoteness,score\n0,0,loss,2,-2\n1,2,win,1,2\n2,3,loss,0,-2\n"
+    );
+});
+
+rtest!(scored_json_graph_gives_the_same_solution, |dir, cmd| {
+    dir.create(
+        "g.json",
+        r#"{"edges": [[0,1],[0,2],[2,3],[2,0],[4,4],[4,3],[5,6],[5,7],[7,8],[8,7],[10,9],[12,11]],
+            "terminal": [[6, "tie"]],
+            "scores": [[1, 5], [3, -2], [11, -9223372036854775807]]}"#,
+    );
+    let out = cmd.args(["solve", "g.json", "-o", "csv"]).stdout();
+    assert_eq!(out, SCORED_CSV);
+});
+
+rtest!(unscored_output_has_no_score, |_dir, cmd| {
+    let out = cmd
+        .args(["solve", &example("loopy.rg"), "-o", "csv"])
+        .stdout();
+    assert!(
+        out.starts_with("vertex,outcome,remoteness,best_move\n"),
+        "{out}"
+    );
+});
+
+rtest!(verify_checks_scores, |dir, cmd| {
+    dir.create("good.csv", SCORED_CSV);
+    let out = cmd
+        .args(["verify", &example("scored.rg"), "good.csv"])
+        .stdout();
+    assert_eq!(out, "ok: 13 vertices checked, the solution is exact\n");
+    // A wrong score (2 gets 3, not 2): a wrong solution, exit status 1.
+    dir.create(
+        "bad.csv",
+        SCORED_CSV.replace("2,win,1,3,2\n", "2,win,1,3,3\n"),
+    );
+    let o = dir
+        .command()
+        .args(["verify", &example("scored.rg"), "bad.csv"])
+        .output();
+    assert_eq!(o.code, 1, "{o:?}");
+    assert!(
+        o.stdout.starts_with(
+            "wrong: bad.csv: vertex 0: claimed loss by 2 in 2, but its moves give loss by 3 in 2"
+        ),
+        "{}",
+        o.stdout
+    );
+    // Malformed scores: errors naming the line.
+    for (from, to, message) in [
+        ("2,win,1,3,2\n", "2,win,1,3,-2\n", "bad.csv:4: a win with the score -2"),
+        ("2,win,1,3,2\n", "2,win,1,3,x\n", "bad.csv:4: expected a score from -9223372036854775807 to 9223372036854775807, found \"x\""),
+        ("7,draw,,8,\n", "7,draw,,8,0\n", "bad.csv:9: a draw has no score, found \"0\""),
+        ("2,win,1,3,2\n", "2,win,1,3\n", "bad.csv:4: expected 5 fields vertex,outcome,remoteness,best_move,score, found \"2,win,1,3\""),
+    ] {
+        dir.create("bad.csv", SCORED_CSV.replace(from, to));
+        let msg = dir
+            .command()
+            .args(["verify", &example("scored.rg"), "bad.csv"])
+            .message();
+        assert_eq!(msg, message);
+    }
+    // The unscored header for a scored graph.
+    dir.create("bad.csv", "vertex,outcome,remoteness,best_move\n");
+    let msg = dir
+        .command()
+        .args(["verify", &example("scored.rg"), "bad.csv"])
+        .message();
+    assert!(
+        msg.ends_with("(the graph is scored: its solution has a score column)"),
+        "{msg}"
+    );
+});
+
+/// Writes `text` to `name`, solves it, and returns the error message (exit status 2).
+fn solve_error(dir: &util::Dir, name: &str, text: &str) -> String {
+    dir.create(name, text);
+    dir.command().args(["solve", name]).message()
+}
+
+rtest!(score_errors_name_the_file_and_line, |dir, _cmd| {
+    let range = "(a score lies in -9223372036854775807..=9223372036854775807)";
+    assert_eq!(
+        solve_error(&dir, "g.rg", "0 1\nscore 1 -9223372036854775808\n"),
+        format!("g.rg:2: score: \"-9223372036854775808\" is out of range {range}")
+    );
+    assert_eq!(
+        solve_error(&dir, "g.rg", "0 1\n\nscore 1 9223372036854775808\n"),
+        format!("g.rg:3: score: \"9223372036854775808\" is out of range {range}")
+    );
+    assert_eq!(
+        solve_error(&dir, "g.rg", "0 1\nscore 1 1e9\n"),
+        "g.rg:2: score: expected an integer score, found \"1e9\""
+    );
+    assert_eq!(
+        solve_error(&dir, "g.rg", "score 1\n"),
+        "g.rg:1: expected \"score V S\", found \"score 1\""
+    );
+    assert_eq!(
+        solve_error(&dir, "g.rg", "0 1\nscore x 3\n"),
+        "g.rg:2: score: expected a vertex id, found \"x\""
+    );
+    assert_eq!(
+        solve_error(&dir, "g.rg", "0 1\nscore 1 3\nscore 1 4\n"),
+        "g.rg:3: \"score 1 4\" contradicts line 2: \"score 1 3\""
+    );
+    assert_eq!(
+        solve_error(&dir, "g.rg", "0 1\nterminal 1 win\nscore 1 4\n"),
+        "g.rg:3: score: vertex 1 already has \"terminal 1 win\" (line 2); a vertex has a terminal value or a score, not both"
+    );
+    assert_eq!(
+        solve_error(&dir, "g.rg", "0 1\nscore 1 4\nterminal 1 win\n"),
+        "g.rg:3: terminal: vertex 1 already has \"score 1 4\" (line 2); a vertex has a terminal value or a score, not both"
+    );
+    let msg = solve_error(&dir, "g.json", r#"{"scores": [[1, 9223372036854775808]]}"#);
+    assert!(msg.starts_with("g.json:1: "), "{msg}");
+    let msg = solve_error(&dir, "g.json", r#"{"scores": [[1, -9223372036854775808]]}"#);
+    assert!(
+        msg.starts_with("g.json: scores: entry 0: vertex 1: a score must lie in"),
+        "{msg}"
+    );
+    let msg = solve_error(
+        &dir,
+        "g.json",
+        r#"{"scores": [[1, 2]], "terminal": [[1, "win"]]}"#,
+    );
+    assert!(msg.contains("both a terminal value and a score"), "{msg}");
+});
+
+rtest!(
+    scored_graphs_are_not_stored_in_a_database_yet,
+    |dir, cmd| {
+        let msg = cmd
+            .args(["solve", &example("scored.rg"), "--db", "db"])
+            .message();
+        assert!(msg.contains("--db does not store scores yet"), "{msg}");
+        let _ = dir;
+    }
+);
+
+rtest!(
+    scored_arena_has_the_score_before_owner_and_winner,
+    |dir, cmd| {
+        // Player 0 owns 0 and 2, player 1 owns 1. From 0, player 0 moves to 1 (player 1's turn)
+        // or to 2 (still player 0's). At 3, worth 4 to its mover, player 1 moves; at 4, worth -3,
+        // player 0 moves. 1 (player 1) moves to 3 (+4 for player 1 there, kept: +4 in 1) or 4
+        // (player 0 moves there and gets -3: +3 for player 1 in 1): win by 4 in 1, move 3.
+        // 2 (player 0) moves to 4 (player 0 moves there: -3 kept, -3 in 1). 0 moves to 1 (player
+        // 1 wins by 4: -4 in 2) or to 2 (-3 in 2, kept): loss by 3 in 2, move 2; player 1 wins.
+        dir.create(
+            "a.rg",
+            "0 1\n0 2\n1 3\n1 4\n2 4\nowner 1 1\nowner 3 1\nscore 3 4\nscore 4 -3\n",
+        );
+        let out = cmd.args(["solve", "a.rg", "-o", "csv"]).stdout();
+        assert_eq!(
+            out,
+            "vertex,outcome,remoteness,best_move,score,owner,winner\n\
+         0,loss,2,2,-3,0,1\n1,win,1,3,4,1,1\n2,loss,1,4,-3,0,1\n3,win,0,,4,1,1\n4,loss,0,,-3,0,1\n"
+        );
+        dir.create("a.csv", &out);
+        let ok = dir.command().args(["verify", "a.rg", "a.csv"]).stdout();
+        assert_eq!(ok, "ok: 5 vertices checked, the solution is exact\n");
+    }
+);
