@@ -1,0 +1,523 @@
+//! Solving a game with scores ([`ScoredGame`]): who wins and by how much.
+//!
+//! Dense layout only, in memory, on one process: the tiers are solved children first, each
+//! position's [`Scored`] value is kept in 4 bytes (see [`ScoreCell`]), and the solution
+//! answers lookups of every tier. A tier none of whose moves stays in it is solved in one
+//! parallel pass (every move is an *exit* to a solved tier); a loopy tier then settles
+//! the rest on one thread, as below.
+//!
+//! # Algorithm inside a tier
+//! Exits are known values (`child.through_with(keeps, reward)`), and only the best one of a
+//! position matters (the others are worse, so they neither decide it nor can be its last
+//! move). Inside the tier, moves collect nothing, so a position decided at score `s` makes
+//! its parents' options worth `±s`, and a play that never leaves the tier is worth 0: the
+//! tier is a deterministic graphical game whose terminals are the exits and the tier's own
+//! terminal positions.
+//!
+//! Events (a position, and what one of its moves is worth to its mover) are settled in the
+//! order of [`key`]: the largest `|score|` first (both signs at each level), at one level by
+//! remoteness, a remoteness of none after every finite one. A positive event decides its
+//! position if still open (nothing better is left: better options have larger scores, or
+//! the same score and came earlier); a negative one counts it down, and the last count
+//! decides it (its other moves were all worse). Each position starts with a counter of its
+//! distinct moves inside the tier (by canonical child and keeps-turn) plus one for its best
+//! exit, which is an event at its own key (a *seed* if it wins, a counted-down move if it
+//! loses). A decided position makes an event for each parent, at a key never earlier than
+//! the current one. Then score 0: a tie (the terminals and exits worth 0 with a remoteness)
+//! spreads to every open parent, fastest first, as in the unscored engine; what is left open
+//! never ends and collects nothing more here: a draw.
+//!
+//! With scores +1, -1 and 0 this is the unscored engine's rule (tested against it).
+
+use crate::api::dag::Dag;
+use crate::api::game::{canonical, keeps, DenseIndex, ScoredGame, Symmetry};
+use crate::engine::SolveOptions;
+use crate::error::Error;
+use crate::stats::Stats;
+use rayon::prelude::*;
+use retrograde_solve::{Outcome, Scored};
+use std::collections::{BTreeMap, HashMap};
+use std::time::Instant;
+
+/// One position's value in 4 bytes: the score's offset from the game's least score in the
+/// high 16 bits, the remoteness in the low 16 (`0xFFFF`: none). `u32::MAX` is a hole.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ScoreCell(pub u32);
+
+impl ScoreCell {
+    /// A hole: a number of the index that is no position (or not a canonical one).
+    pub const HOLE: ScoreCell = ScoreCell(u32::MAX);
+    /// The largest remoteness a cell holds.
+    pub const MAX_REMOTENESS: u32 = 0xFFFE;
+    /// The most distinct scores a game may have.
+    pub const MAX_SCORES: u64 = 0xFFFF;
+
+    /// Encodes `v` for a game whose least score is `lo`; `None` if it does not fit.
+    #[inline]
+    pub fn encode(v: Scored, lo: i64) -> Option<ScoreCell> {
+        let off = v.score.checked_sub(lo)?;
+        if !(0..0xFFFF).contains(&off) {
+            return None;
+        }
+        let r = match v.remoteness {
+            Some(r) if r <= Self::MAX_REMOTENESS => r,
+            Some(_) => return None,
+            None => 0xFFFF,
+        };
+        Some(ScoreCell((off as u32) << 16 | r))
+    }
+
+    /// The value, for a game whose least score is `lo`; `None` for a hole.
+    #[inline]
+    pub fn decode(self, lo: i64) -> Option<Scored> {
+        if self == Self::HOLE {
+            return None;
+        }
+        let r = self.0 & 0xFFFF;
+        Some(Scored::new(
+            lo + i64::from(self.0 >> 16),
+            (r != 0xFFFF).then_some(r),
+        ))
+    }
+}
+
+/// The event order (smaller first): `|score|` descending, then remoteness, none last.
+#[inline]
+fn key(v: Scored) -> (u64, u64) {
+    (
+        u64::MAX - v.score.unsigned_abs(),
+        v.remoteness.map_or(u64::MAX, u64::from),
+    )
+}
+
+/// A solved game with scores: every tier's cells, in memory.
+pub struct ScoredSolution<'g, G: ScoredGame + DenseIndex> {
+    game: &'g G,
+    lo: i64,
+    tiers: HashMap<G::Tier, Vec<ScoreCell>>,
+    stats: Stats,
+}
+
+/// Solves `game` (every tier below its roots) with scores, on the current rayon pool.
+///
+/// # Errors
+/// [`Error::Game`] when the game breaks the API (a move into a tier that is not a child tier,
+/// a rank past its tier, a score outside its declared range), [`Error::Unsupported`] for a
+/// range of more than 65,535 scores or a tier of more than `u32::MAX` slots,
+/// [`Error::Remoteness`] past 65,534 plies, [`Error::Memory`] past `opts.memory_limit`
+/// (4 bytes a slot of every tier, plus the work of the largest loopy tier).
+///
+/// # Example
+/// See `docs/tier-games.md` ("Scores").
+pub fn solve_scored<'g, G: ScoredGame + DenseIndex>(
+    game: &'g G,
+    opts: &SolveOptions,
+) -> Result<ScoredSolution<'g, G>, Error> {
+    let (lo, hi) = game.score_range();
+    if lo > hi
+        || hi
+            .checked_sub(lo)
+            .is_none_or(|w| w as u64 >= ScoreCell::MAX_SCORES)
+    {
+        return Err(Error::Unsupported(format!(
+            "a score range of {lo}..={hi}: at most {} scores",
+            ScoreCell::MAX_SCORES
+        )));
+    }
+    let dag = Dag::build(game)?;
+    let slots: u64 = dag.tiers.iter().map(|&t| game.tier_size(t)).sum();
+    let needed = slots.saturating_mul(4);
+    if let Some(limit) = opts.memory_limit {
+        if needed > limit {
+            return Err(Error::Memory {
+                what: "the values of every tier".into(),
+                needed,
+                limit,
+            });
+        }
+    }
+    let t0 = Instant::now();
+    let mut tiers: HashMap<G::Tier, Vec<ScoreCell>> = HashMap::new();
+    for &k in &dag.order {
+        let t = dag.tiers[k];
+        let children: Vec<G::Tier> = dag.children[k].iter().map(|&c| dag.tiers[c]).collect();
+        let cells = solve_tier(game, t, &children, &tiers, lo, hi)?;
+        tiers.insert(t, cells);
+    }
+    let mut s = ScoredSolution {
+        game,
+        lo,
+        tiers,
+        stats: Stats::default(),
+    };
+    s.stats.solve = t0.elapsed();
+    let t1 = Instant::now();
+    s.count()?;
+    s.stats.explore = t1.elapsed();
+    Ok(s)
+}
+
+/// What init finds at one slot.
+enum Init {
+    Hole,
+    Done(Scored),
+    /// Moves inside the tier (canonical child's slot, keeps-turn; distinct) and the best
+    /// exit.
+    Open(Vec<(u32, bool)>, Option<Scored>),
+}
+
+fn check_range(v: Scored, lo: i64, hi: i64, p: &dyn std::fmt::Debug) -> Result<Scored, Error> {
+    if v.score < lo || v.score > hi {
+        return Err(Error::Game(format!(
+            "{p:?} is worth {v} ({}), outside the declared score range {lo}..={hi}",
+            v.score
+        )));
+    }
+    Ok(v)
+}
+
+/// The value of `c` (a position of a child tier) for its mover.
+fn lookup<G: ScoredGame + DenseIndex>(
+    game: &G,
+    t: G::Tier,
+    c: &G::Position,
+    children: &[G::Tier],
+    tiers: &HashMap<G::Tier, Vec<ScoreCell>>,
+    lo: i64,
+) -> Result<Scored, Error> {
+    let tc = game.tier(c);
+    let cells = children
+        .contains(&tc)
+        .then(|| tiers.get(&tc))
+        .flatten()
+        .ok_or_else(|| {
+            Error::Game(format!(
+                "a move from tier {t:?} reaches tier {tc:?}, which is not one of its child tiers"
+            ))
+        })?;
+    let j = game.rank(&canonical(game, c));
+    cells
+        .get(j as usize)
+        .and_then(|cell| cell.decode(lo))
+        .ok_or_else(|| {
+            Error::Game(format!(
+                "a move from tier {t:?} reaches {c:?}, rank {j}, which has no value in tier {tc:?}"
+            ))
+        })
+}
+
+fn init_slot<G: ScoredGame + DenseIndex>(
+    game: &G,
+    t: G::Tier,
+    i: u64,
+    children: &[G::Tier],
+    tiers: &HashMap<G::Tier, Vec<ScoreCell>>,
+    (lo, hi): (i64, i64),
+    moves: &mut Vec<G::Position>,
+) -> Result<Init, Error> {
+    let size = game.tier_size(t);
+    let Some(p) = game.unrank(t, i) else {
+        return Ok(Init::Hole);
+    };
+    if !<G::Symmetry as Symmetry<G>>::is_canonical(game, &p) {
+        return Ok(Init::Hole);
+    }
+    moves.clear();
+    if game.primitive(&p).is_none() {
+        game.moves(&p, moves);
+    }
+    if moves.is_empty() {
+        let v = Scored::new(game.terminal_score(&p), Some(0));
+        return Ok(Init::Done(check_range(v, lo, hi, &p)?));
+    }
+    let mut inside = Vec::new();
+    let mut best: Option<Scored> = None;
+    for c in moves.iter() {
+        let k = keeps(game, &p, c);
+        if game.tier(c) == t {
+            let j = game.rank(&canonical(game, c));
+            if j >= size {
+                return Err(Error::Game(format!(
+                    "a move from {p:?} reaches rank {j}, past tier {t:?}'s size {size}"
+                )));
+            }
+            inside.push((j as u32, k));
+        } else {
+            let w = lookup(game, t, c, children, tiers, lo)?.through_with(k, game.reward(&p, c));
+            best = best.max(Some(check_range(w, lo, hi, &p)?));
+        }
+    }
+    if inside.is_empty() {
+        return Ok(Init::Done(best.expect("moves, none inside: an exit")));
+    }
+    inside.sort_unstable();
+    inside.dedup();
+    Ok(Init::Open(inside, best))
+}
+
+/// One tier's cells.
+fn solve_tier<G: ScoredGame + DenseIndex>(
+    game: &G,
+    t: G::Tier,
+    children: &[G::Tier],
+    tiers: &HashMap<G::Tier, Vec<ScoreCell>>,
+    lo: i64,
+    hi: i64,
+) -> Result<Vec<ScoreCell>, Error> {
+    let size = game.tier_size(t);
+    if size > u64::from(u32::MAX) {
+        return Err(Error::Unsupported(format!("tier {t:?} has {size} slots")));
+    }
+    let n = size as usize;
+    let encode = |v: Scored| {
+        ScoreCell::encode(v, lo).ok_or_else(|| Error::Remoteness {
+            tier: format!("{t:?}"),
+            max: ScoreCell::MAX_REMOTENESS,
+        })
+    };
+    // Init in parallel: the cells of positions decided at once; the loopy rest aside.
+    const TASK: usize = 1 << 12;
+    let mut cells = vec![ScoreCell::HOLE; n];
+    let open: Vec<Vec<(u32, Vec<(u32, bool)>, Option<Scored>)>> = cells
+        .par_chunks_mut(TASK)
+        .enumerate()
+        .map(|(c, chunk)| {
+            let mut moves = Vec::new();
+            let mut open = Vec::new();
+            for (o, cell) in chunk.iter_mut().enumerate() {
+                let i = (c * TASK + o) as u64;
+                match init_slot(game, t, i, children, tiers, (lo, hi), &mut moves)? {
+                    Init::Hole => {}
+                    Init::Done(v) => *cell = encode(v)?,
+                    Init::Open(inside, best) => open.push((i as u32, inside, best)),
+                }
+            }
+            Ok(open)
+        })
+        .collect::<Result<_, Error>>()?;
+    let open: Vec<_> = open.into_iter().flatten().collect();
+    if open.is_empty() {
+        return Ok(cells);
+    }
+    let values = settle_loopy(&cells, open, lo);
+    for (i, v) in values {
+        cells[i as usize] = encode(v)?;
+    }
+    Ok(cells)
+}
+
+/// The loopy part of a tier, on one thread: the values of the open positions.
+fn settle_loopy(
+    cells: &[ScoreCell],
+    open: Vec<(u32, Vec<(u32, bool)>, Option<Scored>)>,
+    lo: i64,
+) -> Vec<(u32, Scored)> {
+    let n = cells.len();
+    let mut value: Vec<Option<Scored>> = cells.iter().map(|c| c.decode(lo)).collect();
+    let mut is_open = vec![false; n];
+    let mut counter = vec![0u32; n];
+    // Parents by child, as CSR.
+    let mut offsets = vec![0u32; n + 1];
+    for (_, inside, _) in &open {
+        for &(j, _) in inside {
+            offsets[j as usize + 1] += 1;
+        }
+    }
+    for j in 0..n {
+        offsets[j + 1] += offsets[j];
+    }
+    let mut fill = offsets.clone();
+    let mut parents = vec![(0u32, false); offsets[n] as usize];
+    let mut events: BTreeMap<(u64, u64), Vec<(u32, Scored)>> = BTreeMap::new();
+    let mut ties: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for (i, inside, best) in &open {
+        is_open[*i as usize] = true;
+        value[*i as usize] = None;
+        counter[*i as usize] = inside.len() as u32 + u32::from(best.is_some());
+        for &(j, k) in inside {
+            parents[fill[j as usize] as usize] = (*i, k);
+            fill[j as usize] += 1;
+        }
+        match best {
+            Some(e) if e.score != 0 => events.entry(key(*e)).or_default().push((*i, *e)),
+            Some(Scored {
+                remoteness: Some(r),
+                ..
+            }) => ties.entry(*r).or_default().push(*i),
+            _ => {}
+        }
+    }
+    let parents_of = |c: usize| &parents[offsets[c] as usize..offsets[c + 1] as usize];
+    // A decided position's events for its parents.
+    let spread = |c: usize,
+                  v: Scored,
+                  events: &mut BTreeMap<(u64, u64), Vec<(u32, Scored)>>,
+                  ties: &mut BTreeMap<u32, Vec<u32>>| {
+        for &(q, k) in parents_of(c) {
+            let w = v.through(k);
+            if w.score != 0 {
+                events.entry(key(w)).or_default().push((q, w));
+            } else if let Some(r) = w.remoteness {
+                ties.entry(r).or_default().push(q);
+            }
+        }
+    };
+    for c in 0..n {
+        if let (Some(v), false) = (value[c], is_open[c]) {
+            spread(c, v, &mut events, &mut ties);
+        }
+    }
+    while let Some((_, list)) = events.pop_first() {
+        for (q, w) in list {
+            let qu = q as usize;
+            if value[qu].is_some() {
+                continue;
+            }
+            if w.score < 0 {
+                counter[qu] -= 1;
+                if counter[qu] > 0 {
+                    continue;
+                }
+            }
+            value[qu] = Some(w);
+            spread(qu, w, &mut events, &mut ties);
+        }
+    }
+    while let Some((r, list)) = ties.pop_first() {
+        for q in list {
+            let qu = q as usize;
+            if value[qu].is_none() {
+                let v = Scored::new(0, Some(r));
+                value[qu] = Some(v);
+                spread(qu, v, &mut BTreeMap::new(), &mut ties);
+            }
+        }
+    }
+    open.iter()
+        .map(|(i, _, _)| (*i, value[*i as usize].unwrap_or(Scored::DRAW)))
+        .collect()
+}
+
+impl<'g, G: ScoredGame + DenseIndex> ScoredSolution<'g, G> {
+    /// The game.
+    pub fn game(&self) -> &'g G {
+        self.game
+    }
+
+    /// Totals over the positions reachable from the start (every position solved when the
+    /// game has no start). A position counts once, even in a game whose positions are the
+    /// mover's view. A game that never ends after points were collected counts as a win or
+    /// a loss by its sign.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// The value of `p` for the player to move.
+    ///
+    /// # Errors
+    /// [`Error::Game`] when `p` is not a position of a solved tier.
+    pub fn value(&self, p: &G::Position) -> Result<Scored, Error> {
+        let t = self.game.tier(p);
+        let cells = self
+            .tiers
+            .get(&t)
+            .ok_or_else(|| Error::Game(format!("{p:?} is in tier {t:?}, which is not solved")))?;
+        let i = self.game.rank(&canonical(self.game, p));
+        cells
+            .get(i as usize)
+            .and_then(|c| c.decode(self.lo))
+            .ok_or_else(|| Error::Game(format!("{p:?} (rank {i}) has no value in tier {t:?}")))
+    }
+
+    /// The start's value, if the game has a start.
+    ///
+    /// # Errors
+    /// As [`ScoredSolution::value`].
+    pub fn start_value(&self) -> Result<Option<Scored>, Error> {
+        self.game.start().map(|p| self.value(&p)).transpose()
+    }
+
+    /// Each legal move from `p` with its value for the player who makes it
+    /// (`child.through_with(keeps, reward)`), best first (ties in the game's move order).
+    /// Empty where the game is over.
+    ///
+    /// # Errors
+    /// As [`ScoredSolution::value`].
+    pub fn moves(&self, p: &G::Position) -> Result<Vec<(G::Position, Scored)>, Error> {
+        let g = self.game;
+        let mut moves = Vec::new();
+        if g.primitive(p).is_none() {
+            g.moves(p, &mut moves);
+        }
+        let t = g.tier(p);
+        let mut out = moves
+            .into_iter()
+            .map(|c| {
+                let reward = if g.tier(&c) == t { 0 } else { g.reward(p, &c) };
+                Ok((c, self.value(&c)?.through_with(keeps(g, p, &c), reward)))
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        out.sort_by(|a, b| b.1.cmp(&a.1));
+        Ok(out)
+    }
+
+    /// The totals: over the positions reachable from the start, by an explicit walk.
+    fn count(&mut self) -> Result<(), Error> {
+        let g = self.game;
+        let mut st = Stats::default();
+        let mut seen: HashMap<G::Tier, Vec<u64>> = self
+            .tiers
+            .iter()
+            .map(|(t, c)| (*t, vec![0u64; c.len().div_ceil(64)]))
+            .collect();
+        let tally = |v: Scored, st: &mut Stats| {
+            st.positions += 1;
+            st.classes += 1;
+            st.states += 1;
+            match v.value() {
+                Some(x) => st.count(x),
+                None if v.outcome() == Outcome::Win => st.win += 1,
+                None => st.loss += 1,
+            }
+        };
+        let Some(start) = g.start() else {
+            for cells in self.tiers.values() {
+                for c in cells {
+                    if let Some(v) = c.decode(self.lo) {
+                        tally(v, &mut st);
+                    }
+                }
+            }
+            self.stats = Stats {
+                solve: self.stats.solve,
+                ..st
+            };
+            return Ok(());
+        };
+        let mut stack = vec![canonical(g, &start)];
+        let mut moves = Vec::new();
+        while let Some(p) = stack.pop() {
+            let t = g.tier(&p);
+            let i = g.rank(&p) as usize;
+            let bits = seen
+                .get_mut(&t)
+                .ok_or_else(|| Error::Game(format!("{p:?} is in a tier not solved")))?;
+            if bits[i / 64] >> (i % 64) & 1 == 1 {
+                continue;
+            }
+            bits[i / 64] |= 1 << (i % 64);
+            tally(self.value(&p)?, &mut st);
+            moves.clear();
+            if g.primitive(&p).is_none() {
+                g.moves(&p, &mut moves);
+            }
+            st.moves += moves.len() as u64;
+            stack.extend(moves.iter().map(|c| canonical(g, c)));
+        }
+        self.stats = Stats {
+            solve: self.stats.solve,
+            ..st
+        };
+        Ok(())
+    }
+}
