@@ -7,6 +7,7 @@
 
 pub mod chess;
 pub mod connect4;
+pub mod dots;
 mod explore;
 mod game;
 pub mod great_game;
