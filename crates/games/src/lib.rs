@@ -11,6 +11,7 @@ pub mod dots;
 mod explore;
 mod game;
 pub mod great_game;
+pub mod kalah;
 pub mod pebbles;
 pub mod play;
 pub mod police;

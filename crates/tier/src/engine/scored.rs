@@ -125,8 +125,7 @@ pub fn solve_scored<'g, G: ScoredGame + DenseIndex>(
         )));
     }
     let dag = Dag::build(game)?;
-    let slots: u64 = dag.tiers.iter().map(|&t| game.tier_size(t)).sum();
-    let needed = slots.saturating_mul(4);
+    let needed = memory_of(game, &dag);
     if let Some(limit) = opts.memory_limit {
         if needed > limit {
             return Err(Error::Memory {
@@ -155,6 +154,24 @@ pub fn solve_scored<'g, G: ScoredGame + DenseIndex>(
     s.count()?;
     s.stats.explore = t1.elapsed();
     Ok(s)
+}
+
+/// The bytes the values of every tier take (4 a slot).
+fn memory_of<G: DenseIndex>(game: &G, dag: &Dag<G::Tier>) -> u64 {
+    dag.tiers
+        .iter()
+        .map(|&t| game.tier_size(t))
+        .fold(0u64, u64::saturating_add)
+        .saturating_mul(4)
+}
+
+/// The memory [`solve_scored`] needs at least: 4 bytes a slot of every tier (a loopy tier
+/// needs more while it is solved: about 40 bytes a position with moves inside it).
+///
+/// # Errors
+/// [`Error::Game`] when the tiers do not form a DAG.
+pub fn scored_memory<G: ScoredGame + DenseIndex>(game: &G) -> Result<u64, Error> {
+    Ok(memory_of(game, &Dag::build(game)?))
 }
 
 /// What init finds at one slot.
