@@ -424,6 +424,18 @@ mod tests {
         assert_eq!(s.start_value().unwrap(), Some(Scored::new(-1, Some(4))));
     }
 
+    /// Published: on 2x2 boxes the first player wins (Berlekamp, in Winning Ways; worked
+    /// out at puzzling.stackexchange.com/q/1728). The margin is the minimax's, checked above.
+    #[test]
+    fn two_by_two_is_a_first_player_win() {
+        let g = DotsAndBoxes::new(2, 2).unwrap();
+        let s = solve_scored(&g, &SolveOptions::default()).unwrap();
+        assert_eq!(
+            s.start_value().unwrap().unwrap().outcome(),
+            retrograde_solve::Outcome::Win
+        );
+    }
+
     #[test]
     fn notation_reads_back_what_it_writes() {
         let g = DotsAndBoxes::new(2, 3).unwrap();

@@ -1,0 +1,203 @@
+//! End-to-end tests of the games with scores (Dots and Boxes, Kalah): the report and the
+//! query answers carry the score, each move's value agrees with the position it leads to,
+//! bad parameters are errors with exit 2, and unscored games print no score.
+
+#[macro_use]
+#[allow(dead_code)] // the helpers shared with cli.rs are not all used here
+mod util;
+
+use util::{json, Dir};
+
+fn query(dir: &Dir, game: &[&str], moves: &str) -> serde_json::Value {
+    let mut args: Vec<String> = vec!["game".into()];
+    args.extend(game.iter().map(|s| s.to_string()));
+    args.extend([
+        "--query".into(),
+        moves.into(),
+        "--output".into(),
+        "json".into(),
+    ]);
+    json(&dir.command().args(&args).stdout())
+}
+
+#[test]
+fn one_box_is_lost_by_the_first_player() {
+    let dir = Dir::new();
+    let out = dir
+        .command()
+        .args(["game", "dots-and-boxes", "--rows", "1", "--cols", "1"])
+        .stdout();
+    assert!(out.starts_with("first player: loss by 1 in 4\n"), "{out}");
+    let j = json(
+        &dir.command()
+            .args([
+                "game",
+                "dots-and-boxes",
+                "--rows",
+                "1",
+                "--cols",
+                "1",
+                "--output",
+                "json",
+            ])
+            .stdout(),
+    );
+    assert_eq!(
+        j["start"],
+        serde_json::json!({"outcome": "loss", "remoteness": 4, "score": -1})
+    );
+    assert_eq!(j["positions"], 16);
+}
+
+/// Every move's value (for its mover) is what the position after it is worth to the player
+/// to move there, through the move: the same player after a box (plus the boxes taken), the
+/// other one otherwise (negated); and the position's value is its best move's.
+#[test]
+fn query_answers_agree_with_the_positions_they_lead_to() {
+    let dir = Dir::new();
+    let game = ["dots-and-boxes", "--rows", "1", "--cols", "2"];
+    // A line of play where boxes are taken: a1-b1 a2-b2 a1-a2 b1-b2 (the second player
+    // closes box a1 and moves again).
+    let mut played: Vec<&str> = Vec::new();
+    for next in ["a1-b1", "a2-b2", "a1-a2", "b1-b2", "c1-c2", ""] {
+        let here = query(&dir, &game, &played.join(","));
+        let moves = here["moves"].as_array().unwrap();
+        if moves.is_empty() {
+            assert_eq!(here["remoteness"], 0);
+            break;
+        }
+        assert_eq!(here["score"], moves[0]["score"], "{here}");
+        assert_eq!(here["outcome"], moves[0]["outcome"], "{here}");
+        for m in moves {
+            let name = m["move"].as_str().unwrap();
+            let mut line = played.clone();
+            line.push(name);
+            let after = query(&dir, &game, &line.join(","));
+            let took_turn = after["to_move"] == here["to_move"];
+            let child = after["score"].as_i64().unwrap();
+            let mine = m["score"].as_i64().unwrap();
+            if took_turn {
+                assert!(mine > child, "a box taken: {m} then {after}");
+            } else {
+                assert_eq!(mine, -child, "{m} then {after}");
+            }
+            assert_eq!(
+                m["remoteness"].as_u64().unwrap(),
+                after["remoteness"].as_u64().unwrap() + 1
+            );
+        }
+        if next.is_empty() {
+            break;
+        }
+        played.push(next);
+    }
+}
+
+#[test]
+fn kalah_reports_and_answers_with_scores() {
+    let dir = Dir::new();
+    let j = json(
+        &dir.command()
+            .args([
+                "game", "kalah", "--pits", "2", "--seeds", "2", "--output", "json",
+            ])
+            .stdout(),
+    );
+    let s = &j["start"];
+    let score = s["score"].as_i64().unwrap();
+    let outcome = match score.signum() {
+        1 => "win",
+        -1 => "loss",
+        _ => "tie",
+    };
+    assert_eq!(s["outcome"], outcome, "{j}");
+    assert!(score.abs() <= 8);
+    let here = query(&dir, &["kalah", "--pits", "2", "--seeds", "2"], "");
+    assert_eq!(here["score"], s["score"]);
+    assert_eq!(here["position"], "2,2/2,2 x");
+    // Pit 1 ends in the store: the first player moves again, one seed stored.
+    let after = query(&dir, &["kalah", "--pits", "2", "--seeds", "2"], "1");
+    assert_eq!(after["position"], "0,3/2,2 x");
+    let m2 = here["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"] == "1")
+        .unwrap();
+    assert_eq!(
+        m2["score"].as_i64().unwrap(),
+        after["score"].as_i64().unwrap() + 1
+    );
+    let text = dir
+        .command()
+        .args([
+            "game", "kalah", "--pits", "2", "--seeds", "2", "--query", "2",
+        ])
+        .stdout();
+    // Pit 2 passes the turn; the text shows the margin ("win by 3 in 4").
+    let j = query(&dir, &["kalah", "--pits", "2", "--seeds", "2"], "2");
+    let want = format!(
+        "second player to move: {} by {} in {}\n",
+        j["outcome"].as_str().unwrap(),
+        j["score"].as_i64().unwrap().abs(),
+        j["remoteness"]
+    );
+    assert!(text.contains(&want), "{text}");
+}
+
+#[test]
+fn bad_parameters_are_errors() {
+    let dir = Dir::new();
+    let e = dir
+        .command()
+        .args(["game", "dots-and-boxes", "--rows", "0", "--cols", "2"])
+        .error();
+    assert!(e.contains("--rows"), "{e}");
+    let e = dir
+        .command()
+        .args(["game", "dots-and-boxes", "--rows", "5", "--cols", "5"])
+        .message();
+    assert!(e.contains("60 lines"), "{e}");
+    let e = dir
+        .command()
+        .args(["game", "dots-and-boxes", "--rows", "x"])
+        .error();
+    assert!(e.contains("--rows"), "{e}");
+    let e = dir
+        .command()
+        .args(["game", "kalah", "--pits", "9"])
+        .message();
+    assert!(e.contains("at most 8 pits"), "{e}");
+    let e = dir
+        .command()
+        .args(["game", "kalah", "--pits", "6", "--seeds", "6"])
+        .message();
+    assert!(e.contains("index"), "{e}");
+    let e = dir
+        .command()
+        .args(["game", "dots-and-boxes", "--rows", "1", "--cols", "1"])
+        .args(["--query", "a1-b1,a1-b1"])
+        .message();
+    assert!(e.contains("already drawn"), "{e}");
+    let e = dir
+        .command()
+        .args(["game", "dots-and-boxes", "--rows", "1", "--cols", "1"])
+        .args(["--db", "d"])
+        .message();
+    assert!(e.contains("in memory only"), "{e}");
+}
+
+#[test]
+fn unscored_games_print_no_score() {
+    let dir = Dir::new();
+    let j = dir
+        .command()
+        .args(["game", "tictactoe", "--output", "json"])
+        .stdout();
+    assert!(!j.contains("score"), "{j}");
+    let q = dir
+        .command()
+        .args(["game", "tictactoe", "--query", "b2", "--output", "json"])
+        .stdout();
+    assert!(!q.contains("score"), "{q}");
+}
