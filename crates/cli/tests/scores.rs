@@ -201,3 +201,69 @@ fn unscored_games_print_no_score() {
         .stdout();
     assert!(!q.contains("score"), "{q}");
 }
+
+/// `play` shows margins: the hint, the moves, and at the end the winner by the points
+/// collected on the way plus the end's (Kalah 2x2 played to its end by the engine's best
+/// moves, through hints).
+#[test]
+fn play_shows_margins_and_the_final_count() {
+    let dir = Dir::new();
+    let start = query(&dir, &["kalah", "--pits", "2", "--seeds", "2"], "");
+    let out = dir
+        .command()
+        .args(["play", "kalah", "--pits", "2", "--seeds", "2"])
+        .stdin("hint\n")
+        .stdout();
+    let want = format!(
+        "First player to move (you): {} by {} in {}",
+        start["outcome"].as_str().unwrap(),
+        start["score"].as_i64().unwrap().abs(),
+        start["remoteness"]
+    );
+    assert!(out.contains(&want), "{out}");
+    assert!(out.contains("Hint: play "), "{out}");
+    // Play the best move each time: the game ends with the start's margin.
+    let mut moves = String::new();
+    for _ in 0..20 {
+        moves.push_str(&format!(
+            "{}\n",
+            start_best(&dir, &moves.lines().collect::<Vec<_>>().join(","))
+        ));
+        let out = dir
+            .command()
+            .args(["play", "kalah", "--pits", "2", "--seeds", "2"])
+            .stdin(moves.clone())
+            .stdout();
+        if out.contains("Game over") {
+            let score = start["score"].as_i64().unwrap();
+            let verdict = match score.signum() {
+                0 => "Game over: a tie.".to_string(),
+                1 => format!("Game over: first player wins by {score}."),
+                _ => format!("Game over: second player wins by {}.", -score),
+            };
+            assert!(out.contains(&verdict), "{out}");
+            return;
+        }
+    }
+    panic!("the game did not end");
+}
+
+/// The best move at the position after `moves` where the human (first player) is to move:
+/// the engine's replies are found by replaying through `query`.
+fn start_best(dir: &Dir, moves: &str) -> String {
+    // The session answers for the engine; the human's position is the one after the
+    // engine's replies, which `play` prints. Ask `play` for a hint there.
+    let mut input: String = moves
+        .split(',')
+        .filter(|m| !m.is_empty())
+        .map(|m| format!("{m}\n"))
+        .collect();
+    input.push_str("hint\n");
+    let out = dir
+        .command()
+        .args(["play", "kalah", "--pits", "2", "--seeds", "2"])
+        .stdin(input)
+        .stdout();
+    let hint = out.rsplit("Hint: play ").next().unwrap();
+    hint.split_whitespace().next().unwrap().to_string()
+}

@@ -2,8 +2,9 @@
 //! Kalah): solved in memory by `retrograde_tier::solve_scored`; the report and the
 //! query answers carry the score.
 
-use crate::tier::resolve;
+use crate::tier::{resolve, shorten};
 use crate::{Answer, Built, Query, QueryAnswer, QueryError, Report};
+use retrograde_games::play::{start_session, DynSession, ScoredPlay};
 use retrograde_solve::Value;
 use retrograde_tier::{
     solve_scored, DenseIndex, Error, Notation, ScoredGame, ScoredSolution, SolveOptions,
@@ -122,5 +123,32 @@ impl<G: ScoredGame + DenseIndex + Notation + Send + Sync + 'static> Answer for S
         };
         answer.cut();
         Ok(answer)
+    }
+
+    fn session(
+        &self,
+        side: &str,
+        from: Option<&str>,
+    ) -> Result<(Box<dyn DynSession + '_>, String), String> {
+        let game = self.solution.game();
+        let start = match from {
+            Some(text) => {
+                let (p, side) = game.parse_position(text).map_err(|e| {
+                    format!(
+                        "position {:?}: {e} (expected {})",
+                        shorten(text),
+                        game.position_help()
+                    )
+                })?;
+                self.solution
+                    .value(&p)
+                    .map_err(|_| format!("position {:?} is not one of this game", shorten(text)))?;
+                Some((p, side))
+            }
+            None => None,
+        };
+        let play =
+            ScoredPlay::new(&self.solution, game.title(), start).map_err(|e| e.to_string())?;
+        start_session(play, side)
     }
 }
