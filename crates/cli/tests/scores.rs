@@ -2,8 +2,7 @@
 //! query answers carry the score, each move's value agrees with the position it leads to,
 //! bad parameters are errors with exit 2, and unscored games print no score.
 
-#[macro_use]
-#[allow(dead_code)] // the helpers shared with cli.rs are not all used here
+#[allow(dead_code, unused_macros)] // the helpers shared with cli.rs are not all used here
 mod util;
 
 use util::{json, Dir};

@@ -218,6 +218,9 @@ impl std::fmt::Display for PlayValue {
     }
 }
 
+/// Moves with their values as play shows them, best first.
+pub type RankedPlay<P> = Vec<(Move<P>, PlayValue)>;
+
 /// The moves at `p` with their values as play shows them (with scores for games that have
 /// them), best first; equally good moves keep the order of [`Playable::moves`].
 ///
@@ -226,7 +229,7 @@ impl std::fmt::Display for PlayValue {
 pub fn ranked_play<G: Playable + ?Sized>(
     game: &G,
     p: &G::Position,
-) -> Result<Vec<(Move<G::Position>, PlayValue)>, Error> {
+) -> Result<RankedPlay<G::Position>, Error> {
     let mut ranked = Vec::new();
     for m in game.moves(p)? {
         let v = match game.scored(&m.to)? {

@@ -174,6 +174,10 @@ pub fn scored_memory<G: ScoredGame + DenseIndex>(game: &G) -> Result<u64, Error>
     Ok(memory_of(game, &Dag::build(game)?))
 }
 
+/// A position with moves inside its tier: its slot, those moves (canonical child's slot,
+/// keeps-turn; distinct) and its best exit.
+type OpenSlot = (u32, Vec<(u32, bool)>, Option<Scored>);
+
 /// What init finds at one slot.
 enum Init {
     Hole,
@@ -295,7 +299,7 @@ fn solve_tier<G: ScoredGame + DenseIndex>(
     // Init in parallel: the cells of positions decided at once; the loopy rest aside.
     const TASK: usize = 1 << 12;
     let mut cells = vec![ScoreCell::HOLE; n];
-    let open: Vec<Vec<(u32, Vec<(u32, bool)>, Option<Scored>)>> = cells
+    let open: Vec<Vec<OpenSlot>> = cells
         .par_chunks_mut(TASK)
         .enumerate()
         .map(|(c, chunk)| {
@@ -324,11 +328,7 @@ fn solve_tier<G: ScoredGame + DenseIndex>(
 }
 
 /// The loopy part of a tier, on one thread: the values of the open positions.
-fn settle_loopy(
-    cells: &[ScoreCell],
-    open: Vec<(u32, Vec<(u32, bool)>, Option<Scored>)>,
-    lo: i64,
-) -> Vec<(u32, Scored)> {
+fn settle_loopy(cells: &[ScoreCell], open: Vec<OpenSlot>, lo: i64) -> Vec<(u32, Scored)> {
     let n = cells.len();
     let mut value: Vec<Option<Scored>> = cells.iter().map(|c| c.decode(lo)).collect();
     let mut is_open = vec![false; n];
@@ -474,7 +474,7 @@ impl<'g, G: ScoredGame + DenseIndex> ScoredSolution<'g, G> {
                 Ok((c, self.value(&c)?.through_with(keeps(g, p, &c), reward)))
             })
             .collect::<Result<Vec<_>, Error>>()?;
-        out.sort_by(|a, b| b.1.cmp(&a.1));
+        out.sort_by_key(|m| std::cmp::Reverse(m.1));
         Ok(out)
     }
 
