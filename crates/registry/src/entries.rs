@@ -816,6 +816,7 @@ fn build_dots(a: &Args) -> Result<Box<dyn Built>, String> {
         game,
         command: "dots-and-boxes",
         check: None,
+        params: a.to_json(),
     }))
 }
 
@@ -826,6 +827,7 @@ fn build_kalah(a: &Args) -> Result<Box<dyn Built>, String> {
         game,
         command: "kalah",
         check: None,
+        params: a.to_json(),
     }))
 }
 

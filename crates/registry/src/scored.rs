@@ -7,8 +7,10 @@ use crate::{Answer, Built, Query, QueryAnswer, QueryError, Report};
 use retrograde_games::play::{start_session, DynSession, ScoredPlay};
 use retrograde_solve::Value;
 use retrograde_tier::{
-    solve_scored, DenseIndex, Error, Notation, ScoredGame, ScoredSolution, SolveOptions,
+    open_scored, solve_scored, DenseIndex, Error, Notation, ScoredGame, ScoredSolution,
+    SolveOptions, Storage,
 };
+use std::sync::Arc;
 
 /// A game's own check before solving: (game, memory limit).
 pub type ScoredCheck<G> = fn(&G, Option<u64>) -> Result<(), String>;
@@ -21,6 +23,8 @@ pub struct ScoredBuilt<G> {
     pub command: &'static str,
     /// A check of its own before solving.
     pub check: Option<ScoredCheck<G>>,
+    /// The parameter values, recorded in a database.
+    pub params: serde_json::Value,
 }
 
 impl<G: ScoredGame + DenseIndex + Notation + Send + Sync + 'static> Built for ScoredBuilt<G> {
@@ -51,16 +55,21 @@ impl<G: ScoredGame + DenseIndex + Notation + Send + Sync + 'static> Built for Sc
     }
 
     fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
-        if opts.storage.is_some() {
-            return Err(Error::Unsupported(format!(
-                "{} has scores, which are solved in memory only: leave out --db",
-                self.command
-            )));
-        }
-        let solution = solve_scored(&self.game, opts)?;
+        let mut opts = opts.clone();
+        opts.params = serde_json::json!({ "game": self.command, "args": self.params });
+        let solution = solve_scored(&self.game, &opts)?;
         Ok(Box::new(ScoredAnswer {
             command: self.command,
             solution,
+        }))
+    }
+
+    fn open(&self, storage: Arc<dyn Storage>) -> Result<Option<Box<dyn Answer + '_>>, Error> {
+        Ok(open_scored(&self.game, storage)?.map(|solution| {
+            Box::new(ScoredAnswer {
+                command: self.command,
+                solution,
+            }) as Box<dyn Answer + '_>
         }))
     }
 }

@@ -82,7 +82,9 @@ pub use store::{graphdb, identity, storage, tierfile};
 
 pub use api::check::{check_game, Violation};
 pub use api::explicit::{explicit_graph, Explicit};
-pub use engine::scored::{scored_memory, solve_scored, ScoreCell, ScoredSolution};
+pub use engine::scored::{
+    open_scored, scored_memory, solve_scored, ScoreCell, ScoredSolution, SCORED_LAYOUT,
+};
 pub use engine::solution::{rank_moves, Solved, TierSolution};
 pub use engine::sorted::keys_share_file;
 #[doc(hidden)]

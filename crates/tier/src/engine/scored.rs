@@ -28,15 +28,30 @@
 //! never ends and collects nothing more here: a draw.
 //!
 //! With scores +1, -1 and 0 this is the unscored engine's rule (tested against it).
+//!
+//! # Database
+//! With a storage ([`SolveOptions::storage`]), every tier's cells are written as a tier
+//! file of 4-byte elements (`NAME.values`, checksummed blocks, holes stored as `u32::MAX`:
+//! see [`crate::store::tierfile`]) and `database.json` records `layout: "scored"`, the
+//! start's value and the totals; [`open_scored`] reads them back (checked: a damaged byte is
+//! an error, never a value). `resume` reuses a finished database of the same game instead
+//! of solving again (an interrupted solve starts over: tiers are written at the end).
 
 use crate::api::dag::Dag;
 use crate::api::game::{canonical, keeps, DenseIndex, ScoredGame, Symmetry};
 use crate::engine::SolveOptions;
 use crate::error::Error;
 use crate::stats::Stats;
+use crate::store::identity::{for_solve, Identified};
+use crate::store::meta::{
+    header, read_meta, values_file, write_meta, Meta, FORMAT, META, META_VERSION,
+};
+use crate::store::storage::Storage;
+use crate::store::tierfile::{self, Kind, Reader, BLOCK_ELEMS};
 use rayon::prelude::*;
 use retrograde_solve::{Outcome, Scored};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// One position's value in 4 bytes: the score's offset from the game's least score in the
@@ -90,6 +105,9 @@ fn key(v: Scored) -> (u64, u64) {
     )
 }
 
+/// The layout a database of a game with scores records.
+pub const SCORED_LAYOUT: &str = "scored";
+
 /// A solved game with scores: every tier's cells, in memory.
 pub struct ScoredSolution<'g, G: ScoredGame + DenseIndex> {
     game: &'g G,
@@ -124,6 +142,13 @@ pub fn solve_scored<'g, G: ScoredGame + DenseIndex>(
             ScoreCell::MAX_SCORES
         )));
     }
+    if opts.resume {
+        if let Some(st) = &opts.storage {
+            if let Ok(Some(done)) = open_scored(game, st.clone()) {
+                return Ok(done);
+            }
+        }
+    }
     let dag = Dag::build(game)?;
     let needed = memory_of(game, &dag);
     if let Some(limit) = opts.memory_limit {
@@ -153,7 +178,67 @@ pub fn solve_scored<'g, G: ScoredGame + DenseIndex>(
     let t1 = Instant::now();
     s.count()?;
     s.stats.explore = t1.elapsed();
+    if let Some(st) = &opts.storage {
+        s.write(&dag, st.clone(), &opts.params)?;
+    }
     Ok(s)
+}
+
+/// The finished database of `game` with scores in `storage`, read into memory; `Ok(None)`
+/// when the storage holds no finished database.
+///
+/// # Errors
+/// A database of another game ([`Error::Foreign`]), not of a game with scores, or damaged
+/// ([`Error::Damaged`], [`Error::Missing`]).
+pub fn open_scored<G: ScoredGame + DenseIndex>(
+    game: &G,
+    storage: Arc<dyn Storage>,
+) -> Result<Option<ScoredSolution<'_, G>>, Error> {
+    let Some(meta) = read_meta(&*storage)? else {
+        return Ok(None);
+    };
+    let describe = storage.describe(META);
+    if meta.game != game.name() {
+        return Err(Error::Foreign {
+            file: describe,
+            holds: meta.game,
+            wanted: game.name(),
+        });
+    }
+    if meta.layout != SCORED_LAYOUT || meta.cell_bytes != 4 {
+        return Err(Error::damaged(
+            describe,
+            format!(
+                "a database of layout {:?} with {}-byte cells, not of a game with scores",
+                meta.layout, meta.cell_bytes
+            ),
+        ));
+    }
+    let id = meta
+        .identity()
+        .ok_or_else(|| Error::damaged(describe.clone(), "no identity"))?;
+    let st = Identified::wrap(storage, id);
+    let dag = Dag::build(game)?;
+    let name = game.name();
+    let mut tiers = HashMap::new();
+    for (k, &t) in dag.tiers.iter().enumerate() {
+        let file = values_file(&dag.names[k]);
+        let r = Reader::open(&*st, &file, &header(&name, &dag.names[k], Kind::Values, 4))?;
+        let cells: Vec<u32> = r.read_elems(&*st)?;
+        if cells.len() as u64 != game.tier_size(t) {
+            return Err(Error::damaged(
+                st.describe(&file),
+                format!("{} values, the tier has {}", cells.len(), game.tier_size(t)),
+            ));
+        }
+        tiers.insert(t, cells.into_iter().map(ScoreCell).collect());
+    }
+    Ok(Some(ScoredSolution {
+        game,
+        lo: game.score_range().0,
+        tiers,
+        stats: meta.stats,
+    }))
 }
 
 /// The bytes the values of every tier take (4 a slot).
@@ -476,6 +561,52 @@ impl<'g, G: ScoredGame + DenseIndex> ScoredSolution<'g, G> {
             .collect::<Result<Vec<_>, Error>>()?;
         out.sort_by_key(|m| std::cmp::Reverse(m.1));
         Ok(out)
+    }
+
+    /// Writes every tier's file, then `database.json` (the last: a database without it is
+    /// not finished).
+    fn write(
+        &self,
+        dag: &Dag<G::Tier>,
+        storage: Arc<dyn Storage>,
+        params: &serde_json::Value,
+    ) -> Result<(), Error> {
+        let name = self.game.name();
+        let id = for_solve(&*storage, &name, false, true)?;
+        let st = Identified::wrap(storage, id);
+        for (k, t) in dag.tiers.iter().enumerate() {
+            let cells: Vec<u32> = self.tiers[t].iter().map(|c| c.0).collect();
+            tierfile::write(
+                &*st,
+                &values_file(&dag.names[k]),
+                &header(&name, &dag.names[k], Kind::Values, 4),
+                &tierfile::le_bytes(&cells),
+                tierfile::Codec::Zstd(3),
+                BLOCK_ELEMS,
+            )?;
+        }
+        write_meta(
+            &*st,
+            Meta {
+                format: FORMAT.into(),
+                version: META_VERSION,
+                id: id.to_hex(),
+                game: name,
+                params: params.clone(),
+                layout: SCORED_LAYOUT.into(),
+                cell_bytes: 4,
+                tiers: dag
+                    .names
+                    .iter()
+                    .zip(&dag.tiers)
+                    .map(|(n, &t)| (n.clone(), self.game.tier_size(t)))
+                    .collect(),
+                start: self.start_value()?.map(|v| v.to_string()),
+                stats: self.stats.clone(),
+                tier_stats: vec![None; dag.tiers.len()],
+                checksum: String::new(),
+            },
+        )
     }
 
     /// The totals: over the positions reachable from the start, by an explicit walk.
