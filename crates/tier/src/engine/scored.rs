@@ -51,6 +51,7 @@ use crate::store::tierfile::{self, Kind, Reader, BLOCK_ELEMS};
 use rayon::prelude::*;
 use retrograde_solve::{Outcome, Scored};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -176,7 +177,7 @@ pub fn solve_scored<'g, G: ScoredGame + DenseIndex>(
     };
     s.stats.solve = t0.elapsed();
     let t1 = Instant::now();
-    s.count()?;
+    s.count(&dag)?;
     s.stats.explore = t1.elapsed();
     if let Some(st) = &opts.storage {
         s.write(&dag, st.clone(), &opts.params)?;
@@ -609,25 +610,11 @@ impl<'g, G: ScoredGame + DenseIndex> ScoredSolution<'g, G> {
         )
     }
 
-    /// The totals: over the positions reachable from the start, by an explicit walk.
-    fn count(&mut self) -> Result<(), Error> {
+    /// The totals: over the positions reachable from the start, found tier by tier
+    /// (parents first) in parallel, one bit a slot; within a tier, frontier by frontier.
+    fn count(&mut self, dag: &Dag<G::Tier>) -> Result<(), Error> {
         let g = self.game;
         let mut st = Stats::default();
-        let mut seen: HashMap<G::Tier, Vec<u64>> = self
-            .tiers
-            .iter()
-            .map(|(t, c)| (*t, vec![0u64; c.len().div_ceil(64)]))
-            .collect();
-        let tally = |v: Scored, st: &mut Stats| {
-            st.positions += 1;
-            st.classes += 1;
-            st.states += 1;
-            match v.value() {
-                Some(x) => st.count(x),
-                None if v.outcome() == Outcome::Win => st.win += 1,
-                None => st.loss += 1,
-            }
-        };
         let Some(start) = g.start() else {
             for cells in self.tiers.values() {
                 for c in cells {
@@ -642,30 +629,124 @@ impl<'g, G: ScoredGame + DenseIndex> ScoredSolution<'g, G> {
             };
             return Ok(());
         };
-        let mut stack = vec![canonical(g, &start)];
-        let mut moves = Vec::new();
-        while let Some(p) = stack.pop() {
-            let t = g.tier(&p);
-            let i = g.rank(&p) as usize;
-            let bits = seen
-                .get_mut(&t)
-                .ok_or_else(|| Error::Game(format!("{p:?} is in a tier not solved")))?;
-            if bits[i / 64] >> (i % 64) & 1 == 1 {
-                continue;
+        let seen: HashMap<G::Tier, Vec<AtomicU64>> = self
+            .tiers
+            .iter()
+            .map(|(t, c)| {
+                (
+                    *t,
+                    (0..c.len().div_ceil(64))
+                        .map(|_| AtomicU64::new(0))
+                        .collect(),
+                )
+            })
+            .collect();
+        // Whether this call marked slot `i` of `bits`.
+        let mark = |bits: &[AtomicU64], i: u64| {
+            let bit = 1u64 << (i % 64);
+            bits[(i / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
+        };
+        let start = canonical(g, &start);
+        let bits = seen
+            .get(&g.tier(&start))
+            .ok_or_else(|| Error::Game(format!("the start {start:?} is in a tier not solved")))?;
+        mark(bits, g.rank(&start));
+        for &k in dag.order.iter().rev() {
+            let t = dag.tiers[k];
+            let bits = &seen[&t];
+            // One reachable position: tallied, its children marked (those of this tier
+            // that this call marked go into `next`).
+            let visit =
+                |i: u64, st: &mut Stats, next: &mut Vec<u64>, moves: &mut Vec<G::Position>| {
+                    let p = g.unrank(t, i).ok_or_else(|| {
+                        Error::Game(format!("rank {i} of tier {t:?} is no position"))
+                    })?;
+                    tally(self.value(&p)?, st);
+                    moves.clear();
+                    if g.primitive(&p).is_none() {
+                        g.moves(&p, moves);
+                    }
+                    st.moves += moves.len() as u64;
+                    for c in moves.iter() {
+                        let c = canonical(g, c);
+                        let tc = g.tier(&c);
+                        let j = g.rank(&c);
+                        let cb = seen
+                            .get(&tc)
+                            .ok_or_else(|| Error::Game(format!("{c:?} is in a tier not solved")))?;
+                        if j / 64 >= cb.len() as u64 {
+                            return Err(Error::Game(format!("{c:?} has rank {j}, past its tier")));
+                        }
+                        if mark(cb, j) && tc == t {
+                            next.push(j);
+                        }
+                    }
+                    Ok::<(), Error>(())
+                };
+            // The positions marked before this tier's turn, 4096 slots a task; then those
+            // its own moves reach, frontier by frontier.
+            // (A copy of the bits first: positions of this tier that its own moves mark
+            // during the pass go to the next frontier only, never visited twice.)
+            let words_per_task = 64;
+            let marked: Vec<u64> = bits.iter().map(|w| w.load(Relaxed)).collect();
+            let parts: Vec<(Stats, Vec<u64>)> = marked
+                .par_chunks(words_per_task)
+                .enumerate()
+                .map(|(c, words)| {
+                    let (mut st, mut next, mut moves) = (Stats::default(), Vec::new(), Vec::new());
+                    for (w, &word) in words.iter().enumerate() {
+                        let mut x = word;
+                        let base = ((c * words_per_task + w) * 64) as u64;
+                        while x != 0 {
+                            let i = base + u64::from(x.trailing_zeros());
+                            x &= x - 1;
+                            visit(i, &mut st, &mut next, &mut moves)?;
+                        }
+                    }
+                    Ok((st, next))
+                })
+                .collect::<Result<_, Error>>()?;
+            let mut frontier = Vec::new();
+            for (part, next) in parts {
+                st.merge(&part);
+                frontier.extend(next);
             }
-            bits[i / 64] |= 1 << (i % 64);
-            tally(self.value(&p)?, &mut st);
-            moves.clear();
-            if g.primitive(&p).is_none() {
-                g.moves(&p, &mut moves);
+            while !frontier.is_empty() {
+                let parts: Vec<(Stats, Vec<u64>)> = frontier
+                    .par_chunks(1 << 12)
+                    .map(|chunk| {
+                        let (mut st, mut next, mut moves) =
+                            (Stats::default(), Vec::new(), Vec::new());
+                        for &i in chunk {
+                            visit(i, &mut st, &mut next, &mut moves)?;
+                        }
+                        Ok((st, next))
+                    })
+                    .collect::<Result<_, Error>>()?;
+                frontier = Vec::new();
+                for (part, next) in parts {
+                    st.merge(&part);
+                    frontier.extend(next);
+                }
             }
-            st.moves += moves.len() as u64;
-            stack.extend(moves.iter().map(|c| canonical(g, c)));
         }
         self.stats = Stats {
             solve: self.stats.solve,
             ..st
         };
         Ok(())
+    }
+}
+
+/// Counts one more position of value `v` (a game that never ends after points were
+/// collected counts as a win or a loss by their sign).
+fn tally(v: Scored, st: &mut Stats) {
+    st.positions += 1;
+    st.classes += 1;
+    st.states += 1;
+    match v.value() {
+        Some(x) => st.count(x),
+        None if v.outcome() == Outcome::Win => st.win += 1,
+        None => st.loss += 1,
     }
 }
