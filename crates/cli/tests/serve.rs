@@ -230,32 +230,35 @@ fn walks(server: &Server, db: &str, count: usize, seed: u64) -> Vec<(Vec<String>
     out
 }
 
-rtest!(serve_answers_games_with_scores_as_query_does, |dir, _cmd| {
-    // Dots and Boxes and Kalah databases: every answer carries the score, the same bytes
-    // as `query`'s.
-    let game = |args: &[&str]| {
-        dir.command().args(["game"]).args(args).arg("-q").stdout();
-    };
-    game(&["dots-and-boxes", "--rows", "1", "--cols", "2", "--db", "db"]);
-    game(&["kalah", "--pits", "2", "--seeds", "2", "--db", "k"]);
-    let server = Server::start(&dir, &["db", "k"]);
-    for (db, seed) in [("db", 4), ("k", 5)] {
-        for (moves, body) in walks(&server, db, 6, seed) {
-            let want = query(&dir, db, &["--moves", &moves.join(",")]);
-            assert_eq!(format!("{body}\n"), want, "{db} after {moves:?}");
-            let j: Value = serde_json::from_str(&body).unwrap();
-            assert!(j["score"].is_i64(), "{db}: {body}");
-            assert!(
-                j["moves"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .all(|m| m["score"].is_i64()),
-                "{db}: {body}"
-            );
+rtest!(
+    serve_answers_games_with_scores_as_query_does,
+    |dir, _cmd| {
+        // Dots and Boxes and Kalah databases: every answer carries the score, the same bytes
+        // as `query`'s.
+        let game = |args: &[&str]| {
+            dir.command().args(["game"]).args(args).arg("-q").stdout();
+        };
+        game(&["dots-and-boxes", "--rows", "1", "--cols", "2", "--db", "db"]);
+        game(&["kalah", "--pits", "2", "--seeds", "2", "--db", "k"]);
+        let server = Server::start(&dir, &["db", "k"]);
+        for (db, seed) in [("db", 4), ("k", 5)] {
+            for (moves, body) in walks(&server, db, 6, seed) {
+                let want = query(&dir, db, &["--moves", &moves.join(",")]);
+                assert_eq!(format!("{body}\n"), want, "{db} after {moves:?}");
+                let j: Value = serde_json::from_str(&body).unwrap();
+                assert!(j["score"].is_i64(), "{db}: {body}");
+                assert!(
+                    j["moves"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|m| m["score"].is_i64()),
+                    "{db}: {body}"
+                );
+            }
         }
     }
-});
+);
 
 rtest!(serve_answers_as_query_does_byte_for_byte, |dir, cmd| {
     databases(&dir);

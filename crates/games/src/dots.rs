@@ -361,7 +361,7 @@ impl Notation for DotsAndBoxes {
 mod tests {
     use super::*;
     use retrograde_solve::Scored;
-    use retrograde_tier::{check_game, solve_scored, SolveOptions};
+    use retrograde_tier::{check_scored, solve_scored, SolveOptions};
     use std::collections::HashMap;
 
     /// A plain memoised minimax over the explicit game, written without the tier engine:
@@ -403,7 +403,7 @@ mod tests {
     fn small_boards_match_a_plain_minimax() {
         for (r, c) in [(1, 1), (1, 2), (2, 1), (2, 2)] {
             let g = DotsAndBoxes::new(r, c).unwrap();
-            check_game(&g, 2000).unwrap();
+            check_scored(&g, 2000).unwrap();
             let s = solve_scored(&g, &SolveOptions::default()).unwrap();
             let mut memo = HashMap::new();
             for p in 0u64..1 << g.lines() {

@@ -386,7 +386,7 @@ impl Notation for Kalah {
 mod tests {
     use super::*;
     use retrograde_solve::Scored;
-    use retrograde_tier::{check_game, solve_scored, SolveOptions};
+    use retrograde_tier::{check_scored, solve_scored, SolveOptions};
     use std::collections::HashMap;
 
     /// A plain memoised minimax over the positions reachable from the start (the game's
@@ -446,7 +446,7 @@ mod tests {
         ] {
             for empty in [false, true] {
                 let g = Kalah::new(p, s, empty).unwrap();
-                check_game(&g, 500).unwrap();
+                check_scored(&g, 500).unwrap();
                 let sol = solve_scored(&g, &SolveOptions::default()).unwrap();
                 let want = minimax(&g);
                 for (b, v) in &want {

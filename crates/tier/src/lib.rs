@@ -80,7 +80,7 @@ pub mod store;
 pub use api::{game, index, notation};
 pub use store::{graphdb, identity, storage, tierfile};
 
-pub use api::check::{check_game, Violation};
+pub use api::check::{check_game, check_scored, Violation};
 pub use api::explicit::{explicit_graph, Explicit};
 pub use engine::scored::{
     open_scored, scored_memory, solve_scored, ScoreCell, ScoredSolution, SCORED_LAYOUT,

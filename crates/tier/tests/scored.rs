@@ -441,3 +441,46 @@ fn solve_refuses_a_scored_game() {
         Ok(_) => panic!("solved"),
     }
 }
+
+/// The conformance check of scored games catches a terminal score outside the range, and
+/// the solver refuses a range without 0 and a move into a tier that is not a child tier
+/// with errors, never a panic.
+#[test]
+fn broken_scored_games_are_errors() {
+    let g = ScoredRandom::new(11, false);
+    check_scored(&g, 1000).unwrap();
+    let mut bad = ScoredRandom::new(7, false);
+    bad.bound = 0;
+    for v in bad.terminal.values_mut() {
+        *v = 1;
+    }
+    bad.rewards.clear();
+    let e = check_scored(&bad, 1000).unwrap_err();
+    assert!(e.contains("outside the range"), "{e}");
+
+    // A range without 0.
+    let mut g = ScoredRandom::new(12, false);
+    g.bound = -1;
+    match solve_scored(&g, &SolveOptions::default()) {
+        Err(Error::Game(m)) => assert!(m.contains("does not hold 0"), "{m}"),
+        Err(e) => panic!("{e}"),
+        Ok(_) => panic!("solved"),
+    }
+
+    // A move into a tier that is not a child tier.
+    let mut g = ScoredRandom::new(13, false);
+    let top = g.rules.sizes.len() - 1;
+    if top > 0 {
+        g.rules.children[0].clear();
+        let target = (top as u8, 0u16);
+        g.rules.valid[top][0] = true;
+        g.rules.valid[0][0] = true;
+        g.rules.primitive[0][0] = None;
+        g.rules.moves[0][0] = vec![target];
+        match solve_scored(&g, &SolveOptions::default()) {
+            Err(Error::Game(m)) => assert!(m.contains("not one of its child tiers"), "{m}"),
+            Err(e) => panic!("{e}"),
+            Ok(_) => panic!("solved"),
+        }
+    }
+}

@@ -424,8 +424,9 @@ impl<G: GoAgainGame> Turn<G> for GoAgain {
 /// moves is over too, and [`TierGame::no_move`] is not asked).
 pub trait ScoredGame: TierGame {
     /// The least and the greatest score any position can have (from here to the end, for
-    /// the player to move), so that the engine stores scores compactly: at most 65,534
-    /// values apart. A score outside is an error, never a wrong value.
+    /// the player to move), so that the engine stores scores compactly: holding 0 (ties and
+    /// draws), at most 65,534 values apart. A score outside is an error, never a wrong
+    /// value. [`check_scored`](crate::check_scored) checks this and the other promises.
     fn score_range(&self) -> (i64, i64);
     /// The score of a position where the game is over, for the player to move there.
     fn terminal_score(&self, p: &Self::Position) -> i64;

@@ -133,6 +133,11 @@ pub fn solve_scored<'g, G: ScoredGame + DenseIndex>(
     opts: &SolveOptions,
 ) -> Result<ScoredSolution<'g, G>, Error> {
     let (lo, hi) = game.score_range();
+    if lo > 0 || hi < 0 {
+        return Err(Error::Game(format!(
+            "the score range {lo}..={hi} does not hold 0 (ties and draws)"
+        )));
+    }
     if lo > hi
         || hi
             .checked_sub(lo)
