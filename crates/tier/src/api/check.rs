@@ -374,12 +374,12 @@ pub fn check_scored<G: ScoredGame + DenseIndex>(game: &G, samples: u64) -> Resul
                         "{p:?} -> {c:?} collects {r}, more than the score range's width {width}"
                     ));
                 }
-                for g in 1..images.len() {
-                    let (pg, cg) = (images[g], <G::Symmetry as Symmetry<G>>::images(game, c)[g]);
-                    if game.reward(&pg, &cg) != r {
+                let child_images = <G::Symmetry as Symmetry<G>>::images(game, c);
+                for (pg, cg) in images.iter().zip(&child_images).skip(1) {
+                    if game.reward(pg, cg) != r {
                         return Err(format!(
                             "{p:?} -> {c:?} collects {r}, its symmetric image {pg:?} -> {cg:?} {}",
-                            game.reward(&pg, &cg)
+                            game.reward(pg, cg)
                         ));
                     }
                 }
