@@ -1051,6 +1051,56 @@ fn fits(browser: &Browser, what: &str) {
     }
 }
 
+// A game with scores in the explorer: the value and the moves read with their margins,
+// the same as `query`'s scores.
+rtest!(serve_page_shows_margins, |dir, cmd| {
+    let Some(browser) = Browser::start("serve_page_shows_margins") else {
+        return;
+    };
+    cmd.args([
+        "game",
+        "dots-and-boxes",
+        "--rows",
+        "1",
+        "--cols",
+        "2",
+        "--db",
+        "db",
+        "-q",
+    ])
+    .stdout();
+    let server = Server::start(&dir, &["db"]);
+    let want: Value = serde_json::from_str(&query(&dir, "db", &["--moves", "a1-b1"])).unwrap();
+    browser.goto(&format!("http://{}/?db=db&moves=a1-b1", server.addr));
+    browser.wait("the page", "return document.body.dataset.ready === '1'");
+    let score = want["score"].as_i64().unwrap();
+    let verb = if score > 0 { "wins" } else { "loses" };
+    assert_eq!(
+        browser.text("#value"),
+        format!(
+            "{verb} by {} in {} ({}{score})",
+            score.abs(),
+            want["remoteness"],
+            if score > 0 { "+" } else { "" }
+        )
+    );
+    let tags = browser.eval(
+        "return [...document.querySelectorAll('#moves button')].map(b => b.textContent).join(' ')",
+    );
+    let first = &want["moves"][0];
+    let shown = format!(
+        "{}{} by {} in {}",
+        first["move"].as_str().unwrap(),
+        first["outcome"].as_str().unwrap(),
+        first["score"].as_i64().unwrap().abs(),
+        first["remoteness"]
+    );
+    assert!(
+        tags.as_str().unwrap().contains(&shown),
+        "{tags} lacks {shown}"
+    );
+});
+
 // The explorer's chessboard (issue 26): a chess database opened without a FEN shows a
 // position of the ending and the FEN box; a piece clicked, then a square, plays the move;
 // a promotion asks which piece (each coloured by its value); a piece dragged plays too;
