@@ -1099,6 +1099,34 @@ rtest!(serve_page_shows_margins, |dir, cmd| {
         tags.as_str().unwrap().contains(&shown),
         "{tags} lacks {shown}"
     );
+    // A game played to its end by best moves: the winner by the start's margin, counted
+    // from the boxes taken on the way (the last position is worth 0).
+    let start: Value = serde_json::from_str(&query(&dir, "db", &[])).unwrap();
+    let mut line: Vec<String> = Vec::new();
+    loop {
+        let here: Value =
+            serde_json::from_str(&query(&dir, "db", &["--moves", &line.join(",")])).unwrap();
+        match here["moves"].as_array().unwrap().first() {
+            Some(m) => line.push(m["move"].as_str().unwrap().to_string()),
+            None => break,
+        }
+    }
+    browser.goto(&format!(
+        "http://{}/?db=db&moves={}",
+        server.addr,
+        line.join(",")
+    ));
+    browser.wait(
+        "the end",
+        "return document.getElementById('tomove').textContent === 'Game over:'",
+    );
+    let margin = start["score"].as_i64().unwrap();
+    let verdict = match margin.signum() {
+        1 => format!("first player wins by {margin}"),
+        -1 => format!("second player wins by {}", -margin),
+        _ => "a tie".to_string(),
+    };
+    assert_eq!(browser.text("#value"), verdict);
 });
 
 // The explorer's chessboard (issue 26): a chess database opened without a FEN shows a

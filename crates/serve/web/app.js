@@ -84,6 +84,23 @@ function title(s) { const t = document.createElementNS(SVG, "title"); t.textCont
 // The drawing of the database shown: holes, marks, cubes, stones, chess, or none.
 function drawing() { return (state.db && state.db.drawing) || "none"; }
 function sides() { return (state.db && state.db.sides) || ["first player", "second player"]; }
+// A game with scores, over: the first player's points minus the second's, the rewards of
+// the moves played (each move's value for its mover less what the position after it is
+// worth to that player) plus what the end gives the player to move there.
+function firstPlayerTotal() {
+  const sign = (side) => (side === 0 ? 1 : -1);
+  let total = 0;
+  for (let i = 1; i < state.plies.length; i++) {
+    const before = state.plies[i - 1].answer, after = state.plies[i].answer;
+    const m = before.moves.find((x) => x.move === state.plies[i].move);
+    if (!m) continue;
+    const mover = moverAt(i - 1), keeps = moverAt(i) === mover;
+    total += sign(mover) * (m.score - (keeps ? after.score : -after.score));
+  }
+  const last = state.plies.length - 1;
+  return total + sign(moverAt(last)) * state.plies[last].answer.score;
+}
+
 // The side (0: the first mover) to move at ply i: by name when the answer names it.
 function moverAt(i) {
   const k = sides().indexOf(state.plies[i].answer.to_move);
@@ -484,12 +501,17 @@ function render() {
     v.textContent = `${valueWords(a.outcome, a.remoteness, a.score)} (${tag(a.outcome, a.remoteness, a.score)})`;
   } else {
     $("tomove").textContent = "Game over:";
-    const winner = a.outcome === "loss" ? 1 - mover : a.outcome === "win" ? mover : -1;
+    // With scores the end's value counts only what is left: add what the moves collected.
+    const total = typeof a.score === "number" ? firstPlayerTotal() : null;
+    const winner = total !== null ? (total > 0 ? 0 : total < 0 ? 1 : -1)
+      : a.outcome === "loss" ? 1 - mover : a.outcome === "win" ? mover : -1;
     icon = winner;
     v.className = "value over";
-    v.textContent = winner >= 0
-      ? (named ? `${sides()[winner]} wins` : `${a.to_move} ${a.outcome === "win" ? "has won" : "has lost"}`)
-      : a.outcome === "tie" ? "a tie" : "no moves";
+    v.textContent = total !== null
+      ? (winner >= 0 ? `${sides()[winner]} wins by ${Math.abs(total)}` : "a tie")
+      : winner >= 0
+        ? (named ? `${sides()[winner]} wins` : `${a.to_move} ${a.outcome === "win" ? "has won" : "has lost"}`)
+        : a.outcome === "tie" ? "a tie" : "no moves";
   }
   $("mover").replaceChildren();
   if (named && icon >= 0) $("mover").appendChild(pieceIcon(icon, 22));
