@@ -484,3 +484,138 @@ fn broken_scored_games_are_errors() {
         }
     }
 }
+
+/// [`ScoredRandom`] with the rules' symmetry: scores +1/-1/0 from the primitive values (the
+/// same on symmetric positions) and no rewards.
+#[derive(Debug)]
+struct ScoredSym(ScoredRandom);
+
+impl TierGame for ScoredSym {
+    type Position = Pos;
+    type Tier = u8;
+    type Layout = Dense;
+    type Parents = ReverseEdges;
+    type Symmetry = Symmetries;
+    type Turn = GoAgain;
+    type Score = Scores;
+
+    fn name(&self) -> String {
+        "random scored symmetric".into()
+    }
+    fn start(&self) -> Option<Pos> {
+        self.0.start()
+    }
+    fn root_tiers(&self) -> Vec<u8> {
+        self.0.root_tiers()
+    }
+    fn tier(&self, p: &Pos) -> u8 {
+        p.0
+    }
+    fn child_tiers(&self, t: u8, out: &mut Vec<u8>) {
+        self.0.child_tiers(t, out)
+    }
+    fn tier_name(&self, t: u8) -> String {
+        self.0.tier_name(t)
+    }
+    fn primitive(&self, p: &Pos) -> Option<Primitive> {
+        self.0.primitive(p)
+    }
+    fn moves(&self, p: &Pos, out: &mut Vec<Pos>) {
+        self.0.moves(p, out)
+    }
+    fn no_move(&self) -> Primitive {
+        self.0.no_move()
+    }
+}
+
+impl DenseIndex for ScoredSym {
+    fn tier_size(&self, t: u8) -> u64 {
+        self.0.tier_size(t)
+    }
+    fn rank(&self, p: &Pos) -> u64 {
+        self.0.rank(p)
+    }
+    fn unrank(&self, t: u8, i: u64) -> Option<Pos> {
+        self.0.unrank(t, i)
+    }
+}
+
+impl GoAgainGame for ScoredSym {
+    fn keeps_turn(&self, from: &Pos, to: &Pos) -> bool {
+        self.0.keeps_turn(from, to)
+    }
+}
+
+impl SymmetricGame for ScoredSym {
+    fn symmetry_count(&self) -> usize {
+        2
+    }
+    fn apply_symmetry(&self, p: &Pos, g: usize) -> Pos {
+        if g == 0 {
+            *p
+        } else {
+            (p.0, self.0.rules.sigma[p.0 as usize][p.1 as usize])
+        }
+    }
+}
+
+impl ScoredGame for ScoredSym {
+    fn score_range(&self) -> (i64, i64) {
+        self.0.score_range()
+    }
+    fn terminal_score(&self, p: &Pos) -> i64 {
+        self.0.terminal_score(p)
+    }
+    fn reward(&self, _: &Pos, _: &Pos) -> i64 {
+        0
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// With symmetries (one position a class solved), scores +1/-1/0 give the unscored
+    /// engine's values on every position and its totals.
+    #[test]
+    fn symmetric_unit_scores_are_the_unscored_values(seed in any::<u64>()) {
+        let rules = Rules::random(seed, true, true);
+        let mut base = ScoredRandom::new(seed, true);
+        base.rules = rules.clone();
+        // Terminal scores from these rules' primitive values.
+        for (t, size) in rules.sizes.iter().enumerate() {
+            for i in 0..*size {
+                let prim = rules.primitive[t][i as usize].or_else(|| {
+                    rules.moves[t][i as usize].is_empty().then_some(rules.no_move)
+                });
+                let v = match prim {
+                    Some(Primitive::Win) => 1,
+                    Some(Primitive::Loss) => -1,
+                    _ => 0,
+                };
+                base.terminal.insert((t as u8, i), v);
+            }
+        }
+        let g = ScoredSym(base);
+        check_scored(&g, 1000).unwrap();
+        let plain = SymAgain(rules);
+        let u = solve(&plain, &SolveOptions::default()).unwrap();
+        let s = solve_scored(&g, &SolveOptions::default()).unwrap();
+        for (t, size) in g.0.rules.sizes.iter().enumerate() {
+            for i in 0..*size {
+                let p = (t as u8, i);
+                if !g.0.rules.valid[t][i as usize] || !g.0.solved(&p) {
+                    continue;
+                }
+                let want: Value = u.value(&p).unwrap().unwrap();
+                prop_assert_eq!(s.value(&p).unwrap(), Scored::from(want), "position {:?}", p);
+            }
+        }
+        if g.0.rules.start.is_some() {
+            let (a, b) = (u.stats(), s.stats());
+            prop_assert_eq!(
+                (a.win, a.loss, a.tie, a.draw, a.positions, a.classes),
+                (b.win, b.loss, b.tie, b.draw, b.positions, b.classes)
+            );
+        }
+    }
+}

@@ -514,8 +514,9 @@ impl<'g, G: ScoredGame + DenseIndex> ScoredSolution<'g, G> {
 
     /// Totals over the positions reachable from the start (every position solved when the
     /// game has no start). A position counts once, even in a game whose positions are the
-    /// mover's view. A game that never ends after points were collected counts as a win or
-    /// a loss by its sign.
+    /// mover's view; with symmetries a canonical position counts its class's positions
+    /// (`classes` counts the classes). A game that never ends after points were collected
+    /// counts as a win or a loss by its sign.
     pub fn stats(&self) -> &Stats {
         &self.stats
     }
@@ -621,10 +622,10 @@ impl<'g, G: ScoredGame + DenseIndex> ScoredSolution<'g, G> {
         let g = self.game;
         let mut st = Stats::default();
         let Some(start) = g.start() else {
-            for cells in self.tiers.values() {
-                for c in cells {
-                    if let Some(v) = c.decode(self.lo) {
-                        tally(v, &mut st);
+            for (t, cells) in &self.tiers {
+                for (i, c) in cells.iter().enumerate() {
+                    if let (Some(v), Some(p)) = (c.decode(self.lo), g.unrank(*t, i as u64)) {
+                        tally(v, <G::Symmetry as Symmetry<G>>::class_size(g, &p), &mut st);
                     }
                 }
             }
@@ -666,7 +667,11 @@ impl<'g, G: ScoredGame + DenseIndex> ScoredSolution<'g, G> {
                     let p = g.unrank(t, i).ok_or_else(|| {
                         Error::Game(format!("rank {i} of tier {t:?} is no position"))
                     })?;
-                    tally(self.value(&p)?, st);
+                    tally(
+                        self.value(&p)?,
+                        <G::Symmetry as Symmetry<G>>::class_size(g, &p),
+                        st,
+                    );
                     moves.clear();
                     if g.primitive(&p).is_none() {
                         g.moves(&p, moves);
@@ -743,15 +748,15 @@ impl<'g, G: ScoredGame + DenseIndex> ScoredSolution<'g, G> {
     }
 }
 
-/// Counts one more position of value `v` (a game that never ends after points were
+/// Counts a class of `n` positions of value `v` (a game that never ends after points were
 /// collected counts as a win or a loss by their sign).
-fn tally(v: Scored, st: &mut Stats) {
-    st.positions += 1;
+fn tally(v: Scored, n: u64, st: &mut Stats) {
+    st.positions += n;
     st.classes += 1;
-    st.states += 1;
+    st.states += n;
     match v.value() {
-        Some(x) => st.count(x),
-        None if v.outcome() == Outcome::Win => st.win += 1,
-        None => st.loss += 1,
+        Some(x) => st.count_many(x, n),
+        None if v.outcome() == Outcome::Win => st.win += n,
+        None => st.loss += n,
     }
 }
