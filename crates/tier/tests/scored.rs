@@ -379,8 +379,8 @@ proptest! {
         if g.rules.start.is_some() {
             let (a, b) = (u.stats(), s.stats());
             prop_assert_eq!(
-                (a.win, a.loss, a.tie, a.draw, a.positions),
-                (b.win, b.loss, b.tie, b.draw, b.positions)
+                (a.win, a.loss, a.tie, a.draw, a.positions, a.moves),
+                (b.win, b.loss, b.tie, b.draw, b.positions, b.moves)
             );
         }
     }
@@ -613,8 +613,8 @@ proptest! {
         if g.0.rules.start.is_some() {
             let (a, b) = (u.stats(), s.stats());
             prop_assert_eq!(
-                (a.win, a.loss, a.tie, a.draw, a.positions, a.classes),
-                (b.win, b.loss, b.tie, b.draw, b.positions, b.classes)
+                (a.win, a.loss, a.tie, a.draw, a.positions, a.classes, a.moves),
+                (b.win, b.loss, b.tie, b.draw, b.positions, b.classes, b.moves)
             );
         }
     }

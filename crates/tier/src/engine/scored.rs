@@ -667,16 +667,13 @@ impl<'g, G: ScoredGame + DenseIndex> ScoredSolution<'g, G> {
                     let p = g.unrank(t, i).ok_or_else(|| {
                         Error::Game(format!("rank {i} of tier {t:?} is no position"))
                     })?;
-                    tally(
-                        self.value(&p)?,
-                        <G::Symmetry as Symmetry<G>>::class_size(g, &p),
-                        st,
-                    );
+                    let n = <G::Symmetry as Symmetry<G>>::class_size(g, &p);
+                    tally(self.value(&p)?, n, st);
                     moves.clear();
                     if g.primitive(&p).is_none() {
                         g.moves(&p, moves);
                     }
-                    st.moves += moves.len() as u64;
+                    st.moves += n * moves.len() as u64;
                     for c in moves.iter() {
                         let c = canonical(g, c);
                         let tc = g.tier(&c);
