@@ -29,8 +29,8 @@ use retrograde_graph::Primitive;
 use retrograde_tier::index::Colex;
 use retrograde_tier::notation::listed;
 use retrograde_tier::{
-    Dense, DenseIndex, GoAgain, GoAgainGame, NoSymmetry, Notation, ReverseEdges, ScoredGame,
-    Scores, TierGame,
+    Dense, DenseIndex, GoAgain, GoAgainGame, Notation, ReverseEdges, ScoredGame, Scores,
+    SymmetricGame, Symmetries, TierGame,
 };
 
 /// The most lines a board may have (a line set is a `u64`; and tiers must fit the engine).
@@ -47,6 +47,9 @@ pub struct DotsAndBoxes {
     boxes: Vec<u64>,
     /// The boxes each line is a side of (one or two).
     sides: Vec<Vec<u64>>,
+    /// The board's symmetries (4, or 8 on a square board) as byte tables:
+    /// `sym[g][b][x]` is the image of the lines `x << 8b`.
+    sym: Vec<Vec<[u64; 256]>>,
 }
 
 impl DotsAndBoxes {
@@ -72,6 +75,7 @@ impl DotsAndBoxes {
             colex: Colex::new(lines),
             boxes: Vec::new(),
             sides: vec![Vec::new(); lines as usize],
+            sym: Vec::new(),
         };
         for r in 0..rows {
             for c in 0..cols {
@@ -87,7 +91,65 @@ impl DotsAndBoxes {
                 }
             }
         }
+        g.sym = g.symmetry_tables();
         Ok(g)
+    }
+
+    /// The byte tables of the board's symmetries: maps of the dots (rank, file) that keep
+    /// the board, each taking a line to the line between its dots' images.
+    fn symmetry_tables(&self) -> Vec<Vec<[u64; 256]>> {
+        let (rr, cc) = (self.rows, self.cols);
+        // (transpose, then flip the ranks, then flip the files): the transpose only on a
+        // square board.
+        let transposes: &[bool] = if rr == cc { &[false, true] } else { &[false] };
+        let maps: Vec<(bool, bool, bool)> = transposes
+            .iter()
+            .flat_map(|&t| {
+                [
+                    (t, false, false),
+                    (t, true, false),
+                    (t, false, true),
+                    (t, true, true),
+                ]
+            })
+            .collect();
+        let apply = |(t, fr, fc): (bool, bool, bool), (r, c): (u32, u32)| {
+            let (r, c) = if t { (c, r) } else { (r, c) };
+            (if fr { rr - r } else { r }, if fc { cc - c } else { c })
+        };
+        let line_of = |a: (u32, u32), b: (u32, u32)| {
+            (0..self.lines)
+                .find(|&l| {
+                    let (x, y) = self.ends(l);
+                    (x, y) == (a, b) || (x, y) == (b, a)
+                })
+                .expect("a symmetry maps a line to a line")
+        };
+        let bytes = self.lines.div_ceil(8) as usize;
+        maps.iter()
+            .map(|&m| {
+                let perm: Vec<u32> = (0..self.lines)
+                    .map(|l| {
+                        let (a, b) = self.ends(l);
+                        line_of(apply(m, a), apply(m, b))
+                    })
+                    .collect();
+                (0..bytes)
+                    .map(|b| {
+                        let mut t = [0u64; 256];
+                        for (x, image) in t.iter_mut().enumerate() {
+                            for bit in 0..8 {
+                                let l = 8 * b + bit;
+                                if x >> bit & 1 == 1 && l < self.lines as usize {
+                                    *image |= 1 << perm[l];
+                                }
+                            }
+                        }
+                        t
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     /// Rows of boxes.
@@ -170,7 +232,7 @@ impl TierGame for DotsAndBoxes {
     type Tier = u32;
     type Layout = Dense;
     type Parents = ReverseEdges;
-    type Symmetry = NoSymmetry;
+    type Symmetry = Symmetries;
     type Turn = GoAgain;
     type Score = Scores;
 
@@ -216,6 +278,19 @@ impl DenseIndex for DotsAndBoxes {
     }
     fn unrank(&self, t: u32, i: u64) -> Option<u64> {
         Some(self.colex.unrank(i, t))
+    }
+}
+
+impl SymmetricGame for DotsAndBoxes {
+    fn symmetry_count(&self) -> usize {
+        self.sym.len()
+    }
+    #[inline]
+    fn apply_symmetry(&self, p: &u64, g: usize) -> u64 {
+        self.sym[g]
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (b, t)| acc | t[(p >> (8 * b) & 0xFF) as usize])
     }
 }
 
