@@ -230,6 +230,36 @@ fn walks(server: &Server, db: &str, count: usize, seed: u64) -> Vec<(Vec<String>
     out
 }
 
+rtest!(
+    serve_answers_games_with_scores_as_query_does,
+    |dir, _cmd| {
+        // Dots and Boxes and Kalah databases: every answer carries the score, the same bytes
+        // as `query`'s.
+        let game = |args: &[&str]| {
+            dir.command().args(["game"]).args(args).arg("-q").stdout();
+        };
+        game(&["dots-and-boxes", "--rows", "1", "--cols", "2", "--db", "db"]);
+        game(&["kalah", "--pits", "2", "--seeds", "2", "--db", "k"]);
+        let server = Server::start(&dir, &["db", "k"]);
+        for (db, seed) in [("db", 4), ("k", 5)] {
+            for (moves, body) in walks(&server, db, 6, seed) {
+                let want = query(&dir, db, &["--moves", &moves.join(",")]);
+                assert_eq!(format!("{body}\n"), want, "{db} after {moves:?}");
+                let j: Value = serde_json::from_str(&body).unwrap();
+                assert!(j["score"].is_i64(), "{db}: {body}");
+                assert!(
+                    j["moves"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|m| m["score"].is_i64()),
+                    "{db}: {body}"
+                );
+            }
+        }
+    }
+);
+
 rtest!(serve_answers_as_query_does_byte_for_byte, |dir, cmd| {
     databases(&dir);
     let server = Server::start(&dir, &["c4", "t3", "q3", "g"]);
@@ -1020,6 +1050,84 @@ fn fits(browser: &Browser, what: &str) {
         assert!(j[k].as_f64().unwrap() <= w, "{what}: {k} is cut off: {j}");
     }
 }
+
+// A game with scores in the explorer: the value and the moves read with their margins,
+// the same as `query`'s scores.
+rtest!(serve_page_shows_margins, |dir, cmd| {
+    let Some(browser) = Browser::start("serve_page_shows_margins") else {
+        return;
+    };
+    cmd.args([
+        "game",
+        "dots-and-boxes",
+        "--rows",
+        "1",
+        "--cols",
+        "2",
+        "--db",
+        "db",
+        "-q",
+    ])
+    .stdout();
+    let server = Server::start(&dir, &["db"]);
+    let want: Value = serde_json::from_str(&query(&dir, "db", &["--moves", "a1-b1"])).unwrap();
+    browser.goto(&format!("http://{}/?db=db&moves=a1-b1", server.addr));
+    browser.wait("the page", "return document.body.dataset.ready === '1'");
+    let score = want["score"].as_i64().unwrap();
+    let verb = if score > 0 { "wins" } else { "loses" };
+    assert_eq!(
+        browser.text("#value"),
+        format!(
+            "{verb} by {} in {} ({}{score})",
+            score.abs(),
+            want["remoteness"],
+            if score > 0 { "+" } else { "" }
+        )
+    );
+    let tags = browser.eval(
+        "return [...document.querySelectorAll('#moves button')].map(b => b.textContent).join(' ')",
+    );
+    let first = &want["moves"][0];
+    let shown = format!(
+        "{}{} by {} in {}",
+        first["move"].as_str().unwrap(),
+        first["outcome"].as_str().unwrap(),
+        first["score"].as_i64().unwrap().abs(),
+        first["remoteness"]
+    );
+    assert!(
+        tags.as_str().unwrap().contains(&shown),
+        "{tags} lacks {shown}"
+    );
+    // A game played to its end by best moves: the winner by the start's margin, counted
+    // from the boxes taken on the way (the last position is worth 0).
+    let start: Value = serde_json::from_str(&query(&dir, "db", &[])).unwrap();
+    let mut line: Vec<String> = Vec::new();
+    loop {
+        let here: Value =
+            serde_json::from_str(&query(&dir, "db", &["--moves", &line.join(",")])).unwrap();
+        match here["moves"].as_array().unwrap().first() {
+            Some(m) => line.push(m["move"].as_str().unwrap().to_string()),
+            None => break,
+        }
+    }
+    browser.goto(&format!(
+        "http://{}/?db=db&moves={}",
+        server.addr,
+        line.join(",")
+    ));
+    browser.wait(
+        "the end",
+        "return document.getElementById('tomove').textContent === 'Game over:'",
+    );
+    let margin = start["score"].as_i64().unwrap();
+    let verdict = match margin.signum() {
+        1 => format!("first player wins by {margin}"),
+        -1 => format!("second player wins by {}", -margin),
+        _ => "a tie".to_string(),
+    };
+    assert_eq!(browser.text("#value"), verdict);
+});
 
 // The explorer's chessboard (issue 26): a chess database opened without a FEN shows a
 // position of the ending and the FEN box; a piece clicked, then a square, plays the move;

@@ -33,7 +33,7 @@
 use retrograde_graph::Primitive;
 use retrograde_tier::{
     Alternate, Notation, OrderedMoves, ReverseEdges, SortedKeys, SymmetricGame, Symmetries,
-    TierGame,
+    TierGame, Unscored,
 };
 
 /// Connect-4 rules for one board size.
@@ -335,6 +335,7 @@ impl TierGame for Connect4 {
     type Parents = ReverseEdges;
     type Symmetry = Symmetries;
     type Turn = Alternate;
+    type Score = Unscored;
 
     fn name(&self) -> String {
         format!("connect4 {}x{}", self.width, self.height)

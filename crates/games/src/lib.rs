@@ -7,9 +7,11 @@
 
 pub mod chess;
 pub mod connect4;
+pub mod dots;
 mod explore;
 mod game;
 pub mod great_game;
+pub mod kalah;
 pub mod pebbles;
 pub mod play;
 pub mod police;

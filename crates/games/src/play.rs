@@ -35,12 +35,14 @@
 mod graph;
 mod pebbles;
 mod police;
+mod scored;
 mod tier;
 
 pub use graph::PlayGraph;
+pub use scored::ScoredPlay;
 pub use tier::TierPlay;
 
-use retrograde_solve::Value;
+use retrograde_solve::{Scored, Value};
 use retrograde_tier::Error;
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -60,6 +62,8 @@ pub struct Move<P> {
     /// Whether the same side moves again after this move (a go-again move, or a move
     /// between two vertices of the same owner in an arena).
     pub keeps_turn: bool,
+    /// The points the mover collects by this move (games with scores; 0 otherwise).
+    pub reward: i64,
 }
 
 impl<P> Move<P> {
@@ -71,7 +75,14 @@ impl<P> Move<P> {
             note: String::new(),
             to,
             keeps_turn: false,
+            reward: 0,
         }
+    }
+
+    /// Set the points the mover collects by this move (games with scores).
+    pub fn reward(mut self, reward: i64) -> Move<P> {
+        self.reward = reward;
+        self
     }
 
     /// Also accept `alias` for this move.
@@ -152,6 +163,83 @@ pub trait Playable {
     fn title(&self) -> String {
         String::new()
     }
+
+    /// The value of `p` with its score, for games with scores (then the session shows
+    /// margins, plays by them and keeps the points collected; a move's value is this,
+    /// [`Scored::through_with`] its `keeps_turn` and `reward`). Default: none.
+    ///
+    /// # Errors
+    /// A value that cannot be read.
+    fn scored(&self, p: &Self::Position) -> Result<Option<Scored>, Error> {
+        let _ = p;
+        Ok(None)
+    }
+}
+
+/// A value as play shows and orders it: a plain one, or one with a score.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PlayValue {
+    /// Win, loss, tie or draw with remoteness.
+    Plain(Value),
+    /// With a score: `win by 3 in 11`.
+    Scored(Scored),
+}
+
+impl PlayValue {
+    fn scored(self) -> Scored {
+        match self {
+            PlayValue::Plain(v) => Scored::from(v),
+            PlayValue::Scored(s) => s,
+        }
+    }
+}
+
+impl Ord for PlayValue {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        match (self, other) {
+            (PlayValue::Plain(a), PlayValue::Plain(b)) => a.cmp(b),
+            _ => self.scored().cmp(&other.scored()),
+        }
+    }
+}
+
+impl PartialOrd for PlayValue {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl std::fmt::Display for PlayValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayValue::Plain(v) => v.fmt(f),
+            PlayValue::Scored(s) => s.fmt(f),
+        }
+    }
+}
+
+/// Moves with their values as play shows them, best first.
+pub type RankedPlay<P> = Vec<(Move<P>, PlayValue)>;
+
+/// The moves at `p` with their values as play shows them (with scores for games that have
+/// them), best first; equally good moves keep the order of [`Playable::moves`].
+///
+/// # Errors
+/// A value that cannot be read.
+pub fn ranked_play<G: Playable + ?Sized>(
+    game: &G,
+    p: &G::Position,
+) -> Result<RankedPlay<G::Position>, Error> {
+    let mut ranked = Vec::new();
+    for m in game.moves(p)? {
+        let v = match game.scored(&m.to)? {
+            Some(s) => PlayValue::Scored(s.through_with(m.keeps_turn, m.reward)),
+            None => PlayValue::Plain(game.value(&m.to)?.through(m.keeps_turn)),
+        };
+        ranked.push((m, v));
+    }
+    ranked.sort_by_key(|m| std::cmp::Reverse(m.1));
+    Ok(ranked)
 }
 
 /// Moves with their values for the mover, best first.
@@ -180,6 +268,9 @@ impl<P: Playable + ?Sized> Playable for &P {
     }
     fn title(&self) -> String {
         (**self).title()
+    }
+    fn scored(&self, p: &Self::Position) -> Result<Option<Scored>, Error> {
+        (**self).scored(p)
     }
 }
 
@@ -262,6 +353,8 @@ struct Step<P> {
     pos: P,
     /// The side to move there.
     side: usize,
+    /// Points collected so far, the first side's minus the second's (games with scores).
+    collected: i64,
 }
 
 /// Why the game is over.
@@ -323,6 +416,7 @@ impl<G: Playable> Session<G> {
         let history = vec![Step {
             pos: game.start(),
             side: game.first_side() & 1,
+            collected: 0,
         }];
         let title = game.title();
         let mut s = Session {
@@ -423,7 +517,7 @@ impl<G: Playable> Session<G> {
                 match self.is_over() {
                     true => text.push_str("The game is over: no hint (undo or quit).\n"),
                     false => {
-                        let ranked = ranked_moves(&self.game, self.position())?;
+                        let ranked = ranked_play(&self.game, self.position())?;
                         let (best, value) = &ranked[0];
                         let _ = writeln!(text, "Hint: play {} ({value}).", best.label);
                     }
@@ -444,7 +538,7 @@ impl<G: Playable> Session<G> {
             );
             return reply(text);
         }
-        let ranked = ranked_moves(&self.game, self.position())?;
+        let ranked = ranked_play(&self.game, self.position())?;
         let found = ranked
             .iter()
             .position(|(m, _)| normalize(&m.label) == input)
@@ -491,10 +585,13 @@ impl<G: Playable> Session<G> {
     /// Plays `m` from the current position.
     fn play(&mut self, m: &Move<G::Position>) {
         let side = self.side_to_move();
+        let sign = if side == 0 { 1 } else { -1 };
+        let collected = self.current().collected + sign * m.reward;
         let side = if m.keeps_turn { side } else { 1 - side };
         self.history.push(Step {
             pos: m.to.clone(),
             side,
+            collected,
         });
     }
 
@@ -517,7 +614,7 @@ impl<G: Playable> Session<G> {
                 self.end = Some(End::EngineLoop);
                 break;
             }
-            let ranked = ranked_moves(&self.game, self.position())?;
+            let ranked = ranked_play(&self.game, self.position())?;
             let (m, value) = &ranked[0];
             let _ = writeln!(
                 text,
@@ -555,8 +652,33 @@ impl<G: Playable> Session<G> {
             text.push('\n');
         }
         let value = self.game.value(&now.pos)?;
+        let scored = self.game.scored(&now.pos)?;
+        let shown = scored.map_or(PlayValue::Plain(value), PlayValue::Scored);
         let mover = &self.names[now.side];
         match self.end {
+            Some(End::Terminal) if scored.is_some() => {
+                // The points collected and what the end gives the mover, for the first side.
+                let end = scored.map_or(0, |s| s.score);
+                let total = now.collected + if now.side == 0 { end } else { -end };
+                let _ = match total.signum() {
+                    0 => writeln!(text, "Game over: a tie."),
+                    sign => {
+                        let w = usize::from(sign < 0);
+                        let you = if w == self.human {
+                            "You win!"
+                        } else {
+                            "You lose."
+                        };
+                        writeln!(
+                            text,
+                            "Game over: {} wins by {}. {you}",
+                            self.names[w],
+                            total.unsigned_abs()
+                        )
+                    }
+                };
+                self.after_end(text);
+            }
             Some(End::Terminal) => {
                 let verdict = match value {
                     Value::Win(_) => Some(now.side),
@@ -587,7 +709,7 @@ impl<G: Playable> Session<G> {
                 } else {
                     "engine"
                 };
-                let _ = writeln!(text, "{} to move ({who}): {value}", cap(mover));
+                let _ = writeln!(text, "{} to move ({who}): {shown}", cap(mover));
                 self.list_moves(text)?;
             }
         }
@@ -613,7 +735,7 @@ impl<G: Playable> Session<G> {
     /// The ranked moves of the current position, one a line.
     fn list_moves(&self, text: &mut String) -> Result<(), Error> {
         let now = self.current();
-        let ranked = ranked_moves(&self.game, &now.pos)?;
+        let ranked = ranked_play(&self.game, &now.pos)?;
         let _ = writeln!(
             text,
             "Moves, best first (the value for {} after the move):",

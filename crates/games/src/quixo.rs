@@ -36,7 +36,7 @@ use retrograde_graph::Primitive;
 use retrograde_tier::notation::{grid_string, listed, parse_grid, split_side};
 use retrograde_tier::{
     Alternate, Dense, DenseIndex, Notation, SymmetricGame, Symmetries, TierGame, UnmoveGame,
-    Unmoves,
+    Unmoves, Unscored,
 };
 use std::fmt;
 
@@ -563,6 +563,7 @@ impl TierGame for Quixo {
     type Parents = Unmoves;
     type Symmetry = Symmetries;
     type Turn = Alternate;
+    type Score = Unscored;
     const MOVER_VIEW: bool = true;
 
     fn name(&self) -> String {

@@ -31,6 +31,7 @@ use retrograde_tier::index::{pdep, pext, Colex};
 use retrograde_tier::notation::{grid_string, parse_grid};
 use retrograde_tier::{
     Alternate, Dense, DenseIndex, Notation, ReverseEdges, SymmetricGame, Symmetries, TierGame,
+    Unscored,
 };
 use std::fmt::Write as _;
 
@@ -218,6 +219,7 @@ impl TierGame for TicTacToe {
     type Parents = ReverseEdges;
     type Symmetry = Symmetries;
     type Turn = Alternate;
+    type Score = Unscored;
 
     fn name(&self) -> String {
         format!("tictactoe {}x{} k{}", self.rows, self.cols, self.k)

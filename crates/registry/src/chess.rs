@@ -264,6 +264,7 @@ impl ChessAnswer<'_> {
                 ("endings".into(), serde_json::Value::Array(endings)),
             ],
             standard: None,
+            score: None,
             timed: true,
             // Where the explorer opens: a set holds KQvK.
             example: Some("8/8/8/4k3/8/8/8/4KQ2 w - - 0 1".into()),
@@ -379,6 +380,7 @@ impl Answer for ChessAnswer<'_> {
             lines,
             fields,
             standard: None,
+            score: None,
             timed: true,
             example,
         })

@@ -146,6 +146,7 @@ impl Answer for GraphAnswer {
             game: "graph".into(),
             first_line: Some(format!("a solved graph of {} vertices", self.db.vertices())),
             standard: start,
+            score: None,
             timed: true,
             ..Report::default()
         })
@@ -239,6 +240,7 @@ impl Answer for GraphAnswer {
             more: n - moves.len() as u64,
             moves,
             board: None,
+            scores: None,
         })
     }
 

@@ -2,10 +2,13 @@
 
 use crate::params::{Args, Kind, Param, OPTIONAL};
 use crate::{
-    Answer, Built, Drawing, Entry, Protocol, Query, QueryAnswer, QueryError, Report, TierBuilt,
+    Answer, Built, Drawing, Entry, Protocol, Query, QueryAnswer, QueryError, Report, ScoredBuilt,
+    TierBuilt,
 };
 use retrograde_games::connect4::{position_bound, Connect4};
+use retrograde_games::dots::DotsAndBoxes;
 use retrograde_games::great_game;
+use retrograde_games::kalah::Kalah;
 use retrograde_games::pebbles::Pebbles;
 use retrograde_games::play::{ranked_moves, start_session, DynSession, Playable};
 use retrograde_games::police::Map;
@@ -250,6 +253,77 @@ static ENTRIES: &[Entry] = &[
         dump: false,
         drawing: Drawing::Stones,
         build: build_teeko,
+    },
+    Entry {
+        name: "dots-and-boxes",
+        about: "Dots and Boxes: who takes more boxes, and by how many",
+        help: "Dots and Boxes on a board of R x C boxes: the players draw a line between two \
+               adjacent dots in turn; whoever draws the fourth side of a box (or of two) takes \
+               it and moves again. The game ends when every line is drawn. Values are scores: \
+               the net number of boxes the player to move takes from there on (win by 3 in 11: \
+               three boxes more than the opponent, the last line 11 plies away). A line is its \
+               two dots, files a.. from the left and ranks 1.. from the bottom: a1-b1 (across), \
+               a1-a2 (up). A position (--position) is the drawn lines separated by commas ('.' \
+               for none), then the side to move: a1-b1,a1-a2 o. Every set of lines is solved, \
+               in memory (4 bytes each), one a symmetry class: 3x3 (24 lines, 16.8M positions) \
+               in 2 s and 74 MiB; \
+               2x5 (27 lines) 512 MiB; boards of 31 lines or more take gigabytes.",
+        examples: &[
+            "dots-and-boxes --rows 2 --cols 2",
+            "dots-and-boxes --rows 3 --cols 3 --output json",
+            "dots-and-boxes --rows 2 --cols 2 --query a1-b1,b1-c1",
+        ],
+        params: &[
+            Param::number("rows", "Rows of boxes.", 1, 64, "2"),
+            Param::number("cols", "Columns of boxes.", 1, 64, "2"),
+        ],
+        play: Some("a line between two adjacent dots, such as a1-b1"),
+        tiered: true,
+        start: true,
+        dump: false,
+        drawing: Drawing::None,
+        build: build_dots,
+    },
+    Entry {
+        name: "kalah",
+        about: "Kalah (mancala): who stores more seeds, and by how many",
+        help: "Kalah with P pits a side and S seeds in each: take every seed of one of your \
+               pits and sow them counter-clockwise, one a pit, into your own store but not the \
+               opponent's; a last seed in your store moves again; a last seed in an empty pit \
+               of yours captures it with the opposite pit's seeds, when there are some (with \
+               --empty-capture also when there are none, the variant Irving, Donkers and \
+               Uiterwijk solved in 2000). When either side is empty, the game ends and each \
+               player stores the seeds on their side. Values are scores: the net number of \
+               seeds the player to move stores from there on. A move is a pit number, 1 (the \
+               farthest from your store) to P. A position (--position) is the first player's \
+               pits in sowing order, '/', the second player's, then the side to move: \
+               3,3,3/3,3,3 x. Every board of the game's seeds is solved, in memory (4 bytes a \
+               board, C(2PS + 2P, 2P) boards): 3x3 and 4x2 in a second, 4x3 (10.5M boards) \
+               in seconds, 4x4 (77M) takes a few GiB.",
+        examples: &[
+            "kalah --pits 3 --seeds 3",
+            "kalah --pits 4 --seeds 3 --output json",
+            "kalah --pits 3 --seeds 3 --query 1",
+        ],
+        params: &[
+            Param::number("pits", "Pits a side.", 1, 64, "3"),
+            Param::number("seeds", "Seeds in each pit at the start.", 1, 1000, "3"),
+            Param {
+                name: "empty-capture",
+                help: "A last seed in an empty pit of yours captures even when the opposite \
+                       pit is empty.",
+                kind: Kind::Flag,
+                default: None,
+                positional: false,
+                value_name: "",
+            },
+        ],
+        play: Some("a pit number, 1 (farthest from your store) to the number of pits"),
+        tiered: true,
+        start: true,
+        dump: false,
+        drawing: Drawing::None,
+        build: build_kalah,
     },
     Entry {
         name: "chess",
@@ -605,6 +679,7 @@ fn playable_query<P: Playable>(g: &P, q: &Query) -> Result<QueryAnswer, QueryErr
         moves,
         more: 0,
         board: None,
+        scores: None,
     };
     answer.cut();
     Ok(answer)
@@ -730,6 +805,28 @@ fn build_quixo(a: &Args) -> Result<Box<dyn Built>, String> {
         symmetry: "rotation and reflection",
         states: true,
         stored: false,
+        check: None,
+        params: a.to_json(),
+    }))
+}
+
+fn build_dots(a: &Args) -> Result<Box<dyn Built>, String> {
+    let game = DotsAndBoxes::new(a.u32("rows")?, a.u32("cols")?)
+        .map_err(|e| format!("dots-and-boxes: {e}"))?;
+    Ok(Box::new(ScoredBuilt {
+        game,
+        command: "dots-and-boxes",
+        check: None,
+        params: a.to_json(),
+    }))
+}
+
+fn build_kalah(a: &Args) -> Result<Box<dyn Built>, String> {
+    let game = Kalah::new(a.u32("pits")?, a.u32("seeds")?, a.flag("empty-capture"))
+        .map_err(|e| format!("kalah: {e}"))?;
+    Ok(Box::new(ScoredBuilt {
+        game,
+        command: "kalah",
         check: None,
         params: a.to_json(),
     }))
@@ -1079,6 +1176,7 @@ impl Answer for HeapAnswer<'_> {
             lines,
             fields,
             standard: None,
+            score: None,
             timed: true,
             example: None,
         })

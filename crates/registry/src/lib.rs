@@ -27,12 +27,14 @@ mod database;
 mod entries;
 mod params;
 mod play_graph;
+mod scored;
 mod tier;
 
 pub use chess::ChessBuilt;
 pub use database::{database, Database, GraphAnswer};
 pub use entries::{entries, entry};
 pub use params::{parse, ArgValue, Args, Input, Kind, Param, OPTIONAL};
+pub use scored::ScoredBuilt;
 pub use tier::TierBuilt;
 
 /// Every tier game's name, in the registry's order, for messages (`connect4, quixo, ...`).
@@ -46,7 +48,7 @@ pub fn tier_games() -> String {
 }
 
 use retrograde_games::play::DynSession;
-use retrograde_solve::Value;
+use retrograde_solve::{Scored, Value};
 use retrograde_tier::{Error, SolveOptions, Stats, Storage};
 use std::sync::Arc;
 
@@ -285,6 +287,10 @@ pub struct QueryAnswer {
     pub more: u64,
     /// The board as a grid of cells, for games whose positions are one (drawings).
     pub board: Option<Grid>,
+    /// For games with scores: the position's value with its score, and each listed move's
+    /// (in the order of `moves`). The JSON then takes outcomes and remoteness from them and
+    /// adds `score`.
+    pub scores: Option<(Scored, Vec<Scored>)>,
 }
 
 /// The most moves an answer lists (the best ones; `more` counts the rest): a graph vertex
@@ -298,6 +304,9 @@ impl QueryAnswer {
         if self.moves.len() > MAX_LISTED {
             self.more += (self.moves.len() - MAX_LISTED) as u64;
             self.moves.truncate(MAX_LISTED);
+            if let Some((_, m)) = &mut self.scores {
+                m.truncate(MAX_LISTED);
+            }
         }
     }
 }
@@ -312,18 +321,27 @@ impl QueryAnswer {
     /// the best [`MAX_LISTED`]) only when there are some; `board` only for games drawn on
     /// a grid.
     pub fn to_json(&self) -> String {
+        let scored = self.scores.as_ref();
         let json = AnswerJson {
             position: &self.position,
             to_move: &self.side,
-            outcome: self.value.outcome().as_str(),
-            remoteness: self.value.remoteness(),
+            outcome: scored
+                .map_or(self.value.outcome(), |s| s.0.outcome())
+                .as_str(),
+            remoteness: scored.map_or(self.value.remoteness(), |s| s.0.remoteness),
+            score: scored.map(|s| s.0.score),
             moves: self
                 .moves
                 .iter()
-                .map(|(m, v)| MoveJson {
-                    r#move: m,
-                    outcome: v.outcome().as_str(),
-                    remoteness: v.remoteness(),
+                .enumerate()
+                .map(|(i, (m, v))| {
+                    let s = scored.and_then(|s| s.1.get(i));
+                    MoveJson {
+                        r#move: m,
+                        outcome: s.map_or(v.outcome(), |s| s.outcome()).as_str(),
+                        remoteness: s.map_or(v.remoteness(), |s| s.remoteness),
+                        score: s.map(|s| s.score),
+                    }
                 })
                 .collect(),
             more: self.more,
@@ -341,6 +359,8 @@ struct AnswerJson<'a> {
     to_move: &'a str,
     outcome: &'static str,
     remoteness: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<i64>,
     moves: Vec<MoveJson<'a>>,
     #[serde(skip_serializing_if = "is_zero")]
     more: u64,
@@ -357,6 +377,8 @@ struct MoveJson<'a> {
     r#move: &'a str,
     outcome: &'static str,
     remoteness: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<i64>,
 }
 
 /// `1 ply`, `7 plies`.
@@ -454,6 +476,9 @@ pub struct Report {
     /// The start's value and the totals, for the standard block (none for reports that
     /// are not about one start position).
     pub standard: Option<(Value, Stats)>,
+    /// The start's value with its score, for games with scores (then the text and JSON
+    /// show it instead of `standard`'s value, whose outcome it has).
+    pub score: Option<Scored>,
     /// Whether the text ends with the time taken.
     pub timed: bool,
     /// A position worth showing first, in the game's notation, for games without a start
@@ -617,6 +642,7 @@ mod tests {
             moves: vec![("b2".into(), Value::Tie(8)), ("a1".into(), Value::Draw)],
             more: 0,
             board: Grid::from_position("x../.../... o"),
+            scores: None,
         };
         assert_eq!(
             a.to_json(),

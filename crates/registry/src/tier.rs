@@ -132,6 +132,7 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
             lines,
             fields,
             standard: Some((start, st)),
+            score: None,
             timed: true,
             example: None,
         })
@@ -175,8 +176,13 @@ pub(crate) fn query<G: Notation + Send + Sync>(
     solution: &TierSolution<'_, G>,
     q: &Query,
 ) -> Result<QueryAnswer, QueryError> {
-    let game = solution.game();
-    let (p, side) = match q {
+    let (p, side) = resolve(solution.game(), q)?;
+    answer(solution, &p, side)
+}
+
+/// The position a query names and the side to move there.
+pub(crate) fn resolve<G: Notation>(game: &G, q: &Query) -> Result<(G::Position, u8), QueryError> {
+    Ok(match q {
         Query::Moves(m) => replay(game, m).map_err(QueryError::Bad)?,
         Query::Position(text) => parse(game, text)?,
         Query::After(text, moves) => {
@@ -198,8 +204,7 @@ pub(crate) fn query<G: Notation + Send + Sync>(
             }
             (p, side)
         }
-    };
-    answer(solution, &p, side)
+    })
 }
 
 /// The answer at `p`, `side` to move, from a solution of a tier game: its value and every
@@ -250,13 +255,14 @@ pub(crate) fn answer<G: Notation + Send + Sync>(
         value,
         moves,
         more: 0,
+        scores: None,
     };
     answer.cut();
     Ok(answer)
 }
 
 /// A position in the game's notation, or a query error that says what was expected.
-fn parse<G: Notation>(game: &G, text: &str) -> Result<(G::Position, u8), QueryError> {
+pub(crate) fn parse<G: Notation>(game: &G, text: &str) -> Result<(G::Position, u8), QueryError> {
     game.parse_position(text).map_err(|e| {
         QueryError::Bad(format!(
             "position {:?}: {e} (expected {})",

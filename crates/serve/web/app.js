@@ -45,8 +45,18 @@ const ask = (q) => api(`/api/query?${queryString(q)}`);
 // Every value is shown with a letter as well as a colour (W L T D), so that it reads
 // without telling red from green.
 const LETTER = { win: "W", loss: "L", tie: "T", draw: "D" };
-function tag(o, r) { return o === "draw" ? "D" : `${LETTER[o]}${r}`; }
-function valueWords(o, r) {
+// With a score (games that say by how much), a win or loss is tagged by its margin: +3, -2.
+function scored(o, s) { return typeof s === "number" && (o === "win" || o === "loss"); }
+function tag(o, r, s) {
+  if (scored(o, s)) return `${s > 0 ? "+" : ""}${s}`;
+  return o === "draw" ? "D" : `${LETTER[o]}${r}`;
+}
+function valueWords(o, r, s) {
+  if (scored(o, s)) {
+    const by = `by ${Math.abs(s)}`;
+    const verb = o === "win" ? "wins" : "loses";
+    return r === null ? `${verb} ${by}, never ending` : `${verb} ${by} in ${r}`;
+  }
   switch (o) {
     case "win": return `wins in ${r}`;
     case "loss": return r === 0 ? "has lost" : `loses in ${r}`;
@@ -54,7 +64,10 @@ function valueWords(o, r) {
     default: return "draw (neither side can force a win)";
   }
 }
-function shortValue(o, r) { return o === "draw" ? "draw" : `${o} ${r}`; }
+function shortValue(o, r, s) {
+  if (scored(o, s)) return `${o} by ${Math.abs(s)}${r === null ? "" : ` in ${r}`}`;
+  return o === "draw" ? "draw" : `${o} ${r}`;
+}
 function svg(tag, attrs, parent) {
   const e = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
@@ -71,6 +84,23 @@ function title(s) { const t = document.createElementNS(SVG, "title"); t.textCont
 // The drawing of the database shown: holes, marks, cubes, stones, chess, or none.
 function drawing() { return (state.db && state.db.drawing) || "none"; }
 function sides() { return (state.db && state.db.sides) || ["first player", "second player"]; }
+// A game with scores, over: the first player's points minus the second's, the rewards of
+// the moves played (each move's value for its mover less what the position after it is
+// worth to that player) plus what the end gives the player to move there.
+function firstPlayerTotal() {
+  const sign = (side) => (side === 0 ? 1 : -1);
+  let total = 0;
+  for (let i = 1; i < state.plies.length; i++) {
+    const before = state.plies[i - 1].answer, after = state.plies[i].answer;
+    const m = before.moves.find((x) => x.move === state.plies[i].move);
+    if (!m) continue;
+    const mover = moverAt(i - 1), keeps = moverAt(i) === mover;
+    total += sign(mover) * (m.score - (keeps ? after.score : -after.score));
+  }
+  const last = state.plies.length - 1;
+  return total + sign(moverAt(last)) * state.plies[last].answer.score;
+}
+
 // The side (0: the first mover) to move at ply i: by name when the answer names it.
 function moverAt(i) {
   const k = sides().indexOf(state.plies[i].answer.to_move);
@@ -221,7 +251,7 @@ function drawGrid(box, a) {
   // Moves.
   const shapes = a.moves.map((m) => ({ m, shape: moveShape(m.move, b) }));
   const sources = new Map();
-  const label = (m) => `${m.move}: ${shortValue(m.outcome, m.remoteness)} for ${a.to_move}`;
+  const label = (m) => `${m.move}: ${shortValue(m.outcome, m.remoteness, m.score)} for ${a.to_move}`;
   for (const { m, shape } of shapes) {
     if (!shape) continue;
     if (shape.kind === "column") {
@@ -229,14 +259,14 @@ function drawGrid(box, a) {
       const g = svg("g", { class: `move ${m.outcome}`, "data-move": m.move, tabindex: 0 }, s);
       svg("rect", { x: cx - size / 2, y: 0, width: size, height: H - pad, class: "colhit" }, g);
       svg("circle", { cx, cy: size / 2, r: size * 0.38, class: `marker ${m.outcome}` }, g);
-      text(g, cx, size / 2 + 5, tag(m.outcome, m.remoteness), { class: "mlabel" });
+      text(g, cx, size / 2 + 5, tag(m.outcome, m.remoteness, m.score), { class: "mlabel" });
       g.appendChild(title(label(m)));
       g.addEventListener("click", () => play(m.move));
     } else if (shape.kind === "cell") {
       const [cx, cy] = at(shape.to.row, shape.to.col);
       const g = svg("g", { class: `move ${m.outcome}`, "data-move": m.move, tabindex: 0 }, s);
       svg("rect", { x: cx - size / 2 + 7, y: cy - size / 2 + 7, width: size - 14, height: size - 14, rx: 8, class: `marker ${m.outcome}` }, g);
-      text(g, cx, cy + 6, tag(m.outcome, m.remoteness), { class: "mlabel" });
+      text(g, cx, cy + 6, tag(m.outcome, m.remoteness, m.score), { class: "mlabel" });
       g.appendChild(title(label(m)));
       g.addEventListener("click", () => play(m.move));
     } else {
@@ -271,7 +301,7 @@ function drawGrid(box, a) {
     const piece = cellAt.get(k).g.querySelector("g.piece");
     if (piece) { piece.classList.add("movable"); g.appendChild(piece); }
     const n = [...src.targets.values()].reduce((x, t) => x + t.moves.length, 0);
-    g.appendChild(title(`${k}: ${n} move${n > 1 ? "s" : ""}, best ${shortValue(top.outcome, top.remoteness)}`));
+    g.appendChild(title(`${k}: ${n} move${n > 1 ? "s" : ""}, best ${shortValue(top.outcome, top.remoteness, top.score)}`));
     g.addEventListener("click", () => { if (performance.now() - state.dragged > 300) choose(chosen ? null : k); });
     g.addEventListener("pointerdown", (e) => startDrag(e, s, g, src, size));
   }
@@ -286,8 +316,8 @@ function drawGrid(box, a) {
       const g = svg("g", { class: `move target ${m.outcome}`, "data-move": promo ? `${state.selected}${name}` : m.move, "data-target": name, tabindex: 0 }, s);
       svg("rect", { x: cx - size / 2 + 2, y: cy - size / 2 + 2, width: size - 4, height: size - 4, rx: 4, class: `tsq ${m.outcome}` }, g);
       svg("circle", { cx, cy, r: size * 0.3, class: `marker ${m.outcome}` }, g);
-      text(g, cx, cy + 5, tag(m.outcome, m.remoteness), { class: "mlabel" });
-      g.appendChild(title(promo ? `${name}: promotion, best ${shortValue(m.outcome, m.remoteness)}` : label(m)));
+      text(g, cx, cy + 5, tag(m.outcome, m.remoteness, m.score), { class: "mlabel" });
+      g.appendChild(title(promo ? `${name}: promotion, best ${shortValue(m.outcome, m.remoteness, m.score)}` : label(m)));
       g.addEventListener("click", (e) => {
         e.stopPropagation();
         if (promo) { state.promo = { from: state.selected, to: name, moves: t.moves }; drawPromotion(); }
@@ -346,12 +376,12 @@ function drawPromotion() {
     b.type = "button";
     b.className = `mv ${m.outcome}`;
     b.dataset.move = m.move;
-    b.title = `${m.move}: ${valueWords(m.outcome, m.remoteness)}`;
+    b.title = `${m.move}: ${valueWords(m.outcome, m.remoteness, m.score)}`;
     const glyph = document.createElement("span");
     glyph.className = `pglyph p${mover}`;
     glyph.textContent = GLYPH[letter] || letter;
     const v = document.createElement("small");
-    v.textContent = tag(m.outcome, m.remoteness);
+    v.textContent = tag(m.outcome, m.remoteness, m.score);
     b.append(glyph, v);
     b.addEventListener("click", () => { state.promo = null; play(m.move); });
     box.appendChild(b);
@@ -433,8 +463,8 @@ function drawGraph(box, a) {
     const g = svg("g", { class: `move ${m.outcome}`, "data-move": m.move, tabindex: 0 }, s);
     svg("rect", { x: 304, y: y - 15, width: 148, height: 30, rx: 15, class: `marker ${m.outcome}` }, g);
     const name = m.move.length > 9 ? `${m.move.slice(0, 8)}…` : m.move;
-    text(g, 378, y + 5, `${name} · ${tag(m.outcome, m.remoteness)}`, { class: "mlabel" });
-    g.appendChild(title(`${m.move}: ${shortValue(m.outcome, m.remoteness)} for the mover`));
+    text(g, 378, y + 5, `${name} · ${tag(m.outcome, m.remoteness, m.score)}`, { class: "mlabel" });
+    g.appendChild(title(`${m.move}: ${shortValue(m.outcome, m.remoteness, m.score)} for the mover`));
     g.addEventListener("click", () => play(m.move));
   });
   const vc = svg("circle", { cx: vx, cy: vy, r: 40, class: `vertex ${a.outcome}` }, s);
@@ -442,7 +472,7 @@ function drawGraph(box, a) {
   // under the board.
   const label = a.position.length > 6 ? `${a.position.slice(0, 4)}…` : a.position;
   text(s, vx, vy - 2, label, { class: "vlabel" });
-  text(s, vx, vy + 18, tag(a.outcome, a.remoteness), { class: "vtag" });
+  text(s, vx, vy + 18, tag(a.outcome, a.remoteness, a.score), { class: "vtag" });
   vc.appendChild(title(a.position));
   if (a.moves.length > shown.length) text(s, 378, H - 6, `+${a.moves.length - shown.length} more in the list`, { class: "coord" });
   if (a.moves.length === 0) text(s, 300, vy + 5, "no moves", { class: "coord" });
@@ -458,7 +488,7 @@ function render() {
   const started = state.plies[0].query.position !== undefined
     ? (state.plies[0].example ? "An example position (this game has no start)" : `Position ${first.position}`)
     : "Start";
-  $("start").replaceChildren(`${started}: `, valueSpan(first.outcome, first.remoteness, `${first.to_move} ${valueWords(first.outcome, first.remoteness)}`));
+  $("start").replaceChildren(`${started}: `, valueSpan(first.outcome, first.remoteness, `${first.to_move} ${valueWords(first.outcome, first.remoteness, first.score)}`));
   drawPlayers();
   const v = $("value");
   v.className = `value ${a.outcome}`;
@@ -468,15 +498,20 @@ function render() {
   let icon = mover;
   if (a.moves.length) {
     $("tomove").textContent = `${a.to_move} to move:`;
-    v.textContent = `${valueWords(a.outcome, a.remoteness)} (${tag(a.outcome, a.remoteness)})`;
+    v.textContent = `${valueWords(a.outcome, a.remoteness, a.score)} (${tag(a.outcome, a.remoteness, a.score)})`;
   } else {
     $("tomove").textContent = "Game over:";
-    const winner = a.outcome === "loss" ? 1 - mover : a.outcome === "win" ? mover : -1;
+    // With scores the end's value counts only what is left: add what the moves collected.
+    const total = typeof a.score === "number" ? firstPlayerTotal() : null;
+    const winner = total !== null ? (total > 0 ? 0 : total < 0 ? 1 : -1)
+      : a.outcome === "loss" ? 1 - mover : a.outcome === "win" ? mover : -1;
     icon = winner;
     v.className = "value over";
-    v.textContent = winner >= 0
-      ? (named ? `${sides()[winner]} wins` : `${a.to_move} ${a.outcome === "win" ? "has won" : "has lost"}`)
-      : a.outcome === "tie" ? "a tie" : "no moves";
+    v.textContent = total !== null
+      ? (winner >= 0 ? `${sides()[winner]} wins by ${Math.abs(total)}` : "a tie")
+      : winner >= 0
+        ? (named ? `${sides()[winner]} wins` : `${a.to_move} ${a.outcome === "win" ? "has won" : "has lost"}`)
+        : a.outcome === "tie" ? "a tie" : "no moves";
   }
   $("mover").replaceChildren();
   if (named && icon >= 0) $("mover").appendChild(pieceIcon(icon, 22));
@@ -538,11 +573,11 @@ function drawMoves(a) {
     b.dataset.move = m.move;
     b.dataset.outcome = m.outcome;
     b.dataset.remoteness = m.remoteness === null ? "" : String(m.remoteness);
-    b.title = `${m.move}: ${a.to_move} ${valueWords(m.outcome, m.remoteness)}`;
+    b.title = `${m.move}: ${a.to_move} ${valueWords(m.outcome, m.remoteness, m.score)}`;
     const name = document.createElement("b");
     name.textContent = m.move;
     const val = document.createElement("span");
-    val.textContent = shortValue(m.outcome, m.remoteness);
+    val.textContent = shortValue(m.outcome, m.remoteness, m.score);
     const letter = document.createElement("i");
     letter.textContent = LETTER[m.outcome];
     b.append(letter, name, val);
@@ -577,10 +612,11 @@ function drawHistory() {
   const pts = state.plies.map((p, i) => {
     const a = p.answer, mover = moverAt(i);
     const winner = a.outcome === "win" ? mover : a.outcome === "loss" ? 1 - mover : -1;
-    return { i, o: a.outcome, r: a.remoteness, winner };
+    return { i, o: a.outcome, r: a.remoteness, s: a.score, winner };
   });
   const maxR = Math.max(4, ...pts.map((p) => (p.winner >= 0 ? p.r : 0)));
-  const X = (p) => (p.winner < 0 ? C : p.winner === 0 ? C - B - 6 - (p.r / maxR) * S : C + B + 6 + (p.r / maxR) * S);
+  // A win that never ends (a game with scores) is drawn as far out as any.
+  const X = (p) => (p.winner < 0 ? C : p.winner === 0 ? C - B - 6 - ((p.r ?? maxR) / maxR) * S : C + B + 6 + ((p.r ?? maxR) / maxR) * S);
   const Y = (i) => T + i * RH + RH / 2;
   // The frame: the band, the two sides, remoteness marks.
   svg("rect", { x: C - B, y: T - 6, width: 2 * B, height: n * RH + 10, class: "band" }, s);
@@ -606,10 +642,11 @@ function drawHistory() {
     text(row, 26, y + 4, mv.length > 7 ? `${mv.slice(0, 6)}…` : mv, { class: "hmove" });
     const cls = p.winner < 0 ? p.o : p.winner === 0 ? "side0" : "side1";
     svg("circle", { cx: X(p), cy: y, r: p.i === n - 1 ? 9 : 8, class: `hpt ${cls}${p.i === n - 1 ? " now" : ""}`, "data-ply": p.i }, row);
-    const letter = p.winner < 0 ? LETTER[p.o] : `${p.r}`;
+    const letter = p.winner < 0 ? LETTER[p.o] : scored(p.o, p.s) ? `${Math.abs(p.s)}` : `${p.r}`;
     text(row, X(p), y + 4, letter, { class: "hlabel" });
     const who = state.plies[p.i].answer.to_move;
-    const words = p.winner < 0 ? valueWords(p.o, p.r) : `${names[p.winner]} wins in ${p.r}`;
+    const margin = scored(p.o, p.s) ? ` by ${Math.abs(p.s)}` : "";
+    const words = p.winner < 0 ? valueWords(p.o, p.r) : `${names[p.winner]} wins${margin} in ${p.r}`;
     row.appendChild(title(`ply ${p.i}${p.i ? ` after ${mv}` : ""}: ${words} (${who} to move; click to go back here)`));
     row.addEventListener("click", () => goBack(p.i));
   }

@@ -7,7 +7,7 @@
 use retrograde_graph::Primitive;
 use retrograde_tier::{
     Alternate, Dense, DenseIndex, Notation, SymmetricGame, Symmetries, TierGame, UnmoveGame,
-    Unmoves,
+    Unmoves, Unscored,
 };
 
 /// Shuffle Nim with heaps of at most `n` tokens each.
@@ -22,6 +22,7 @@ impl TierGame for ShuffleNim {
     type Parents = Unmoves;
     type Symmetry = Symmetries;
     type Turn = Alternate;
+    type Score = Unscored;
 
     fn name(&self) -> String {
         format!("shuffle-nim {}", self.n)

@@ -22,7 +22,7 @@
 //! ```
 //! use retrograde_tier::{
 //!     solve, Alternate, Dense, DenseIndex, NoSymmetry, ReverseEdges, SolveOptions, Solved,
-//!     TierGame,
+//!     TierGame, Unscored,
 //! };
 //! use retrograde_graph::Primitive;
 //! use retrograde_solve::Value;
@@ -36,6 +36,7 @@
 //!     type Parents = ReverseEdges;
 //!     type Symmetry = NoSymmetry;
 //!     type Turn = Alternate;
+//!     type Score = Unscored;
 //!
 //!     fn name(&self) -> String { format!("pebbles {}", self.0) }
 //!     fn start(&self) -> Option<u32> { Some(self.0) }
@@ -79,8 +80,11 @@ pub mod store;
 pub use api::{game, index, notation};
 pub use store::{graphdb, identity, storage, tierfile};
 
-pub use api::check::{check_game, Violation};
+pub use api::check::{check_game, check_scored, Violation};
 pub use api::explicit::{explicit_graph, Explicit};
+pub use engine::scored::{
+    open_scored, scored_memory, solve_scored, ScoreCell, ScoredSolution, SCORED_LAYOUT,
+};
 pub use engine::solution::{rank_moves, Solved, TierSolution};
 pub use engine::sorted::keys_share_file;
 #[doc(hidden)]
@@ -92,8 +96,8 @@ pub use engine::{
 pub use error::{human_bytes, Error};
 pub use game::{
     Alternate, Dense, DenseIndex, GoAgain, GoAgainGame, Layout, LayoutVisitor, NoSymmetry,
-    OrderedMoves, Parents, ReverseEdges, SortedKeys, SymmetricGame, Symmetries, Symmetry, TierGame,
-    Turn, UnmoveGame, Unmoves,
+    OrderedMoves, Parents, ReverseEdges, ScoredGame, Scores, Scoring, SortedKeys, SymmetricGame,
+    Symmetries, Symmetry, TierGame, Turn, UnmoveGame, Unmoves, Unscored,
 };
 pub use graphdb::GraphDb;
 pub use notation::{replay, Notation};

@@ -33,6 +33,7 @@ impl TierGame for Cycles {
     type Parents = Unmoves;
     type Symmetry = NoSymmetry;
     type Turn = Alternate;
+    type Score = Unscored;
 
     fn name(&self) -> String {
         "cycles".into()

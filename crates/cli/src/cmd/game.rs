@@ -505,15 +505,23 @@ pub fn print_answer(a: &QueryAnswer, json: bool, out: &mut impl Write) -> Result
     if !a.picture.ends_with('\n') {
         writeln!(out)?;
     }
-    writeln!(out, "{} to move: {}", a.side, a.value)?;
+    match &a.scores {
+        Some((v, _)) => writeln!(out, "{} to move: {v}", a.side)?,
+        None => writeln!(out, "{} to move: {}", a.side, a.value)?,
+    }
     if a.moves.is_empty() {
         writeln!(out, "no moves: the game is over")?;
     } else {
         // One move a line, names aligned: a long list stays readable.
         writeln!(out, "moves, best first (value for the mover):")?;
         let width = a.moves.iter().map(|(m, _)| m.chars().count()).max();
-        for (m, v) in &a.moves {
-            writeln!(out, "  {m:<w$}  {v}", w = width.unwrap_or(0))?;
+        let scores = a.scores.as_ref().map(|(_, m)| m);
+        for (i, (m, v)) in a.moves.iter().enumerate() {
+            let w = width.unwrap_or(0);
+            match scores.and_then(|s| s.get(i)) {
+                Some(s) => writeln!(out, "  {m:<w$}  {s}")?,
+                None => writeln!(out, "  {m:<w$}  {v}")?,
+            }
         }
         if a.more > 0 {
             writeln!(out, "  and {} more", a.more)?;
@@ -547,7 +555,10 @@ pub fn print_report(
         GameOutput::Text => {
             match (&r.first_line, &r.standard) {
                 (Some(l), _) => writeln!(out, "{l}")?,
-                (None, Some((start, _))) => writeln!(out, "first player: {start}")?,
+                (None, Some((start, _))) => match &r.score {
+                    Some(s) => writeln!(out, "first player: {s}")?,
+                    None => writeln!(out, "first player: {start}")?,
+                },
                 (None, None) => {}
             }
             if let (Some(_), Some((start, _))) = (&r.first_line, &r.standard) {
@@ -592,10 +603,18 @@ pub fn print_report(
             if let Some((start, st)) = &r.standard {
                 let histogram: Vec<[u64; 3]> =
                     st.histogram.iter().map(|&(w, l, t)| [w, l, t]).collect();
-                j.insert(
-                    "start".into(),
-                    serde_json::json!({"outcome": start.outcome().as_str(), "remoteness": start.remoteness()}),
-                );
+                let start = match &r.score {
+                    Some(s) => serde_json::json!({
+                        "outcome": s.outcome().as_str(),
+                        "remoteness": s.remoteness,
+                        "score": s.score,
+                    }),
+                    None => serde_json::json!({
+                        "outcome": start.outcome().as_str(),
+                        "remoteness": start.remoteness(),
+                    }),
+                };
+                j.insert("start".into(), start);
                 for (k, v) in [
                     ("positions", st.positions),
                     ("moves", st.moves),

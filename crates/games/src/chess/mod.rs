@@ -45,7 +45,7 @@ use cozy_chess::{
 use retrograde_graph::Primitive;
 use retrograde_tier::{
     Alternate, Dense, DenseIndex, Notation, SymmetricGame, Symmetries, TierGame, UnmoveGame,
-    Unmoves,
+    Unmoves, Unscored,
 };
 use std::fmt;
 
@@ -930,6 +930,7 @@ impl TierGame for Chess {
     type Parents = Unmoves;
     type Symmetry = Symmetries;
     type Turn = Alternate;
+    type Score = Unscored;
 
     fn name(&self) -> String {
         self.name.clone()

@@ -9,7 +9,8 @@
 
 use crate::api::dag::Dag;
 use crate::api::game::{
-    canonical, keeps, visit, DenseIndex, LayoutVisitor, OrderedMoves, Parents, Symmetry, TierGame,
+    canonical, keeps, visit, DenseIndex, LayoutVisitor, OrderedMoves, Parents, ScoredGame,
+    Symmetry, TierGame,
 };
 use std::collections::HashSet;
 
@@ -316,4 +317,74 @@ fn class_by_images<G: TierGame>(game: &G, p: &G::Position) -> u64 {
     images.sort_unstable();
     images.dedup();
     images.len() as u64
+}
+/// [`check_game`], then the promises of a game with scores, on up to `samples` positions of
+/// every tier: the score range holds 0 (ties and draws) and at most 65,535 scores; every
+/// terminal position's score is in it; every move that leaves its tier has a reward of at
+/// most the range's width; with symmetries, terminal scores and rewards are the same on
+/// every image.
+///
+/// # Errors
+/// The first promise found broken.
+pub fn check_scored<G: ScoredGame + DenseIndex>(game: &G, samples: u64) -> Result<(), Violation> {
+    check_game(game, samples)?;
+    let (lo, hi) = game.score_range();
+    if lo > 0 || hi < 0 || hi.checked_sub(lo).is_none_or(|w| w >= 0xFFFF) {
+        return Err(format!(
+            "the score range {lo}..={hi} must hold 0 and at most 65,535 scores"
+        ));
+    }
+    let width = hi - lo;
+    let dag = Dag::build(game).map_err(|e| e.to_string())?;
+    let mut moves = Vec::new();
+    for &t in &dag.tiers {
+        let size = game.tier_size(t);
+        let step = (size / samples.max(1)).max(1);
+        for i in (0..size).step_by(step as usize) {
+            let Some(p) = game.unrank(t, i) else {
+                continue;
+            };
+            let images = <G::Symmetry as Symmetry<G>>::images(game, &p);
+            moves.clear();
+            if game.primitive(&p).is_none() {
+                game.moves(&p, &mut moves);
+            }
+            if moves.is_empty() {
+                let s = game.terminal_score(&p);
+                if s < lo || s > hi {
+                    return Err(format!(
+                        "{p:?} is over with score {s}, outside the range {lo}..={hi}"
+                    ));
+                }
+                if let Some(q) = images.iter().find(|q| game.terminal_score(q) != s) {
+                    return Err(format!(
+                        "{p:?} is over with score {s}, its symmetric image {q:?} with {}",
+                        game.terminal_score(q)
+                    ));
+                }
+                continue;
+            }
+            for c in &moves {
+                if game.tier(c) == t {
+                    continue;
+                }
+                let r = game.reward(&p, c);
+                if r.unsigned_abs() > width.unsigned_abs() {
+                    return Err(format!(
+                        "{p:?} -> {c:?} collects {r}, more than the score range's width {width}"
+                    ));
+                }
+                let child_images = <G::Symmetry as Symmetry<G>>::images(game, c);
+                for (pg, cg) in images.iter().zip(&child_images).skip(1) {
+                    if game.reward(pg, cg) != r {
+                        return Err(format!(
+                            "{p:?} -> {c:?} collects {r}, its symmetric image {pg:?} -> {cg:?} {}",
+                            game.reward(pg, cg)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
 }

@@ -10,6 +10,7 @@
 //! | [`TierGame::Parents`] | [`Unmoves`] / [`ReverseEdges`] | [`UnmoveGame`] / nothing |
 //! | [`TierGame::Symmetry`] | [`Symmetries`] / [`NoSymmetry`] | [`SymmetricGame`] / nothing |
 //! | [`TierGame::Turn`] | [`Alternate`] / [`GoAgain`] | nothing / [`GoAgainGame`] |
+//! | [`TierGame::Score`] | [`Unscored`] / [`Scores`] | nothing / [`ScoredGame`] (and [`DenseIndex`]) |
 //!
 //! The compiler checks that a game implements the trait behind each choice, and the engine
 //! reads the choice from the type (a constant per game), never by probing at run time.
@@ -44,6 +45,8 @@ pub trait TierGame: Sync + Sized {
     type Symmetry: Symmetry<Self>;
     /// [`Alternate`] (every move passes the turn) or [`GoAgain`].
     type Turn: Turn<Self>;
+    /// [`Unscored`] (win, loss, tie or draw) or [`Scores`] (by how much: [`ScoredGame`]).
+    type Score: Scoring<Self>;
 
     /// Whether a position is the board as the player to move sees it (the colours swap
     /// after every move, as in Quixo or Teeko stored by "mine" and "theirs"), so that it does
@@ -403,8 +406,64 @@ impl<G: GoAgainGame> Turn<G> for GoAgain {
     }
 }
 
+// ------------------------------------------------------------------------------------------
+// Scores.
+
+/// A game that says by how much: terminal positions have a score, and moves that leave
+/// their tier collect a reward for their mover (captured seeds, completed boxes). Moves
+/// inside a tier, where loops are possible, collect nothing.
+///
+/// A position's value is a [`retrograde_solve::Scored`]: the best, by the mover's
+/// preference, over its moves of the move's reward plus the value of what follows from the
+/// mover's side (`child.through_with(keeps_turn, reward)`). A game that never ends is worth
+/// the rewards collected on the way (an endless play stays in one tier, where nothing more is
+/// collected): its outcome is their sign, its remoteness none (a draw when they sum to 0).
+///
+/// The engine asks [`TierGame::primitive`] only whether the game is over at a position;
+/// its value there is [`terminal_score`](ScoredGame::terminal_score) (a position without
+/// moves is over too, and [`TierGame::no_move`] is not asked).
+pub trait ScoredGame: TierGame {
+    /// The least and the greatest score any position can have (from here to the end, for
+    /// the player to move), so that the engine stores scores compactly: holding 0 (ties and
+    /// draws), at most 65,534 values apart. A score outside is an error, never a wrong
+    /// value. [`check_scored`](crate::check_scored) checks this and the other promises.
+    fn score_range(&self) -> (i64, i64);
+    /// The score of a position where the game is over, for the player to move there.
+    fn terminal_score(&self, p: &Self::Position) -> i64;
+    /// The points the mover collects by the move from `from` to `to`, a move that leaves
+    /// `from`'s tier (never asked of a move inside a tier).
+    fn reward(&self, from: &Self::Position, to: &Self::Position) -> i64;
+}
+
+/// Whether a game has scores, chosen by [`TierGame::Score`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a score rule the game `{G}` can use",
+    label = "the game's `type Score`",
+    note = "`type Score = Scores` needs `impl ScoredGame for {G}` and the dense layout (`type Layout = Dense` with `impl DenseIndex for {G}`): scores are not supported with sorted keys; `type Score = Unscored` needs nothing"
+)]
+pub trait Scoring<G: TierGame>: sealed::Sealed {
+    /// Whether the game has scores.
+    const SCORED: bool;
+}
+
+/// Score: none; a position is a win, loss, tie or draw.
+#[derive(Copy, Clone, Debug)]
+pub struct Unscored;
+/// Score: the game gives scores and rewards ([`ScoredGame`]); dense layout only.
+#[derive(Copy, Clone, Debug)]
+pub struct Scores;
+
+impl<G: TierGame> Scoring<G> for Unscored {
+    const SCORED: bool = false;
+}
+impl<G: ScoredGame + DenseIndex> Scoring<G> for Scores {
+    const SCORED: bool = true;
+}
+
 mod sealed {
     pub trait Sealed {}
+    impl Sealed for super::Unscored {}
+    impl Sealed for super::Scores {}
     impl Sealed for super::Dense {}
     impl Sealed for super::SortedKeys {}
     impl Sealed for super::Unmoves {}

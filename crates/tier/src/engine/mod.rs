@@ -7,11 +7,12 @@ pub(crate) mod count;
 pub(crate) mod dense;
 pub(crate) mod distinct;
 pub(crate) mod driver;
+pub(crate) mod scored;
 pub(crate) mod seq;
 pub(crate) mod solution;
 pub(crate) mod sorted;
 
-use crate::api::game::{visit, DenseIndex, LayoutVisitor, OrderedMoves, TierGame};
+use crate::api::game::{visit, DenseIndex, LayoutVisitor, OrderedMoves, Scoring, TierGame};
 pub use crate::engine::driver::share_file;
 use crate::engine::driver::solve_dense;
 use crate::engine::solution::{TierData, TierSolution};
@@ -306,6 +307,17 @@ fn identify<G: TierGame>(
 }
 
 /// Refuses a game whose name does not fit a file's header.
+/// A game with scores is solved by [`solve_scored`](crate::solve_scored), not here.
+fn unscored<G: TierGame>(game: &G) -> Result<(), Error> {
+    if <G::Score as Scoring<G>>::SCORED {
+        return Err(Error::Unsupported(format!(
+            "{} has scores: solve it with solve_scored",
+            game.name()
+        )));
+    }
+    Ok(())
+}
+
 fn check_name<G: TierGame>(game: &G) -> Result<(), Error> {
     if game.name().len() > 40 {
         return Err(Error::Game(format!(
@@ -354,6 +366,7 @@ pub fn solve_distributed<'g, G: TierGame>(
     whole: bool,
 ) -> Result<(TierSolution<'g, G>, Traffic), Error> {
     check_name(game)?;
+    unscored(game)?;
     let opts = &identify(game, opts, ex)?;
     visit::<G, _>(Solve {
         game,
@@ -372,6 +385,7 @@ pub fn open<'g, G: TierGame>(
     game: &'g G,
     storage: Arc<dyn Storage>,
 ) -> Result<Option<TierSolution<'g, G>>, Error> {
+    unscored(game)?;
     let Some(meta) = read_meta(&*storage)? else {
         return Ok(None);
     };

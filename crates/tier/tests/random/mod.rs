@@ -190,6 +190,7 @@ macro_rules! wrapper {
             type Parents = $parents;
             type Symmetry = $sym;
             type Turn = $turn;
+            type Score = Unscored;
 
             fn name(&self) -> String {
                 "random".into()
@@ -330,6 +331,7 @@ impl TierGame for Sorted {
     type Parents = ReverseEdges;
     type Symmetry = NoSymmetry;
     type Turn = GoAgain;
+    type Score = Unscored;
 
     fn name(&self) -> String {
         "random sorted".into()
