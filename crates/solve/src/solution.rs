@@ -49,21 +49,11 @@ impl Solution {
     /// # Errors
     /// [`Error::Lengths`] when the two lists differ in length.
     pub fn from_values(values: &[Value], best: &[Option<VertexId>]) -> Result<Solution, Error> {
-        if values.len() != best.len() {
-            return Err(Error::Lengths {
-                values: values.len(),
-                best: best.len(),
-            });
-        }
-        Ok(Solution {
-            outcome: values.iter().map(|v| v.outcome() as u8).collect(),
-            remoteness: values
-                .iter()
-                .map(|v| v.remoteness().unwrap_or(NONE))
-                .collect(),
-            best: best.iter().map(|b| b.unwrap_or(NONE)).collect(),
-            score: Vec::new(),
-        })
+        let scored: Vec<Scored> = values.iter().map(|&v| Scored::from(v)).collect();
+        let mut s = Solution::from_scored(&scored, best)?;
+        // An unscored graph's solution keeps no scores (its values are +1/-1/0 by outcome).
+        s.score = Vec::new();
+        Ok(s)
     }
 
     /// Builds the solution of a scored graph from per-vertex values with scores and best

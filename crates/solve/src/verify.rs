@@ -226,6 +226,16 @@ mod tests {
     use proptest::prelude::*;
     use retrograde_graph::Primitive;
 
+    /// The part of a whole solution that the rank holding vertices `a..b` holds.
+    fn part(s: &Solution, a: usize, b: usize) -> Solution {
+        Solution {
+            outcome: s.outcome[a..b].to_vec(),
+            remoteness: s.remoteness[a..b].to_vec(),
+            best: s.best[a..b].to_vec(),
+            score: s.score.get(a..b).unwrap_or_default().to_vec(),
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -257,13 +267,7 @@ mod tests {
                         let share = DistGraph::from_graph(&g, ex).unwrap();
                         let r = share.range();
                         let (a, b) = (r.start as usize, r.end as usize);
-                        let part = Solution {
-                            outcome: s.outcome[a..b].to_vec(),
-                            remoteness: s.remoteness[a..b].to_vec(),
-                            best: s.best[a..b].to_vec(),
-                            score: s.score.get(a..b).unwrap_or_default().to_vec(),
-                        };
-                        verify_share(&share, &rules, &part, ex).unwrap()
+                        verify_share(&share, &rules, &part(s, a, b), ex).unwrap()
                     });
                     for (r, v) in got.iter().enumerate() {
                         prop_assert_eq!(v, &want, "{}, {} ranks, rank {}", what, k, r);
@@ -302,13 +306,7 @@ mod tests {
                         let share = DistGraph::from_graph(&g, ex).unwrap();
                         let r = share.range();
                         let (a, b) = (r.start as usize, r.end as usize);
-                        let part = Solution {
-                            outcome: s.outcome[a..b].to_vec(),
-                            remoteness: s.remoteness[a..b].to_vec(),
-                            best: s.best[a..b].to_vec(),
-                            score: s.score[a..b].to_vec(),
-                        };
-                        verify_share(&share, &rules, &part, ex).unwrap()
+                        verify_share(&share, &rules, &part(s, a, b), ex).unwrap()
                     });
                     for v in &got {
                         prop_assert_eq!(v, &want, "{} ranks", k);
