@@ -817,7 +817,7 @@ fn scored_of(scores: &Array, value: Value, raw: u64, v: u32) -> Result<Scored, E
     let score = raw as i64;
     let fits = match value.outcome() {
         Outcome::Win => score > 0,
-        Outcome::Loss => score < 0 && score >= -Scored::MAX_SCORE,
+        Outcome::Loss => (-Scored::MAX_SCORE..0).contains(&score),
         Outcome::Tie | Outcome::Draw => score == 0,
     };
     if !fits {
