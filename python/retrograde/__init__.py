@@ -67,22 +67,35 @@ class Outcome(_enum.IntEnum):
 
 
 class Value:
-    """An outcome with its remoteness, for the player to move.
+    """An outcome with its remoteness, for the player to move, and for games with scores
+    (scored graph files, Dots and Boxes, Kalah) by how much.
 
     ``outcome`` is an :class:`Outcome`; ``remoteness`` the plies to the end under perfect
-    play (an ``int``), or ``None`` for a draw (a game that never ends). ``str(value)`` reads
-    like the command line: ``win in 7``, ``tie in 9``, ``draw``. Values compare by the
-    mover's preference: a greater value is better (``Value.win(1) > Value.win(5) >
-    Value.tie(0) > Value.draw() > Value.loss(9) > Value.loss(0)``); ``==`` compares
-    outcome and remoteness.
+    play (an ``int``), or ``None`` for a draw (a game that never ends). ``score`` is the
+    points the player to move gets from here (an ``int``: positive for a win, negative for
+    a loss, 0 for a tie or a draw) for a game with scores, and ``None`` for a game without
+    them: a plain win is not "a win by 1". (In a tier game with scores a game that never
+    ends after points were collected is a win or loss by them with remoteness ``None``.)
+    ``str(value)`` reads like the command line: ``win in 7``, ``tie in 9``, ``draw``, and
+    with a score ``win by 3 in 11``. Values compare by the mover's preference: a greater
+    value is better (``Value.win(1) > Value.win(5) > Value.tie(0) > Value.draw() >
+    Value.loss(9) > Value.loss(0)``); with scores the higher score first, then as before (a
+    value without a score counts as +1, -1 or 0 there); ``==`` compares outcome,
+    remoteness and score.
     """
 
-    __slots__ = ("outcome", "remoteness")
+    __slots__ = ("outcome", "remoteness", "score")
 
     outcome: Outcome
     remoteness: int | None
+    score: int | None
 
-    def __init__(self, outcome: Outcome | int | str, remoteness: int | None = None):
+    def __init__(
+        self,
+        outcome: Outcome | int | str,
+        remoteness: int | None = None,
+        score: int | None = None,
+    ):
         if isinstance(outcome, str):
             try:
                 outcome = Outcome[outcome.upper()]
@@ -91,14 +104,23 @@ class Value:
                     f"expected win, loss, tie or draw, got {outcome!r}"
                 ) from None
         outcome = Outcome(outcome)
+        if score is not None:
+            score = int(score)
+            sign = {Outcome.WIN: 1, Outcome.LOSS: -1}.get(outcome, 0)
+            if (score > 0) - (score < 0) != sign:
+                raise ValueError(f"a {outcome} cannot have the score {score}")
+        never_ends = score is not None and outcome in (Outcome.WIN, Outcome.LOSS)
         if outcome is Outcome.DRAW:
             remoteness = None
+        elif remoteness is None and never_ends:
+            pass
         elif remoteness is None or int(remoteness) < 0:
             raise ValueError(f"a {outcome} needs a remoteness >= 0, got {remoteness!r}")
         else:
             remoteness = int(remoteness)
         object.__setattr__(self, "outcome", outcome)
         object.__setattr__(self, "remoteness", remoteness)
+        object.__setattr__(self, "score", score)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Value is immutable")
@@ -124,43 +146,80 @@ class Value:
         return cls(Outcome.DRAW)
 
     @classmethod
+    def scored(cls, score: int, r: int | None) -> "Value":
+        """A value with a score: the outcome is its sign (at 0 a tie with a remoteness, a
+        draw without)."""
+        score = int(score)
+        if score > 0:
+            return cls(Outcome.WIN, r, score)
+        if score < 0:
+            return cls(Outcome.LOSS, r, score)
+        return cls(Outcome.DRAW if r is None else Outcome.TIE, r, 0)
+
+    @classmethod
     def parse(cls, text: str) -> "Value":
-        """Reads what ``str`` writes: ``win in 3``, ``draw``."""
+        """Reads what ``str`` writes: ``win in 3``, ``draw``, ``win by 3 in 11``, ``loss by
+        2, never ends``."""
         text = text.strip()
         if text == "draw":
             return cls.draw()
+        o, sep, rest = text.partition(" by ")
+        if sep:
+            if o not in ("win", "loss"):
+                raise ValueError(f'expected a value like "win by 3 in 11", got {text!r}')
+            sign = 1 if o == "win" else -1
+            if rest.endswith(", never ends"):
+                return cls.scored(sign * int(rest[: -len(", never ends")]), None)
+            points, sep, r = rest.partition(" in ")
+            if not sep:
+                raise ValueError(f'expected a value like "win by 3 in 11", got {text!r}')
+            return cls.scored(sign * int(points), int(r))
         o, sep, r = text.partition(" in ")
         if not sep:
             raise ValueError(f'expected a value like "win in 3" or "draw", got {text!r}')
         return cls(o, int(r))
 
     @classmethod
-    def _from_codes(cls, outcome: int, remoteness: int) -> "Value":
-        return cls(Outcome(int(outcome)), None if remoteness < 0 else int(remoteness))
+    def _from_codes(cls, outcome: int, remoteness: int, score: int | None = None) -> "Value":
+        r = None if remoteness < 0 else int(remoteness)
+        if score is not None:
+            return cls.scored(int(score), r)
+        return cls(Outcome(int(outcome)), r)
 
-    def _key(self) -> tuple[int, int]:
-        r = self.remoteness or 0
-        return {
-            Outcome.WIN: (3, -r),
-            Outcome.TIE: (2, -r),
-            Outcome.DRAW: (1, 0),
-            Outcome.LOSS: (0, r),
-        }[self.outcome]
+    def _key(self) -> tuple[int, tuple[int, int]]:
+        # The order of retrograde_solve::Scored: the score, then (at an equal score) the
+        # sooner end when it is positive or 0, the later end (or none) when negative.
+        s = self.score
+        if s is None:
+            s = {Outcome.WIN: 1, Outcome.LOSS: -1}.get(self.outcome, 0)
+        r = self.remoteness
+        if s >= 0:
+            return (s, (0, 0) if r is None else (1, -r))
+        return (s, (2, 0) if r is None else (0, r))
 
     def through(self, keeps_turn: bool = False) -> "Value":
         """This value of a child as seen from its parent one move earlier: the perspective
-        flips unless the move keeps the turn, and one ply is added."""
+        flips unless the move keeps the turn (a score is negated), and one ply is added."""
+        r = None if self.remoteness is None else self.remoteness + 1
+        if self.score is not None:
+            return Value.scored(self.score if keeps_turn else -self.score, r)
         o = self.outcome
         if not keeps_turn:
             o = {Outcome.WIN: Outcome.LOSS, Outcome.LOSS: Outcome.WIN}.get(o, o)
-        return Value(o, None if self.remoteness is None else self.remoteness + 1)
+        return Value(o, r)
 
     def __str__(self) -> str:
-        if self.remoteness is None:
+        if self.outcome is Outcome.DRAW:
             return "draw"
-        return f"{self.outcome} in {self.remoteness}"
+        if self.score is None or self.outcome is Outcome.TIE:
+            return f"{self.outcome} in {self.remoteness}"
+        if self.remoteness is None:
+            return f"{self.outcome} by {abs(self.score)}, never ends"
+        return f"{self.outcome} by {abs(self.score)} in {self.remoteness}"
 
     def __repr__(self) -> str:
+        if self.score is not None:
+            return f"Value.scored({self.score}, {self.remoteness!r})"
         if self.remoteness is None:
             return "Value.draw()"
         return f"Value.{self.outcome}({self.remoteness})"
@@ -168,10 +227,14 @@ class Value:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Value):
             return NotImplemented
-        return self.outcome == other.outcome and self.remoteness == other.remoteness
+        return (self.outcome, self.remoteness, self.score) == (
+            other.outcome,
+            other.remoteness,
+            other.score,
+        )
 
     def __hash__(self) -> int:
-        return hash((self.outcome, self.remoteness))
+        return hash((self.outcome, self.remoteness, self.score))
 
     def __lt__(self, other: "Value") -> bool:
         return self._key() < other._key()
@@ -263,10 +326,15 @@ class Solution:
             ``value``, ``line`` accept and return nodes); else None.
         names: vertex names given by a graph file, else None.
         start: the start vertex a graph file names, else None.
+        score: for a scored graph (a graph file with ``score`` lines), an ``int64`` array of
+            each vertex's score for the player to move (0 for ties and draws, which have
+            none other); ``None`` for a graph without scores, whose values have none.
         edges: the number of edges (moves) of the graph.
     """
 
-    def __init__(self, outcome, remoteness, best_move, edges, nodes=None, names=None, start=None):
+    def __init__(
+        self, outcome, remoteness, best_move, edges, nodes=None, names=None, start=None, score=None
+    ):
         self.outcome: np.ndarray = outcome
         self.remoteness: np.ndarray = remoteness
         self.best_move: np.ndarray = best_move
@@ -274,6 +342,7 @@ class Solution:
         self.nodes: list | None = nodes
         self.names: list[str] | None = names
         self.start: int | None = start
+        self.score: np.ndarray | None = score
         self._index = None if nodes is None else {n: i for i, n in enumerate(nodes)}
 
     def __len__(self) -> int:
@@ -297,9 +366,11 @@ class Solution:
         return i
 
     def value(self, v: Any) -> Value:
-        """The :class:`Value` of vertex ``v`` (a node, for a networkx graph)."""
+        """The :class:`Value` of vertex ``v`` (a node, for a networkx graph), with its score
+        in a scored graph."""
         i = self._vertex(v)
-        return Value._from_codes(self.outcome[i], self.remoteness[i])
+        score = None if self.score is None else int(self.score[i])
+        return Value._from_codes(self.outcome[i], self.remoteness[i], score)
 
     def line(self, v: Any) -> list:
         """The optimal line of play from ``v``: ``v``, its best move, that one's best move,
@@ -409,10 +480,10 @@ def solve(
     if _is_path(edges):
         if terminal is not None or owners is not None or go_again is not None:
             raise ValueError("terminal, owners and go_again come from the file itself when solving a graph file")
-        (o, r, b), (m, start, names) = _retrograde.solve_file(
+        (o, r, b, score), (m, start, names) = _retrograde.solve_file(
             _os.fspath(edges), format, n_vertices, no_move, threads, _memory(memory)
         )
-        return Solution(o, r, b, m, names=names, start=start)
+        return Solution(o, r, b, m, names=names, start=start, score=score)
     nodes = None
     if _is_networkx(edges):
         edges, nodes = _networkx_edges(edges)
@@ -433,7 +504,7 @@ def solve(
             raise ValueError("go_again must be one flag per edge")
     if n_vertices is not None and int(n_vertices) < 0:
         raise ValueError(f"n_vertices must be >= 0, got {n_vertices}")
-    (o, r, b), m = _retrograde.solve_edges(
+    (o, r, b, _score), m = _retrograde.solve_edges(
         a,
         None if n_vertices is None else int(n_vertices),
         no_move,
@@ -580,7 +651,7 @@ class Game:
     def moves(self, moves: Any = None, *, position: str | None = None) -> list[tuple[str, Value]]:
         """Every legal move of that position with its value for the player who makes it,
         best first, as ``(move, Value)`` pairs."""
-        return [(m, Value._from_codes(o, r)) for m, o, r in self._query(moves, position)[4]]
+        return [(m, Value._from_codes(o, r, s)) for m, o, r, s in self._query(moves, position)[4]]
 
     def position(self, moves: Any = None) -> str:
         """The position after ``moves``, in the game's notation."""
@@ -727,7 +798,7 @@ def solve_game(
     t0 = time.perf_counter()
     edges, again, tv, tc, positions, index = _retrograde.explore(game, progress, max_positions)
     t1 = time.perf_counter()
-    (o, r, b), m = _retrograde.solve_edges(
+    (o, r, b, _score), m = _retrograde.solve_edges(
         edges, len(positions), no_move, tv, tc, None, again, threads
     )
     t2 = time.perf_counter()

@@ -33,7 +33,7 @@ use retrograde_graph::{Graph, GraphBuilder, Primitive};
 use retrograde_registry::{
     chess, database, entry, Answer, ArgValue, Args, Built, Database, Input, Kind, Query, QueryError,
 };
-use retrograde_solve::{Rules, Value};
+use retrograde_solve::{Rules, Scored, Value};
 use retrograde_tier::{DirStorage, Event, Storage};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -105,6 +105,24 @@ fn plan_graph(
 /// A value as it crosses into Python: outcome code and remoteness (-1 for a draw).
 fn value_codes(v: Value) -> (u8, i64) {
     (v.outcome() as u8, v.remoteness().map_or(-1, i64::from))
+}
+
+/// A value that may have a score, as it crosses into Python: outcome code, remoteness (-1
+/// when the game never ends) and the score (`None` for a game without scores). With a
+/// score, the outcome and remoteness are the score's (a tier game's game that never ends
+/// after points were collected is a win or loss with remoteness -1).
+fn scored_codes(v: Value, s: Option<Scored>) -> (u8, i64, Option<i64>) {
+    match s {
+        None => {
+            let (o, r) = value_codes(v);
+            (o, r, None)
+        }
+        Some(s) => (
+            s.outcome() as u8,
+            s.remoteness.map_or(-1, i64::from),
+            Some(s.score),
+        ),
+    }
 }
 
 /// Runs `f` on a worker thread, in a rayon pool of its own (`threads` threads, default all
@@ -292,24 +310,38 @@ fn primitive_of(code: u8) -> PyResult<Primitive> {
 
 /// Solves `g` and hands the three arrays over as NumPy arrays: outcome codes (moved, not
 /// copied), remoteness and best moves widened to int64 with -1 for "none".
+/// A solution as it crosses into Python: outcome codes, remoteness, best moves, and a scored
+/// graph's scores (`None` for an unscored graph).
 type Arrays<'py> = (
     Bound<'py, PyArray1<u8>>,
     Bound<'py, PyArray1<i64>>,
     Bound<'py, PyArray1<i64>>,
+    Option<Bound<'py, PyArray1<i64>>>,
 );
 
-fn solved_arrays<'py>(py: Python<'py>, parts: (Vec<u8>, Vec<i64>, Vec<i64>)) -> Arrays<'py> {
-    let (o, r, b) = parts;
-    (o.into_pyarray(py), r.into_pyarray(py), b.into_pyarray(py))
+/// A solution's arrays on the Rust side: [`Arrays`].
+type Parts = (Vec<u8>, Vec<i64>, Vec<i64>, Option<Vec<i64>>);
+
+fn solved_arrays(py: Python<'_>, parts: Parts) -> Arrays<'_> {
+    let (o, r, b, s) = parts;
+    (
+        o.into_pyarray(py),
+        r.into_pyarray(py),
+        b.into_pyarray(py),
+        s.map(|s| s.into_pyarray(py)),
+    )
 }
 
 /// The solve itself, on the worker thread: values, then the arrays widened in parallel.
-fn solve_graph(g: &Graph, rules: &Rules) -> (Vec<u8>, Vec<i64>, Vec<i64>) {
-    let (o, r, b) = retrograde_solve::solve(g, rules).into_parts();
+fn solve_graph(g: &Graph, rules: &Rules) -> Parts {
+    let solution = retrograde_solve::solve(g, rules);
+    // A scored graph's scores (0 for ties and draws), taken before the arrays are.
+    let scores = solution.is_scored().then(|| solution.scores().to_vec());
+    let (o, r, b) = solution.into_parts();
     let widen = |x: &u32| if *x == NONE { -1 } else { i64::from(*x) };
     let r: Vec<i64> = r.par_iter().map(widen).collect();
     let b: Vec<i64> = b.par_iter().map(widen).collect();
-    (o, r, b)
+    (o, r, b, scores)
 }
 
 /// Edges from an `(m, 2)` C-contiguous uint32 array, with the largest id seen.
@@ -686,15 +718,19 @@ struct NativeGame {
 }
 
 /// A report as it crosses into Python: start value, stats, lines.
-type Reported<'py> = (Option<(u8, i64)>, Bound<'py, PyDict>, Vec<String>);
+type Reported<'py> = (
+    Option<(u8, i64, Option<i64>)>,
+    Bound<'py, PyDict>,
+    Vec<String>,
+);
 
 /// A query's answer as it crosses into Python: position, side, picture, value, moves, JSON.
 type Answered = (
     String,
     String,
     String,
-    (u8, i64),
-    Vec<(String, u8, i64)>,
+    (u8, i64, Option<i64>),
+    Vec<(String, u8, i64, Option<i64>)>,
     String,
 );
 
@@ -744,7 +780,7 @@ impl NativeGame {
         let d = PyDict::new(py);
         let mut start = None;
         if let Some((v, st)) = &r.standard {
-            start = Some(value_codes(*v));
+            start = Some(scored_codes(*v, r.score));
             for (k, x) in [
                 ("positions", st.positions),
                 ("moves", st.moves),
@@ -796,12 +832,14 @@ impl NativeGame {
             a.position,
             a.side,
             a.picture,
-            value_codes(a.value),
+            scored_codes(a.value, a.scores.as_ref().map(|s| s.0)),
             a.moves
                 .into_iter()
-                .map(|(m, v)| {
-                    let (o, r) = value_codes(v);
-                    (m, o, r)
+                .enumerate()
+                .map(|(i, (m, v))| {
+                    let s = a.scores.as_ref().and_then(|s| s.1.get(i).copied());
+                    let (o, r, s) = scored_codes(v, s);
+                    (m, o, r, s)
                 })
                 .collect(),
             json,

@@ -291,7 +291,7 @@ fn damage(
     per_file: u64,
     run: &dyn Fn() -> Output,
 ) {
-    let repair = if db == "g" {
+    let repair = if db.starts_with('g') {
         "solve FILE --db"
     } else {
         "--resume"
@@ -351,6 +351,10 @@ rtest!(damaged_databases_never_give_a_wrong_answer, |dir, cmd| {
     dir.command()
         .args(["solve", &util::example("loopy.rg"), "--db", "g", "-q"])
         .stdout();
+    // A scored graph: its graph.scores too.
+    dir.command()
+        .args(["solve", &util::example("scored.rg"), "--db", "gs", "-q"])
+        .stdout();
     let d = &dir;
     let query = move |db: &'static str, lines: &'static str| {
         move || {
@@ -376,6 +380,13 @@ rtest!(damaged_databases_never_give_a_wrong_answer, |dir, cmd| {
         &|_| true,
         16,
         &query("g", "0\n1\n2\n5\n6\n8\n9\n"),
+    );
+    damage(
+        &dir,
+        "gs",
+        &|_| true,
+        8,
+        &query("gs", "0\n1\n2\n4\n5\n7\n10\n12\n"),
     );
     // Connect-4's files are many and big: some of them, played (`play --db`) and resumed.
     let some = |n: &str| n == "database.json" || n.starts_with("02.") || n.starts_with("12.");

@@ -786,3 +786,14 @@ rtest!(play_from_a_position_in_the_games_notation, |dir, cmd| {
         .stdout();
     assert!(out.contains("O to move (you): tie in 8"), "{out}");
 });
+
+rtest!(graph_with_scores_hints_by_how_much, |_dir, cmd| {
+    // examples/scored.rg from 0: to 2 (loss by 2 in 2) rather than to 1 (loss by 5 in 1).
+    let out = cmd
+        .args(["play", "graph", &example("scored.rg"), "--start", "0"])
+        .stdin("hint\n2\n")
+        .stdout();
+    assert!(out.contains("Hint: play 2 (loss by 2 in 2)."), "{out}");
+    assert!(out.contains("loss by 5 in 1"), "{out}");
+    assert!(out.contains("win by 2 in 1"), "{out}");
+});

@@ -213,16 +213,106 @@ rtest!(score_errors_name_the_file_and_line, |dir, _cmd| {
     assert!(msg.contains("both a terminal value and a score"), "{msg}");
 });
 
-rtest!(
-    scored_graphs_are_not_stored_in_a_database_yet,
-    |dir, cmd| {
-        let msg = cmd
-            .args(["solve", &example("scored.rg"), "--db", "db"])
-            .message();
-        assert!(msg.contains("--db does not store scores yet"), "{msg}");
-        let _ = dir;
+rtest!(scored_graph_databases_answer_with_scores, |dir, cmd| {
+    // The scores the solve prints are the ones the database answers with.
+    let csv = cmd
+        .args(["solve", &example("scored.rg"), "-o", "csv", "--db", "db"])
+        .stdout();
+    assert_eq!(csv, SCORED_CSV);
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    for row in &rows {
+        let j = json(
+            &dir.command()
+                .args(["query", "db", "--position", row[0], "-o", "json"])
+                .stdout(),
+        );
+        assert_eq!(j["outcome"], row[1], "vertex {}", row[0]);
+        let remoteness = row[2].parse::<u64>().ok();
+        assert_eq!(j["remoteness"].as_u64(), remoteness, "vertex {}", row[0]);
+        // A draw's score is 0, as the page and tier games have it.
+        let score = row[4].parse::<i64>().unwrap_or(0);
+        assert_eq!(j["score"].as_i64(), Some(score), "vertex {}", row[0]);
+        // The best move listed first realises the value; every move has a score.
+        let moves = j["moves"].as_array().unwrap();
+        if let Some(best) = moves.first() {
+            assert_eq!(best["score"], j["score"], "vertex {}", row[0]);
+            assert_eq!(best["move"], row[3], "vertex {}", row[0]);
+        }
+        assert!(
+            moves.iter().all(|m| m["score"].is_i64()),
+            "vertex {}",
+            row[0]
+        );
     }
-);
+    // 0's moves: to 2 (loss by 2 in 2) before 1 (loss by 5 in 1), in text too.
+    let j = json(
+        &dir.command()
+            .args(["query", "db", "--position", "0", "-o", "json"])
+            .stdout(),
+    );
+    let scores: Vec<i64> = j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["score"].as_i64().unwrap())
+        .collect();
+    assert_eq!(scores, [-2, -5]);
+    let text = dir
+        .command()
+        .args(["query", "db", "--position", "0"])
+        .stdout();
+    assert!(
+        text.contains("The player to move: loss by 2 in 2"),
+        "{text}"
+    );
+    assert!(text.contains("1  loss by 5 in 1"), "{text}");
+});
+
+rtest!(a_damaged_graph_scores_file_is_named, |dir, cmd| {
+    cmd.args(["solve", &example("scored.rg"), "--db", "db", "-q"])
+        .stdout();
+    let f = dir.path().join("db/graph.scores");
+    let good = std::fs::read(&f).unwrap();
+    let mut bad = good.clone();
+    let n = bad.len();
+    bad[n / 2] ^= 0x10;
+    std::fs::write(&f, &bad).unwrap();
+    let msg = dir
+        .command()
+        .args(["query", "db", "--position", "12"])
+        .message();
+    assert!(
+        msg.contains("graph.scores") && msg.contains("solve FILE --db"),
+        "{msg}"
+    );
+    std::fs::remove_file(&f).unwrap();
+    let msg = dir
+        .command()
+        .args(["query", "db", "--position", "12"])
+        .message();
+    assert!(msg.contains("graph.scores"), "{msg}");
+    std::fs::write(&f, &good).unwrap();
+    dir.command()
+        .args(["query", "db", "--position", "12"])
+        .stdout();
+});
+
+rtest!(unscored_graph_databases_have_no_scores, |dir, cmd| {
+    cmd.args(["solve", &example("loopy.rg"), "--db", "db", "-q"])
+        .stdout();
+    assert!(!dir.path().join("db/graph.scores").exists());
+    let meta = std::fs::read_to_string(dir.path().join("db/database.json")).unwrap();
+    assert!(meta.contains("\"layout\": \"graph\""), "{meta}");
+    let out = dir
+        .command()
+        .args(["query", "db", "--position", "0", "-o", "json"])
+        .stdout();
+    assert!(!out.contains("score"), "{out}");
+});
 
 rtest!(
     scored_arena_has_the_score_before_owner_and_winner,

@@ -233,14 +233,17 @@ fn walks(server: &Server, db: &str, count: usize, seed: u64) -> Vec<(Vec<String>
 rtest!(
     serve_answers_games_with_scores_as_query_does,
     |dir, _cmd| {
-        // Dots and Boxes and Kalah databases: every answer carries the score, the same bytes
-        // as `query`'s.
+        // Dots and Boxes and Kalah databases, and a scored graph's: every answer carries the
+        // score, the same bytes as `query`'s.
         let game = |args: &[&str]| {
             dir.command().args(["game"]).args(args).arg("-q").stdout();
         };
         game(&["dots-and-boxes", "--rows", "1", "--cols", "2", "--db", "db"]);
         game(&["kalah", "--pits", "2", "--seeds", "2", "--db", "k"]);
-        let server = Server::start(&dir, &["db", "k"]);
+        dir.command()
+            .args(["solve", &util::example("scored.rg"), "--db", "gs", "-q"])
+            .stdout();
+        let server = Server::start(&dir, &["db", "k", "gs"]);
         for (db, seed) in [("db", 4), ("k", 5)] {
             for (moves, body) in walks(&server, db, 6, seed) {
                 let want = query(&dir, db, &["--moves", &moves.join(",")]);
@@ -256,6 +259,14 @@ rtest!(
                     "{db}: {body}"
                 );
             }
+        }
+        for v in ["0", "4", "7", "12"] {
+            let r = server.get(&format!("/api/query?db=gs&position={v}"));
+            assert_eq!(
+                format!("{}\n", r.body),
+                query(&dir, "gs", &["--position", v])
+            );
+            assert!(r.json()["score"].is_i64(), "{}", r.body);
         }
     }
 );

@@ -5,7 +5,7 @@ use crate::{
     entry, Answer, Args, Built, Entry, Query, QueryAnswer, QueryError, Report, MAX_LISTED,
 };
 use retrograde_games::play::{start_session, DynSession};
-use retrograde_solve::Value;
+use retrograde_solve::{Scored, Value};
 use retrograde_tier::{read_meta, Error, GraphDb, Storage};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -107,6 +107,11 @@ impl Recorded {
     }
 }
 
+/// The answer took too long.
+fn late() -> QueryError {
+    QueryError::TooLong("the answer took too long (a vertex with very many moves?)".to_string())
+}
+
 /// A solved graph, answering like a game.
 pub struct GraphAnswer {
     db: GraphDb,
@@ -123,6 +128,55 @@ impl GraphAnswer {
             Some(n) => format!("{v} ({n})"),
             None => v.to_string(),
         }
+    }
+
+    /// The best [`MAX_LISTED`] moves from `v` (target, value for the mover: `through(child's
+    /// value read by read, keeps turn)`), best first and then in move order, and how many
+    /// more there are: every move's value read once, in order, keeping the best so far
+    /// (cut back to MAX_LISTED whenever twice that many are held), against `deadline`.
+    fn ranked<K: Ord + Copy>(
+        &self,
+        v: u32,
+        mut read: impl FnMut(u32) -> Result<K, Error>,
+        through: fn(K, bool) -> K,
+        deadline: Instant,
+    ) -> Result<(Vec<(u32, K)>, u64), QueryError> {
+        let mut best: Vec<(std::cmp::Reverse<K>, u64, u32)> = Vec::new();
+        let keep = |best: &mut Vec<(std::cmp::Reverse<K>, u64, u32)>| {
+            best.sort_unstable();
+            best.truncate(MAX_LISTED);
+        };
+        let mut failed = None;
+        let mut n = 0u64;
+        let whole = self.db.each_move(v, &mut |t, keeps| {
+            if n % 4096 == 0 && n > 0 && Instant::now() > deadline {
+                failed = Some(late());
+                return false;
+            }
+            match read(t) {
+                Ok(x) => best.push((std::cmp::Reverse(through(x, keeps)), n, t)),
+                Err(e) => {
+                    failed = Some(QueryError::Lookup(e));
+                    return false;
+                }
+            }
+            n += 1;
+            if best.len() >= 2 * MAX_LISTED {
+                keep(&mut best);
+            }
+            true
+        })?;
+        if let (false, Some(e)) = (whole, failed) {
+            return Err(e);
+        }
+        keep(&mut best);
+        let more = n - best.len() as u64;
+        Ok((
+            best.into_iter()
+                .map(|(std::cmp::Reverse(x), _, t)| (t, x))
+                .collect(),
+            more,
+        ))
     }
 
     fn vertex(&self, text: &str) -> Result<u32, QueryError> {
@@ -146,7 +200,10 @@ impl Answer for GraphAnswer {
             game: "graph".into(),
             first_line: Some(format!("a solved graph of {} vertices", self.db.vertices())),
             standard: start,
-            score: None,
+            score: match self.db.start() {
+                Some(v) if self.db.is_scored() => Some(self.db.scored(v)?),
+                _ => None,
+            },
             timed: true,
             ..Report::default()
         })
@@ -161,11 +218,6 @@ impl Answer for GraphAnswer {
     /// value of every move once, in order, keeping the best [`MAX_LISTED`]: time linear in
     /// the moves, memory in the listed ones, checked against `deadline` as it goes.
     fn query_until(&self, q: &Query, deadline: Instant) -> Result<QueryAnswer, QueryError> {
-        let late = || {
-            QueryError::TooLong(
-                "the answer took too long (a vertex with very many moves?)".to_string(),
-            )
-        };
         let v = match q {
             Query::Position(text) => self.vertex(text)?,
             Query::After(..) => {
@@ -195,49 +247,38 @@ impl Answer for GraphAnswer {
                 v
             }
         };
-        let value = self.db.value(v)?;
-        // The best moves so far, by (value for the mover, best first; then move order),
-        // cut back to MAX_LISTED whenever twice that many are held.
-        let mut best: Vec<(std::cmp::Reverse<Value>, u64, u32)> = Vec::new();
-        let keep = |best: &mut Vec<(std::cmp::Reverse<Value>, u64, u32)>| {
-            best.sort_unstable();
-            best.truncate(MAX_LISTED);
-        };
-        let mut read = self.db.value_reader();
-        let mut failed = None;
-        let mut n = 0u64;
-        let whole = self.db.each_move(v, &mut |t, keeps| {
-            if n % 4096 == 0 && n > 0 && Instant::now() > deadline {
-                failed = Some(late());
-                return false;
-            }
-            match read(t) {
-                Ok(x) => best.push((std::cmp::Reverse(x.through(keeps)), n, t)),
-                Err(e) => {
-                    failed = Some(QueryError::Lookup(e));
-                    return false;
-                }
-            }
-            n += 1;
-            if best.len() >= 2 * MAX_LISTED {
-                keep(&mut best);
-            }
-            true
-        })?;
-        if let (false, Some(e)) = (whole, failed) {
-            return Err(e);
+        if self.db.is_scored() {
+            let value = self.db.scored(v)?;
+            let (ranked, more) =
+                self.ranked(v, self.db.scored_reader(), Scored::through, deadline)?;
+            let moves = ranked
+                .iter()
+                .map(|&(t, x)| (t.to_string(), x.value().unwrap_or(Value::Draw)))
+                .collect();
+            let scores = ranked.iter().map(|&(_, x)| x).collect();
+            return Ok(QueryAnswer {
+                position: v.to_string(),
+                picture: format!("vertex {}\n", self.label(v)),
+                side: "The player".into(),
+                value: value.value().unwrap_or(Value::Draw),
+                more,
+                moves,
+                board: None,
+                scores: Some((value, scores)),
+            });
         }
-        keep(&mut best);
-        let moves: Vec<(String, Value)> = best
+        let value = self.db.value(v)?;
+        let (ranked, more) = self.ranked(v, self.db.value_reader(), Value::through, deadline)?;
+        let moves: Vec<(String, Value)> = ranked
             .into_iter()
-            .map(|(std::cmp::Reverse(x), _, t)| (t.to_string(), x))
+            .map(|(t, x)| (t.to_string(), x))
             .collect();
         Ok(QueryAnswer {
             position: v.to_string(),
             picture: format!("vertex {}\n", self.label(v)),
             side: "The player".into(),
             value,
-            more: n - moves.len() as u64,
+            more,
             moves,
             board: None,
             scores: None,

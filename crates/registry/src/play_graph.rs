@@ -1,7 +1,7 @@
 //! Playing a solved graph from its database.
 
 use retrograde_games::play::{Move, Playable};
-use retrograde_solve::Value;
+use retrograde_solve::{Scored, Value};
 use retrograde_tier::{Error, GraphDb};
 
 /// A graph database, playable: moves are labelled by the target's id (and its name).
@@ -54,6 +54,15 @@ impl Playable for PlayGraphDb<'_> {
         self.db.value(v)
     }
 
+    /// A scored graph's values say by how much (its moves collect nothing on the way).
+    fn scored(&self, &v: &u32) -> Result<Option<Scored>, Error> {
+        if self.db.is_scored() {
+            self.db.scored(v).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
     fn render(&self, &v: &u32) -> String {
         format!("At vertex {}.", self.label(v))
     }
@@ -64,5 +73,47 @@ impl Playable for PlayGraphDb<'_> {
             self.db.vertices(),
             self.label(self.start)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use retrograde_games::play::start_session;
+    use retrograde_graph::GraphBuilder;
+    use retrograde_solve::{solve, Rules};
+    use retrograde_tier::{graphdb, MemStorage, Stats};
+    use std::sync::Arc;
+
+    /// A graph database, written and opened in memory.
+    fn db(scored: bool) -> GraphDb {
+        // 0 chooses between 1 and 2, which moves to 3.
+        let mut b = GraphBuilder::new();
+        for (u, v) in [(0, 1), (0, 2), (2, 3)] {
+            b.add_edge(u, v);
+        }
+        if scored {
+            b.set_score(1, 5).unwrap();
+            b.set_score(3, -2).unwrap();
+        }
+        let g = b.build().unwrap();
+        let s = solve(&g, &Rules::default());
+        let st = MemStorage::new();
+        graphdb::write(&st, &g, &s, &Stats::default(), serde_json::json!({})).unwrap();
+        GraphDb::open(Arc::new(st)).unwrap().unwrap()
+    }
+
+    #[test]
+    fn hints_from_a_scored_database_say_by_how_much() {
+        for scored in [true, false] {
+            let db = db(scored);
+            let (mut session, intro) = start_session(PlayGraphDb::new(&db, 2), "1").unwrap();
+            let hint = session.command("hint").unwrap().text;
+            let text = format!("{intro}{hint}");
+            // From 2 the only move reaches 3, worth -2 (or a dead end: a loss) to its mover.
+            let want = if scored { "win by 2 in 1" } else { "win in 1" };
+            assert!(text.contains(want), "{text}");
+            assert_eq!(text.contains(" by "), scored, "{text}");
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! A graph database written by ranks (`graphdb::write_distributed`, every rank holding its
 //! share of the graph and of the solution) is one process's (`graphdb::write`), byte for
-//! byte, on random graphs with cycles, duplicate moves, go-again moves, arenas, names and
-//! ranks with no vertices.
+//! byte, on random graphs with cycles, duplicate moves, go-again moves, arenas, names,
+//! scores and ranks with no vertices; and it reads back the values it was written with.
 
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -9,13 +9,15 @@ use rand::{Rng, SeedableRng};
 use retrograde_graph::{Graph, GraphBuilder, Primitive};
 use retrograde_solve::exchange::{run_local, Exchange};
 use retrograde_solve::{solve, solve_distributed, DistGraph, Rules};
-use retrograde_tier::{graphdb, tierfile, MemStorage, Stats, Storage};
+use retrograde_tier::{graphdb, tierfile, GraphDb, MemStorage, Stats, Storage};
+use std::sync::Arc;
 
 fn random(seed: u64) -> Graph {
     let mut rng = SmallRng::seed_from_u64(seed);
     let n = rng.gen_range(1..40u32);
     let mut b = GraphBuilder::new();
     let kind = rng.gen_range(0..3);
+    let scored = rng.gen_bool(0.4);
     for v in 0..n {
         for _ in 0..rng.gen_range(0..4) {
             // Few targets: duplicate moves, with and without go-again, are common.
@@ -26,7 +28,11 @@ fn random(seed: u64) -> Graph {
                 b.add_edge(v, w);
             }
         }
-        if rng.gen_bool(0.1) {
+        if scored && rng.gen_bool(0.2) {
+            // Large and negative scores, and 0 (a tie).
+            let s = [0, 1, -1, 7, -40, i64::MAX, -i64::MAX][rng.gen_range(0..7)];
+            b.set_score(v, s).unwrap();
+        } else if rng.gen_bool(0.1) {
             let p = [Primitive::Win, Primitive::Loss, Primitive::Tie][rng.gen_range(0..3)];
             b.set_primitive(v, p);
         }
@@ -64,6 +70,15 @@ proptest! {
         let params = serde_json::json!({"game": "graph"});
         let one = MemStorage::new();
         graphdb::write(&one, &g, &s, &Stats::default(), params.clone()).unwrap();
+        let db = GraphDb::open(Arc::new(one.clone())).unwrap().unwrap();
+        prop_assert_eq!(db.is_scored(), g.is_scored());
+        prop_assert_eq!(one.get("graph.scores").is_some(), g.is_scored());
+        let mut read = db.scored_reader();
+        for v in 0..g.vertex_count() as u32 {
+            prop_assert_eq!(db.scored(v).unwrap(), s.scored(v));
+            prop_assert_eq!(read(v).unwrap(), s.scored(v));
+            prop_assert_eq!(db.value(v).unwrap(), s.value(v));
+        }
         for k in 1..=4 {
             let many = MemStorage::new();
             run_local(k, |ex| {

@@ -125,12 +125,6 @@ fn solve<G: Share>(
         .as_deref()
         .map(|v| input::vertex_of(g, v, ex))
         .transpose()?;
-    if storage.is_some() && g.is_scored() {
-        return Err(agreed(anyhow!(
-            "{}: --db does not store scores yet, and a scored graph's database without them would be wrong; solve it without --db",
-            loaded.name
-        )));
-    }
     let t = Instant::now();
     // Totals need no best moves: skip that pass over every edge unless something shows them.
     let opts = SolveOptions {

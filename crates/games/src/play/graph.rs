@@ -2,7 +2,7 @@
 
 use super::{Move, Playable};
 use retrograde_graph::{Graph, VertexId};
-use retrograde_solve::{Solution, Value};
+use retrograde_solve::{Scored, Solution, Value};
 
 /// A graph and its solution, played from a start vertex.
 ///
@@ -107,6 +107,11 @@ impl Playable for PlayGraph<'_> {
 
     fn value(&self, &v: &VertexId) -> Result<Value, retrograde_tier::Error> {
         Ok(self.solution.value(v))
+    }
+
+    /// A scored graph's values say by how much (its moves collect nothing on the way).
+    fn scored(&self, &v: &VertexId) -> Result<Option<Scored>, retrograde_tier::Error> {
+        Ok(self.solution.is_scored().then(|| self.solution.scored(v)))
     }
 
     fn render(&self, &v: &VertexId) -> String {

@@ -11,8 +11,10 @@
 //! | `graph.targets` | per move, its target vertex (`u32`), sorted per vertex (moves to one target: by turn below) |
 //! | `graph.turn` | per move, 1 when the same player moves next (go-again, or the same owner in an arena) |
 //! | `graph.names` | the names: `id TAB name` lines, the name escaped (`\\` for a backslash, `\n` and `\r` for line breaks), so that any name reads back exactly |
+//! | `graph.scores` | a scored graph's only: per vertex, its score for the player to move (`i64`; 0 for ties and draws) |
 //!
-//! and `database.json`, whose `params` say `{"game": "graph", ...}`.
+//! and `database.json`, whose `params` say `{"game": "graph", ...}` and whose `layout` is
+//! `graph`, or `graph-scored` for a scored graph (then `graph.scores` must be there).
 
 use crate::error::Error;
 use crate::stats::{merge_stats, Stats};
@@ -21,7 +23,7 @@ use crate::store::meta::{header, read_meta, write_meta, Meta, META};
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Codec, Kind, Reader};
 use retrograde_graph::Graph;
-use retrograde_solve::{Solution, Value};
+use retrograde_solve::{Outcome, Scored, Solution, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -32,6 +34,10 @@ const OFFSETS: &str = "graph.offsets";
 const TARGETS: &str = "graph.targets";
 const TURN: &str = "graph.turn";
 const NAMES: &str = "graph.names";
+const SCORES: &str = "graph.scores";
+/// `layout` in `database.json`: an unscored graph's, and a scored graph's (with [`SCORES`]).
+const LAYOUT: &str = "graph";
+const LAYOUT_SCORED: &str = "graph-scored";
 const NONE: u32 = u32::MAX;
 
 fn code(v: Value) -> Option<u32> {
@@ -115,6 +121,9 @@ pub fn write(
             name_line(&mut names, v, name);
         }
     }
+    let scores: Option<Vec<i64>> = g
+        .is_scored()
+        .then(|| (0..n as u32).map(|v| s.scored(v).score).collect());
     let z = Codec::Zstd(3);
     let put = |file: &str, elem: u32, data: &[u8]| {
         tierfile::write(
@@ -133,10 +142,14 @@ pub fn write(
         targets: g.forward_targets(),
         turn: &turn,
         names: &names,
+        scores: scores.as_deref(),
     }
     .put(put)?;
     let start = g.start().map(|v| s.value(v).to_string());
-    write_meta(storage, meta(id, params, n as u64, start, stats.clone()))
+    write_meta(
+        storage,
+        meta(id, params, n as u64, start, stats.clone(), scores.is_some()),
+    )
 }
 
 /// Appends the line of `graph.names` that names `v`: `v TAB name`, the name escaped so
@@ -182,6 +195,8 @@ struct Arrays<'a> {
     targets: &'a [u32],
     turn: &'a [u8],
     names: &'a str,
+    /// A scored graph's scores (at a rank, of its vertices).
+    scores: Option<&'a [i64]>,
 }
 
 impl Arrays<'_> {
@@ -191,7 +206,11 @@ impl Arrays<'_> {
         put(OFFSETS, 8, &tierfile::le_bytes(self.offsets))?;
         put(TARGETS, 4, &tierfile::le_bytes(self.targets))?;
         put(TURN, 1, self.turn)?;
-        put(NAMES, 1, self.names.as_bytes())
+        put(NAMES, 1, self.names.as_bytes())?;
+        match self.scores {
+            Some(scores) => put(SCORES, 8, &tierfile::le_bytes(scores)),
+            None => Ok(()),
+        }
     }
 }
 
@@ -202,6 +221,7 @@ fn meta(
     n: u64,
     start: Option<String>,
     stats: Stats,
+    scored: bool,
 ) -> Meta {
     Meta {
         format: crate::store::meta::FORMAT.into(),
@@ -209,7 +229,7 @@ fn meta(
         id: id.to_hex(),
         game: GAME.into(),
         params,
-        layout: "graph".into(),
+        layout: if scored { LAYOUT_SCORED } else { LAYOUT }.into(),
         cell_bytes: 4,
         tiers: vec![(GAME.into(), n)],
         start,
@@ -310,6 +330,9 @@ pub fn write_distributed(
             name_line(&mut names, v, name);
         }
     }
+    // Scored at every rank or at none (every rank has every directive).
+    let scores: Option<Vec<i64>> = retrograde_solve::Share::is_scored(g)
+        .then(|| range.clone().map(|v| s.scored(v).score).collect());
     if me == 0 {
         storage
             .remove(META)
@@ -331,6 +354,7 @@ pub fn write_distributed(
         targets: &targets,
         turn: &turn,
         names: &names,
+        scores: scores.as_deref(),
     }
     .put(put)?;
     let mut stats = merge_stats(ex, vec![stats.clone()])?;
@@ -349,7 +373,14 @@ pub fn write_distributed(
     }
     write_meta(
         storage,
-        meta(id, params, g.vertex_count() as u64, start, stats),
+        meta(
+            id,
+            params,
+            g.vertex_count() as u64,
+            start,
+            stats,
+            scores.is_some(),
+        ),
     )
 }
 
@@ -497,6 +528,8 @@ pub struct GraphDb {
     offsets: Array,
     targets: Array,
     turn: Array,
+    /// A scored graph's scores.
+    scores: Option<Array>,
     vertices: u64,
     start: Option<u32>,
     names: HashMap<u32, String>,
@@ -546,7 +579,20 @@ impl GraphDb {
         let targets = Array::open(st, TARGETS, 4)?;
         let turn = Array::open(st, TURN, 1)?;
         let names_file = Array::open(st, NAMES, 1)?;
-        for (a, want) in [(&values, n), (&best, n), (&offsets, n + 1)] {
+        let scores = match meta.layout.as_str() {
+            LAYOUT => None,
+            LAYOUT_SCORED => Some(Array::open(st, SCORES, 8)?),
+            other => {
+                return Err(Error::damaged(
+                    st.describe(META),
+                    format!("layout {other:?}, expected {LAYOUT:?} or {LAYOUT_SCORED:?}"),
+                ))
+            }
+        };
+        let counted = [(&values, n), (&best, n), (&offsets, n + 1)]
+            .into_iter()
+            .chain(scores.as_ref().map(|a| (a, n)));
+        for (a, want) in counted {
             if a.r.count() != want {
                 return Err(Error::damaged(
                     a.r.name().to_string(),
@@ -591,6 +637,7 @@ impl GraphDb {
             offsets,
             targets,
             turn,
+            scores,
             vertices: n,
             start,
             names,
@@ -637,6 +684,24 @@ impl GraphDb {
     /// A damaged file.
     pub fn value(&self, v: u32) -> Result<Value, Error> {
         Ok(decode(self.values.get(&*self.storage, u64::from(v))? as u32))
+    }
+
+    /// Whether the graph is scored: [`GraphDb::scored`] then says by how much.
+    pub fn is_scored(&self) -> bool {
+        self.scores.is_some()
+    }
+
+    /// The value of vertex `v` with its score, for the player to move: in an unscored
+    /// graph the outcome as +1, -1 or 0 ([`Scored::from`] a [`Value`]).
+    ///
+    /// # Errors
+    /// A damaged file (also a score whose sign is not the outcome's).
+    pub fn scored(&self, v: u32) -> Result<Scored, Error> {
+        let value = self.value(v)?;
+        let Some(scores) = &self.scores else {
+            return Ok(Scored::from(value));
+        };
+        scored_of(scores, value, scores.get(&*self.storage, u64::from(v))?, v)
     }
 
     /// The best move from `v`, if it has one.
@@ -730,4 +795,36 @@ impl GraphDb {
         let mut c = Cursor::new(&self.values);
         move |v| Ok(decode(c.get(&*self.storage, u64::from(v))? as u32))
     }
+
+    /// [`GraphDb::value_reader`] for values with their scores ([`GraphDb::scored`]).
+    pub fn scored_reader(&self) -> impl FnMut(u32) -> Result<Scored, Error> + '_ {
+        let mut values = self.value_reader();
+        let mut scores = self.scores.as_ref().map(|a| (a, Cursor::new(a)));
+        move |v| {
+            let value = values(v)?;
+            match &mut scores {
+                None => Ok(Scored::from(value)),
+                Some((a, c)) => scored_of(a, value, c.get(&*self.storage, u64::from(v))?, v),
+            }
+        }
+    }
+}
+
+/// The value with its score of vertex `v`, from its value and the element of `graph.scores`
+/// (`scores`, named if the two disagree: a win's score is positive, a loss's negative, the
+/// others' 0).
+fn scored_of(scores: &Array, value: Value, raw: u64, v: u32) -> Result<Scored, Error> {
+    let score = raw as i64;
+    let fits = match value.outcome() {
+        Outcome::Win => score > 0,
+        Outcome::Loss => (-Scored::MAX_SCORE..0).contains(&score),
+        Outcome::Tie | Outcome::Draw => score == 0,
+    };
+    if !fits {
+        return Err(Error::damaged(
+            scores.r.name().to_string(),
+            format!("vertex {v}: score {score} for a {}", value.outcome()),
+        ));
+    }
+    Ok(Scored::new(score, value.remoteness()))
 }
