@@ -537,10 +537,7 @@ fn solve_tier<G: ScoredGame + DenseIndex>(
                     &mut moves,
                 )? {
                     Init::Hole => ScoreCell::HOLE,
-                    Init::Done(v) => {
-                        event(v, i, false, &mut events);
-                        encode(v)?
-                    }
+                    Init::Done(v) => encode(v)?,
                     Init::Open(inside, best) => {
                         loopy = true;
                         if !unmoves {
@@ -566,9 +563,27 @@ fn solve_tier<G: ScoredGame + DenseIndex>(
         })
         .collect::<Result<_, Error>>()?;
     if found.iter().any(|f| f.2) {
+        // The positions decided at init, from their cells (no list kept for a tier without
+        // moves inside it).
+        let decided: Vec<Vec<Event>> = cells
+            .par_chunks(TASK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut out = Vec::new();
+                for (o, cell) in chunk.iter().enumerate() {
+                    if let Some(v) = <ScoreCell as Open>::load(cell).decode(lo) {
+                        event(v, (c * TASK + o) as u32, false, &mut out);
+                    }
+                }
+                out
+            })
+            .collect();
         let mut stages: BTreeMap<u64, Stage> = BTreeMap::new();
         let (mut ties, mut tie_seeds) = (Levels::default(), Levels::default());
         let mut edges = Vec::new();
+        let found = found
+            .into_iter()
+            .chain(decided.into_iter().map(|d| (d, Vec::new(), false)));
         for (events, e, _) in found {
             edges.extend(e);
             for (key, i, kind) in events {
