@@ -72,6 +72,11 @@
 //! line per parent. A frontier of at most one chunk, or any frontier on one thread, is
 //! processed with plain loads and stores instead.
 //!
+//! The levels ([`levels`]) ask of a cell only its atomic twin and open codes ([`Open`]),
+//! and write what a [`Rule`] says a position won, lost or tied at level `r` holds: the
+//! unscored [`Plain`] here, and a game with scores runs the same levels once per score
+//! level with a rule over its 4-byte cells (`scored.rs`).
+//!
 //! Exits are located first (canonical child, rank) and prefetched, and read once the moves
 //! inside the tier are counted, so that their cache misses overlap.
 //!
