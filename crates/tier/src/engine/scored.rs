@@ -904,3 +904,28 @@ fn tally(v: Scored, n: u64, st: &mut Stats) {
         None => st.loss += n,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn open_codes_are_neither_values_nor_holes() {
+        let lo = -5;
+        for n in [0, 1, 0xFFFE] {
+            let c = ScoreCell::open(n).unwrap();
+            assert_eq!((c.counter(), c.decode(lo)), (Some(n), None));
+        }
+        assert_eq!(ScoreCell::open(0xFFFF), None);
+        assert_eq!(ScoreCell::HOLE.counter(), None);
+        for v in [
+            Scored::new(-5, Some(0)),
+            Scored::new(5, Some(ScoreCell::MAX_REMOTENESS)),
+            Scored::DRAW,
+            Scored::new(3, None),
+        ] {
+            let c = ScoreCell::encode(v, lo).unwrap();
+            assert_eq!((c.counter(), c.decode(lo)), (None, Some(v)));
+        }
+    }
+}
