@@ -457,6 +457,29 @@ mod tests {
         }
     }
 
+    /// Kalah's tiers have moves inside them (sowings that store nothing), settled by the
+    /// dense engine's levels, in parallel: every pool gives the minimax's values and the
+    /// same totals.
+    #[test]
+    fn every_thread_count_gives_the_same_values() {
+        let g = Kalah::new(3, 3, false).unwrap();
+        let want = minimax(&g);
+        let mut totals = Vec::new();
+        for threads in 1..=4 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let sol = pool.install(|| solve_scored(&g, &SolveOptions::default()).unwrap());
+            for (b, v) in &want {
+                assert_eq!(sol.value(b).unwrap(), *v, "{threads} threads, {b:x}");
+            }
+            let s = sol.stats();
+            totals.push((s.win, s.loss, s.tie, s.draw, s.positions, s.moves));
+        }
+        assert!(totals.windows(2).all(|w| w[0] == w[1]), "{totals:?}");
+    }
+
     #[test]
     fn sowing_follows_the_rules() {
         let g = Kalah::new(3, 3, false).unwrap();

@@ -266,7 +266,7 @@ static ENTRIES: &[Entry] = &[
                a1-a2 (up). A position (--position) is the drawn lines separated by commas ('.' \
                for none), then the side to move: a1-b1,a1-a2 o. Every set of lines is solved, \
                in memory (4 bytes each), one a symmetry class: 3x3 (24 lines, 16.8M positions) \
-               in 2 s and 74 MiB; \
+               in 2 s and 78 MiB; \
                2x5 (27 lines) 512 MiB; boards of 31 lines or more take gigabytes.",
         examples: &[
             "dots-and-boxes --rows 2 --cols 2",
@@ -299,7 +299,7 @@ static ENTRIES: &[Entry] = &[
                pits in sowing order, '/', the second player's, then the side to move: \
                3,3,3/3,3,3 x. Every board of the game's seeds is solved, in memory (4 bytes a \
                board, C(2PS + 2P, 2P) boards): 3x3 and 4x2 in a second, 4x3 (10.5M boards) \
-               in seconds, 4x4 (77M) takes a few GiB.",
+               in seconds, 4x4 (77M) about a GiB.",
         examples: &[
             "kalah --pits 3 --seeds 3",
             "kalah --pits 4 --seeds 3 --output json",

@@ -72,6 +72,11 @@
 //! line per parent. A frontier of at most one chunk, or any frontier on one thread, is
 //! processed with plain loads and stores instead.
 //!
+//! The levels ([`levels`]) ask of a cell only its atomic twin and open codes ([`Open`]),
+//! and write what a [`Rule`] says a position won, lost or tied at level `r` holds: the
+//! unscored [`Plain`] here, and a game with scores runs the same levels once per score
+//! level with a rule over its 4-byte cells (`scored.rs`).
+//!
 //! Exits are located first (canonical child, rank) and prefetched, and read once the moves
 //! inside the tier are counted, so that their cache misses overlap.
 //!
@@ -93,7 +98,7 @@ use crate::api::game::{canonical, keeps, DenseIndex, Parents, Symmetry};
 use crate::engine::distinct::Distinct;
 use crate::engine::SolveOptions;
 use crate::error::Error;
-use crate::store::cell::Cell;
+use crate::store::cell::{Cell, Open};
 use rayon::prelude::*;
 use retrograde_graph::Primitive;
 use retrograde_solve::exchange::Exchange;
@@ -171,7 +176,7 @@ pub(crate) struct Racy(pub(crate) bool);
 
 /// Decides an open cell as `v`; whether this call did.
 #[inline]
-pub(crate) fn decide<C: Cell>(cell: &C::Atomic, v: C, racy: Racy) -> bool {
+pub(crate) fn decide<C: Open>(cell: &C::Atomic, v: C, racy: Racy) -> bool {
     loop {
         let cur = C::load(cell);
         if cur.counter().is_none() {
@@ -190,9 +195,10 @@ pub(crate) fn decide<C: Cell>(cell: &C::Atomic, v: C, racy: Racy) -> bool {
 /// Counts an open cell down, deciding it as `lost` when its counter reaches 0; whether this
 /// call decided it.
 #[inline]
-pub(crate) fn count_down<C: Cell>(
+pub(crate) fn count_down<C: Open>(
     cell: &C::Atomic,
     lost: Option<C>,
+    max: u32,
     racy: Racy,
     t: &dyn std::fmt::Debug,
 ) -> Result<bool, Error> {
@@ -207,7 +213,7 @@ pub(crate) fn count_down<C: Cell>(
                     "un-moves give a position of tier {t:?} more moves than its moves do"
                 )))
             }
-            1 => need(lost, t)?,
+            1 => need(lost, max, t)?,
             _ => C::open(n - 1).expect("smaller"),
         };
         if !racy.0 {
@@ -359,13 +365,53 @@ pub(crate) fn enc<C: Cell>(v: Value, t: &dyn std::fmt::Debug) -> Result<C, Error
     })
 }
 
-/// A cell that must exist: a remoteness that fits.
+/// What the levels write (step 2 and 3): the value of a position won, lost or tied at
+/// remoteness `r`, and whether a decided cell is a loss. [`Plain`] is the unscored rule on
+/// value cells; a game with scores runs the same levels once per score level with a rule of
+/// its own (`scored.rs`). A rule is a type, so the unscored levels are compiled as before.
+pub(crate) trait Rule<C>: Sync {
+    /// The largest remoteness the cells hold.
+    const MAX_REMOTENESS: u32;
+    /// Won at `r` (`None`: `r` does not fit).
+    fn won(&self, r: u32) -> Option<C>;
+    /// Lost at `r`.
+    fn lost(&self, r: u32) -> Option<C>;
+    /// Tied at `r`.
+    fn tied(&self, r: u32) -> Option<C>;
+    /// Whether decided cell `c` is a loss for its mover.
+    fn is_loss(&self, c: C) -> bool;
+}
+
+/// A cell that must exist: a remoteness that fits (`max`, the cells' largest).
 #[inline]
-pub(crate) fn need<C: Cell>(c: Option<C>, t: &dyn std::fmt::Debug) -> Result<C, Error> {
+pub(crate) fn need<C>(c: Option<C>, max: u32, t: &dyn std::fmt::Debug) -> Result<C, Error> {
     c.ok_or_else(|| Error::Remoteness {
         tier: format!("{t:?}"),
-        max: C::MAX_REMOTENESS,
+        max,
     })
+}
+
+/// The unscored rule: wins, losses and ties in value cells.
+pub(crate) struct Plain;
+
+impl<C: Cell> Rule<C> for Plain {
+    const MAX_REMOTENESS: u32 = C::MAX_REMOTENESS;
+    #[inline]
+    fn won(&self, r: u32) -> Option<C> {
+        C::encode(Value::Win(r))
+    }
+    #[inline]
+    fn lost(&self, r: u32) -> Option<C> {
+        C::encode(Value::Loss(r))
+    }
+    #[inline]
+    fn tied(&self, r: u32) -> Option<C> {
+        C::encode(Value::Tie(r))
+    }
+    #[inline]
+    fn is_loss(&self, c: C) -> bool {
+        c.is_loss()
+    }
 }
 
 /// Decides, seeds or opens slot `i` from its number of distinct moves inside the tier and
@@ -463,9 +509,9 @@ pub(crate) fn solve_tier<G: DenseIndex, C: Cell, P: Placement>(
             phantoms,
         } = lists;
         let wins = [decided, seeds, phantoms];
-        levels::<G, C, P, false>(&parents, &cells, wins, ex, opts)?;
+        levels::<G, C, P, _, false>(&parents, &cells, wins, &Plain, ex, opts)?;
         let ties = [ties, tie_seeds, Levels::default()];
-        levels::<G, C, P, true>(&parents, &cells, ties, ex, opts)?;
+        levels::<G, C, P, _, true>(&parents, &cells, ties, &Plain, ex, opts)?;
     }
     // 4. Draws; holes back to 0.
     let out: Vec<C> = cells
@@ -844,7 +890,7 @@ fn answer_exits<G: DenseIndex, C: Cell, P>(
 /// The reverse edges inside a tier at the owners of their child slots, CSR by place: this
 /// rank's edges (`edges[d]` for rank `d`) go to their owners first (one process keeps its
 /// own).
-fn reverse_edges(
+pub(crate) fn reverse_edges(
     t: &dyn std::fmt::Debug,
     n: u64,
     edges: Vec<Vec<u32>>,
@@ -889,10 +935,11 @@ fn reverse_edges(
 /// its place, with a win bit for wins and losses), which also tells whether any rank has
 /// work left: then the next level runs everywhere. Level 0 runs on every rank of a loopy
 /// tier.
-fn levels<G: DenseIndex, C: Cell, P: Placement, const TIES: bool>(
+pub(crate) fn levels<G: DenseIndex, C: Open, P: Placement, R: Rule<C>, const TIES: bool>(
     parents: &ParentsOf<'_, G, P>,
     cells: &[C::Atomic],
     [mut decided, mut seeds, mut phantoms]: [Levels; 3],
+    rule: &R,
     ex: &dyn Exchange,
     opts: &SolveOptions,
 ) -> Result<(), Error> {
@@ -903,38 +950,40 @@ fn levels<G: DenseIndex, C: Cell, P: Placement, const TIES: bool>(
         let mut frontier = decided.take(r);
         let s = seeds.take(r);
         if !s.is_empty() {
-            let seeded = enc::<C>(if TIES { Value::Tie(r) } else { Value::Win(r) }, &t)?;
+            let seeded = if TIES { rule.tied(r) } else { rule.won(r) };
+            let seeded = need(seeded, R::MAX_REMOTENESS, &t)?;
             frontier.extend(
                 s.into_iter()
                     .filter(|&i| decide::<C>(&cells[i as usize], seeded, Racy(false))),
             );
         }
-        let lost_next = C::encode(Value::Loss(r + 1));
-        let won_next = C::encode(if TIES {
-            Value::Tie(r + 1)
+        let max = R::MAX_REMOTENESS;
+        let lost_next = rule.lost(r + 1);
+        let won_next = if TIES {
+            rule.tied(r + 1)
         } else {
-            Value::Win(r + 1)
-        });
+            rule.won(r + 1)
+        };
         // A parent's update: won (or tied), or counted down; whether this call decided it.
         let update = |cell: &C::Atomic, win: bool, racy: Racy| -> Result<bool, Error> {
             if TIES {
                 Ok(C::load(cell).counter().is_some()
-                    && decide::<C>(cell, need(won_next, &t)?, racy))
+                    && decide::<C>(cell, need(won_next, max, &t)?, racy))
             } else if win {
-                Ok(decide::<C>(cell, need(won_next, &t)?, racy))
+                Ok(decide::<C>(cell, need(won_next, max, &t)?, racy))
             } else {
-                count_down::<C>(cell, lost_next, racy, &t)
+                count_down::<C>(cell, lost_next, max, racy, &t)
             }
         };
         let mut next = Vec::new();
         for i in phantoms.take(r) {
-            if count_down::<C>(&cells[i as usize], lost_next, Racy(false), &t)? {
+            if count_down::<C>(&cells[i as usize], lost_next, max, Racy(false), &t)? {
                 next.push(i);
             }
         }
         let away = levels_step(&frontier, &mut next, kk, |chunk, s, out, away, racy| {
             for &c in chunk {
-                let lost = !TIES && C::load(&cells[c as usize]).is_loss();
+                let lost = !TIES && rule.is_loss(C::load(&cells[c as usize]));
                 parents.each(c, s, cells, |owner, lq, k| {
                     let win = lost != k;
                     if !P::ALONE && owner != me {
@@ -972,7 +1021,7 @@ fn levels<G: DenseIndex, C: Cell, P: Placement, const TIES: bool>(
 
 /// The cell at a place another rank sent (checked: a malformed message is an error).
 #[inline]
-fn place_of<'a, C: Cell>(
+fn place_of<'a, C: Open>(
     cells: &'a [C::Atomic],
     l: u32,
     t: &dyn std::fmt::Debug,
@@ -1082,14 +1131,14 @@ pub(crate) fn still(flag: u64) -> Result<bool, Error> {
 }
 
 /// Where a tier's parents come from.
-struct ParentsOf<'a, G: DenseIndex, P> {
-    game: &'a G,
-    t: G::Tier,
-    part: P,
-    me: usize,
+pub(crate) struct ParentsOf<'a, G: DenseIndex, P> {
+    pub(crate) game: &'a G,
+    pub(crate) t: G::Tier,
+    pub(crate) part: P,
+    pub(crate) me: usize,
     /// Reverse edges by place (without un-moves): offsets and parent slot | keeps << 31.
-    rev_off: &'a [u64],
-    rev: &'a [u32],
+    pub(crate) rev_off: &'a [u64],
+    pub(crate) rev: &'a [u32],
 }
 
 impl<G: DenseIndex, P: Placement> ParentsOf<'_, G, P> {

@@ -2,9 +2,12 @@
 //!
 //! Dense layout only, in memory, on one process: the tiers are solved children first, each
 //! position's [`Scored`] value is kept in 4 bytes (see [`ScoreCell`]), and the solution
-//! answers lookups of every tier. A tier none of whose moves stays in it is solved in one
-//! parallel pass (every move is an *exit* to a solved tier); a loopy tier then settles
-//! the rest on one thread, as below.
+//! answers lookups of every tier. A tier is initialised in one parallel pass (every move
+//! that leaves it is an *exit* to a solved tier); if some move stays in it, the rest is
+//! settled in parallel by the dense engine's levels ([`dense::levels`], the code unscored
+//! tiers run), once per score level, as below. What is still apart from `dense.rs`: the
+//! init (rewards and terminal scores), the driver (in memory, tiers written at the end) and
+//! ranks.
 //!
 //! # Algorithm inside a tier
 //! Exits are known values (`child.through_with(keeps, reward)`), and only the best one of a
@@ -14,18 +17,26 @@
 //! tier is a deterministic graphical game whose terminals are the exits and the tier's own
 //! terminal positions.
 //!
-//! Events (a position, and what one of its moves is worth to its mover) are settled in the
-//! order of [`key`]: the largest `|score|` first (both signs at each level), at one level by
+//! Events (a position, and what one of its moves is worth to its mover) are settled in
+//! this order: the largest `|score|` first (both signs at each level), at one level by
 //! remoteness, a remoteness of none after every finite one. A positive event decides its
 //! position if still open (nothing better is left: better options have larger scores, or
 //! the same score and came earlier); a negative one counts it down, and the last count
 //! decides it (its other moves were all worse). Each position starts with a counter of its
 //! distinct moves inside the tier (by canonical child and keeps-turn) plus one for its best
-//! exit, which is an event at its own key (a *seed* if it wins, a counted-down move if it
-//! loses). A decided position makes an event for each parent, at a key never earlier than
-//! the current one. Then score 0: a tie (the terminals and exits worth 0 with a remoteness)
-//! spreads to every open parent, fastest first, as in the unscored engine; what is left open
-//! never ends and collects nothing more here: a draw.
+//! exit, which is an event at its own place in the order (a *seed* if it wins, a *phantom*
+//! counted down if it loses). A decided position makes an event for each parent, never
+//! earlier than the current one. Then score 0: a tie (the terminals and exits worth 0 with
+//! a remoteness) spreads to every open parent, fastest first, as in the unscored engine;
+//! what is left open never ends and collects nothing more here: a draw.
+//!
+//! At one score level `s` this is the unscored win/loss propagation with "win" meaning `+s`
+//! and "loss" `-s`: so each score level runs [`dense::levels`] with a [`Rule`] that writes
+//! `±s` (its finite remoteness levels, then once more with the remoteness none for the
+//! events without one), the counters staying in the open cells from one score level to the
+//! next; then the tie levels with the same code. A position is decided by exactly one
+//! compare-exchange, and which value it gets depends only on the levels, never on the
+//! threads (the argument of `dense.rs`).
 //!
 //! With scores +1, -1 and 0 this is the unscored engine's rule (tested against it).
 //!
@@ -38,10 +49,12 @@
 //! of solving again (an interrupted solve starts over: tiers are written at the end).
 
 use crate::api::dag::Dag;
-use crate::api::game::{canonical, keeps, DenseIndex, ScoredGame, Symmetry};
+use crate::api::game::{canonical, keeps, DenseIndex, Parents, ScoredGame, Symmetry};
+use crate::engine::dense::{self, Levels, ParentsOf, Rule};
 use crate::engine::SolveOptions;
 use crate::error::Error;
 use crate::stats::Stats;
+use crate::store::cell::Open;
 use crate::store::identity::{for_solve, Identified};
 use crate::store::meta::{
     header, read_meta, values_file, write_meta, Meta, FORMAT, META, META_VERSION,
@@ -49,9 +62,11 @@ use crate::store::meta::{
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Kind, Reader, BLOCK_ELEMS};
 use rayon::prelude::*;
+use retrograde_solve::exchange::Solo;
+use retrograde_solve::place::Whole;
 use retrograde_solve::{Outcome, Scored};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -83,10 +98,11 @@ impl ScoreCell {
         Some(ScoreCell((off as u32) << 16 | r))
     }
 
-    /// The value, for a game whose least score is `lo`; `None` for a hole.
+    /// The value, for a game whose least score is `lo`; `None` for a hole (or an open cell,
+    /// while a tier is solved).
     #[inline]
     pub fn decode(self, lo: i64) -> Option<Scored> {
-        if self == Self::HOLE {
+        if self.0 >> 16 == 0xFFFF {
             return None;
         }
         let r = self.0 & 0xFFFF;
@@ -97,13 +113,42 @@ impl ScoreCell {
     }
 }
 
-/// The event order (smaller first): `|score|` descending, then remoteness, none last.
-#[inline]
-fn key(v: Scored) -> (u64, u64) {
-    (
-        u64::MAX - v.score.unsigned_abs(),
-        v.remoteness.map_or(u64::MAX, u64::from),
-    )
+/// While a tier is solved, an undecided position holds its counter: `0xFFFF` in the high
+/// 16 bits (no score offset), the counter in the low 16 (at most `0xFFFE`: `u32::MAX` is
+/// the hole).
+impl Open for ScoreCell {
+    type Atomic = AtomicU32;
+    const MAX_COUNTER: u32 = 0xFFFE;
+
+    #[inline]
+    fn open(counter: u32) -> Option<ScoreCell> {
+        (counter <= Self::MAX_COUNTER).then_some(ScoreCell(0xFFFF_0000 | counter))
+    }
+    #[inline]
+    fn counter(self) -> Option<u32> {
+        (self.0 >> 16 == 0xFFFF && self != Self::HOLE).then_some(self.0 & 0xFFFF)
+    }
+    #[inline]
+    fn atomic(self) -> AtomicU32 {
+        AtomicU32::new(self.0)
+    }
+    #[inline]
+    fn load(a: &AtomicU32) -> ScoreCell {
+        ScoreCell(a.load(Relaxed))
+    }
+    #[inline]
+    fn store(a: &AtomicU32, v: ScoreCell) {
+        a.store(v.0, Relaxed)
+    }
+    #[inline]
+    fn exchange(a: &AtomicU32, current: ScoreCell, new: ScoreCell) -> bool {
+        a.compare_exchange(current.0, new.0, Relaxed, Relaxed)
+            .is_ok()
+    }
+    #[inline]
+    fn into_inner(a: AtomicU32) -> ScoreCell {
+        ScoreCell(a.into_inner())
+    }
 }
 
 /// The layout a database of a game with scores records.
@@ -122,9 +167,12 @@ pub struct ScoredSolution<'g, G: ScoredGame + DenseIndex> {
 /// # Errors
 /// [`Error::Game`] when the game breaks the API (a move into a tier that is not a child tier,
 /// a rank past its tier, a score outside its declared range), [`Error::Unsupported`] for a
-/// range of more than 65,535 scores or a tier of more than `u32::MAX` slots,
-/// [`Error::Remoteness`] past 65,534 plies, [`Error::Memory`] past `opts.memory_limit`
-/// (4 bytes a slot of every tier, plus the work of the largest loopy tier).
+/// range of more than 65,535 scores, a tier of more than `u32::MAX` slots (2^31 without
+/// un-moves) or a position with more than 65,534 distinct moves inside its tier,
+/// [`Error::Remoteness`] past 65,534 plies (or a score outside the declared range reached
+/// inside a tier), [`Error::Memory`] past `opts.memory_limit` (4 bytes a slot of every
+/// tier; the work of a loopy tier comes on top), [`Error::Interrupted`] when
+/// `opts` cancels the solve.
 ///
 /// # Example
 /// See `docs/tier-games.md` ("Scores").
@@ -171,7 +219,7 @@ pub fn solve_scored<'g, G: ScoredGame + DenseIndex>(
     for &k in &dag.order {
         let t = dag.tiers[k];
         let children: Vec<G::Tier> = dag.children[k].iter().map(|&c| dag.tiers[c]).collect();
-        let cells = solve_tier(game, t, &children, &tiers, lo, hi)?;
+        let cells = solve_tier(game, t, &children, &tiers, (lo, hi), opts)?;
         tiers.insert(t, cells);
     }
     let mut s = ScoredSolution {
@@ -257,17 +305,15 @@ fn memory_of<G: DenseIndex>(game: &G, dag: &Dag<G::Tier>) -> u64 {
 }
 
 /// The memory [`solve_scored`] needs at least: 4 bytes a slot of every tier (a loopy tier
-/// needs more while it is solved: about 40 bytes a position with moves inside it).
+/// needs more while it is solved: 16 bytes an event of its init (a position decided at
+/// once, a best exit), 4 bytes an entry of the level lists, and without un-moves 8 bytes a
+/// slot and 12 a move inside it for the reverse edges).
 ///
 /// # Errors
 /// [`Error::Game`] when the tiers do not form a DAG.
 pub fn scored_memory<G: ScoredGame + DenseIndex>(game: &G) -> Result<u64, Error> {
     Ok(memory_of(game, &Dag::build(game)?))
 }
-
-/// A position with moves inside its tier: its slot, those moves (canonical child's slot,
-/// keeps-turn; distinct) and its best exit.
-type OpenSlot = (u32, Vec<(u32, bool)>, Option<Scored>);
 
 /// What init finds at one slot.
 enum Init {
@@ -367,17 +413,99 @@ fn init_slot<G: ScoredGame + DenseIndex>(
     Ok(Init::Open(inside, best))
 }
 
-/// One tier's cells.
+/// An event of a tier's init, for the levels: `|score| << 32 | remoteness` (`u32::MAX`:
+/// none), the slot, and what it is.
+type Event = (u64, u32, What);
+
+/// What an init event is (the lists of `dense.rs`).
+#[derive(Copy, Clone)]
+enum What {
+    /// Decided at init, with a score other than 0.
+    Decided,
+    /// A winning best exit.
+    Seed,
+    /// A losing best exit.
+    Phantom,
+    /// Tied at init.
+    Tie,
+    /// A tying best exit.
+    TieSeed,
+}
+
+/// The events of a decided position or of a position's best exit (`exit`).
+#[inline]
+fn event(v: Scored, i: u32, exit: bool, out: &mut Vec<Event>) {
+    let r = v.remoteness.unwrap_or(u32::MAX);
+    let key = v.score.unsigned_abs() << 32 | u64::from(r);
+    let kind = match (v.score.signum(), exit) {
+        (0, _) if v.remoteness.is_none() => return,
+        (0, false) => What::Tie,
+        (0, true) => What::TieSeed,
+        (_, false) => What::Decided,
+        (1, true) => What::Seed,
+        _ => What::Phantom,
+    };
+    out.push((key, i, kind));
+}
+
+/// The lists of one score level: those with a remoteness, then those without.
+#[derive(Default)]
+struct Stage {
+    finite: [Levels; 3],
+    never: [Levels; 3],
+}
+
+/// The rule of the levels at score level `s` (`|score|`): won is `+s`, lost `-s`, at the
+/// remoteness of the level, or with none in the `never` phase; tied is 0.
+struct AtScore {
+    lo: i64,
+    s: i64,
+    never: bool,
+}
+
+impl AtScore {
+    #[inline]
+    fn at(&self, score: i64, r: u32) -> Option<ScoreCell> {
+        let r = (!self.never).then_some(r);
+        ScoreCell::encode(Scored::new(score, r), self.lo)
+    }
+}
+
+impl Rule<ScoreCell> for AtScore {
+    const MAX_REMOTENESS: u32 = ScoreCell::MAX_REMOTENESS;
+    #[inline]
+    fn won(&self, r: u32) -> Option<ScoreCell> {
+        self.at(self.s, r)
+    }
+    #[inline]
+    fn lost(&self, r: u32) -> Option<ScoreCell> {
+        self.at(-self.s, r)
+    }
+    #[inline]
+    fn tied(&self, r: u32) -> Option<ScoreCell> {
+        ScoreCell::encode(Scored::new(0, Some(r)), self.lo)
+    }
+    #[inline]
+    fn is_loss(&self, c: ScoreCell) -> bool {
+        c.decode(self.lo).is_some_and(|v| v.score < 0)
+    }
+}
+
+/// One tier's cells: init in parallel, then, if some move stays in the tier, the dense
+/// engine's levels ([`dense::levels`]) once per score level, largest `|score|` first, each
+/// with its finite remoteness levels and then those without; then ties; what is left open
+/// is a draw.
 fn solve_tier<G: ScoredGame + DenseIndex>(
     game: &G,
     t: G::Tier,
     children: &[G::Tier],
     tiers: &HashMap<G::Tier, Vec<ScoreCell>>,
-    lo: i64,
-    hi: i64,
+    (lo, hi): (i64, i64),
+    opts: &SolveOptions,
 ) -> Result<Vec<ScoreCell>, Error> {
     let size = game.tier_size(t);
-    if size > u64::from(u32::MAX) {
+    let unmoves = <G::Parents as Parents<G>>::UNMOVES;
+    if size > u64::from(u32::MAX) || (!unmoves && size >= 1 << 31) {
         return Err(Error::Unsupported(format!("tier {t:?} has {size} slots")));
     }
     let n = size as usize;
@@ -387,123 +515,142 @@ fn solve_tier<G: ScoredGame + DenseIndex>(
             max: ScoreCell::MAX_REMOTENESS,
         })
     };
-    // Init in parallel: the cells of positions decided at once; the loopy rest aside.
+    // Init in parallel: positions decided at once, the others open with their counters;
+    // the events and reverse edges (child slot, parent slot | keeps << 31) aside.
     const TASK: usize = 1 << 12;
-    let mut cells = vec![ScoreCell::HOLE; n];
-    let open: Vec<Vec<OpenSlot>> = cells
-        .par_chunks_mut(TASK)
+    let cells: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+    let found: Vec<(Vec<Event>, Vec<u32>, bool)> = cells
+        .par_chunks(TASK)
         .enumerate()
         .map(|(c, chunk)| {
-            let mut moves = Vec::new();
-            let mut open = Vec::new();
-            for (o, cell) in chunk.iter_mut().enumerate() {
-                let i = (c * TASK + o) as u64;
-                match init_slot(game, t, i, children, tiers, (lo, hi), &mut moves)? {
-                    Init::Hole => {}
-                    Init::Done(v) => *cell = encode(v)?,
-                    Init::Open(inside, best) => open.push((i as u32, inside, best)),
-                }
+            let (mut moves, mut events, mut edges, mut loopy) =
+                (Vec::new(), Vec::new(), Vec::new(), false);
+            for (o, cell) in chunk.iter().enumerate() {
+                let i = (c * TASK + o) as u32;
+                let x = match init_slot(
+                    game,
+                    t,
+                    u64::from(i),
+                    children,
+                    tiers,
+                    (lo, hi),
+                    &mut moves,
+                )? {
+                    Init::Hole => ScoreCell::HOLE,
+                    Init::Done(v) => encode(v)?,
+                    Init::Open(inside, best) => {
+                        loopy = true;
+                        if !unmoves {
+                            for &(j, k) in &inside {
+                                edges.extend([j, i | u32::from(k) << 31]);
+                            }
+                        }
+                        if let Some(b) = best {
+                            event(b, i, true, &mut events);
+                        }
+                        let count = inside.len() as u32 + u32::from(best.is_some());
+                        ScoreCell::open(count).ok_or_else(|| {
+                            Error::Unsupported(format!(
+                                "a position of tier {t:?} has {count} distinct moves; at most {}",
+                                ScoreCell::MAX_COUNTER
+                            ))
+                        })?
+                    }
+                };
+                <ScoreCell as Open>::store(cell, x);
             }
-            Ok(open)
+            Ok((events, edges, loopy))
         })
         .collect::<Result<_, Error>>()?;
-    let open: Vec<_> = open.into_iter().flatten().collect();
-    if open.is_empty() {
-        return Ok(cells);
-    }
-    let values = settle_loopy(&cells, open, lo);
-    for (i, v) in values {
-        cells[i as usize] = encode(v)?;
-    }
-    Ok(cells)
-}
-
-/// The loopy part of a tier, on one thread: the values of the open positions.
-fn settle_loopy(cells: &[ScoreCell], open: Vec<OpenSlot>, lo: i64) -> Vec<(u32, Scored)> {
-    let n = cells.len();
-    let mut value: Vec<Option<Scored>> = cells.iter().map(|c| c.decode(lo)).collect();
-    let mut is_open = vec![false; n];
-    let mut counter = vec![0u32; n];
-    // Parents by child, as CSR.
-    let mut offsets = vec![0u32; n + 1];
-    for (_, inside, _) in &open {
-        for &(j, _) in inside {
-            offsets[j as usize + 1] += 1;
-        }
-    }
-    for j in 0..n {
-        offsets[j + 1] += offsets[j];
-    }
-    let mut fill = offsets.clone();
-    let mut parents = vec![(0u32, false); offsets[n] as usize];
-    let mut events: BTreeMap<(u64, u64), Vec<(u32, Scored)>> = BTreeMap::new();
-    let mut ties: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-    for (i, inside, best) in &open {
-        is_open[*i as usize] = true;
-        value[*i as usize] = None;
-        counter[*i as usize] = inside.len() as u32 + u32::from(best.is_some());
-        for &(j, k) in inside {
-            parents[fill[j as usize] as usize] = (*i, k);
-            fill[j as usize] += 1;
-        }
-        match best {
-            Some(e) if e.score != 0 => events.entry(key(*e)).or_default().push((*i, *e)),
-            Some(Scored {
-                remoteness: Some(r),
-                ..
-            }) => ties.entry(*r).or_default().push(*i),
-            _ => {}
-        }
-    }
-    let parents_of = |c: usize| &parents[offsets[c] as usize..offsets[c + 1] as usize];
-    // A decided position's events for its parents.
-    let spread = |c: usize,
-                  v: Scored,
-                  events: &mut BTreeMap<(u64, u64), Vec<(u32, Scored)>>,
-                  ties: &mut BTreeMap<u32, Vec<u32>>| {
-        for &(q, k) in parents_of(c) {
-            let w = v.through(k);
-            if w.score != 0 {
-                events.entry(key(w)).or_default().push((q, w));
-            } else if let Some(r) = w.remoteness {
-                ties.entry(r).or_default().push(q);
-            }
-        }
-    };
-    for c in 0..n {
-        if let (Some(v), false) = (value[c], is_open[c]) {
-            spread(c, v, &mut events, &mut ties);
-        }
-    }
-    while let Some((_, list)) = events.pop_first() {
-        for (q, w) in list {
-            let qu = q as usize;
-            if value[qu].is_some() {
-                continue;
-            }
-            if w.score < 0 {
-                counter[qu] -= 1;
-                if counter[qu] > 0 {
-                    continue;
+    if found.iter().any(|f| f.2) {
+        // The positions decided at init, from their cells (no list kept for a tier without
+        // moves inside it).
+        let decided: Vec<Vec<Event>> = cells
+            .par_chunks(TASK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut out = Vec::new();
+                for (o, cell) in chunk.iter().enumerate() {
+                    if let Some(v) = <ScoreCell as Open>::load(cell).decode(lo) {
+                        event(v, (c * TASK + o) as u32, false, &mut out);
+                    }
+                }
+                out
+            })
+            .collect();
+        let mut stages: BTreeMap<u64, Stage> = BTreeMap::new();
+        let (mut ties, mut tie_seeds) = (Levels::default(), Levels::default());
+        let mut edges = Vec::new();
+        let found = found
+            .into_iter()
+            .chain(decided.into_iter().map(|d| (d, Vec::new(), false)));
+        for (events, e, _) in found {
+            edges.extend(e);
+            for (key, i, kind) in events {
+                let (s, r) = (key >> 32, key as u32);
+                let list = match kind {
+                    What::Tie => {
+                        ties.push(r, i);
+                        continue;
+                    }
+                    What::TieSeed => {
+                        tie_seeds.push(r, i);
+                        continue;
+                    }
+                    What::Decided => 0,
+                    What::Seed => 1,
+                    What::Phantom => 2,
+                };
+                let stage = stages.entry(s).or_default();
+                match r {
+                    u32::MAX => stage.never[list].push(0, i),
+                    // A losing exit of remoteness r counts down at level r - 1 (r >= 1).
+                    _ if list == 2 => stage.finite[2].push(r.saturating_sub(1), i),
+                    _ => stage.finite[list].push(r, i),
                 }
             }
-            value[qu] = Some(w);
-            spread(qu, w, &mut events, &mut ties);
         }
-    }
-    while let Some((r, list)) = ties.pop_first() {
-        for q in list {
-            let qu = q as usize;
-            if value[qu].is_none() {
-                let v = Scored::new(0, Some(r));
-                value[qu] = Some(v);
-                spread(qu, v, &mut BTreeMap::new(), &mut ties);
+        let (rev_off, rev) = match unmoves {
+            true => (Vec::new(), Vec::new()),
+            false => dense::reverse_edges(&t, size, vec![edges], &Solo)?,
+        };
+        let parents = ParentsOf {
+            game,
+            t,
+            part: Whole::new(size),
+            me: 0,
+            rev_off: &rev_off,
+            rev: &rev,
+        };
+        for (s, stage) in stages.into_iter().rev() {
+            let Stage { finite, never } = stage;
+            for (lists, never) in [(finite, false), (never, true)] {
+                let rule = AtScore {
+                    lo,
+                    s: s as i64,
+                    never,
+                };
+                dense::levels::<G, ScoreCell, Whole, _, false>(
+                    &parents, &cells, lists, &rule, &Solo, opts,
+                )?;
             }
         }
+        let rule = AtScore {
+            lo,
+            s: 0,
+            never: false,
+        };
+        let lists = [ties, tie_seeds, Levels::default()];
+        dense::levels::<G, ScoreCell, Whole, _, true>(&parents, &cells, lists, &rule, &Solo, opts)?;
     }
-    open.iter()
-        .map(|(i, _, _)| (*i, value[*i as usize].unwrap_or(Scored::DRAW)))
-        .collect()
+    let draw = encode(Scored::DRAW)?;
+    Ok(cells
+        .into_par_iter()
+        .map(|a| match <ScoreCell as Open>::into_inner(a) {
+            c if c.counter().is_some() => draw,
+            c => c,
+        })
+        .collect())
 }
 
 impl<'g, G: ScoredGame + DenseIndex> ScoredSolution<'g, G> {
@@ -755,5 +902,30 @@ fn tally(v: Scored, n: u64, st: &mut Stats) {
         Some(x) => st.count_many(x, n),
         None if v.outcome() == Outcome::Win => st.win += n,
         None => st.loss += n,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn open_codes_are_neither_values_nor_holes() {
+        let lo = -5;
+        for n in [0, 1, 0xFFFE] {
+            let c = ScoreCell::open(n).unwrap();
+            assert_eq!((c.counter(), c.decode(lo)), (Some(n), None));
+        }
+        assert_eq!(ScoreCell::open(0xFFFF), None);
+        assert_eq!(ScoreCell::HOLE.counter(), None);
+        for v in [
+            Scored::new(-5, Some(0)),
+            Scored::new(5, Some(ScoreCell::MAX_REMOTENESS)),
+            Scored::DRAW,
+            Scored::new(3, None),
+        ] {
+            let c = ScoreCell::encode(v, lo).unwrap();
+            assert_eq!((c.counter(), c.decode(lo)), (None, Some(v)));
+        }
     }
 }

@@ -19,38 +19,18 @@
 use retrograde_solve::Value;
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
 
-/// A value cell: `u8` or `u16`.
-pub trait Cell: Copy + Eq + Ord + Default + Send + Sync + std::fmt::Debug + 'static {
+/// What the level propagation needs of a cell (`dense.rs`): an atomic twin, and open codes
+/// that hold a position's counter while it is undecided. Value cells ([`Cell`]) and the
+/// 4-byte cells of games with scores (`ScoreCell`) are both.
+pub trait Open: Copy + Eq + Send + Sync + std::fmt::Debug + 'static {
     /// The atomic twin used by the parallel engine.
     type Atomic: Send + Sync;
-    /// Bytes a cell takes.
-    const BYTES: usize;
-    /// The largest remoteness a cell holds.
-    const MAX_REMOTENESS: u32;
-    /// Undecided, or no value stored.
-    const UNDECIDED: Self;
-    /// A draw.
-    const DRAW: Self;
-    /// Not solved here (a hole of the index, or a position that is not canonical).
-    const HOLE: Self;
     /// The largest counter an open cell holds.
     const MAX_COUNTER: u32;
-
     /// An open cell (undecided while solving) with this counter; `None` when it does not fit.
     fn open(counter: u32) -> Option<Self>;
     /// The counter of an open cell, `None` for any other.
     fn counter(self) -> Option<u32>;
-
-    /// The cell of `v`; `None` when its remoteness does not fit.
-    fn encode(v: Value) -> Option<Self>;
-    /// The value in the cell; `None` when undecided or a hole.
-    fn decode(self) -> Option<Value>;
-    /// Whether the cell holds a loss.
-    fn is_loss(self) -> bool;
-    /// The cell as a `u16` (for the on-disk format and tests).
-    fn to_u16(self) -> u16;
-    /// The cell from its `u16` form (the low bits, for `u8` cells).
-    fn from_u16(v: u16) -> Self;
     /// A new atomic cell.
     fn atomic(self) -> Self::Atomic;
     /// Relaxed load.
@@ -63,15 +43,35 @@ pub trait Cell: Copy + Eq + Ord + Default + Send + Sync + std::fmt::Debug + 'sta
     fn into_inner(a: Self::Atomic) -> Self;
 }
 
+/// A value cell: `u8` or `u16`.
+pub trait Cell: Open + Ord + Default {
+    /// Bytes a cell takes.
+    const BYTES: usize;
+    /// The largest remoteness a cell holds.
+    const MAX_REMOTENESS: u32;
+    /// Undecided, or no value stored.
+    const UNDECIDED: Self;
+    /// A draw.
+    const DRAW: Self;
+    /// Not solved here (a hole of the index, or a position that is not canonical).
+    const HOLE: Self;
+
+    /// The cell of `v`; `None` when its remoteness does not fit.
+    fn encode(v: Value) -> Option<Self>;
+    /// The value in the cell; `None` when undecided or a hole.
+    fn decode(self) -> Option<Value>;
+    /// Whether the cell holds a loss.
+    fn is_loss(self) -> bool;
+    /// The cell as a `u16` (for the on-disk format and tests).
+    fn to_u16(self) -> u16;
+    /// The cell from its `u16` form (the low bits, for `u8` cells).
+    fn from_u16(v: u16) -> Self;
+}
+
 macro_rules! cell {
     ($t:ty, $atomic:ty, $bits:expr, $open:expr) => {
-        impl Cell for $t {
+        impl Open for $t {
             type Atomic = $atomic;
-            const BYTES: usize = std::mem::size_of::<$t>();
-            const MAX_REMOTENESS: u32 = (1 << ($bits - 2)) - 1;
-            const UNDECIDED: $t = 0;
-            const DRAW: $t = 1;
-            const HOLE: $t = 2;
             const MAX_COUNTER: u32 = (1 << ($bits - 2)) - 1 - $open;
 
             #[inline]
@@ -83,6 +83,39 @@ macro_rules! cell {
             fn counter(self) -> Option<u32> {
                 (self >= $open && self >> ($bits - 2) == 0).then(|| u32::from(self - $open))
             }
+
+            #[inline]
+            fn atomic(self) -> $atomic {
+                <$atomic>::new(self)
+            }
+
+            #[inline]
+            fn load(a: &$atomic) -> $t {
+                a.load(Relaxed)
+            }
+
+            #[inline]
+            fn store(a: &$atomic, v: $t) {
+                a.store(v, Relaxed)
+            }
+
+            #[inline]
+            fn exchange(a: &$atomic, current: $t, new: $t) -> bool {
+                a.compare_exchange(current, new, Relaxed, Relaxed).is_ok()
+            }
+
+            #[inline]
+            fn into_inner(a: $atomic) -> $t {
+                a.into_inner()
+            }
+        }
+
+        impl Cell for $t {
+            const BYTES: usize = std::mem::size_of::<$t>();
+            const MAX_REMOTENESS: u32 = (1 << ($bits - 2)) - 1;
+            const UNDECIDED: $t = 0;
+            const DRAW: $t = 1;
+            const HOLE: $t = 2;
 
             #[inline]
             fn encode(v: Value) -> Option<$t> {
@@ -119,31 +152,6 @@ macro_rules! cell {
             #[inline]
             fn from_u16(v: u16) -> $t {
                 v as $t
-            }
-
-            #[inline]
-            fn atomic(self) -> $atomic {
-                <$atomic>::new(self)
-            }
-
-            #[inline]
-            fn load(a: &$atomic) -> $t {
-                a.load(Relaxed)
-            }
-
-            #[inline]
-            fn store(a: &$atomic, v: $t) {
-                a.store(v, Relaxed)
-            }
-
-            #[inline]
-            fn exchange(a: &$atomic, current: $t, new: $t) -> bool {
-                a.compare_exchange(current, new, Relaxed, Relaxed).is_ok()
-            }
-
-            #[inline]
-            fn into_inner(a: $atomic) -> $t {
-                a.into_inner()
             }
         }
     };
