@@ -156,30 +156,7 @@ pub fn read_csv(reader: impl BufRead, g: &Graph) -> Result<(Solution, Option<Mis
         ));
     }
     let header = std::mem::take(&mut buf);
-    let header = String::from_utf8_lossy(&header);
-    let header = header.trim_end_matches('\r');
-    let header = header.strip_prefix('\u{feff}').unwrap_or(header);
-    if header != want {
-        let why = match (arena, scored, header) {
-            (false, _, ARENA_HEADER | SCORED_ARENA_HEADER) => {
-                " (owner and winner apply to arenas only, and this graph has no owners)"
-            }
-            (true, _, HEADER | SCORED_HEADER) => {
-                " (the graph is an arena: its solution has owner and winner columns)"
-            }
-            (_, true, HEADER | ARENA_HEADER) => {
-                " (the graph is scored: its solution has a score column)"
-            }
-            (_, false, SCORED_HEADER | SCORED_ARENA_HEADER) => {
-                " (a score column belongs to a scored graph, and this graph has no scores)"
-            }
-            _ => "",
-        };
-        return Err(CsvError::at(
-            1,
-            format!("expected the header {want}, found {}{why}", excerpt(header)),
-        ));
-    }
+    check_header(&String::from_utf8_lossy(&header), want, arena, scored)?;
     while let Some(no) = next(&mut buf)? {
         let line = &buf;
         let text = std::str::from_utf8(line)
@@ -241,44 +218,8 @@ pub fn read_csv(reader: impl BufRead, g: &Graph) -> Result<(Solution, Option<Mis
             Scored::from(value)
         };
         if arena {
-            let owner = g.owner(v as u32);
-            let player = |t: &str, what: &str| -> Result<Option<u8>, CsvError> {
-                match t {
-                    "0" => Ok(Some(0)),
-                    "1" => Ok(Some(1)),
-                    "" if what == "winner" => Ok(None),
-                    t => Err(at(format!(
-                        "expected the {what} 0 or 1{}, found {}",
-                        if what == "winner" { " or nothing" } else { "" },
-                        excerpt(t)
-                    ))),
-                }
-            };
-            let given_owner = player(f[at_owner], "owner")?;
-            let given_winner = player(f[at_owner + 1], "winner")?;
-            let winner = match outcome {
-                Outcome::Win => Some(owner),
-                Outcome::Loss => Some(1 - owner),
-                _ => None,
-            };
-            if wrong.is_none() && given_owner != Some(owner) {
-                wrong = Some(Mismatch {
-                    line: no,
-                    message: format!(
-                        "vertex {v}: owner {} in the solution, but player {owner} moves there in the graph",
-                        f[at_owner]
-                    ),
-                });
-            } else if wrong.is_none() && given_winner != winner {
-                wrong = Some(Mismatch {
-                    line: no,
-                    message: format!(
-                        "vertex {v}: winner {:?} in the solution, but a {outcome} for player {owner} (who moves there) makes the winner {}",
-                        f[at_owner + 1],
-                        winner.map_or("nobody".into(), |w| format!("player {w}"))
-                    ),
-                });
-            }
+            let mismatch = arena_mismatch(g, v, outcome, f[at_owner], f[at_owner + 1], no)?;
+            wrong = wrong.or(mismatch);
         }
         values[v] = Some(value);
         best[v] = match f[3] {
@@ -320,4 +261,85 @@ pub fn read_csv(reader: impl BufRead, g: &Graph) -> Result<(Solution, Option<Mis
         message: e.to_string(),
     })?;
     Ok((s, wrong))
+}
+
+/// Checks a solution CSV's header (`text`, its first line) against the one `want`ed, saying
+/// why another known header does not fit this graph.
+fn check_header(text: &str, want: &str, arena: bool, scored: bool) -> Result<(), CsvError> {
+    let header = text.trim_end_matches('\r');
+    let header = header.strip_prefix('\u{feff}').unwrap_or(header);
+    if header == want {
+        return Ok(());
+    }
+    let why = match (arena, scored, header) {
+        (false, _, ARENA_HEADER | SCORED_ARENA_HEADER) => {
+            " (owner and winner apply to arenas only, and this graph has no owners)"
+        }
+        (true, _, HEADER | SCORED_HEADER) => {
+            " (the graph is an arena: its solution has owner and winner columns)"
+        }
+        (_, true, HEADER | ARENA_HEADER) => {
+            " (the graph is scored: its solution has a score column)"
+        }
+        (_, false, SCORED_HEADER | SCORED_ARENA_HEADER) => {
+            " (a score column belongs to a scored graph, and this graph has no scores)"
+        }
+        _ => "",
+    };
+    Err(CsvError::at(
+        1,
+        format!("expected the header {want}, found {}{why}", excerpt(header)),
+    ))
+}
+
+/// An arena row's owner and winner fields (`owner`, `winner`) read and compared with the
+/// graph: a malformed field is an error of line `no`, a field that disagrees with the graph
+/// is the row's [`Mismatch`] (a wrong solution, not a malformed one).
+fn arena_mismatch(
+    g: &Graph,
+    v: usize,
+    outcome: Outcome,
+    owner_field: &str,
+    winner_field: &str,
+    no: usize,
+) -> Result<Option<Mismatch>, CsvError> {
+    let at = |msg: String| CsvError::at(no, msg);
+    let owner = g.owner(v as u32);
+    let player = |t: &str, what: &str| -> Result<Option<u8>, CsvError> {
+        match t {
+            "0" => Ok(Some(0)),
+            "1" => Ok(Some(1)),
+            "" if what == "winner" => Ok(None),
+            t => Err(at(format!(
+                "expected the {what} 0 or 1{}, found {}",
+                if what == "winner" { " or nothing" } else { "" },
+                excerpt(t)
+            ))),
+        }
+    };
+    let given_owner = player(owner_field, "owner")?;
+    let given_winner = player(winner_field, "winner")?;
+    let winner = match outcome {
+        Outcome::Win => Some(owner),
+        Outcome::Loss => Some(1 - owner),
+        _ => None,
+    };
+    if given_owner != Some(owner) {
+        return Ok(Some(Mismatch {
+            line: no,
+            message: format!(
+                "vertex {v}: owner {owner_field} in the solution, but player {owner} moves there in the graph"
+            ),
+        }));
+    }
+    if given_winner != winner {
+        return Ok(Some(Mismatch {
+            line: no,
+            message: format!(
+                "vertex {v}: winner {winner_field:?} in the solution, but a {outcome} for player {owner} (who moves there) makes the winner {}",
+                winner.map_or("nobody".into(), |w| format!("player {w}"))
+            ),
+        }));
+    }
+    Ok(None)
 }
