@@ -448,6 +448,43 @@ fn event(v: Scored, i: u32, exit: bool, out: &mut Vec<Event>) {
     out.push((key, i, kind));
 }
 
+/// The events of a tier's init, put in the lists of their score levels (and the ties' lists
+/// apart), and the reverse edges found beside them, as one list.
+fn stages(
+    found: impl Iterator<Item = (Vec<Event>, Vec<u32>, bool)>,
+) -> (BTreeMap<u64, Stage>, Levels, Levels, Vec<u32>) {
+    let mut stages: BTreeMap<u64, Stage> = BTreeMap::new();
+    let (mut ties, mut tie_seeds) = (Levels::default(), Levels::default());
+    let mut edges = Vec::new();
+    for (events, e, _) in found {
+        edges.extend(e);
+        for (key, i, kind) in events {
+            let (s, r) = (key >> 32, key as u32);
+            let list = match kind {
+                What::Tie => {
+                    ties.push(r, i);
+                    continue;
+                }
+                What::TieSeed => {
+                    tie_seeds.push(r, i);
+                    continue;
+                }
+                What::Decided => 0,
+                What::Seed => 1,
+                What::Phantom => 2,
+            };
+            let stage = stages.entry(s).or_default();
+            match r {
+                u32::MAX => stage.never[list].push(0, i),
+                // A losing exit of remoteness r counts down at level r - 1 (r >= 1).
+                _ if list == 2 => stage.finite[2].push(r.saturating_sub(1), i),
+                _ => stage.finite[list].push(r, i),
+            }
+        }
+    }
+    (stages, ties, tie_seeds, edges)
+}
+
 /// The lists of one score level: those with a remoteness, then those without.
 #[derive(Default)]
 struct Stage {
@@ -578,38 +615,10 @@ fn solve_tier<G: ScoredGame + DenseIndex>(
                 out
             })
             .collect();
-        let mut stages: BTreeMap<u64, Stage> = BTreeMap::new();
-        let (mut ties, mut tie_seeds) = (Levels::default(), Levels::default());
-        let mut edges = Vec::new();
         let found = found
             .into_iter()
             .chain(decided.into_iter().map(|d| (d, Vec::new(), false)));
-        for (events, e, _) in found {
-            edges.extend(e);
-            for (key, i, kind) in events {
-                let (s, r) = (key >> 32, key as u32);
-                let list = match kind {
-                    What::Tie => {
-                        ties.push(r, i);
-                        continue;
-                    }
-                    What::TieSeed => {
-                        tie_seeds.push(r, i);
-                        continue;
-                    }
-                    What::Decided => 0,
-                    What::Seed => 1,
-                    What::Phantom => 2,
-                };
-                let stage = stages.entry(s).or_default();
-                match r {
-                    u32::MAX => stage.never[list].push(0, i),
-                    // A losing exit of remoteness r counts down at level r - 1 (r >= 1).
-                    _ if list == 2 => stage.finite[2].push(r.saturating_sub(1), i),
-                    _ => stage.finite[list].push(r, i),
-                }
-            }
-        }
+        let (stages, ties, tie_seeds, edges) = stages(found);
         let (rev_off, rev) = match unmoves {
             true => (Vec::new(), Vec::new()),
             false => dense::reverse_edges(&t, size, vec![edges], &Solo)?,
