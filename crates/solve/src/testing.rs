@@ -7,6 +7,19 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use retrograde_graph::{Graph, GraphBuilder, Primitive};
 
+/// Up to 3 random moves from `v` among `n` vertices, some of them go-again in a graph of
+/// `kind` 1 (the moves of both random graphs below).
+fn add_moves(rng: &mut SmallRng, b: &mut GraphBuilder, v: u32, n: u32, kind: u32) {
+    for _ in 0..rng.gen_range(0..4) {
+        let w = rng.gen_range(0..n);
+        if kind == 1 && rng.gen_bool(0.3) {
+            b.add_edge_again(v, w);
+        } else {
+            b.add_edge(v, w);
+        }
+    }
+}
+
 /// A random graph of up to 60 vertices with cycles and primitives, and (sometimes) go-again
 /// moves or an arena.
 pub(crate) fn random_graph(seed: u64) -> Graph {
@@ -15,14 +28,7 @@ pub(crate) fn random_graph(seed: u64) -> Graph {
     let mut b = GraphBuilder::new();
     let kind = rng.gen_range(0..3);
     for v in 0..n {
-        for _ in 0..rng.gen_range(0..4) {
-            let w = rng.gen_range(0..n);
-            if kind == 1 && rng.gen_bool(0.3) {
-                b.add_edge_again(v, w);
-            } else {
-                b.add_edge(v, w);
-            }
-        }
+        add_moves(&mut rng, &mut b, v, n, kind);
         if rng.gen_bool(0.1) || v + 1 == n {
             let p = [Primitive::Win, Primitive::Loss, Primitive::Tie][rng.gen_range(0..3)];
             b.set_primitive(v, p);
@@ -49,14 +55,7 @@ pub(crate) fn random_scored_graph(seed: u64) -> Graph {
         })
         .collect();
     for v in 0..n {
-        for _ in 0..rng.gen_range(0..4) {
-            let w = rng.gen_range(0..n);
-            if kind == 1 && rng.gen_bool(0.3) {
-                b.add_edge_again(v, w);
-            } else {
-                b.add_edge(v, w);
-            }
-        }
+        add_moves(&mut rng, &mut b, v, n, kind);
         if rng.gen_bool(0.15) || v + 1 == n {
             b.set_score(v, palette[rng.gen_range(0..palette.len())])
                 .unwrap();
