@@ -1,6 +1,6 @@
 //! One [`Built`] and one [`Answer`] for every tier game with scores (Dots and Boxes,
-//! Kalah): solved in memory by `retrograde_tier::solve_scored`; the report and the
-//! query answers carry the score.
+//! Kalah): solved by the one engine (one process, or ranks), seen with scores
+//! (`retrograde_tier::ScoredSolution`); the report and the query answers carry the score.
 
 use crate::tier::{resolve, shorten};
 use crate::{Answer, Built, Query, QueryAnswer, QueryError, Report};
@@ -40,10 +40,10 @@ impl<G: ScoredGame + DenseIndex + Notation + Send + Sync + 'static> Built for Sc
         self.game.side_names()
     }
 
-    /// Every tier's values in memory: 4 bytes a slot.
-    fn memory_needed(&self, _stored: bool) -> Result<Option<u64>, String> {
+    /// The engine's plan: 4 bytes a slot of the tiers held at the peak.
+    fn memory_needed(&self, stored: bool) -> Result<Option<u64>, String> {
         Ok(Some(
-            retrograde_tier::scored_memory(&self.game).map_err(|e| e.to_string())?,
+            retrograde_tier::scored_memory(&self.game, stored).map_err(|e| e.to_string())?,
         ))
     }
 
@@ -62,6 +62,21 @@ impl<G: ScoredGame + DenseIndex + Notation + Send + Sync + 'static> Built for Sc
             command: self.command,
             solution,
         }))
+    }
+
+    fn solve_distributed(
+        &self,
+        opts: &SolveOptions,
+        ex: &dyn retrograde_solve::exchange::Exchange,
+    ) -> Result<(Box<dyn Answer + '_>, retrograde_tier::Traffic), Error> {
+        let mut opts = opts.clone();
+        opts.params = serde_json::json!({ "game": self.command, "args": self.params });
+        let (solution, traffic) = retrograde_tier::solve_distributed(&self.game, &opts, ex, false)?;
+        let answer = ScoredAnswer {
+            command: self.command,
+            solution: solution.into(),
+        };
+        Ok((Box::new(answer), traffic))
     }
 
     fn open(&self, storage: Arc<dyn Storage>) -> Result<Option<Box<dyn Answer + '_>>, Error> {

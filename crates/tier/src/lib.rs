@@ -82,9 +82,7 @@ pub use store::{graphdb, identity, storage, tierfile};
 
 pub use api::check::{check_game, check_scored, Violation};
 pub use api::explicit::{explicit_graph, Explicit};
-pub use engine::scored::{
-    open_scored, scored_memory, solve_scored, ScoreCell, ScoredSolution, SCORED_LAYOUT,
-};
+pub use engine::scored::{open_scored, scored_memory, solve_scored, ScoredSolution};
 pub use engine::solution::{rank_moves, Solved, TierSolution};
 pub use engine::sorted::keys_share_file;
 #[doc(hidden)]
@@ -103,6 +101,6 @@ pub use graphdb::GraphDb;
 pub use notation::{replay, Notation};
 pub use stats::Stats;
 pub use storage::{DirStorage, MemStorage, Storage, StorageWriter};
-pub use store::cell::{AnyCells, Cell};
+pub use store::cell::{AnyCells, Cell, ScoreCell};
 pub use store::identity::{Identified, Identity};
 pub use store::meta::{read_meta, Meta, META};

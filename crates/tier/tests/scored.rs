@@ -11,6 +11,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use random::*;
 use retrograde_graph::Primitive;
+use retrograde_solve::exchange::Exchange;
 use retrograde_solve::{Scored, Value};
 use retrograde_tier::*;
 use std::collections::HashMap;
@@ -431,12 +432,135 @@ fn a_score_past_the_range_is_an_error() {
     }
 }
 
-/// The unscored solver refuses a scored game, with a message that says what to call.
+/// Every slot's value with its score (holes and non-canonical slots as `None`), tier by
+/// tier.
+fn all_scored<G: DenseIndex>(game: &G, s: &TierSolution<'_, G>) -> Vec<Vec<Option<Scored>>> {
+    s.tiers()
+        .iter()
+        .zip(s.tier_sizes())
+        .map(|(&t, &n)| {
+            (0..n)
+                .map(|i| game.unrank(t, i).and_then(|p| s.scored(&p).unwrap()))
+                .collect()
+        })
+        .collect()
+}
+
+fn untimed(s: &Stats) -> Stats {
+    Stats {
+        explore: Default::default(),
+        solve: Default::default(),
+        ..s.clone()
+    }
+}
+
+/// Solves on `k` thread ranks: rank 0's values of every tier, and every rank's totals.
+fn on_ranks<G: DenseIndex + Sync>(
+    g: &G,
+    k: usize,
+    opts: &SolveOptions,
+) -> (Vec<Vec<Option<Scored>>>, Vec<Stats>) {
+    let out = retrograde_solve::exchange::run_local(k, |ex| {
+        let (s, _) = solve_distributed(g, opts, ex, true).unwrap();
+        let values = (ex.rank() == 0).then(|| all_scored(g, &s));
+        (values, untimed(s.stats()))
+    });
+    let stats = out.iter().map(|o| o.1.clone()).collect();
+    let values = out.into_iter().next().and_then(|o| o.0).expect("rank 0");
+    (values, stats)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Games with scores run the one engine's code on ranks too: 1 to 4 thread ranks give
+    /// one process's values and totals, bit for bit.
+    #[test]
+    fn scored_games_are_solved_alike_on_1_to_4_ranks(seed in any::<u64>()) {
+        let g = ScoredRandom::new(seed, false);
+        let one = solve(&g, &SolveOptions::default()).unwrap();
+        let want = all_scored(&g, &one);
+        for k in 1..=4 {
+            let (values, stats) = on_ranks(&g, k, &SolveOptions::default());
+            prop_assert_eq!(&values, &want, "{} ranks: values", k);
+            for st in stats {
+                prop_assert_eq!(&st, &untimed(one.stats()), "{} ranks: totals", k);
+            }
+        }
+    }
+}
+
+/// A game with scores keeps its database like any other: written as it is solved, opened
+/// again with the same values, resumed after a lost and a damaged tier file, and put
+/// together by ranks into the same files one process writes.
 #[test]
-fn solve_refuses_a_scored_game() {
-    let g = ScoredRandom::new(3, false);
-    match solve(&g, &SolveOptions::default()) {
-        Err(Error::Unsupported(m)) => assert!(m.contains("solve_scored"), "{m}"),
+fn a_scored_database_opens_resumes_and_is_the_same_from_ranks() {
+    for seed in 0..10 {
+        let g = ScoredRandom::new(seed, false);
+        let mem = solve(&g, &SolveOptions::default()).unwrap();
+        let want = all_scored(&g, &mem);
+        let st = MemStorage::new();
+        let mut opts = SolveOptions::default();
+        opts.storage = Some(std::sync::Arc::new(st.clone()));
+        let s = solve(&g, &opts).unwrap();
+        assert_eq!(all_scored(&g, &s), want, "seed {seed}: from files");
+        assert_eq!(untimed(s.stats()), untimed(mem.stats()));
+        let opened = open_scored(&g, std::sync::Arc::new(st.clone()))
+            .unwrap()
+            .expect("finished");
+        assert_eq!(all_scored(&g, opened.solution()), want);
+        if let Some(start) = g.rules.start {
+            assert_eq!(opened.start_value().unwrap(), mem.scored(&start).unwrap());
+        }
+        // Every values file holds 4-byte cells.
+        let mut names: Vec<String> = st
+            .names()
+            .into_iter()
+            .filter(|n| n.ends_with(".values"))
+            .collect();
+        names.sort();
+        assert!(!names.is_empty());
+        // One tier file lost, another damaged: solved again on resume.
+        let files: Vec<(String, Vec<u8>)> = names
+            .iter()
+            .map(|n| (n.clone(), st.get(n).unwrap()))
+            .collect();
+        st.remove(&names[0]).unwrap();
+        if let Some(n) = names.get(1) {
+            let mut b = st.get(n).unwrap();
+            let at = b.len() - 1;
+            b[at] ^= 0x5a;
+            st.put(n, b);
+        }
+        st.remove(META).unwrap();
+        opts.resume = true;
+        let s = solve(&g, &opts).unwrap();
+        assert_eq!(all_scored(&g, &s), want, "seed {seed}: resumed");
+        // Ranks put their shares together into the same bytes.
+        for k in [2, 3] {
+            let st = MemStorage::new();
+            let mut opts = SolveOptions::default();
+            opts.storage = Some(std::sync::Arc::new(st.clone()));
+            let (values, _) = on_ranks(&g, k, &opts);
+            assert_eq!(values, want, "seed {seed}, {k} ranks");
+            for (n, bytes) in &files {
+                let got = st.get(n).map(|b| tierfile::content(&b));
+                assert!(
+                    got == Some(tierfile::content(bytes)),
+                    "seed {seed}, {k} ranks: {n} differs from one process's"
+                );
+            }
+        }
+    }
+}
+
+/// A declared range past what a cell stores is refused before anything is solved.
+#[test]
+fn a_range_past_the_cells_is_refused() {
+    let mut g = ScoredRandom::new(5, false);
+    g.bound = 40_000;
+    match solve_scored(&g, &SolveOptions::default()) {
+        Err(Error::Unsupported(m)) => assert!(m.contains("32766"), "{m}"),
         Err(e) => panic!("{e}"),
         Ok(_) => panic!("solved"),
     }

@@ -319,7 +319,8 @@ fn class_by_images<G: TierGame>(game: &G, p: &G::Position) -> u64 {
     images.len() as u64
 }
 /// [`check_game`], then the promises of a game with scores, on up to `samples` positions of
-/// every tier: the score range holds 0 (ties and draws) and at most 65,535 scores; every
+/// every tier: the score range holds 0 (ties and draws) and lies within `±32,766` (what a
+/// cell stores); every
 /// terminal position's score is in it; every move that leaves its tier has a reward of at
 /// most the range's width; with symmetries, terminal scores and rewards are the same on
 /// every image.
@@ -329,9 +330,10 @@ fn class_by_images<G: TierGame>(game: &G, p: &G::Position) -> u64 {
 pub fn check_scored<G: ScoredGame + DenseIndex>(game: &G, samples: u64) -> Result<(), Violation> {
     check_game(game, samples)?;
     let (lo, hi) = game.score_range();
-    if lo > 0 || hi < 0 || hi.checked_sub(lo).is_none_or(|w| w >= 0xFFFF) {
+    let max = crate::store::cell::ScoreCell::MAX_SCORE;
+    if lo > 0 || hi < 0 || lo < -max || hi > max {
         return Err(format!(
-            "the score range {lo}..={hi} must hold 0 and at most 65,535 scores"
+            "the score range {lo}..={hi} must hold 0 and lie within -{max}..={max}"
         ));
     }
     let width = hi - lo;

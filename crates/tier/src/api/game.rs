@@ -424,8 +424,8 @@ impl<G: GoAgainGame> Turn<G> for GoAgain {
 /// moves is over too, and [`TierGame::no_move`] is not asked).
 pub trait ScoredGame: TierGame {
     /// The least and the greatest score any position can have (from here to the end, for
-    /// the player to move), so that the engine stores scores compactly: holding 0 (ties and
-    /// draws), at most 65,534 values apart. A score outside is an error, never a wrong
+    /// the player to move): holding 0 (ties and draws), within `-32,766..=32,766` (a value
+    /// is stored in 4 bytes). A score outside the declared range is an error, never a wrong
     /// value. [`check_scored`](crate::check_scored) checks this and the other promises.
     fn score_range(&self) -> (i64, i64);
     /// The score of a position where the game is over, for the player to move there.
@@ -444,6 +444,15 @@ pub trait ScoredGame: TierGame {
 pub trait Scoring<G: TierGame>: sealed::Sealed {
     /// Whether the game has scores.
     const SCORED: bool;
+    /// The least and the greatest score ([`ScoredGame::score_range`]; `-1..=1` without
+    /// scores).
+    fn score_range(g: &G) -> (i64, i64);
+    /// The score of a position where the game is over ([`ScoredGame::terminal_score`];
+    /// without scores `+1`, `-1` or `0` by its primitive value or the no-move rule).
+    fn terminal_score(g: &G, p: &G::Position) -> i64;
+    /// The points a move that leaves its tier collects ([`ScoredGame::reward`]; 0 without
+    /// scores).
+    fn reward(g: &G, from: &G::Position, to: &G::Position) -> i64;
 }
 
 /// Score: none; a position is a win, loss, tie or draw.
@@ -455,9 +464,34 @@ pub struct Scores;
 
 impl<G: TierGame> Scoring<G> for Unscored {
     const SCORED: bool = false;
+    fn score_range(_: &G) -> (i64, i64) {
+        (-1, 1)
+    }
+    fn terminal_score(g: &G, p: &G::Position) -> i64 {
+        match g.primitive(p).unwrap_or_else(|| g.no_move()) {
+            Primitive::Win => 1,
+            Primitive::Loss => -1,
+            Primitive::Tie => 0,
+        }
+    }
+    #[inline(always)]
+    fn reward(_: &G, _: &G::Position, _: &G::Position) -> i64 {
+        0
+    }
 }
 impl<G: ScoredGame + DenseIndex> Scoring<G> for Scores {
     const SCORED: bool = true;
+    fn score_range(g: &G) -> (i64, i64) {
+        g.score_range()
+    }
+    #[inline]
+    fn terminal_score(g: &G, p: &G::Position) -> i64 {
+        g.terminal_score(p)
+    }
+    #[inline]
+    fn reward(g: &G, from: &G::Position, to: &G::Position) -> i64 {
+        g.reward(from, to)
+    }
 }
 
 mod sealed {

@@ -24,7 +24,7 @@ use crate::engine::{Dag, Event, SolveOptions};
 use crate::error::Error;
 use crate::stats::merge_stats;
 use crate::stats::Stats;
-use crate::store::cell::Cell;
+use crate::store::cell::{Cell, Worth};
 use rayon::prelude::*;
 use retrograde_solve::exchange::Exchange;
 use retrograde_solve::place::Placement;
@@ -273,10 +273,10 @@ impl<'a, G: DenseIndex, C: Cell, P: Placement> Counting<'a, G, C, P> {
         if before >> 2 & 3 == 0 {
             st.states += w;
         }
-        st.count_many(v, w * sides);
+        v.count(w * sides, st);
         // Remoteness 0 is where the game ends (a primitive value, or no move): nothing to
         // expand. Anything else is not primitive.
-        if v.remoteness() == Some(0) {
+        if v.scored().remoteness == Some(0) {
             return Ok(());
         }
         s.moves.clear();

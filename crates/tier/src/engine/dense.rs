@@ -74,8 +74,28 @@
 //!
 //! The levels ([`levels`]) ask of a cell only its atomic twin and open codes ([`Open`]),
 //! and write what a [`Rule`] says a position won, lost or tied at level `r` holds: the
-//! unscored [`Plain`] here, and a game with scores runs the same levels once per score
-//! level with a rule over its 4-byte cells (`scored.rs`).
+//! unscored [`Plain`] for value cells, [`AtScore`] for the 4-byte cells of games with
+//! scores.
+//!
+//! # Scores
+//! A game with scores ([`ScoredGame`](crate::ScoredGame)) runs this very code with
+//! [`ScoreCell`]s, whose values are [`Scored`] (the rule is written once over [`Worth`]):
+//! a terminal position is worth its terminal score, an exit the child's value through the
+//! move plus the move's reward, and the best exit is kept as above. Inside the tier moves
+//! collect nothing, so a position decided at score `s` makes its parents' options worth
+//! `±s`, and a play that never leaves the tier is worth 0: the tier is a deterministic
+//! graphical game whose terminals are the exits and the tier's own terminal positions.
+//! Its events are settled in *stages*, the largest `|score|` first (both signs at each):
+//! at stage `s`, step 2 with "win" meaning `+s` and "loss" `-s` (a positive event decides
+//! its position if still open: nothing better is left, since better options have larger
+//! scores, or the same score and came earlier; a negative one counts it down, and the
+//! last count decides it), its finite levels and then once more those without a
+//! remoteness (a game that never ends after points were collected: their level 0), the
+//! counters staying in the open cells from one stage to the next; then the ties (step 3)
+//! with the same code; what is left open is a draw. Without scores there is one stage, and
+//! the code is what it was (the stage is `()`). With ranks, the ranks first agree on the
+//! stages (each sends its own to all), since every stage's levels are collectives. With
+//! scores +1, -1 and 0 this is the unscored rule (tested against it).
 //!
 //! Exits are located first (canonical child, rank) and prefetched, and read once the moves
 //! inside the tier are counted, so that their cache misses overlap.
@@ -94,17 +114,17 @@
 //! waiting for remote values (8 bytes each, plus 12 a waiting position), and per level at
 //! most 4 bytes per update crossing ranks.
 
-use crate::api::game::{canonical, keeps, DenseIndex, Parents, Symmetry};
+use crate::api::game::{canonical, keeps, DenseIndex, Parents, Scoring, Symmetry};
 use crate::engine::distinct::Distinct;
 use crate::engine::SolveOptions;
 use crate::error::Error;
-use crate::store::cell::{Cell, Open};
+use crate::store::cell::{Cell, CellArray, Class, Open, ScoreCell, Worth};
 use rayon::prelude::*;
-use retrograde_graph::Primitive;
 use retrograde_solve::exchange::Exchange;
 use retrograde_solve::place::Placement;
 pub(crate) use retrograde_solve::prefetch;
-use retrograde_solve::Value;
+use retrograde_solve::{Scored, Value};
+use std::collections::HashMap;
 
 /// Places per init task (a multiple of every unit of a dealing).
 pub(crate) const TASK: u64 = 1 << 12;
@@ -153,7 +173,7 @@ impl<G: DenseIndex, C: Cell, P: Placement> Below<'_, G, C, P> {
 
     /// The value of a located cell (`cell`, read here or sent by its owner).
     #[inline]
-    pub fn read(&self, from: G::Tier, k: usize, l: u64, cell: C) -> Result<Value, Error> {
+    pub fn read(&self, from: G::Tier, k: usize, l: u64, cell: C) -> Result<C::V, Error> {
         cell.decode().ok_or_else(|| {
             Error::Game(format!(
                 "a move from tier {from:?} reaches place {l} of tier {:?}, which has no value",
@@ -164,7 +184,7 @@ impl<G: DenseIndex, C: Cell, P: Placement> Below<'_, G, C, P> {
 
     /// The value of `c` (a position of a child tier this rank owns) for the player to move
     /// there.
-    pub fn value(&self, game: &G, from: G::Tier, c: &G::Position) -> Result<Value, Error> {
+    pub fn value(&self, game: &G, from: G::Tier, c: &G::Position) -> Result<C::V, Error> {
         let (k, _, l) = self.locate(game, from, c)?;
         self.read(from, k, l, self.tiers[k].1[l as usize])
     }
@@ -263,19 +283,22 @@ impl Levels {
     }
 }
 
+/// Remoteness none, in a list of events: a win or a loss (with scores) of a game that never
+/// ends.
+pub(crate) const NEVER: u32 = u32::MAX;
+
 /// What the init of one run of places found.
-#[derive(Default)]
-pub(crate) struct InitOut {
-    /// Wins and losses decided at init: (remoteness, place).
-    pub(crate) decided: Vec<(u32, u32)>,
-    /// Ties decided at init.
+pub(crate) struct InitOut<V: Worth> {
+    /// Wins and losses decided at init: (stage, remoteness or [`NEVER`], place).
+    pub(crate) decided: Vec<(V::Stage, u32, u32)>,
+    /// Ties decided at init: (remoteness, place).
     pub(crate) ties: Vec<(u32, u32)>,
     /// Winning exits.
-    pub(crate) seeds: Vec<(u32, u32)>,
+    pub(crate) seeds: Vec<(V::Stage, u32, u32)>,
     /// Tying exits of positions still open.
     pub(crate) tie_seeds: Vec<(u32, u32)>,
     /// Losing exits of positions with moves inside: counted down at this level.
-    pub(crate) phantoms: Vec<(u32, u32)>,
+    pub(crate) phantoms: Vec<(V::Stage, u32, u32)>,
     /// Reverse edges (child slot, parent slot | keeps << 31), without un-moves.
     pub(crate) edges: Vec<(u32, u32)>,
     /// Some move stays in the tier.
@@ -284,42 +307,107 @@ pub(crate) struct InitOut {
     pub(crate) solved: u64,
     /// Positions waiting for exits another rank owns: (place, moves inside, best exit so
     /// far).
-    pending: Vec<(u32, u32, Option<Value>)>,
+    pending: Vec<(u32, u32, Option<V>)>,
     /// Their remote exits by bucket `owner x child tiers + child tier`: the places asked
     /// for, in the order met ...
     asks: Vec<Vec<u32>>,
-    /// ... and for each, `index in pending << 1 | keeps`.
+    /// ... and for each, `index in pending << 1 | keeps`, ...
     askers: Vec<Vec<u32>>,
+    /// ... and with scores the move's reward.
+    rewards: Vec<Vec<i64>>,
 }
 
-/// The level lists of a tier's init, gathered from the [`InitOut`]s of its runs.
+impl<V: Worth> Default for InitOut<V> {
+    fn default() -> Self {
+        InitOut {
+            decided: Vec::new(),
+            ties: Vec::new(),
+            seeds: Vec::new(),
+            tie_seeds: Vec::new(),
+            phantoms: Vec::new(),
+            edges: Vec::new(),
+            loopy: false,
+            solved: 0,
+            pending: Vec::new(),
+            asks: Vec::new(),
+            askers: Vec::new(),
+            rewards: Vec::new(),
+        }
+    }
+}
+
+/// The lists of one stage of wins and losses (without scores the only one; with scores a
+/// `|score|`), each `[decided, seeds, phantoms]`: those with a remoteness, then those
+/// without (with scores, a game that never ends).
 #[derive(Default)]
-pub(crate) struct Lists {
-    pub(crate) decided: Levels,
-    pub(crate) ties: Levels,
-    pub(crate) seeds: Levels,
-    pub(crate) tie_seeds: Levels,
-    pub(crate) phantoms: Levels,
+pub(crate) struct Stage {
+    pub(crate) finite: [Levels; 3],
+    pub(crate) never: [Levels; 3],
 }
 
-impl Lists {
-    /// Files `o`'s events by level.
-    pub(crate) fn add(&mut self, o: &InitOut) {
-        for &(r, i) in &o.decided {
-            self.decided.push(r, i);
+/// The level lists of a tier's init, gathered from the [`InitOut`]s of its runs: wins and
+/// losses by stage, then ties.
+pub(crate) struct Lists<S> {
+    index: HashMap<S, usize>,
+    stages: Vec<(S, Stage)>,
+    pub(crate) ties: Levels,
+    pub(crate) tie_seeds: Levels,
+}
+
+impl<S: Copy + Ord + std::hash::Hash> Lists<S> {
+    pub(crate) fn new() -> Self {
+        Lists {
+            index: HashMap::new(),
+            stages: Vec::new(),
+            ties: Levels::default(),
+            tie_seeds: Levels::default(),
+        }
+    }
+
+    /// The number of stage `s`'s lists (new ones are empty).
+    pub(crate) fn stage(&mut self, s: S) -> usize {
+        let stages = &mut self.stages;
+        *self.index.entry(s).or_insert_with(|| {
+            stages.push((s, Stage::default()));
+            stages.len() - 1
+        })
+    }
+
+    /// Files `o`'s events by stage and level.
+    pub(crate) fn add<V: Worth<Stage = S>>(&mut self, o: &InitOut<V>) {
+        for (list, events) in [&o.decided, &o.seeds, &o.phantoms].into_iter().enumerate() {
+            // Runs of one stage (without scores, every event) take one look-up.
+            let mut last: Option<(S, usize)> = None;
+            for &(s, r, i) in events {
+                let k = match last {
+                    Some((k, j)) if k == s => j,
+                    _ => {
+                        let j = self.stage(s);
+                        last = Some((s, j));
+                        j
+                    }
+                };
+                let stage = &mut self.stages[k].1;
+                match r {
+                    NEVER => stage.never[list].push(0, i),
+                    _ => stage.finite[list].push(r, i),
+                }
+            }
         }
         for &(r, i) in &o.ties {
             self.ties.push(r, i);
         }
-        for &(r, i) in &o.seeds {
-            self.seeds.push(r, i);
-        }
         for &(r, i) in &o.tie_seeds {
             self.tie_seeds.push(r, i);
         }
-        for &(r, i) in &o.phantoms {
-            self.phantoms.push(r, i);
-        }
+    }
+
+    /// The stages, largest first.
+    pub(crate) fn in_order(&mut self) -> Vec<(S, Stage)> {
+        self.index.clear();
+        let mut v = std::mem::take(&mut self.stages);
+        v.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        v
     }
 }
 
@@ -331,8 +419,8 @@ pub(crate) struct Scratch<P> {
     /// Moves inside the tier as (canonical child, keeps-turn), with un-moves: counting
     /// needs no rank.
     pub(crate) inside_pos: Distinct<(P, bool)>,
-    /// Exits located: (child tier, slot, keeps-turn).
-    pub(crate) exits: Vec<(usize, usize, bool)>,
+    /// Exits located: (child tier, slot, keeps-turn, reward).
+    pub(crate) exits: Vec<(usize, usize, bool, i64)>,
     /// The distinct parents of `inside`, across ranks, this rank's first: (owner, place
     /// there, keeps-turn) (see [`Sides`]).
     pub(crate) sorted: Vec<(usize, u32, bool)>,
@@ -350,15 +438,7 @@ impl<P: Copy + Eq + std::hash::Hash> Scratch<P> {
     }
 }
 
-pub(crate) fn terminal(p: Primitive) -> Value {
-    match p {
-        Primitive::Win => Value::Win(0),
-        Primitive::Loss => Value::Loss(0),
-        Primitive::Tie => Value::Tie(0),
-    }
-}
-
-pub(crate) fn enc<C: Cell>(v: Value, t: &dyn std::fmt::Debug) -> Result<C, Error> {
+pub(crate) fn enc<C: Cell>(v: C::V, t: &dyn std::fmt::Debug) -> Result<C, Error> {
     C::encode(v).ok_or_else(|| Error::Remoteness {
         tier: format!("{t:?}"),
         max: C::MAX_REMOTENESS,
@@ -394,7 +474,7 @@ pub(crate) fn need<C>(c: Option<C>, max: u32, t: &dyn std::fmt::Debug) -> Result
 /// The unscored rule: wins, losses and ties in value cells.
 pub(crate) struct Plain;
 
-impl<C: Cell> Rule<C> for Plain {
+impl<C: Cell<V = Value>> Rule<C> for Plain {
     const MAX_REMOTENESS: u32 = C::MAX_REMOTENESS;
     #[inline]
     fn won(&self, r: u32) -> Option<C> {
@@ -414,6 +494,102 @@ impl<C: Cell> Rule<C> for Plain {
     }
 }
 
+/// The rule of the levels at score level `s` (`|score|`): won is `+s`, lost `-s`, at the
+/// remoteness of the level, or with none in the `never` phase (a game that never ends);
+/// tied is 0.
+pub(crate) struct AtScore {
+    s: i64,
+    never: bool,
+}
+
+impl AtScore {
+    #[inline]
+    fn at(&self, score: i64, r: u32) -> Option<ScoreCell> {
+        let r = (!self.never).then_some(r);
+        ScoreCell::encode(Scored::new(score, r))
+    }
+}
+
+impl Rule<ScoreCell> for AtScore {
+    const MAX_REMOTENESS: u32 = ScoreCell::MAX_REMOTENESS;
+    #[inline]
+    fn won(&self, r: u32) -> Option<ScoreCell> {
+        self.at(self.s, r)
+    }
+    #[inline]
+    fn lost(&self, r: u32) -> Option<ScoreCell> {
+        self.at(-self.s, r)
+    }
+    #[inline]
+    fn tied(&self, r: u32) -> Option<ScoreCell> {
+        ScoreCell::encode(Scored::new(0, Some(r)))
+    }
+    #[inline]
+    fn is_loss(&self, c: ScoreCell) -> bool {
+        c.is_loss()
+    }
+}
+
+/// A cell's rule for the levels of each stage: [`Plain`] for value cells (one stage),
+/// [`AtScore`] for cells with scores.
+pub(crate) trait Staged: CellArray {
+    /// The rule.
+    type Rule: Rule<Self>;
+    /// The sequential reference's answer for one tier (`seq.rs`; value cells only).
+    fn sequential<G: DenseIndex, P: Placement>(
+        game: &G,
+        t: G::Tier,
+        below: &Below<'_, G, Self, P>,
+    ) -> Result<(Vec<Self>, u64), Error>;
+    /// The rule of the wins and losses of stage `s` (`never`: those without a remoteness).
+    fn rule(s: <Self::V as Worth>::Stage, never: bool) -> Self::Rule;
+    /// The rule of the ties.
+    fn ties() -> Self::Rule;
+}
+
+macro_rules! plain {
+    ($($t:ty),*) => {$(
+        impl Staged for $t {
+            type Rule = Plain;
+            fn sequential<G: DenseIndex, P: Placement>(
+                game: &G,
+                t: G::Tier,
+                below: &Below<'_, G, $t, P>,
+            ) -> Result<(Vec<$t>, u64), Error> {
+                crate::engine::seq::solve_tier(game, t, below)
+            }
+            #[inline]
+            fn rule(_: (), _: bool) -> Plain {
+                Plain
+            }
+            #[inline]
+            fn ties() -> Plain {
+                Plain
+            }
+        }
+    )*};
+}
+plain!(u8, u16);
+
+impl Staged for ScoreCell {
+    type Rule = AtScore;
+    fn sequential<G: DenseIndex, P: Placement>(
+        _: &G,
+        _: G::Tier,
+        _: &Below<'_, G, ScoreCell, P>,
+    ) -> Result<(Vec<ScoreCell>, u64), Error> {
+        Err(Error::Unsupported(
+            "the sequential reference solves games without scores only".into(),
+        ))
+    }
+    fn rule(s: u64, never: bool) -> AtScore {
+        AtScore { s: s as i64, never }
+    }
+    fn ties() -> AtScore {
+        AtScore { s: 0, never: false }
+    }
+}
+
 /// Decides, seeds or opens slot `i` from its number of distinct moves inside the tier and
 /// its best exit (seen through the move).
 #[inline]
@@ -422,36 +598,34 @@ pub(crate) fn settle<C: Cell>(
     cell: &C::Atomic,
     i: u32,
     inside: u32,
-    best: Option<Value>,
-    out: &mut InitOut,
+    best: Option<C::V>,
+    out: &mut InitOut<C::V>,
 ) -> Result<(), Error> {
+    let r_of = |r: Option<u32>| r.unwrap_or(NEVER);
     let mut count = inside;
-    match best {
-        _ if inside == 0 => {
-            // Every move is an exit: the best one decides.
-            let v = best.expect("a position with moves has an exit when none stays");
-            C::store(cell, enc::<C>(v, t)?);
-            match v {
-                Value::Win(r) | Value::Loss(r) => out.decided.push((r, i)),
-                Value::Tie(r) => out.ties.push((r, i)),
-                Value::Draw => {}
+    if inside == 0 {
+        // Every move is an exit: the best one decides.
+        let v = best.expect("a position with moves has an exit when none stays");
+        C::store(cell, enc::<C>(v, t)?);
+        match v.class() {
+            Class::Win(s, r) | Class::Loss(s, r) => out.decided.push((s, r_of(r), i)),
+            Class::Tie(r) => out.ties.push((r, i)),
+            Class::Draw => {}
+        }
+        return Ok(());
+    }
+    if let Some(v) = best {
+        count += 1;
+        match v.class() {
+            Class::Win(s, r) => out.seeds.push((s, r_of(r), i)),
+            Class::Tie(r) => out.tie_seeds.push((r, i)),
+            Class::Draw => {}
+            // A losing exit of remoteness r counts down at level r - 1 (r >= 1).
+            Class::Loss(s, r) => {
+                out.phantoms
+                    .push((s, r.map_or(NEVER, |r| r.saturating_sub(1)), i))
             }
-            return Ok(());
         }
-        Some(Value::Win(r)) => {
-            count += 1;
-            out.seeds.push((r, i));
-        }
-        Some(Value::Tie(r)) => {
-            count += 1;
-            out.tie_seeds.push((r, i));
-        }
-        Some(Value::Draw) => count += 1,
-        Some(Value::Loss(r)) => {
-            count += 1;
-            out.phantoms.push((r - 1, i));
-        }
-        None => {}
     }
     let open = C::open(count).ok_or_else(|| {
         Error::Unsupported(format!(
@@ -466,7 +640,7 @@ pub(crate) fn settle<C: Cell>(
 
 /// The tier's cells of this rank's places, solved (holes 0, draws [`Cell::DRAW`]), and the
 /// number of positions solved. Every rank calls it for the same tier (a collective).
-pub(crate) fn solve_tier<G: DenseIndex, C: Cell, P: Placement>(
+pub(crate) fn solve_tier<G: DenseIndex, C: Staged, P: Placement>(
     game: &G,
     t: G::Tier,
     part: P,
@@ -501,17 +675,22 @@ pub(crate) fn solve_tier<G: DenseIndex, C: Cell, P: Placement>(
             rev_off: &rev_off,
             rev: &rev,
         };
-        let Lists {
-            decided,
-            ties,
-            seeds,
-            tie_seeds,
-            phantoms,
-        } = lists;
-        let wins = [decided, seeds, phantoms];
-        levels::<G, C, P, _, false>(&parents, &cells, wins, &Plain, ex, opts)?;
-        let ties = [ties, tie_seeds, Levels::default()];
-        levels::<G, C, P, _, true>(&parents, &cells, ties, &Plain, ex, opts)?;
+        let mut lists = lists;
+        if !<C::V as Worth>::SCORED {
+            // The one stage, on every rank.
+            lists.stage(<C::V as Worth>::stage_of(0));
+        } else if !P::ALONE {
+            // Every rank runs every stage (the levels are collectives).
+            agree_on_stages::<C::V>(&mut lists, ex)?;
+        }
+        for (s, Stage { finite, never }) in lists.in_order() {
+            levels::<G, C, P, _, false>(&parents, &cells, finite, &C::rule(s, false), ex, opts)?;
+            if <C::V as Worth>::SCORED {
+                levels::<G, C, P, _, false>(&parents, &cells, never, &C::rule(s, true), ex, opts)?;
+            }
+        }
+        let ties = [lists.ties, lists.tie_seeds, Levels::default()];
+        levels::<G, C, P, _, true>(&parents, &cells, ties, &C::ties(), ex, opts)?;
     }
     // 4. Draws; holes back to 0.
     let out: Vec<C> = cells
@@ -546,9 +725,31 @@ fn check_size<P: Placement>(t: &dyn std::fmt::Debug, part: &P, n: u64) -> Result
     Ok(())
 }
 
+/// Makes every rank's stages the same: those of any rank (each sends its own to all).
+fn agree_on_stages<V: Worth>(lists: &mut Lists<V::Stage>, ex: &dyn Exchange) -> Result<(), Error> {
+    let mine: Vec<u8> = lists
+        .stages
+        .iter()
+        .flat_map(|(s, _)| V::stage_bits(*s).to_le_bytes())
+        .collect();
+    let got = ex.all_to_all(vec![mine; ex.size()]);
+    for (d, g) in got.iter().enumerate() {
+        if g.len() % 8 != 0 {
+            return Err(Error::Exchange(format!(
+                "rank {d} sent {} bytes of score levels",
+                g.len()
+            )));
+        }
+        for b in g.chunks_exact(8) {
+            lists.stage(V::stage_of(u64::from_le_bytes(b.try_into().expect("8"))));
+        }
+    }
+    Ok(())
+}
+
 /// What a tier's init found.
-struct Init {
-    lists: Lists,
+struct Init<V: Worth> {
+    lists: Lists<V::Stage>,
     /// Some move stays in the tier, on some rank.
     loopy: bool,
     solved: u64,
@@ -565,7 +766,7 @@ fn init<G: DenseIndex, C: Cell, P: Placement>(
     below: &Below<'_, G, C, P>,
     cells: &[C::Atomic],
     ex: &dyn Exchange,
-) -> Result<Init, Error> {
+) -> Result<Init<C::V>, Error> {
     let (me, kk) = (ex.rank(), ex.size());
     let n = part.len(me);
     if !<G::Parents as Parents<G>>::UNMOVES && part.size() >= 1 << 31 {
@@ -575,7 +776,7 @@ fn init<G: DenseIndex, C: Cell, P: Placement>(
         )));
     }
     let mut found = Init {
-        lists: Lists::default(),
+        lists: Lists::new(),
         loopy: false,
         solved: 0,
         edges: vec![Vec::new(); kk],
@@ -590,14 +791,16 @@ fn init<G: DenseIndex, C: Cell, P: Placement>(
         let lo = (r * round).min(n);
         let hi = (lo + round).min(n);
         let tasks = (hi - lo).div_ceil(TASK);
-        let mut outs: Vec<InitOut> = (0..tasks)
+        let mut outs: Vec<InitOut<C::V>> = (0..tasks)
             .into_par_iter()
             .map_init(Scratch::new, |s, task| {
                 let a = lo + task * TASK;
                 let b = (a + TASK).min(hi);
+                let scored = <C::V as Worth>::SCORED;
                 let mut out = InitOut {
                     asks: vec![Vec::new(); buckets],
                     askers: vec![Vec::new(); buckets],
+                    rewards: vec![Vec::new(); if scored { buckets } else { 0 }],
                     ..InitOut::default()
                 };
                 let mut err = Ok(());
@@ -660,7 +863,7 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
     p: Option<G::Position>,
     cells: &[C::Atomic],
     s: &mut Scratch<G::Position>,
-    out: &mut InitOut,
+    out: &mut InitOut<C::V>,
 ) -> Result<(), Error> {
     let Slot { i, l } = at;
     let cell = &cells[l as usize];
@@ -673,19 +876,26 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
         return Ok(());
     }
     out.solved += 1;
+    let scored = <C::V as Worth>::SCORED;
     let fixed = match game.primitive(&p) {
-        Some(v) => Some(terminal(v)),
+        Some(v) => Some(<C::V as Worth>::over(game, &p, Some(v))),
         None => {
             s.moves.clear();
             game.moves(&p, &mut s.moves);
-            s.moves.is_empty().then(|| terminal(game.no_move()))
+            s.moves
+                .is_empty()
+                .then(|| <C::V as Worth>::over(game, &p, None))
         }
     };
     if let Some(v) = fixed {
+        if scored {
+            in_range(game, v, &p)?;
+        }
         C::store(cell, enc::<C>(v, &t)?);
-        match v {
-            Value::Tie(_) => out.ties.push((0, l)),
-            _ => out.decided.push((0, l)),
+        match v.class() {
+            Class::Tie(_) => out.ties.push((0, l)),
+            Class::Win(s, _) | Class::Loss(s, _) => out.decided.push((s, 0, l)),
+            Class::Draw => unreachable!("a game over has a remoteness"),
         }
         return Ok(());
     }
@@ -714,14 +924,18 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
             s.inside.insert(j << 1 | u64::from(k));
         } else {
             let (ct, owner, lj) = below.locate(game, t, c)?;
+            let reward = <G::Score as Scoring<G>>::reward(game, &p, c);
             if P::ALONE || owner == me {
                 prefetch(below.tiers[ct].1, lj as usize);
-                s.exits.push((ct, lj as usize, k));
+                s.exits.push((ct, lj as usize, k, reward));
             } else {
                 remote = true;
                 let b = owner * below.tiers.len() + ct;
                 out.asks[b].push(lj as u32);
                 out.askers[b].push(pending << 1 | u32::from(k));
+                if scored {
+                    out.rewards[b].push(reward);
+                }
             }
         }
     }
@@ -737,11 +951,14 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
     if inside > 0 {
         out.loopy = true;
     }
-    let mut best: Option<Value> = None;
-    for &(ct, lj, k) in &s.exits {
+    let mut best: Option<C::V> = None;
+    for &(ct, lj, k, reward) in &s.exits {
         let v = below
             .read(t, ct, lj as u64, below.tiers[ct].1[lj])?
-            .through(k);
+            .through(k, reward);
+        if scored {
+            in_range(game, v, &p)?;
+        }
         if best.is_none_or(|b| v > b) {
             best = Some(v);
         }
@@ -753,6 +970,26 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
     settle::<C>(&t, cell, l, inside as u32, best, out)
 }
 
+/// Checks a value with scores against the game's declared range (a game that breaks its
+/// promise gets an error, never a wrong value).
+#[cold]
+fn out_of_range<G: DenseIndex, V: Worth>(game: &G, v: V, p: &G::Position) -> Error {
+    let (lo, hi) = <G::Score as Scoring<G>>::score_range(game);
+    Error::Game(format!(
+        "{p:?} is worth {} ({}), outside the declared score range {lo}..={hi}",
+        v.scored(),
+        v.scored().score
+    ))
+}
+
+#[inline]
+fn in_range<G: DenseIndex, V: Worth>(game: &G, v: V, p: &G::Position) -> Result<(), Error> {
+    match v.within(<G::Score as Scoring<G>>::score_range(game)) {
+        true => Ok(()),
+        false => Err(out_of_range(game, v, p)),
+    }
+}
+
 /// The remote exits of a round (ranks only): one request per owner, the places it owns by
 /// child tier, in the order the positions met them (repeats and all: sorting them away cost
 /// more than sending them); the answer, the cells in the same order. Then every waiting
@@ -760,7 +997,7 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
 fn ask_remote_exits<G: DenseIndex, C: Cell, P: Placement>(
     t: G::Tier,
     below: &Below<'_, G, C, P>,
-    outs: &mut [InitOut],
+    outs: &mut [InitOut<C::V>],
     loopy: bool,
     cells: &[C::Atomic],
     ex: &dyn Exchange,
@@ -835,7 +1072,10 @@ fn ask_remote_exits<G: DenseIndex, C: Cell, P: Placement>(
                 for (n, &x) in askers.iter().enumerate() {
                     let c = cell_at::<C>(&replies[owner], at[b] + n);
                     let lj = o.asks[b][n];
-                    let v = below.read(t, ct, u64::from(lj), c)?.through(x & 1 == 1);
+                    let reward = o.rewards.get(b).map_or(0, |r| r[n]);
+                    let v = below
+                        .read(t, ct, u64::from(lj), c)?
+                        .through(x & 1 == 1, reward);
                     let best = &mut o.pending[(x >> 1) as usize].2;
                     if best.is_none_or(|b| v > b) {
                         *best = Some(v);
@@ -844,6 +1084,7 @@ fn ask_remote_exits<G: DenseIndex, C: Cell, P: Placement>(
             }
             o.asks = Vec::new();
             o.askers = Vec::new();
+            o.rewards = Vec::new();
             let pending = std::mem::take(&mut o.pending);
             for (l, inside, best) in pending {
                 settle::<C>(&t, &cells[l as usize], l, inside, best, o)?;
@@ -1289,16 +1530,18 @@ pub(crate) fn prefetched<'a, T>(
 /// Appends a cell in `C::BYTES` little-endian bytes.
 #[inline]
 pub(crate) fn push_cell<C: Cell>(out: &mut Vec<u8>, c: C) {
-    let x = c.to_u16().to_le_bytes();
+    let x = c.to_bits().to_le_bytes();
     out.extend_from_slice(&x[..C::BYTES]);
 }
 
 /// The `i`th cell of a buffer of [`push_cell`]s (checked for length by the caller).
 #[inline]
 pub(crate) fn cell_at<C: Cell>(b: &[u8], i: usize) -> C {
-    if C::BYTES == 1 {
-        C::from_u16(u16::from(b[i]))
-    } else {
-        C::from_u16(u16::from_le_bytes([b[2 * i], b[2 * i + 1]]))
+    match C::BYTES {
+        1 => C::from_bits(u32::from(b[i])),
+        2 => C::from_bits(u32::from(u16::from_le_bytes([b[2 * i], b[2 * i + 1]]))),
+        _ => C::from_bits(u32::from_le_bytes(
+            b[4 * i..4 * i + 4].try_into().expect("4 bytes"),
+        )),
     }
 }

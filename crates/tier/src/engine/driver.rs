@@ -7,15 +7,15 @@
 //! 0). Everything else is written once.
 
 use crate::api::game::{canonical, DenseIndex, Symmetry};
-use crate::engine::dense::{self, Below, TASK};
+use crate::engine::dense::{self, Below, Staged, TASK};
 use crate::engine::dense::{cell_at, push_cell};
 use crate::engine::solution::{TierData, TierSolution};
-use crate::engine::{count, seq, write_finished, Dag, Engine, Event, SolveOptions, Traffic};
+use crate::engine::{count, write_finished, Dag, Engine, Event, SolveOptions, Traffic};
 use crate::error::Error;
 use crate::stats::merge_stats;
 use crate::stats::Stats;
-use crate::store::cell::{Cell, CellArray};
-use crate::store::cells::{fits_one_byte, load_cells, push_stored, store_cells};
+use crate::store::cell::{Cell, CellArray, Worth};
+use crate::store::cells::{load_cells, store_cells, stored_width};
 use crate::store::meta::{header, values_file, META};
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Kind, Reader};
@@ -78,7 +78,7 @@ pub fn share_file(tier: &str, r: usize, k: usize) -> String {
 /// Solves every tier of a dense-layout game below its roots, on this rank's share of each
 /// (all of it with [`Whole`]). Rank 0's answer holds the totals and the start's tier, or
 /// with `whole` every tier; one process's holds everything (in memory, or in its files).
-pub(crate) fn solve_dense<'g, G: DenseIndex, C: CellArray, P: Dealing>(
+pub(crate) fn solve_dense<'g, G: DenseIndex, C: Staged, P: Dealing>(
     game: &'g G,
     opts: &SolveOptions,
     ex: &dyn Exchange,
@@ -167,7 +167,7 @@ struct Run<'g, 'a, G: DenseIndex, C, P> {
     _cells: std::marker::PhantomData<C>,
 }
 
-impl<'g, 'a, G: DenseIndex, C: CellArray, P: Dealing> Run<'g, 'a, G, C, P> {
+impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
     /// The plan: tiers, their dealing, and the memory at the peak (checked).
     fn new(game: &'g G, opts: &'a SolveOptions, ex: &'a dyn Exchange) -> Result<Self, Error> {
         let (me, kk) = (ex.rank(), ex.size());
@@ -344,7 +344,7 @@ impl<'g, 'a, G: DenseIndex, C: CellArray, P: Dealing> Run<'g, 'a, G, C, P> {
         };
         let (game, t) = (self.game, dag.tiers[k]);
         match self.opts.engine {
-            Engine::Sequential if P::ALONE => seq::solve_tier::<G, C, P>(game, t, &below),
+            Engine::Sequential if P::ALONE => C::sequential::<G, P>(game, t, &below),
             _ => dense::solve_tier::<G, C, P>(game, t, self.parts[k], &below, self.ex, self.opts),
         }
     }
@@ -459,7 +459,9 @@ fn write_assembled<C: CellArray, P: Placement>(
             (part.len(me) * (C::BYTES as u64 + 2)).saturating_add(at_root),
         )?;
         let share = load(k)?;
-        let one = ex.all(fits_one_byte(&share));
+        let mut w = [u64::from(stored_width(&share))];
+        ex.max(&mut w);
+        let width = w[0] as u32;
         let slots = |blocks: &std::ops::Range<usize>| {
             let lo = blocks.start as u64 * per;
             (lo, (blocks.end as u64 * per).min(part.size()))
@@ -491,7 +493,7 @@ fn write_assembled<C: CellArray, P: Placement>(
         tierfile::write_batches(
             st,
             &values_file(name),
-            &header(gname, name, Kind::Values, if one { 1 } else { 2 }),
+            &header(gname, name, Kind::Values, width),
             part.size(),
             tierfile::BLOCK_ELEMS,
             opts.codec,
@@ -506,9 +508,9 @@ fn write_assembled<C: CellArray, P: Placement>(
                         let mut raw = Vec::new();
                         let mut n = 0;
                         for &c in block {
-                            if let Some(v) = c.decode() {
+                            if c.decode().is_some() {
                                 n += 1;
-                                push_stored(&mut raw, v, one);
+                                c.push_stored(&mut raw, width);
                             }
                         }
                         (raw, n)
@@ -566,23 +568,25 @@ fn gather_tiers<C: CellArray, P: Placement>(
         .collect();
     for &ks in wanted {
         let mine = get(ks)?;
-        let bytes: Vec<u8> = mine.iter().flat_map(|c| c.to_u16().to_le_bytes()).collect();
+        let mut bytes = Vec::with_capacity(mine.len() * C::BYTES);
+        for &c in mine.iter() {
+            push_cell(&mut bytes, c);
+        }
         let Some(all) = ex.gather(&bytes) else {
             continue;
         };
         let part = parts[ks];
         let mut whole = vec![C::UNDECIDED; sizes[ks] as usize];
         for (r, b) in all.iter().enumerate() {
-            if b.len() as u64 != 2 * part.len(r) {
+            if b.len() as u64 != C::BYTES as u64 * part.len(r) {
                 return Err(Error::Exchange(format!(
                     "rank {r} sent {} bytes of a share of tier {}",
                     b.len(),
                     dag.names[ks]
                 )));
             }
-            for (l, c) in b.chunks_exact(2).enumerate() {
-                whole[part.global(r, l as u64) as usize] =
-                    C::from_u16(u16::from_le_bytes([c[0], c[1]]));
+            for l in 0..part.len(r) {
+                whole[part.global(r, l) as usize] = cell_at::<C>(b, l as usize);
             }
         }
         data[ks] = TierData::Cells(C::wrap(Arc::new(whole)));
@@ -615,7 +619,7 @@ pub(crate) fn tally<G: DenseIndex, C: Cell, P: Placement>(
                 s.positions += w;
                 s.states += w;
                 s.classes += 1;
-                s.count_many(v, w);
+                v.count(w, &mut s);
                 if game.primitive(&p).is_none() {
                     moves.clear();
                     game.moves(&p, &mut moves);

@@ -18,7 +18,7 @@ use crate::engine::driver::solve_dense;
 use crate::engine::solution::{TierData, TierSolution};
 use crate::engine::sorted::{solve_sorted, KeyRanges, WholeRange};
 use crate::error::{human_bytes, Error};
-use crate::store::cell::Cell;
+use crate::store::cell::{Cell, ScoreCell};
 use crate::store::identity::{for_solve, Identified, Identity};
 use crate::store::meta::{
     header, keys_file, read_meta, values_file, write_meta, Meta, FORMAT, META, META_VERSION,
@@ -28,7 +28,6 @@ use crate::store::tierfile::{Codec, Kind, Reader};
 use rayon::prelude::*;
 use retrograde_solve::exchange::{Exchange, Solo};
 use retrograde_solve::place::{Blocks, Whole};
-use retrograde_solve::Value;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -250,6 +249,13 @@ impl<'g, G: TierGame> LayoutVisitor<G> for Solve<'g, '_, G> {
             whole,
             ..
         } = self;
+        if <G::Score as Scoring<G>>::SCORED {
+            scores_fit(game)?;
+            return match ex.size() == 1 {
+                true => solve_dense::<G, ScoreCell, Whole>(game, opts, ex, whole),
+                false => solve_dense::<G, ScoreCell, Blocks>(game, opts, ex, whole),
+            };
+        }
         match (small(game), ex.size() == 1) {
             (true, true) => solve_dense::<G, u8, Whole>(game, opts, ex, whole),
             (false, true) => solve_dense::<G, u16, Whole>(game, opts, ex, whole),
@@ -306,18 +312,25 @@ fn identify<G: TierGame>(
     Ok(opts)
 }
 
-/// Refuses a game whose name does not fit a file's header.
-/// A game with scores is solved by [`solve_scored`](crate::solve_scored), not here.
-fn unscored<G: TierGame>(game: &G) -> Result<(), Error> {
-    if <G::Score as Scoring<G>>::SCORED {
+/// Refuses a game with scores whose declared range does not hold 0 (ties and draws) or
+/// does not fit a cell ([`ScoreCell::MAX_SCORE`]).
+fn scores_fit<G: TierGame>(game: &G) -> Result<(), Error> {
+    let (lo, hi) = <G::Score as Scoring<G>>::score_range(game);
+    if lo > 0 || hi < 0 {
+        return Err(Error::Game(format!(
+            "the score range {lo}..={hi} does not hold 0 (ties and draws)"
+        )));
+    }
+    let max = ScoreCell::MAX_SCORE;
+    if lo < -max || hi > max {
         return Err(Error::Unsupported(format!(
-            "{} has scores: solve it with solve_scored",
-            game.name()
+            "a score range of {lo}..={hi}: scores from -{max} to {max} are stored"
         )));
     }
     Ok(())
 }
 
+/// Refuses a game whose name does not fit a file's header.
 fn check_name<G: TierGame>(game: &G) -> Result<(), Error> {
     if game.name().len() > 40 {
         return Err(Error::Game(format!(
@@ -366,7 +379,6 @@ pub fn solve_distributed<'g, G: TierGame>(
     whole: bool,
 ) -> Result<(TierSolution<'g, G>, Traffic), Error> {
     check_name(game)?;
-    unscored(game)?;
     let opts = &identify(game, opts, ex)?;
     visit::<G, _>(Solve {
         game,
@@ -385,7 +397,6 @@ pub fn open<'g, G: TierGame>(
     game: &'g G,
     storage: Arc<dyn Storage>,
 ) -> Result<Option<TierSolution<'g, G>>, Error> {
-    unscored(game)?;
     let Some(meta) = read_meta(&*storage)? else {
         return Ok(None);
     };
@@ -409,8 +420,13 @@ pub fn open<'g, G: TierGame>(
     let mut sizes = Vec::with_capacity(dag.tiers.len());
     let mut tier_stats = Vec::with_capacity(dag.tiers.len());
     let cell_bytes = meta.cell_bytes;
-    if cell_bytes != 1 && cell_bytes != 2 {
-        return Err(Error::damaged(name, format!("{cell_bytes}-byte cells")));
+    let scored = <G::Score as Scoring<G>>::SCORED;
+    if !matches!((cell_bytes, scored), (1 | 2, false) | (4, true)) {
+        let of = if scored { "with" } else { "without" };
+        return Err(Error::damaged(
+            name,
+            format!("{cell_bytes}-byte cells, for a game {of} scores"),
+        ));
     }
     for (k, tname) in dag.names.iter().enumerate() {
         let Some(pos) = listed.iter().position(|l| l == tname) else {
@@ -527,7 +543,7 @@ pub(crate) fn write_finished<G: TierGame>(
     names: &[String],
     sizes: &[u64],
 ) -> Result<(), Error> {
-    let start = solution.value_of_start()?;
+    let start = solution.start_text()?;
     write_meta(
         st,
         Meta {
@@ -539,7 +555,7 @@ pub(crate) fn write_finished<G: TierGame>(
             layout: layout.into(),
             cell_bytes: solution.cell_bytes,
             tiers: names.iter().cloned().zip(sizes.iter().copied()).collect(),
-            start: start.map(|v| v.to_string()),
+            start,
             stats: solution.stats.clone(),
             tier_stats: solution.tier_stats.clone(),
             checksum: String::new(),
@@ -670,11 +686,16 @@ pub(crate) fn peak(dag: &Dag<impl Copy>, sizes: &[u64], cell: u64, stored: bool)
 }
 
 impl<G: TierGame> TierSolution<'_, G> {
-    pub(crate) fn value_of_start(&self) -> Result<Option<Value>, Error> {
-        match self.game.start() {
-            Some(p) => self.value(&p),
-            None => Ok(None),
-        }
+    /// The start's value as `database.json` records it (with its score for a game with
+    /// scores).
+    pub(crate) fn start_text(&self) -> Result<Option<String>, Error> {
+        let Some(p) = self.game.start() else {
+            return Ok(None);
+        };
+        Ok(match <G::Score as Scoring<G>>::SCORED {
+            true => self.scored(&p)?.map(|v| v.to_string()),
+            false => self.value(&p)?.map(|v| v.to_string()),
+        })
     }
 }
 
@@ -694,7 +715,11 @@ pub fn memory_plan<G: TierGame>(game: &G, stored: bool) -> Result<Option<u64>, E
             G: DenseIndex,
         {
             let Plan(game, stored) = self;
-            let cell = if small(game) { 1 } else { 2 };
+            let cell = match (<G::Score as Scoring<G>>::SCORED, small(game)) {
+                (true, _) => 4,
+                (false, true) => 1,
+                (false, false) => 2,
+            };
             let dag = Dag::build(game)?;
             let sizes: Vec<u64> = dag.tiers.iter().map(|&t| game.tier_size(t)).collect();
             Ok(Some(peak(&dag, &sizes, cell, stored).0))

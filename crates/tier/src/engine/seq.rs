@@ -14,7 +14,11 @@ use retrograde_solve::Value;
 use std::collections::BTreeMap;
 
 /// The tier's cells (holes 0) and the number of positions solved.
-pub(crate) fn solve_tier<G: DenseIndex, C: Cell, P: retrograde_solve::place::Placement>(
+pub(crate) fn solve_tier<
+    G: DenseIndex,
+    C: Cell<V = Value>,
+    P: retrograde_solve::place::Placement,
+>(
     game: &G,
     t: G::Tier,
     below: &Below<'_, G, C, P>,
@@ -73,7 +77,7 @@ impl Tier {
 
     /// Every position's moves: terminals decided, moves inside counted (once per distinct
     /// canonical child and keeps-turn), the best exit seeding or deciding.
-    fn init<G: DenseIndex, C: Cell, P: retrograde_solve::place::Placement>(
+    fn init<G: DenseIndex, C: Cell<V = Value>, P: retrograde_solve::place::Placement>(
         &mut self,
         game: &G,
         t: G::Tier,
@@ -245,7 +249,7 @@ impl Tier {
     }
 
     /// The cells (holes 0, what is left a draw) and the positions solved.
-    fn cells<C: Cell>(&self, t: &dyn std::fmt::Debug) -> Result<(Vec<C>, u64), Error> {
+    fn cells<C: Cell<V = Value>>(&self, t: &dyn std::fmt::Debug) -> Result<(Vec<C>, u64), Error> {
         let mut cells = vec![C::UNDECIDED; self.value.len()];
         let mut count = 0;
         for (i, cell) in cells.iter_mut().enumerate() {

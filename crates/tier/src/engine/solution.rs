@@ -1,13 +1,13 @@
 //! Solved games: the [`Solved`] trait every solver's answer implements, and
 //! [`TierSolution`], the tier engine's.
 
-use crate::api::game::{canonical, keeps, Layout, TierGame};
+use crate::api::game::{canonical, keeps, Layout, Scoring, TierGame};
 use crate::error::Error;
 use crate::stats::Stats;
-use crate::store::cell::{AnyCells, Cell};
+use crate::store::cell::{AnyCells, Cell, ScoreCell};
 use crate::store::storage::Storage;
 use crate::store::tierfile::Reader;
-use retrograde_solve::Value;
+use retrograde_solve::{Scored, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -160,7 +160,8 @@ pub struct TierSolution<'g, G: TierGame> {
     pub(crate) sizes: Vec<u64>,
     pub(crate) cell_bytes: u32,
     keys_cache: BlockCache<u64>,
-    values_cache: BlockCache<u16>,
+    /// Cells' bits (two-byte value cells, or four-byte cells with scores).
+    values_cache: BlockCache<u32>,
 }
 
 impl<G: TierGame> std::fmt::Debug for TierSolution<'_, G> {
@@ -236,7 +237,7 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
         }
     }
 
-    /// Bytes per value cell (1 or 2).
+    /// Bytes per value cell (1 or 2; 4 with scores).
     pub fn cell_bytes(&self) -> u32 {
         self.cell_bytes
     }
@@ -249,32 +250,45 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
 
     /// The value at number `i` of tier number `k`, from its values file: the block is read,
     /// checked, decoded and spread over its numbers once, then kept for a while.
-    fn file_value(&self, k: usize, r: &Reader, i: u64) -> Result<Option<Value>, Error> {
+    fn file_value(&self, k: usize, r: &Reader, i: u64) -> Result<Option<Scored>, Error> {
         if i >= r.count() {
             return Ok(None);
         }
         let per = u64::from(r.block_elems());
         let b = (i / per) as usize;
-        let cells = self.values_cache.get((k, b), || {
-            let raw = r.block(self.storage()?, b)?;
-            let stored = crate::store::cells::decode_cells::<u16>(&raw, r.elem(), r.name())?;
-            let lo = b as u64 * per;
-            let mut dst = vec![0u16; (r.count() - lo).min(per) as usize];
-            crate::store::cells::expand_block(
-                self.game,
-                self.tiers[k],
-                lo,
-                &stored,
-                &mut dst,
-                r.name(),
-            )?;
-            Ok(dst)
+        let scored = r.elem() == 4;
+        let cells = self.values_cache.get((k, b), || match scored {
+            true => self.file_block::<ScoreCell>(k, r, b),
+            false => self.file_block::<u16>(k, r, b),
         })?;
-        Ok(cells[(i % per) as usize].decode())
+        let c = cells[(i % per) as usize];
+        Ok(match scored {
+            true => ScoreCell(c).decode(),
+            false => (c as u16).decode().map(Scored::from),
+        })
+    }
+
+    /// Block `b` of a values file of tier number `k`, as the bits of cells `C`, one per
+    /// number.
+    fn file_block<C: Cell>(&self, k: usize, r: &Reader, b: usize) -> Result<Vec<u32>, Error> {
+        let per = u64::from(r.block_elems());
+        let raw = r.block(self.storage()?, b)?;
+        let stored = crate::store::cells::decode_cells::<C>(&raw, r.elem(), r.name())?;
+        let lo = b as u64 * per;
+        let mut dst = vec![C::UNDECIDED; (r.count() - lo).min(per) as usize];
+        crate::store::cells::expand_block(
+            self.game,
+            self.tiers[k],
+            lo,
+            &stored,
+            &mut dst,
+            r.name(),
+        )?;
+        Ok(dst.into_iter().map(C::to_bits).collect())
     }
 
     /// The value of a canonical position of tier number `k`.
-    fn lookup(&self, k: usize, p: &G::Position) -> Result<Option<Value>, Error> {
+    fn lookup(&self, k: usize, p: &G::Position) -> Result<Option<Scored>, Error> {
         let t = self.tiers[k];
         match &self.data[k] {
             TierData::Cells(c) => {
@@ -324,11 +338,22 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
     }
 
     /// The value of any position (through its canonical one), `None` when it is not a
-    /// position of a tier this solution holds.
+    /// position of a tier this solution holds. For a game with scores, the outcome and
+    /// remoteness of [`TierSolution::scored`] (a game that never ends after points were
+    /// collected, which has no such value, is an error: ask for the score).
     ///
     /// # Errors
     /// A tier file that cannot be read or is damaged.
     pub fn value(&self, p: &G::Position) -> Result<Option<Value>, Error> {
+        self.scored(p)?.map(|v| as_value(p, v)).transpose()
+    }
+
+    /// The value of any position with its score (`+1`, `-1` or `0` for a game without
+    /// scores), `None` when it is not a position of a tier this solution holds.
+    ///
+    /// # Errors
+    /// A tier file that cannot be read or is damaged.
+    pub fn scored(&self, p: &G::Position) -> Result<Option<Scored>, Error> {
         let Some(&k) = self.index.get(&self.game.tier(p)) else {
             return Ok(None);
         };
@@ -342,23 +367,51 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
     /// A value that cannot be read, or a move to a position this solution does not hold
     /// (a missing tier).
     pub fn ranked_moves(&self, p: &G::Position) -> Result<Vec<(G::Position, Value)>, Error> {
-        if self.game.primitive(p).is_some() {
+        self.scored_moves(p)?
+            .into_iter()
+            .map(|(c, v)| Ok((c, as_value(p, v)?)))
+            .collect()
+    }
+
+    /// Every legal move from `p` with its value for the mover, with its score (the move's
+    /// reward plus what follows, from the mover's side), best first (equal values in the
+    /// game's move order). Empty when the game is over at `p`.
+    ///
+    /// # Errors
+    /// As [`TierSolution::ranked_moves`].
+    pub fn scored_moves(&self, p: &G::Position) -> Result<Vec<(G::Position, Scored)>, Error> {
+        let g = self.game;
+        if g.primitive(p).is_some() {
             return Ok(Vec::new());
         }
         let mut children = Vec::new();
-        self.game.moves(p, &mut children);
+        g.moves(p, &mut children);
+        let t = g.tier(p);
         let mut out = Vec::with_capacity(children.len());
         for c in children {
-            let v = self.value(&c)?.ok_or_else(|| {
+            let v = self.scored(&c)?.ok_or_else(|| {
                 Error::Game(format!(
                     "the move from {p:?} to {c:?} reaches a position the solution does not hold"
                 ))
             })?;
-            out.push((c, v.through(keeps(self.game, p, &c))));
+            let reward = match g.tier(&c) == t {
+                true => 0,
+                false => <G::Score as Scoring<G>>::reward(g, p, &c),
+            };
+            out.push((c, v.through_with(keeps(g, p, &c), reward)));
         }
-        rank_moves(&mut out);
+        out.sort_by_key(|m| std::cmp::Reverse(m.1));
         Ok(out)
     }
+}
+
+/// A value with scores as a win, loss, tie or draw (exact for a game without scores).
+fn as_value(p: &dyn std::fmt::Debug, v: Scored) -> Result<Value, Error> {
+    v.value().ok_or_else(|| {
+        Error::Unsupported(format!(
+            "{p:?} is worth {v}: a game with scores, ask for its score"
+        ))
+    })
 }
 
 impl<G: TierGame> Solved for TierSolution<'_, G> {

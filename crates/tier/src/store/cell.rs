@@ -16,8 +16,144 @@
 //! of a dense index that are not solved (not positions, or not canonical) while a tier is
 //! being solved; in a finished tier they are 0, like any number without a value.
 
-use retrograde_solve::Value;
-use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
+use crate::api::game::{Scoring, TierGame};
+use crate::stats::Stats;
+use retrograde_graph::Primitive;
+use retrograde_solve::{Outcome, Scored, Value};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering::Relaxed};
+
+/// What a decided cell holds: a [`Value`] (win, loss, tie or draw) in the one- and two-byte
+/// cells, a [`Scored`] (by how much) in the four-byte cells of games with scores
+/// ([`ScoreCell`]). The engine's rule is written once over it: a value is settled in a
+/// *stage* (one without scores; with scores, one per `|score|`, the largest first), and in
+/// its stage like a win, a loss, a tie or a draw.
+pub trait Worth: Copy + Ord + std::fmt::Debug + Send + Sync + 'static {
+    /// The stage a win or a loss is settled in: `()` without scores, `|score|` with them.
+    type Stage: Copy + Ord + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static;
+    /// Whether values have scores (then a win or a loss may have no remoteness: a game that
+    /// never ends after points were collected).
+    const SCORED: bool;
+    /// The value of `p`, where the game is over (`prim`: its primitive value; `None`: it
+    /// has no moves).
+    fn over<G: TierGame>(g: &G, p: &G::Position, prim: Option<Primitive>) -> Self;
+    /// A child's value seen by the player who moves there: through the turn rule and the
+    /// move's reward (0 without scores).
+    fn through(self, keeps_turn: bool, reward: i64) -> Self;
+    /// What the value is in its stage.
+    fn class(self) -> Class<Self::Stage>;
+    /// The value with scores (`+1`/`-1`/`0` without).
+    fn scored(self) -> Scored;
+    /// Counts `n` positions of this value.
+    fn count(self, n: u64, st: &mut Stats);
+    /// Whether the score is within `range` (always without scores).
+    fn within(self, range: (i64, i64)) -> bool;
+    /// A stage as a number (for messages between ranks), and back.
+    fn stage_bits(s: Self::Stage) -> u64;
+    /// The stage of [`Worth::stage_bits`].
+    fn stage_of(bits: u64) -> Self::Stage;
+}
+
+/// A value as its stage sees it: won or lost (in the stage, at a remoteness or, with
+/// scores, never ending), tied, or a draw.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Class<S> {
+    /// Won, in stage `S`.
+    Win(S, Option<u32>),
+    /// Lost, in stage `S`.
+    Loss(S, Option<u32>),
+    /// Tied at a remoteness (score 0, the game ends).
+    Tie(u32),
+    /// Never ends, worth 0.
+    Draw,
+}
+
+impl Worth for Value {
+    type Stage = ();
+    const SCORED: bool = false;
+    #[inline]
+    fn over<G: TierGame>(g: &G, _: &G::Position, prim: Option<Primitive>) -> Value {
+        match prim.unwrap_or_else(|| g.no_move()) {
+            Primitive::Win => Value::Win(0),
+            Primitive::Loss => Value::Loss(0),
+            Primitive::Tie => Value::Tie(0),
+        }
+    }
+    #[inline]
+    fn through(self, keeps_turn: bool, _: i64) -> Value {
+        Value::through(self, keeps_turn)
+    }
+    #[inline]
+    fn class(self) -> Class<()> {
+        match self {
+            Value::Win(r) => Class::Win((), Some(r)),
+            Value::Loss(r) => Class::Loss((), Some(r)),
+            Value::Tie(r) => Class::Tie(r),
+            Value::Draw => Class::Draw,
+        }
+    }
+    #[inline]
+    fn scored(self) -> Scored {
+        Scored::from(self)
+    }
+    #[inline]
+    fn count(self, n: u64, st: &mut Stats) {
+        st.count_many(self, n)
+    }
+    #[inline]
+    fn within(self, _: (i64, i64)) -> bool {
+        true
+    }
+    fn stage_bits(_: ()) -> u64 {
+        0
+    }
+    fn stage_of(_: u64) {}
+}
+
+impl Worth for Scored {
+    type Stage = u64;
+    const SCORED: bool = true;
+    #[inline]
+    fn over<G: TierGame>(g: &G, p: &G::Position, _: Option<Primitive>) -> Scored {
+        Scored::new(<G::Score as Scoring<G>>::terminal_score(g, p), Some(0))
+    }
+    #[inline]
+    fn through(self, keeps_turn: bool, reward: i64) -> Scored {
+        self.through_with(keeps_turn, reward)
+    }
+    #[inline]
+    fn class(self) -> Class<u64> {
+        let s = self.score.unsigned_abs();
+        match (self.score.signum(), self.remoteness) {
+            (1, r) => Class::Win(s, r),
+            (-1, r) => Class::Loss(s, r),
+            (_, Some(r)) => Class::Tie(r),
+            (_, None) => Class::Draw,
+        }
+    }
+    #[inline]
+    fn scored(self) -> Scored {
+        self
+    }
+    /// A game that never ends after points were collected counts as a win or a loss by
+    /// their sign.
+    fn count(self, n: u64, st: &mut Stats) {
+        match self.value() {
+            Some(v) => st.count_many(v, n),
+            None if self.outcome() == Outcome::Win => st.win += n,
+            None => st.loss += n,
+        }
+    }
+    #[inline]
+    fn within(self, (lo, hi): (i64, i64)) -> bool {
+        (lo..=hi).contains(&self.score)
+    }
+    fn stage_bits(s: u64) -> u64 {
+        s
+    }
+    fn stage_of(bits: u64) -> u64 {
+        bits
+    }
+}
 
 /// What the level propagation needs of a cell (`dense.rs`): an atomic twin, and open codes
 /// that hold a position's counter while it is undecided. Value cells ([`Cell`]) and the
@@ -45,6 +181,8 @@ pub trait Open: Copy + Eq + Send + Sync + std::fmt::Debug + 'static {
 
 /// A value cell: `u8` or `u16`.
 pub trait Cell: Open + Ord + Default {
+    /// What a decided cell holds.
+    type V: Worth;
     /// Bytes a cell takes.
     const BYTES: usize;
     /// The largest remoteness a cell holds.
@@ -56,16 +194,26 @@ pub trait Cell: Open + Ord + Default {
     /// Not solved here (a hole of the index, or a position that is not canonical).
     const HOLE: Self;
 
-    /// The cell of `v`; `None` when its remoteness does not fit.
-    fn encode(v: Value) -> Option<Self>;
+    /// The cell of `v`; `None` when its remoteness (or score) does not fit.
+    fn encode(v: Self::V) -> Option<Self>;
     /// The value in the cell; `None` when undecided or a hole.
-    fn decode(self) -> Option<Value>;
+    fn decode(self) -> Option<Self::V>;
     /// Whether the cell holds a loss.
     fn is_loss(self) -> bool;
-    /// The cell as a `u16` (for the on-disk format and tests).
-    fn to_u16(self) -> u16;
-    /// The cell from its `u16` form (the low bits, for `u8` cells).
-    fn from_u16(v: u16) -> Self;
+    /// The cell's bits (for messages between ranks and tests).
+    fn to_bits(self) -> u32;
+    /// The cell from its bits (the low ones, for narrower cells).
+    fn from_bits(v: u32) -> Self;
+    /// The bytes of the narrowest stored cell that holds this cell's value (files store a
+    /// value cell in one byte when every value of the tier fits, else two; a cell with
+    /// scores in four).
+    fn stored_width(self) -> u32;
+    /// Appends the value as a stored cell `width` bytes wide (at least
+    /// [`Cell::stored_width`]).
+    fn push_stored(self, out: &mut Vec<u8>, width: u32);
+    /// The cell of a stored one (`raw`: its bytes); `None` when they are not a value of
+    /// this kind of cell.
+    fn from_stored(raw: &[u8]) -> Option<Self>;
 }
 
 macro_rules! cell {
@@ -111,6 +259,7 @@ macro_rules! cell {
         }
 
         impl Cell for $t {
+            type V = Value;
             const BYTES: usize = std::mem::size_of::<$t>();
             const MAX_REMOTENESS: u32 = (1 << ($bits - 2)) - 1;
             const UNDECIDED: $t = 0;
@@ -145,13 +294,41 @@ macro_rules! cell {
             }
 
             #[inline]
-            fn to_u16(self) -> u16 {
-                u16::from(self)
+            fn to_bits(self) -> u32 {
+                u32::from(self)
             }
 
             #[inline]
-            fn from_u16(v: u16) -> $t {
+            fn from_bits(v: u32) -> $t {
                 v as $t
+            }
+
+            #[inline]
+            fn stored_width(self) -> u32 {
+                match self.decode() {
+                    Some(v) if u8::encode(v).is_none() => 2,
+                    _ => 1,
+                }
+            }
+
+            #[inline]
+            fn push_stored(self, out: &mut Vec<u8>, width: u32) {
+                let v = self.decode().expect("a stored cell holds a value");
+                match width {
+                    1 => out.push(u8::encode(v).expect("checked: fits")),
+                    _ => out
+                        .extend_from_slice(&u16::encode(v).expect("a cell's value").to_le_bytes()),
+                }
+            }
+
+            #[inline]
+            fn from_stored(raw: &[u8]) -> Option<$t> {
+                let v = match *raw {
+                    [c] => c.decode()?,
+                    [a, b] => u16::from_le_bytes([a, b]).decode()?,
+                    _ => return None,
+                };
+                <$t>::encode(v)
             }
         }
     };
@@ -159,6 +336,119 @@ macro_rules! cell {
 
 cell!(u8, AtomicU8, 8, 4);
 cell!(u16, AtomicU16, 16, 16);
+
+/// A value with scores in 4 bytes: the score plus [`ScoreCell::BIAS`] in the high 16 bits,
+/// the remoteness in the low 16 (`0xFFFF`: none). `u32::MAX` is a hole (and what a finished
+/// tier holds where no position is); while a tier is solved, an open cell holds `0xFFFF`
+/// in the high bits (no score) and its counter in the low ones.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(transparent)]
+pub struct ScoreCell(pub u32);
+
+// SAFETY: a transparent `u32`: every bit pattern is a cell, and zero is one.
+unsafe impl bytemuck::Zeroable for ScoreCell {}
+// SAFETY: as above; no padding.
+unsafe impl bytemuck::Pod for ScoreCell {}
+
+impl ScoreCell {
+    /// Added to a score in the high bits.
+    pub const BIAS: i64 = 0x7FFF;
+    /// The largest score a cell holds (and the least is its negation): 32,766.
+    pub const MAX_SCORE: i64 = 0x7FFE;
+}
+
+impl Open for ScoreCell {
+    type Atomic = AtomicU32;
+    const MAX_COUNTER: u32 = 0xFFFE;
+
+    #[inline]
+    fn open(counter: u32) -> Option<ScoreCell> {
+        (counter <= Self::MAX_COUNTER).then_some(ScoreCell(0xFFFF_0000 | counter))
+    }
+    #[inline]
+    fn counter(self) -> Option<u32> {
+        (self.0 >> 16 == 0xFFFF && self != Self::HOLE).then_some(self.0 & 0xFFFF)
+    }
+    #[inline]
+    fn atomic(self) -> AtomicU32 {
+        AtomicU32::new(self.0)
+    }
+    #[inline]
+    fn load(a: &AtomicU32) -> ScoreCell {
+        ScoreCell(a.load(Relaxed))
+    }
+    #[inline]
+    fn store(a: &AtomicU32, v: ScoreCell) {
+        a.store(v.0, Relaxed)
+    }
+    #[inline]
+    fn exchange(a: &AtomicU32, current: ScoreCell, new: ScoreCell) -> bool {
+        a.compare_exchange(current.0, new.0, Relaxed, Relaxed)
+            .is_ok()
+    }
+    #[inline]
+    fn into_inner(a: AtomicU32) -> ScoreCell {
+        ScoreCell(a.into_inner())
+    }
+}
+
+impl Cell for ScoreCell {
+    type V = Scored;
+    const BYTES: usize = 4;
+    const MAX_REMOTENESS: u32 = 0xFFFE;
+    const UNDECIDED: ScoreCell = ScoreCell(u32::MAX);
+    const DRAW: ScoreCell = ScoreCell((ScoreCell::BIAS as u32) << 16 | 0xFFFF);
+    const HOLE: ScoreCell = ScoreCell(u32::MAX);
+
+    #[inline]
+    fn encode(v: Scored) -> Option<ScoreCell> {
+        if v.score.unsigned_abs() > Self::MAX_SCORE as u64 {
+            return None;
+        }
+        let r = match v.remoteness {
+            Some(r) if r <= Self::MAX_REMOTENESS => r,
+            Some(_) => return None,
+            None => 0xFFFF,
+        };
+        Some(ScoreCell(((v.score + Self::BIAS) as u32) << 16 | r))
+    }
+    #[inline]
+    fn decode(self) -> Option<Scored> {
+        if self.0 >> 16 == 0xFFFF {
+            return None;
+        }
+        let r = self.0 & 0xFFFF;
+        Some(Scored::new(
+            i64::from(self.0 >> 16) - Self::BIAS,
+            (r != 0xFFFF).then_some(r),
+        ))
+    }
+    #[inline]
+    fn is_loss(self) -> bool {
+        i64::from(self.0 >> 16) < Self::BIAS
+    }
+    #[inline]
+    fn to_bits(self) -> u32 {
+        self.0
+    }
+    #[inline]
+    fn from_bits(v: u32) -> ScoreCell {
+        ScoreCell(v)
+    }
+    #[inline]
+    fn stored_width(self) -> u32 {
+        4
+    }
+    #[inline]
+    fn push_stored(self, out: &mut Vec<u8>, _: u32) {
+        out.extend_from_slice(&self.0.to_le_bytes())
+    }
+    #[inline]
+    fn from_stored(raw: &[u8]) -> Option<ScoreCell> {
+        let c = ScoreCell(u32::from_le_bytes(raw.try_into().ok()?));
+        c.decode().map(|_| c)
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -188,7 +478,7 @@ mod tests {
         }
         assert!(u16::encode(Value::Loss(3)).unwrap().is_loss());
         assert!(!u16::encode(Value::Win(3)).unwrap().is_loss());
-        assert_eq!(u8::from_u16(u16::from(u8::DRAW)), u8::DRAW);
+        assert_eq!(u8::from_bits(u8::DRAW.to_bits()), u8::DRAW);
         // Open cells hold counters, and are neither values nor the special codes.
         for c in [0, 1, 59] {
             let o = u8::open(c).unwrap();
@@ -215,16 +505,20 @@ pub enum AnyCells {
     U8(std::sync::Arc<Vec<u8>>),
     /// Two-byte cells.
     U16(std::sync::Arc<Vec<u16>>),
+    /// Four-byte cells with scores.
+    U32(std::sync::Arc<Vec<ScoreCell>>),
 }
 
 impl AnyCells {
-    /// The value in cell `i`, if it holds one (`None` past the end too).
+    /// The value in cell `i` with its score (`+1`/`-1`/`0` without scores), if it holds
+    /// one (`None` past the end too).
     #[inline]
-    pub fn value(&self, i: u64) -> Option<Value> {
+    pub fn value(&self, i: u64) -> Option<Scored> {
         let i = usize::try_from(i).ok()?;
         match self {
-            AnyCells::U8(v) => v.get(i)?.decode(),
-            AnyCells::U16(v) => v.get(i)?.decode(),
+            AnyCells::U8(v) => v.get(i)?.decode().map(Scored::from),
+            AnyCells::U16(v) => v.get(i)?.decode().map(Scored::from),
+            AnyCells::U32(v) => v.get(i)?.decode(),
         }
     }
 
@@ -233,6 +527,7 @@ impl AnyCells {
         match self {
             AnyCells::U8(v) => v.len(),
             AnyCells::U16(v) => v.len(),
+            AnyCells::U32(v) => v.len(),
         }
     }
 
@@ -246,6 +541,7 @@ impl AnyCells {
         match self {
             AnyCells::U8(v) => v.len() as u64,
             AnyCells::U16(v) => 2 * v.len() as u64,
+            AnyCells::U32(v) => 4 * v.len() as u64,
         }
     }
 }
@@ -265,5 +561,11 @@ impl CellArray for u8 {
 impl CellArray for u16 {
     fn wrap(v: std::sync::Arc<Vec<u16>>) -> AnyCells {
         AnyCells::U16(v)
+    }
+}
+
+impl CellArray for ScoreCell {
+    fn wrap(v: std::sync::Arc<Vec<ScoreCell>>) -> AnyCells {
+        AnyCells::U32(v)
     }
 }

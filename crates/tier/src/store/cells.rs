@@ -5,12 +5,11 @@
 
 use crate::api::game::{visit, DenseIndex, LayoutVisitor, OrderedMoves, Symmetry, TierGame};
 use crate::error::Error;
-use crate::store::cell::{Cell, CellArray};
+use crate::store::cell::Cell;
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Codec, Header, Reader};
 use rayon::prelude::*;
 use retrograde_solve::place::Placement;
-use retrograde_solve::Value;
 
 /// Which numbers of a tier hold a stored value: every one with sorted keys; with a dense
 /// index, the positions that are canonical. Calls `f(number, stored)` for `range` in order.
@@ -51,23 +50,22 @@ pub(crate) fn stored_slots<G: TierGame>(
 
 /// Decodes stored cells of a file (`elem` bytes each) into cells of width `C`.
 pub(crate) fn decode_cells<C: Cell>(raw: &[u8], elem: u32, name: &str) -> Result<Vec<C>, Error> {
-    let bad = || Error::damaged(name.to_string(), "a stored value is not a value");
-    let to = |v: Option<Value>| -> Result<C, Error> {
-        match v {
-            Some(v) => C::encode(v).ok_or_else(|| Error::Remoteness {
-                tier: name.to_string(),
-                max: C::MAX_REMOTENESS,
-            }),
-            None => Err(bad()),
-        }
-    };
-    if elem == 1 {
-        raw.iter().map(|&c| to(c.decode())).collect()
-    } else {
-        raw.chunks_exact(2)
-            .map(|c| to(u16::from_le_bytes([c[0], c[1]]).decode()))
-            .collect()
+    if !matches!(elem, 1 | 2 | 4) || raw.len() % elem as usize != 0 {
+        return Err(Error::damaged(
+            name.to_string(),
+            format!("{} bytes of {elem}-byte values", raw.len()),
+        ));
     }
+    raw.chunks_exact(elem as usize)
+        .map(|c| {
+            C::from_stored(c).ok_or_else(|| {
+                Error::damaged(
+                    name.to_string(),
+                    format!("a stored value is not a value of {}-byte cells", C::BYTES),
+                )
+            })
+        })
+        .collect()
 }
 
 /// Fills `dst`, the cells of numbers `lo..` of tier `t`, from a block's stored cells.
@@ -102,35 +100,36 @@ pub(crate) fn expand_block<G: TierGame, C: Cell>(
     Ok(())
 }
 
-/// Whether every value among `cells` fits a one-byte stored cell.
-pub(crate) fn fits_one_byte<C: CellArray>(cells: &[C]) -> bool {
-    C::BYTES == 1
-        || cells
+/// The bytes of a stored cell of `cells`: the narrowest that holds every value among them.
+pub(crate) fn stored_width<C: Cell>(cells: &[C]) -> u32 {
+    match C::BYTES {
+        2 => cells
             .par_iter()
-            .all(|c| c.decode().is_none_or(|v| u8::encode(v).is_some()))
-}
-
-/// Appends `v` as a stored cell: one byte when `one` (see [`fits_one_byte`]), else two.
-pub(crate) fn push_stored(out: &mut Vec<u8>, v: Value, one: bool) {
-    if one {
-        out.push(u8::encode(v).expect("checked: fits"));
-    } else {
-        out.extend_from_slice(&u16::encode(v).expect("a cell's value").to_le_bytes());
+            .map(|c| {
+                if *c == C::UNDECIDED {
+                    1
+                } else {
+                    c.stored_width()
+                }
+            })
+            .max()
+            .unwrap_or(1),
+        b => b as u32,
     }
 }
 
 /// Writes cells (by place) to `file`: only those holding a value, one byte each when all
 /// fit.
-pub(crate) fn store_cells<C: CellArray>(
+pub(crate) fn store_cells<C: Cell>(
     storage: &dyn Storage,
     file: &str,
     header: &Header,
     cells: &[C],
     codec: Codec,
 ) -> Result<(), Error> {
-    let one = fits_one_byte(cells);
+    let width = stored_width(cells);
     let header = Header {
-        elem: if one { 1 } else { 2 },
+        elem: width,
         ..header.clone()
     };
     let per = tierfile::BLOCK_ELEMS as usize;
@@ -148,7 +147,7 @@ pub(crate) fn store_cells<C: CellArray>(
                     continue;
                 }
                 n += 1;
-                push_stored(out, c.decode().expect("a stored cell holds a value"), one);
+                c.push_stored(out, width);
             }
             n
         },
@@ -160,7 +159,7 @@ pub(crate) fn store_cells<C: CellArray>(
 ///
 /// # Errors
 /// A missing or damaged file, or one of another tier, game or dealing (its header).
-pub(crate) fn load_cells<G: TierGame, C: CellArray, P: Placement>(
+pub(crate) fn load_cells<G: TierGame, C: Cell, P: Placement>(
     st: &dyn Storage,
     game: &G,
     t: G::Tier,

@@ -96,7 +96,7 @@ pub struct Header {
     pub tier: String,
     /// Keys or values.
     pub kind: Kind,
-    /// Bytes per element (for values: 0 accepts 1 or 2).
+    /// Bytes per element (for values: 0 accepts any cell: 1, 2 or 4).
     pub elem: u32,
 }
 
@@ -462,7 +462,7 @@ impl Reader {
         }
         let (kind, elem, codec) = (u32_at(12), u32_at(16), u32_at(20));
         let elem_ok = match expect.elem {
-            0 => matches!(elem, 1 | 2),
+            0 => matches!(elem, 1 | 2 | 4),
             e => elem == e,
         };
         if tier != expect.tier || kind != expect.kind as u32 || !elem_ok {

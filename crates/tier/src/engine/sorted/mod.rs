@@ -223,7 +223,9 @@ struct Sorted<'g, 'a, G: OrderedMoves, K, C, P> {
     wanted: Vec<bool>,
 }
 
-impl<'g, 'a, G: OrderedMoves, K: Key, C: CellArray, P: KeyPlacement> Sorted<'g, 'a, G, K, C, P> {
+impl<'g, 'a, G: OrderedMoves, K: Key, C: CellArray<V = Value>, P: KeyPlacement>
+    Sorted<'g, 'a, G, K, C, P>
+{
     fn new(
         game: &'g G,
         opts: &'a SolveOptions,
@@ -624,7 +626,7 @@ impl<'g, 'a, G: OrderedMoves, K: Key, C: CellArray, P: KeyPlacement> Sorted<'g, 
         bytes.extend_from_slice(&(keys.len() as u64).to_le_bytes());
         put_keys(&mut bytes, &keys);
         for c in vals.iter() {
-            bytes.extend_from_slice(&c.to_u16().to_le_bytes());
+            bytes.extend_from_slice(&(c.to_bits() as u16).to_le_bytes());
         }
         let (mut ak, mut av): (Vec<K>, Vec<C>) = (Vec::new(), Vec::new());
         for b in self.ex.gather(&bytes).unwrap_or_default() {
@@ -640,7 +642,7 @@ impl<'g, 'a, G: OrderedMoves, K: Key, C: CellArray, P: KeyPlacement> Sorted<'g, 
             av.extend(
                 b[8 + kb..]
                     .chunks_exact(2)
-                    .map(|c| C::from_u16(u16::from_le_bytes([c[0], c[1]]))),
+                    .map(|c| C::from_bits(u32::from(u16::from_le_bytes([c[0], c[1]])))),
             );
         }
         if ak.windows(2).any(|w| w[0] >= w[1]) {
@@ -676,7 +678,12 @@ impl<'g, 'a, G: OrderedMoves, K: Key, C: CellArray, P: KeyPlacement> Sorted<'g, 
 }
 
 /// The totals of this rank's share of a tier reused from a file.
-fn tally<G: OrderedMoves, C: Cell, K: Key>(game: &G, t: G::Tier, keys: &[K], vals: &[C]) -> Stats {
+fn tally<G: OrderedMoves, C: Cell<V = Value>, K: Key>(
+    game: &G,
+    t: G::Tier,
+    keys: &[K],
+    vals: &[C],
+) -> Stats {
     keys.par_chunks(1 << 14)
         .zip(vals.par_chunks(1 << 14))
         .map(|(ks, vs)| {

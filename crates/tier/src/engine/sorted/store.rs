@@ -19,13 +19,14 @@ use crate::engine::driver::share_file;
 use crate::engine::{Dag, Event, SolveOptions};
 use crate::error::Error;
 use crate::store::cell::CellArray;
-use crate::store::cells::{fits_one_byte, load_cells, push_stored, store_cells};
+use crate::store::cells::{load_cells, store_cells, stored_width};
 use crate::store::meta::{header, keys_file, values_file, META};
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Codec, Kind};
 use rayon::prelude::*;
 use retrograde_solve::exchange::Exchange;
 use retrograde_solve::place::Whole;
+use retrograde_solve::Value;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// The codecs of a database's keys and values files for `codec`. Sorted tiers are big
@@ -57,7 +58,7 @@ pub(crate) struct Share<'a, K, C> {
 
 /// Writes this rank's values of a solved tier (ranks: one process writes the database's
 /// files at once, with [`write_canonical`]).
-pub(crate) fn store_share<G: OrderedMoves, C: CellArray>(
+pub(crate) fn store_share<G: OrderedMoves, C: CellArray<V = Value>>(
     st: &dyn Storage,
     game: &G,
     name: &str,
@@ -71,7 +72,7 @@ pub(crate) fn store_share<G: OrderedMoves, C: CellArray>(
 }
 
 /// Reads this rank's share of a solved tier back: a value for each of its `keys`.
-pub(crate) fn reread<G: OrderedMoves, C: CellArray, K: Key, P: KeyPlacement>(
+pub(crate) fn reread<G: OrderedMoves, C: CellArray<V = Value>, K: Key, P: KeyPlacement>(
     st: &dyn Storage,
     game: &G,
     t: G::Tier,
@@ -90,7 +91,7 @@ pub(crate) fn reread<G: OrderedMoves, C: CellArray, K: Key, P: KeyPlacement>(
 
 /// The values of every position of a solved tier (its sorted `keys`), from the database's
 /// files of its canonical positions.
-fn restore_vals<G: OrderedMoves, C: CellArray, K: Key>(
+fn restore_vals<G: OrderedMoves, C: CellArray<V = Value>, K: Key>(
     st: &dyn Storage,
     game: &G,
     t: G::Tier,
@@ -137,7 +138,7 @@ fn restore_vals<G: OrderedMoves, C: CellArray, K: Key>(
 /// share: the shares are key ranges in rank order, so each file is the ranks' canonical
 /// parts one after another, streamed a batch of blocks at a time (one process: a block at
 /// a time, in parallel).
-pub(crate) fn write_canonical<G: OrderedMoves, C: CellArray, K: Key>(
+pub(crate) fn write_canonical<G: OrderedMoves, C: CellArray<V = Value>, K: Key>(
     st: &dyn Storage,
     game: &G,
     share: &Share<'_, K, C>,
@@ -185,7 +186,9 @@ pub(crate) fn write_canonical<G: OrderedMoves, C: CellArray, K: Key>(
     };
     let (key_codec, val_codec) = db_codecs(codec);
     // Whether every value fits a byte: decided over every key, canonical or not.
-    let one = ex.all(fits_one_byte(vals));
+    let mut width = [u64::from(stored_width(vals))];
+    ex.max(&mut width);
+    let width = width[0] as u32;
     let w = K::BYTES as usize;
     tierfile::write_spread_with(
         st,
@@ -203,12 +206,11 @@ pub(crate) fn write_canonical<G: OrderedMoves, C: CellArray, K: Key>(
     tierfile::write_spread_with(
         st,
         &values_file(name),
-        &header(&gname, name, Kind::Values, if one { 1 } else { 2 }),
+        &header(&gname, name, Kind::Values, width),
         total,
         &|lo, hi, out| {
             each(lo, hi, &mut |i| {
-                let v = vals[i].decode().expect("a solved tier's cells hold values");
-                push_stored(out, v, one);
+                vals[i].push_stored(out, width);
             })
         },
         val_codec,
@@ -234,7 +236,7 @@ fn canonical_bits<G: OrderedMoves, K: Key>(game: &G, t: G::Tier, keys: &[K]) -> 
 /// a rank's share of one tier, and at rank 0 a batch). With `database.json`, written last by
 /// the caller, the directory is a database like any other, that `query`, `play` and `serve`
 /// open and that one process resumes from.
-pub(crate) fn assemble<G: OrderedMoves, C: CellArray, K: Key, P: KeyPlacement>(
+pub(crate) fn assemble<G: OrderedMoves, C: CellArray<V = Value>, K: Key, P: KeyPlacement>(
     game: &G,
     dag: &Dag<G::Tier>,
     key_files: &[String],

@@ -63,7 +63,7 @@ struct Pass {
 
 /// This rank's share of tier `t` solved: its values (in key order), its totals, and a bit
 /// per key set for the canonical ones. Every rank calls it for the same tier.
-pub(crate) fn solve_tier<G: OrderedMoves, C: Cell, K: Key, P: KeyPlacement>(
+pub(crate) fn solve_tier<G: OrderedMoves, C: Cell<V = Value>, K: Key, P: KeyPlacement>(
     game: &G,
     t: G::Tier,
     keys: &[K],
@@ -147,7 +147,7 @@ pub(crate) fn solve_tier<G: OrderedMoves, C: Cell, K: Key, P: KeyPlacement>(
 
 /// Sends the waiting runs' requests to the children's owners, answers theirs, and takes
 /// the values that come back.
-fn ask<G: OrderedMoves, C: Cell, K: Key, P: KeyPlacement>(
+fn ask<G: OrderedMoves, C: Cell<V = Value>, K: Key, P: KeyPlacement>(
     runs: &mut [(usize, Task)],
     b: &Below<'_, G, K, C, P>,
     t: G::Tier,
@@ -205,7 +205,7 @@ fn ask<G: OrderedMoves, C: Cell, K: Key, P: KeyPlacement>(
 
 /// A run's parents: their primitive values, moves, canonical bits, the best value of the
 /// children this rank owns, and the requests for the others.
-fn first_pass<G: OrderedMoves, C: Cell, K: Key, P: KeyPlacement>(
+fn first_pass<G: OrderedMoves, C: Cell<V = Value>, K: Key, P: KeyPlacement>(
     game: &G,
     t: G::Tier,
     pk: &[K],
@@ -301,7 +301,7 @@ fn first_pass<G: OrderedMoves, C: Cell, K: Key, P: KeyPlacement>(
 }
 
 /// A run's values (into `out`) and canonical bits (into `canon`), and its totals.
-fn finish<G: OrderedMoves, C: Cell>(
+fn finish<G: OrderedMoves, C: Cell<V = Value>>(
     game: &G,
     t: G::Tier,
     x: &Task,
@@ -333,7 +333,11 @@ fn finish<G: OrderedMoves, C: Cell>(
 
 /// The values (`C::BYTES` each) of the keys another rank asked for, in its order: runs of
 /// increasing keys, each found by a cursor in this rank's share.
-fn answer<C: Cell, K: Key>(keys: &[K], vals: &[C], req: &[u8]) -> Result<Vec<u8>, Error> {
+fn answer<C: Cell<V = Value>, K: Key>(
+    keys: &[K],
+    vals: &[C],
+    req: &[u8],
+) -> Result<Vec<u8>, Error> {
     let w = K::BYTES as usize;
     if req.len() % w != 0 {
         return Err(garbled("list of keys"));
