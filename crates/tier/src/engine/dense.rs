@@ -406,7 +406,7 @@ impl<S: Copy + Ord + std::hash::Hash> Lists<S> {
     pub(crate) fn in_order(&mut self) -> Vec<(S, Stage)> {
         self.index.clear();
         let mut v = std::mem::take(&mut self.stages);
-        v.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        v.sort_unstable_by_key(|s| std::cmp::Reverse(s.0));
         v
     }
 }
