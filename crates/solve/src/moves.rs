@@ -15,6 +15,13 @@
 //! (score and remoteness, [`Scored`]; in an unscored graph the scores are +1, -1 and 0):
 //! the choice depends on the values alone, never on the order of moves, the threads or the
 //! ranks.
+//!
+//! In a scored graph the best-move pass first packs each held vertex's value into one word
+//! ([`Keys`]: outcome, a number standing for the `|score|`, remoteness), and compares a held
+//! target's word with the one the vertex needs through the move: one random read per target
+//! where the outcome, remoteness and score arrays would be three (on a 10M-vertex random DAG,
+//! where every vertex is decided, the pass took 1.7x the unscored one's time reading the
+//! scores, and is now faster than it). Remote targets are compared through their answers.
 
 use crate::error::{places, Error};
 use crate::exchange::Exchange;
