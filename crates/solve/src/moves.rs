@@ -476,11 +476,16 @@ impl AbsSet {
         }
     }
 
+    /// The union of two sets, given up (some set of more than [`MAX_LEVELS`]) as soon as it
+    /// holds more than [`MAX_LEVELS`]: its numbers would not fit, and the pass reads scores.
     fn union(mut self, other: AbsSet) -> AbsSet {
         if self.slots.len() < other.slots.len() {
             return other.union(self);
         }
         for y in other.slots.into_iter().filter(|&y| y != 0) {
+            if self.len > MAX_LEVELS {
+                break;
+            }
             self.insert(y);
         }
         self
@@ -492,5 +497,43 @@ impl AbsSet {
     fn number(&self, x: u64) -> u64 {
         debug_assert!(self.slots[self.slot(x)] == x);
         1 + self.slot(x) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The set numbers each distinct value once, with numbers that fit a word's 30 bits, and
+    /// a union (the pass's parallel fold joins sets) keeps every value up to the bound.
+    #[test]
+    fn abs_set_numbers_distinct_values() {
+        let values: Vec<u64> = (1..=5000u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 1 | 1)
+            .chain([1, 2, i64::MAX as u64, 1 << 63])
+            .collect();
+        let mut whole = AbsSet::default();
+        for &x in values.iter().chain(&values) {
+            whole.insert(x);
+        }
+        let distinct: std::collections::HashSet<u64> = values.iter().copied().collect();
+        assert_eq!(whole.len(), distinct.len());
+        let numbers: std::collections::HashSet<u64> =
+            distinct.iter().map(|&x| whole.number(x)).collect();
+        assert_eq!(numbers.len(), distinct.len());
+        assert!(numbers.iter().all(|k| (1..1 << 30).contains(k)));
+        // Unions (tests number at most MAX_LEVELS = 2 values): within the bound, and past it
+        // (more than MAX_LEVELS: the pass then reads the scores).
+        let set = |xs: &[u64]| {
+            let mut s = AbsSet::default();
+            xs.iter().for_each(|&x| s.insert(x));
+            s
+        };
+        let joined = set(&[i64::MAX as u64]).union(set(&[i64::MAX as u64, 3]));
+        assert_eq!(joined.len(), MAX_LEVELS);
+        assert!([3, i64::MAX as u64]
+            .iter()
+            .all(|&x| joined.slots[joined.slot(x)] == x));
+        assert!(set(&[1, 2]).union(set(&[3, 4, 5])).len() > MAX_LEVELS);
     }
 }
