@@ -97,8 +97,7 @@ impl Built for ChessBuilt {
     }
 
     fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
-        let mut opts = opts.clone();
-        opts.params = serde_json::json!({ "game": "chess", "args": self.params });
+        let opts = crate::tier::recorded(opts, "chess", &self.params);
         let solution = retrograde_tier::solve(&self.game, &opts)?;
         Ok(Box::new(ChessAnswer {
             built: self,

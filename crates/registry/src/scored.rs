@@ -2,7 +2,7 @@
 //! Kalah): solved by the one engine (one process, or ranks), seen with scores
 //! (`retrograde_tier::ScoredSolution`); the report and the query answers carry the score.
 
-use crate::tier::{resolve, shorten};
+use crate::tier::{recorded, resolve, shorten};
 use crate::{Answer, Built, Query, QueryAnswer, QueryError, Report};
 use retrograde_games::play::{start_session, DynSession, ScoredPlay};
 use retrograde_solve::Value;
@@ -55,8 +55,7 @@ impl<G: ScoredGame + DenseIndex + Notation + Send + Sync + 'static> Built for Sc
     }
 
     fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
-        let mut opts = opts.clone();
-        opts.params = serde_json::json!({ "game": self.command, "args": self.params });
+        let opts = recorded(opts, self.command, &self.params);
         let solution = solve_scored(&self.game, &opts)?;
         Ok(Box::new(ScoredAnswer {
             command: self.command,
@@ -69,8 +68,7 @@ impl<G: ScoredGame + DenseIndex + Notation + Send + Sync + 'static> Built for Sc
         opts: &SolveOptions,
         ex: &dyn retrograde_solve::exchange::Exchange,
     ) -> Result<(Box<dyn Answer + '_>, retrograde_tier::Traffic), Error> {
-        let mut opts = opts.clone();
-        opts.params = serde_json::json!({ "game": self.command, "args": self.params });
+        let opts = recorded(opts, self.command, &self.params);
         let (solution, traffic) = retrograde_tier::solve_distributed(&self.game, &opts, ex, false)?;
         let answer = ScoredAnswer {
             command: self.command,

@@ -58,8 +58,7 @@ impl<G: Notation + Send + Sync + 'static> Built for TierBuilt<G> {
     }
 
     fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
-        let mut opts = opts.clone();
-        opts.params = serde_json::json!({ "game": self.command, "args": self.params });
+        let opts = recorded(opts, self.command, &self.params);
         let solution = retrograde_tier::solve(&self.game, &opts)?;
         Ok(Box::new(TierAnswer {
             built: self,
@@ -72,8 +71,7 @@ impl<G: Notation + Send + Sync + 'static> Built for TierBuilt<G> {
         opts: &SolveOptions,
         ex: &dyn retrograde_solve::exchange::Exchange,
     ) -> Result<(Box<dyn Answer + '_>, retrograde_tier::Traffic), Error> {
-        let mut opts = opts.clone();
-        opts.params = serde_json::json!({ "game": self.command, "args": self.params });
+        let opts = recorded(opts, self.command, &self.params);
         let (solution, traffic) = retrograde_tier::solve_distributed(&self.game, &opts, ex, false)?;
         Ok((
             Box::new(TierAnswer {
@@ -149,6 +147,17 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
     ) -> Result<(Box<dyn DynSession + '_>, String), String> {
         session(&self.solution, self.built.title(), side, from)
     }
+}
+
+/// `opts` with what a database records to rebuild the game: its command and arguments.
+pub(crate) fn recorded(
+    opts: &SolveOptions,
+    command: &str,
+    params: &serde_json::Value,
+) -> SolveOptions {
+    let mut opts = opts.clone();
+    opts.params = serde_json::json!({ "game": command, "args": params });
+    opts
 }
 
 /// A lookup error as a session's message; a damaged database says how to repair it.
