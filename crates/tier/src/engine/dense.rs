@@ -827,7 +827,8 @@ fn init<G: DenseIndex, C: Cell, P: Placement>(
             found.loopy |= loopy_here;
         } else {
             // The requests for remote exits also tell whether any rank has a move inside.
-            found.loopy = ask_remote_exits::<G, C, P>(t, below, &mut outs, loopy_here, cells, ex)?;
+            found.loopy =
+                ask_remote_exits::<G, C, P>(game, t, below, &mut outs, loopy_here, cells, ex)?;
         }
         for o in outs {
             found.lists.add(&o);
@@ -973,7 +974,7 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
 /// Checks a value with scores against the game's declared range (a game that breaks its
 /// promise gets an error, never a wrong value).
 #[cold]
-fn out_of_range<G: DenseIndex, V: Worth>(game: &G, v: V, p: &G::Position) -> Error {
+fn out_of_range<G: DenseIndex, V: Worth>(game: &G, v: V, p: &dyn std::fmt::Debug) -> Error {
     let (lo, hi) = <G::Score as Scoring<G>>::score_range(game);
     Error::Game(format!(
         "{p:?} is worth {} ({}), outside the declared score range {lo}..={hi}",
@@ -983,7 +984,7 @@ fn out_of_range<G: DenseIndex, V: Worth>(game: &G, v: V, p: &G::Position) -> Err
 }
 
 #[inline]
-fn in_range<G: DenseIndex, V: Worth>(game: &G, v: V, p: &G::Position) -> Result<(), Error> {
+fn in_range<G: DenseIndex, V: Worth>(game: &G, v: V, p: &dyn std::fmt::Debug) -> Result<(), Error> {
     match v.within(<G::Score as Scoring<G>>::score_range(game)) {
         true => Ok(()),
         false => Err(out_of_range(game, v, p)),
@@ -995,6 +996,7 @@ fn in_range<G: DenseIndex, V: Worth>(game: &G, v: V, p: &G::Position) -> Result<
 /// more than sending them); the answer, the cells in the same order. Then every waiting
 /// position is settled. Returns whether any rank has a move inside the tier.
 fn ask_remote_exits<G: DenseIndex, C: Cell, P: Placement>(
+    game: &G,
     t: G::Tier,
     below: &Below<'_, G, C, P>,
     outs: &mut [InitOut<C::V>],
@@ -1076,6 +1078,10 @@ fn ask_remote_exits<G: DenseIndex, C: Cell, P: Placement>(
                     let v = below
                         .read(t, ct, u64::from(lj), c)?
                         .through(x & 1 == 1, reward);
+                    if <C::V as Worth>::SCORED {
+                        let at = format!("place {} of tier {t:?}", o.pending[(x >> 1) as usize].0);
+                        in_range(game, v, &at)?;
+                    }
                     let best = &mut o.pending[(x >> 1) as usize].2;
                     if best.is_none_or(|b| v > b) {
                         *best = Some(v);
