@@ -35,11 +35,9 @@
 mod graph;
 mod pebbles;
 mod police;
-mod scored;
 mod tier;
 
 pub use graph::PlayGraph;
-pub use scored::ScoredPlay;
 pub use tier::TierPlay;
 
 use retrograde_solve::{Scored, Value};

@@ -2,8 +2,7 @@
 
 use crate::params::{Args, Kind, Param, OPTIONAL};
 use crate::{
-    Answer, Built, Drawing, Entry, Protocol, Query, QueryAnswer, QueryError, Report, ScoredBuilt,
-    TierBuilt,
+    Answer, Built, Drawing, Entry, Protocol, Query, QueryAnswer, QueryError, Report, TierBuilt,
 };
 use retrograde_games::connect4::{position_bound, Connect4};
 use retrograde_games::dots::DotsAndBoxes;
@@ -813,9 +812,12 @@ fn build_quixo(a: &Args) -> Result<Box<dyn Built>, String> {
 fn build_dots(a: &Args) -> Result<Box<dyn Built>, String> {
     let game = DotsAndBoxes::new(a.u32("rows")?, a.u32("cols")?)
         .map_err(|e| format!("dots-and-boxes: {e}"))?;
-    Ok(Box::new(ScoredBuilt {
+    Ok(Box::new(TierBuilt {
         game,
         command: "dots-and-boxes",
+        symmetry: "",
+        states: false,
+        stored: false,
         check: None,
         params: a.to_json(),
     }))
@@ -824,9 +826,12 @@ fn build_dots(a: &Args) -> Result<Box<dyn Built>, String> {
 fn build_kalah(a: &Args) -> Result<Box<dyn Built>, String> {
     let game = Kalah::new(a.u32("pits")?, a.u32("seeds")?, a.flag("empty-capture"))
         .map_err(|e| format!("kalah: {e}"))?;
-    Ok(Box::new(ScoredBuilt {
+    Ok(Box::new(TierBuilt {
         game,
         command: "kalah",
+        symmetry: "",
+        states: false,
+        stored: false,
         check: None,
         params: a.to_json(),
     }))

@@ -27,14 +27,12 @@ mod database;
 mod entries;
 mod params;
 mod play_graph;
-mod scored;
 mod tier;
 
 pub use chess::ChessBuilt;
 pub use database::{database, Database, GraphAnswer};
 pub use entries::{entries, entry};
 pub use params::{parse, ArgValue, Args, Input, Kind, Param, OPTIONAL};
-pub use scored::ScoredBuilt;
 pub use tier::TierBuilt;
 
 /// Every tier game's name, in the registry's order, for messages (`connect4, quixo, ...`).

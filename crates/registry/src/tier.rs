@@ -1,9 +1,12 @@
-//! One [`Built`] and one [`Answer`] for every tier game with a notation.
+//! One [`Built`] and one [`Answer`] for every tier game with a notation, with or without
+//! scores: a game with scores (`type Score = Scores`: Dots and Boxes, Kalah) reports and
+//! answers with them.
 
 use crate::{Answer, Built, Query, QueryAnswer, QueryError, Report};
 use retrograde_games::play::{start_session, DynSession, TierPlay};
+use retrograde_solve::{Scored, Value};
 use retrograde_tier::{
-    rank_moves, replay, Error, Notation, SolveOptions, Solved, Storage, TierSolution, Turn,
+    replay, Error, Notation, Scoring, SolveOptions, Solved, Storage, TierGame, TierSolution, Turn,
 };
 use std::sync::Arc;
 
@@ -100,10 +103,12 @@ struct TierAnswer<'b, G: Notation> {
 impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
     fn report(&self) -> Result<Report, Error> {
         let st = self.solution.stats().clone();
-        let start = self
-            .solution
-            .start_value()?
-            .ok_or_else(|| Error::Unsupported("this game has no start".into()))?;
+        let game = self.solution.game();
+        let start = match game.start() {
+            Some(p) => self.solution.scored(&p)?,
+            None => None,
+        }
+        .ok_or_else(|| Error::Unsupported("this game has no start".into()))?;
         let mut lines = Vec::new();
         let mut fields = Vec::new();
         if st.classes != st.positions || !self.built.symmetry.is_empty() {
@@ -129,8 +134,8 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
             first_line: None,
             lines,
             fields,
-            standard: Some((start, st)),
-            score: None,
+            standard: Some((start.value().unwrap_or(Value::Draw), st)),
+            score: <G::Score as Scoring<G>>::SCORED.then_some(start),
             timed: true,
             example: None,
         })
@@ -206,7 +211,7 @@ pub(crate) fn resolve<G: Notation>(game: &G, q: &Query) -> Result<(G::Position, 
                 let q = game
                     .parse_move(&p, side, m)
                     .map_err(|e| QueryError::Bad(format!("move {} ({m:?}): {e}", i + 1)))?;
-                if !<G::Turn as Turn<G>>::keeps_turn(game, &p, &q) {
+                if !keeps(game, &p, &q) {
                     side ^= 1;
                 }
                 p = q;
@@ -225,7 +230,7 @@ pub(crate) fn answer<G: Notation + Send + Sync>(
 ) -> Result<QueryAnswer, QueryError> {
     let game = solution.game();
     let p = *p;
-    let value = solution.value(&p)?.ok_or_else(|| {
+    let value = solution.scored(&p)?.ok_or_else(|| {
         QueryError::Bad(format!(
             "{} is not a position this solution holds{}",
             game.position_string(&p, side),
@@ -233,20 +238,24 @@ pub(crate) fn answer<G: Notation + Send + Sync>(
         ))
     })?;
     let mut named = Vec::new();
-    game.named_moves(&p, side, &mut named);
+    if game.primitive(&p).is_none() {
+        game.named_moves(&p, side, &mut named);
+    }
     let mut moves = Vec::with_capacity(named.len());
     for (name, c) in named {
-        let v = solution.value(&c)?.ok_or_else(|| {
+        let v = solution.scored(&c)?.ok_or_else(|| {
             QueryError::Lookup(Error::Game(format!(
                 "move {name} leads out of the database"
             )))
         })?;
-        moves.push((
-            name,
-            v.through(<G::Turn as Turn<G>>::keeps_turn(game, &p, &c)),
-        ));
+        let reward = match game.tier(&c) == game.tier(&p) {
+            true => 0,
+            false => <G::Score as Scoring<G>>::reward(game, &p, &c),
+        };
+        moves.push((name, v.through_with(keeps(game, &p, &c), reward)));
     }
-    rank_moves(&mut moves);
+    // Best first; equal values in the game's move order.
+    moves.sort_by_key(|m| std::cmp::Reverse(m.1));
     let position = game.position_string(&p, side);
     let mut board = crate::Grid::from_position(&position);
     if let Some(b) = &mut board {
@@ -261,13 +270,25 @@ pub(crate) fn answer<G: Notation + Send + Sync>(
         position,
         picture: game.render(&p, side),
         side: game.side_names()[usize::from(side & 1)].clone(),
-        value,
-        moves,
+        value: plain(value),
+        moves: moves.iter().map(|(n, v)| (n.clone(), plain(*v))).collect(),
         more: 0,
-        scores: None,
+        scores: <G::Score as Scoring<G>>::SCORED
+            .then(|| (value, moves.iter().map(|m| m.1).collect())),
     };
     answer.cut();
     Ok(answer)
+}
+
+/// Whether the mover moves again after the move from `p` to `c`.
+fn keeps<G: TierGame>(game: &G, p: &G::Position, c: &G::Position) -> bool {
+    <G::Turn as Turn<G>>::keeps_turn(game, p, c)
+}
+
+/// A value without its margin (a game with scores that never ends after points were
+/// collected reads as a draw; the answer's scores have it whole).
+fn plain(v: Scored) -> Value {
+    v.value().unwrap_or(Value::Draw)
 }
 
 /// A position in the game's notation, or a query error that says what was expected.
@@ -298,7 +319,7 @@ pub(crate) fn session<'a, G: Notation + Send + Sync>(
                     game.position_help()
                 )
             })?;
-            if solution.value(&p).map_err(session_error)?.is_none() {
+            if solution.scored(&p).map_err(session_error)?.is_none() {
                 return Err(format!(
                     "position {:?} is not one this solution holds{}",
                     shorten(text),

@@ -1,9 +1,11 @@
 //! Playing any tier game with a notation: moves are named by the game's [`Notation`], values
-//! come from its [`TierSolution`] (in memory or in a database's files).
+//! come from its [`TierSolution`] (in memory or in a database's files). A game with scores
+//! (`type Score = Scores`) is played by its margins: each move carries its reward, and
+//! [`Playable::scored`] gives the values with their scores.
 
 use super::{Move, Playable};
-use retrograde_solve::Value;
-use retrograde_tier::{Error, Notation, TierGame, TierSolution, Turn};
+use retrograde_solve::{Scored, Value};
+use retrograde_tier::{Error, Notation, Scoring, TierGame, TierSolution, Turn};
 
 const _: fn() = || {
     fn is_tier<G: TierGame>() {}
@@ -58,13 +60,20 @@ impl<G: Notation> Playable for TierPlay<'_, '_, G> {
     fn moves(&self, &(p, side): &(G::Position, u8)) -> Result<Vec<Move<(G::Position, u8)>>, Error> {
         let game = self.solution.game();
         let mut named = Vec::new();
-        game.named_moves(&p, side, &mut named);
+        if game.primitive(&p).is_none() {
+            game.named_moves(&p, side, &mut named);
+        }
         Ok(named
             .into_iter()
             .map(|(name, q)| {
                 let keeps = <G::Turn as Turn<G>>::keeps_turn(game, &p, &q);
+                let reward = match game.tier(&q) == game.tier(&p) {
+                    true => 0,
+                    false => <G::Score as Scoring<G>>::reward(game, &p, &q),
+                };
                 let mut m = Move::new(name.clone(), (q, if keeps { side } else { side ^ 1 }))
-                    .keeps_turn(keeps);
+                    .keeps_turn(keeps)
+                    .reward(reward);
                 // Names with spaces are also accepted without them, or with a dash.
                 if name.contains(' ') {
                     m = m.alias(name.replace(' ', "")).alias(name.replace(' ', "-"));
@@ -74,10 +83,18 @@ impl<G: Notation> Playable for TierPlay<'_, '_, G> {
             .collect())
     }
 
+    /// The value without its margin (a game with scores that never ends after points were
+    /// collected reads as a draw here; [`Playable::scored`] has it whole).
     fn value(&self, (p, _): &(G::Position, u8)) -> Result<Value, Error> {
-        self.solution
-            .value(p)?
-            .ok_or_else(|| Error::Game(format!("{p:?} is not a position of this solution")))
+        Ok(self.held(p)?.value().unwrap_or(Value::Draw))
+    }
+
+    /// The value with its score, for a game with scores.
+    fn scored(&self, (p, _): &(G::Position, u8)) -> Result<Option<Scored>, Error> {
+        match <G::Score as Scoring<G>>::SCORED {
+            true => self.held(p).map(Some),
+            false => Ok(None),
+        }
     }
 
     fn render(&self, (p, side): &(G::Position, u8)) -> String {
@@ -106,5 +123,12 @@ impl<'s, 'g, G: Notation> TierPlay<'s, 'g, G> {
     /// The solution played from.
     pub fn solution(&self) -> &'s TierSolution<'g, G> {
         self.solution
+    }
+
+    /// The value of `p` with its score (`+1`, `-1` or `0` without scores).
+    fn held(&self, p: &G::Position) -> Result<Scored, Error> {
+        self.solution
+            .scored(p)?
+            .ok_or_else(|| Error::Game(format!("{p:?} is not a position of this solution")))
     }
 }
