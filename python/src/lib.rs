@@ -737,6 +737,7 @@ type Answered = (
 fn query_error(name: &str, e: QueryError) -> PyErr {
     match e {
         QueryError::Bad(m) => PyValueError::new_err(format!("{name}: {m}")),
+        QueryError::Notation(e) => PyValueError::new_err(format!("{name}: {e}")),
         QueryError::Lookup(e) => tier_error(name, e),
         QueryError::TooLong(m) => PyRuntimeError::new_err(format!("{name}: {m}")),
     }

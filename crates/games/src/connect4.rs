@@ -31,6 +31,7 @@
 //! ```
 
 use retrograde_graph::Primitive;
+use retrograde_tier::NotationError;
 use retrograde_tier::{
     Alternate, Notation, OrderedMoves, ReverseEdges, SortedKeys, SymmetricGame, Symmetries,
     TierGame, Unscored,
@@ -477,23 +478,24 @@ impl Notation for Connect4 {
         }
     }
 
-    fn parse_move(&self, p: &Board, side: u8, text: &str) -> Result<Board, String> {
+    fn parse_move(&self, p: &Board, _side: u8, text: &str) -> Result<Board, NotationError> {
         let t = text.trim();
+        let refused = |why| NotationError::Refused {
+            text: t.into(),
+            why,
+        };
         let c: u32 = match t.parse() {
             Ok(c) if (1..=self.width).contains(&c) => c,
             _ => {
-                return Err(format!(
-                    "{t:?} is not a column: columns are 1 to {}",
-                    self.width
-                ))
+                let why = format!("{t:?} is not a column: columns are 1 to {}", self.width);
+                return Err(refused(why));
             }
         };
         if self.primitive(p).is_some() {
-            return Err(format!("{t:?} is not legal: the game is over"));
+            return Err(NotationError::Over(t.into()));
         }
-        let _ = side;
         self.drop_into(p, c - 1)
-            .ok_or_else(|| format!("column {c} is full"))
+            .ok_or_else(|| refused(format!("column {c} is full")))
     }
 
     fn render(&self, p: &Board, _side: u8) -> String {
@@ -521,14 +523,15 @@ impl Notation for Connect4 {
         s
     }
 
-    fn parse_position(&self, text: &str) -> Result<(Board, u8), String> {
+    fn parse_position(&self, text: &str) -> Result<(Board, u8), NotationError> {
         let rows: Vec<&str> = text.trim().split('/').collect();
         if rows.len() != self.height as usize {
             return Err(format!(
                 "expected {} rows separated by '/' (top row first), found {}",
                 self.height,
                 rows.len()
-            ));
+            )
+            .into());
         }
         let mut key = self.empty();
         // Column by column from the bottom: every stone must rest on another.
@@ -541,20 +544,22 @@ impl Notation for Connect4 {
                         self.height as usize - i,
                         row.chars().count(),
                         self.width
-                    ));
+                    )
+                    .into());
                 };
                 let stone = match ch.to_ascii_lowercase() {
                     'x' => 1,
                     'o' => 0,
                     '.' | '-' => continue,
-                    other => return Err(format!("{other:?} is not a cell (x, o or .)")),
+                    other => return Err(format!("{other:?} is not a cell (x, o or .)").into()),
                 };
                 if top != i {
                     return Err(format!(
                         "column {} has a stone in the air (row {} is empty below it)",
                         c + 1,
                         top + 1
-                    ));
+                    )
+                    .into());
                 }
                 top = i + 1;
                 let off = c * self.stride() + i as u32;
@@ -567,7 +572,8 @@ impl Notation for Connect4 {
                     "a row has {} cells, expected {}",
                     row.chars().count(),
                     self.width
-                ));
+                )
+                .into());
             }
         }
         let (mask, first) = self.decode(key);
@@ -575,7 +581,8 @@ impl Notation for Connect4 {
         if nx != no && nx != no + 1 {
             return Err(format!(
                 "x has {nx} stones and o {no}: x moves first, so x has as many as o or one more"
-            ));
+            )
+            .into());
         }
         self.after_fours(key)?;
         Ok((self.board(key), u8::from(nx != no)))
@@ -768,16 +775,22 @@ mod tests {
         assert!(g
             .parse_position("..x../...../...../.....")
             .unwrap_err()
+            .to_string()
             .contains("air"));
         assert!(g
             .parse_position("...../...../...../xx...")
             .unwrap_err()
+            .to_string()
             .contains("stones"));
         let e = replay(&g, &["6"]).unwrap_err();
-        assert!(e.contains("columns are 1 to 5"), "{e}");
+        assert!(e.to_string().contains("columns are 1 to 5"), "{e}");
         let full = replay(&g, &["1", "1", "1", "1"]).unwrap().0;
         assert_eq!(full, g.board(full.key));
-        assert!(g.parse_move(&full, 0, "1").unwrap_err().contains("full"));
+        assert!(g
+            .parse_move(&full, 0, "1")
+            .unwrap_err()
+            .to_string()
+            .contains("full"));
     }
 
     #[test]
@@ -799,10 +812,15 @@ mod tests {
         }
         assert_eq!(seen.len(), 161_029);
         let e = g.parse_position("..../o.../ooo./xxxx").unwrap_err();
-        assert!(e.contains("x has four in a row, yet it is x's turn"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("x has four in a row, yet it is x's turn"),
+            "{e}"
+        );
         let e = g.parse_position("x.../xooo/xooo/xxxx").unwrap_err();
         assert!(
-            e.contains("x has fours that no single last move made"),
+            e.to_string()
+                .contains("x has fours that no single last move made"),
             "{e}"
         );
     }

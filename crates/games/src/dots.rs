@@ -28,6 +28,7 @@
 use retrograde_graph::Primitive;
 use retrograde_tier::index::Colex;
 use retrograde_tier::notation::listed;
+use retrograde_tier::NotationError;
 use retrograde_tier::{
     Dense, DenseIndex, GoAgain, GoAgainGame, Notation, ReverseEdges, ScoredGame, Scores,
     SymmetricGame, Symmetries, TierGame,
@@ -382,7 +383,7 @@ impl Notation for DotsAndBoxes {
         format!("{lines} {}", if side == 0 { 'x' } else { 'o' })
     }
 
-    fn parse_position(&self, text: &str) -> Result<(u64, u8), String> {
+    fn parse_position(&self, text: &str) -> Result<(u64, u8), NotationError> {
         let (lines, side) = retrograde_tier::notation::split_side(text)?;
         let mut p = 0u64;
         if lines != "." {
@@ -391,7 +392,7 @@ impl Notation for DotsAndBoxes {
                     .parse_line(name)
                     .ok_or_else(|| format!("{name:?} is not a line of this board"))?;
                 if p >> l & 1 == 1 {
-                    return Err(format!("line {} is drawn twice", self.line_name(l)));
+                    return Err(format!("line {} is drawn twice", self.line_name(l)).into());
                 }
                 p |= 1 << l;
             }
@@ -414,21 +415,25 @@ impl Notation for DotsAndBoxes {
         )
     }
 
-    fn parse_move(&self, p: &u64, _side: u8, text: &str) -> Result<u64, String> {
+    fn parse_move(&self, p: &u64, _side: u8, text: &str) -> Result<u64, NotationError> {
         let want = text.trim();
         let mut moves = Vec::new();
         self.named_moves(p, 0, &mut moves);
         if moves.is_empty() {
-            return Err(format!("{want:?} is not legal: the game is over"));
+            return Err(NotationError::Over(want.into()));
         }
-        match self.parse_line(want) {
-            Some(l) if p >> l & 1 == 0 => Ok(p | 1 << l),
-            Some(l) => Err(format!("line {} is already drawn", self.line_name(l))),
-            None => Err(format!(
+        let why = match self.parse_line(want) {
+            Some(l) if p >> l & 1 == 0 => return Ok(p | 1 << l),
+            Some(l) => format!("line {} is already drawn", self.line_name(l)),
+            None => format!(
                 "{want:?} is not a line of this board; legal moves: {}",
                 listed(moves.iter().map(|(n, _)| n.as_str()), " ")
-            )),
-        }
+            ),
+        };
+        Err(NotationError::Refused {
+            text: want.into(),
+            why,
+        })
     }
 }
 
@@ -524,14 +529,17 @@ mod tests {
         assert!(g
             .parse_move(&0, 0, "a1-c1")
             .unwrap_err()
+            .to_string()
             .contains("not a line"));
         assert!(g
             .parse_move(&1, 0, "a1-b1")
             .unwrap_err()
+            .to_string()
             .contains("already drawn"));
         assert!(g
             .parse_position("a1-b1,a1-b1 x")
             .unwrap_err()
+            .to_string()
             .contains("twice"));
         assert!(DotsAndBoxes::new(0, 3).is_err());
         assert!(DotsAndBoxes::new(5, 5).unwrap_err().contains("60 lines"));

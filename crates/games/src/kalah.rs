@@ -39,6 +39,7 @@
 
 use retrograde_graph::Primitive;
 use retrograde_tier::index::Colex;
+use retrograde_tier::NotationError;
 use retrograde_tier::{
     Dense, DenseIndex, GoAgain, GoAgainGame, NoSymmetry, Notation, ReverseEdges, ScoredGame,
     Scores, TierGame,
@@ -342,7 +343,7 @@ impl Notation for Kalah {
         )
     }
 
-    fn parse_position(&self, text: &str) -> Result<(Board, u8), String> {
+    fn parse_position(&self, text: &str) -> Result<(Board, u8), NotationError> {
         let (board, side) = retrograde_tier::notation::split_side(text)?;
         let (x, o) = board
             .split_once('/')
@@ -350,10 +351,7 @@ impl Notation for Kalah {
         let (x, o) = (self.parse_side(x)?, self.parse_side(o)?);
         let sum: u32 = x.iter().chain(&o).sum();
         if sum > self.total() {
-            return Err(format!(
-                "{sum} seeds on the board, this game has {}",
-                self.total()
-            ));
+            return Err(format!("{sum} seeds on the board, this game has {}", self.total()).into());
         }
         let mut a = if side == 0 { x.clone() } else { o.clone() };
         a.extend(if side == 0 { o } else { x });
@@ -510,10 +508,12 @@ mod tests {
         assert!(g
             .parse_position("1,0/0,0,1 x")
             .unwrap_err()
+            .to_string()
             .contains("3 pits"));
         assert!(g
             .parse_position("9,9,9/9,9,9 x")
             .unwrap_err()
+            .to_string()
             .contains("seeds"));
         assert!(Kalah::new(9, 1, false).is_err());
         assert!(Kalah::new(6, 6, false).unwrap_err().contains("index"));

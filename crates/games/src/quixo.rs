@@ -33,7 +33,8 @@
 //! ```
 
 use retrograde_graph::Primitive;
-use retrograde_tier::notation::{grid_string, listed, parse_grid, split_side};
+use retrograde_tier::notation::{grid_string, not_legal, parse_grid, split_side};
+use retrograde_tier::NotationError;
 use retrograde_tier::{
     Alternate, Dense, DenseIndex, Notation, SymmetricGame, Symmetries, TierGame, UnmoveGame,
     Unmoves, Unscored,
@@ -788,7 +789,7 @@ impl Notation for Quixo {
         }
     }
 
-    fn parse_move(&self, p: &State, side: u8, text: &str) -> Result<State, String> {
+    fn parse_move(&self, p: &State, side: u8, text: &str) -> Result<State, NotationError> {
         // `a1 a4`, `a1a4` and `a1-a4` are the same move.
         let t: String = text
             .trim()
@@ -801,14 +802,11 @@ impl Notation for Quixo {
         if let Some((_, q)) = moves.iter().find(|(n, _)| n.replace(' ', "") == t) {
             return Ok(*q);
         }
-        if moves.is_empty() {
-            return Err(format!("{:?} is not legal: the game is over", text.trim()));
-        }
-        let names: Vec<String> = moves.iter().map(|(n, _)| n.replace(' ', "")).collect();
-        Err(format!(
-            "{:?} is not a legal move here (a move is the cube taken and where it goes in, e.g. a1a4); legal moves: {}",
+        let hint = "a move is the cube taken and where it goes in, e.g. a1a4";
+        Err(not_legal(
             text.trim(),
-            listed(names.iter().map(String::as_str), " ")
+            Some(hint),
+            moves.iter().map(|(n, _)| n.replace(' ', "")),
         ))
     }
 
@@ -824,7 +822,7 @@ impl Notation for Quixo {
         format!("{grid} {}", if side == 0 { 'x' } else { 'o' })
     }
 
-    fn parse_position(&self, text: &str) -> Result<(State, u8), String> {
+    fn parse_position(&self, text: &str) -> Result<(State, u8), NotationError> {
         let (board, side) = split_side(text)?;
         let (xs, os) = parse_grid(board, self.n, self.n)?;
         let (xs, os) = (xs as u32, os as u32);
@@ -839,12 +837,12 @@ impl Notation for Quixo {
                 "{} x and {} o cubes with {to_move} to move cannot happen: x moves first, each player's first move places a cube of theirs, and a cube stays its owner's",
                 xs.count_ones(),
                 os.count_ones()
-            ));
+            ).into());
         }
         if self.arises(&state, side, ARISES_BUDGET) == Some(false) {
             return Err(format!(
                 "no game reaches this board with {to_move} to move (every position that leads to it was traced back, none to the empty board)"
-            ));
+            ).into());
         }
         Ok((state, side))
     }
@@ -977,13 +975,18 @@ mod tests {
         assert!(q
             .parse_position("o..x/..../..../....")
             .unwrap_err()
+            .to_string()
             .contains("side"));
         assert!(q
             .parse_position("o..x/..../.... x")
             .unwrap_err()
+            .to_string()
             .contains("rows"));
         let e = retrograde_tier::replay(&q, &["b2 b1"]).unwrap_err();
-        assert!(e.contains("move 1") && e.contains("a1a4"), "{e}");
+        assert!(
+            e.to_string().contains("move 1") && e.to_string().contains("a1a4"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -1015,16 +1018,19 @@ mod tests {
                         accepted += 1;
                     }
                     Err(e) => {
-                        assert!(e.contains("cannot happen") || e.contains("no game reaches"));
+                        assert!(
+                            e.to_string().contains("cannot happen")
+                                || e.to_string().contains("no game reaches")
+                        );
                     }
                 }
             }
         }
         assert_eq!(accepted, 32_027);
         let e = q.parse_position("xxx/.../... x").unwrap_err();
-        assert!(e.contains("cannot happen"), "{e}");
+        assert!(e.to_string().contains("cannot happen"), "{e}");
         let e = q.parse_position("x../.o./... x").unwrap_err();
-        assert!(e.contains("no game reaches"), "{e}");
+        assert!(e.to_string().contains("no game reaches"), "{e}");
     }
 
     #[test]

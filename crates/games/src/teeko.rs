@@ -41,7 +41,8 @@
 
 use retrograde_graph::Primitive;
 use retrograde_tier::index::Colex;
-use retrograde_tier::notation::{grid_string, listed, parse_grid, split_side};
+use retrograde_tier::notation::{grid_string, not_legal, parse_grid, split_side};
+use retrograde_tier::NotationError;
 use retrograde_tier::{
     Alternate, Dense, DenseIndex, Notation, SymmetricGame, Symmetries, TierGame, UnmoveGame,
     Unmoves, Unscored,
@@ -550,7 +551,7 @@ impl Notation for Teeko {
         }
     }
 
-    fn parse_move(&self, p: &State, side: u8, text: &str) -> Result<State, String> {
+    fn parse_move(&self, p: &State, side: u8, text: &str) -> Result<State, NotationError> {
         // `c3-d4`, `c3d4` and `c3 d4` are the same step.
         let want: String = text
             .chars()
@@ -562,19 +563,15 @@ impl Notation for Teeko {
         if let Some((_, q)) = moves.iter().find(|(n, _)| n.replace('-', "") == want) {
             return Ok(*q);
         }
-        if moves.is_empty() {
-            return Err(format!("{:?} is not legal: the game is over", text.trim()));
-        }
-        let names = moves.iter().map(|(n, _)| n.as_str());
         let what = if self.tier(p) < self.move_tier() {
             "a drop is an empty cell, e.g. c3"
         } else {
             "a step is a piece of yours and an empty cell next to it, e.g. c3-d4"
         };
-        Err(format!(
-            "{:?} is not a legal move here ({what}); legal moves: {}",
+        Err(not_legal(
             text.trim(),
-            listed(names, " ")
+            Some(what),
+            moves.into_iter().map(|(n, _)| n),
         ))
     }
 
@@ -589,7 +586,7 @@ impl Notation for Teeko {
         format!("{grid} {}", if side == 0 { 'x' } else { 'o' })
     }
 
-    fn parse_position(&self, text: &str) -> Result<(State, u8), String> {
+    fn parse_position(&self, text: &str) -> Result<(State, u8), NotationError> {
         let (board, side) = split_side(text)?;
         let (xs, os) = parse_grid(board, self.n, self.n)?;
         let (xs, os) = (xs as u32, os as u32);
@@ -603,7 +600,7 @@ impl Notation for Teeko {
             return Err(format!(
                 "{nx} x and {no} o pieces with {} to move cannot happen: x starts, the players drop in turn up to {k} pieces each",
                 if side == 0 { 'x' } else { 'o' }
-            ));
+            ).into());
         }
         let state = if side == 0 {
             State { x: xs, o: os }
@@ -908,6 +905,7 @@ mod tests {
         assert!(t
             .parse_move(&p, side, "a5-c3")
             .unwrap_err()
+            .to_string()
             .contains("legal moves"));
         assert!(t.parse_move(&p, side, "c3").is_err());
     }

@@ -29,6 +29,7 @@
 use retrograde_graph::Primitive;
 use retrograde_tier::index::{pdep, pext, Colex};
 use retrograde_tier::notation::{grid_string, parse_grid};
+use retrograde_tier::NotationError;
 use retrograde_tier::{
     Alternate, Dense, DenseIndex, Notation, ReverseEdges, SymmetricGame, Symmetries, TierGame,
     Unscored,
@@ -378,7 +379,7 @@ impl Notation for TicTacToe {
         grid_string(u64::from(b.x), u64::from(b.o), self.rows, self.cols)
     }
 
-    fn parse_position(&self, text: &str) -> Result<(Board, u8), String> {
+    fn parse_position(&self, text: &str) -> Result<(Board, u8), NotationError> {
         let (x, o) = parse_grid(text, self.rows, self.cols)?;
         let b = Board {
             x: x as u32,
@@ -388,7 +389,8 @@ impl Notation for TicTacToe {
         if nx != no && nx != no + 1 {
             return Err(format!(
                 "X has {nx} stones and O {no}: X moves first, so X has as many as O or one more"
-            ));
+            )
+            .into());
         }
         let side = u8::from(nx != no);
         self.arises(&b, side)?;
@@ -460,13 +462,20 @@ mod tests {
         }
         assert_eq!((accepted, counts_fit - accepted), (5478, 568));
         let e = g.parse_position("xxx/oo./o..").unwrap_err();
-        assert!(e.contains("X has 3 in a row, yet it is X's turn"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("X has 3 in a row, yet it is X's turn"),
+            "{e}"
+        );
         let e = g.parse_position("xxx/ooo/x..").unwrap_err();
-        assert!(e.contains("O has 3 in a row"), "{e}");
+        assert!(e.to_string().contains("O has 3 in a row"), "{e}");
         // Two lines of the last mover without a common stone: on a wider board.
         let wide = TicTacToe::new(2, 7, 3).unwrap();
         let e = wide.parse_position("xxx.xxx/oo.oo.o").unwrap_err();
-        assert!(e.contains("X's lines of 3 share no stone"), "{e}");
+        assert!(
+            e.to_string().contains("X's lines of 3 share no stone"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -486,9 +495,16 @@ mod tests {
         assert_eq!(g.render(&b, 1), "3  . . X\n2  . X .\n1  O . .\n   a b c\n");
         assert!(g.parse_position("xx./.../...").is_err());
         assert!(g.parse_position("x../...").is_err());
-        assert!(g.parse_position("x?./.../...").unwrap_err().contains("'?'"));
+        assert!(g
+            .parse_position("x?./.../...")
+            .unwrap_err()
+            .to_string()
+            .contains("'?'"));
         let e = replay(&g, &["b2", "b2"]).unwrap_err();
-        assert!(e.contains("move 2") && e.contains("legal moves"), "{e}");
+        assert!(
+            e.to_string().contains("move 2") && e.to_string().contains("legal moves"),
+            "{e}"
+        );
         let wide = TicTacToe::new(1, 28, 3).unwrap();
         let p = wide.render(&Board { x: 1, o: 1 << 27 }, 0);
         assert!(p.starts_with("1   X  .  ."), "{p:?}");

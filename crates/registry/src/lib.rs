@@ -567,6 +567,8 @@ pub trait Answer: Send + Sync {
 pub enum QueryError {
     /// An illegal move, a malformed position, a question the game cannot answer.
     Bad(String),
+    /// A move or position the game's notation cannot read, or an illegal move.
+    Notation(retrograde_tier::NotationError),
     /// A value that cannot be read.
     Lookup(Error),
     /// The answer would take longer than allowed ([`Answer::query_until`]).
@@ -578,6 +580,7 @@ impl std::fmt::Display for QueryError {
         match self {
             QueryError::Bad(m) | QueryError::TooLong(m) => f.write_str(m),
             QueryError::Lookup(e) => e.fmt(f),
+            QueryError::Notation(e) => e.fmt(f),
         }
     }
 }
@@ -586,8 +589,15 @@ impl std::error::Error for QueryError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             QueryError::Lookup(e) => Some(e),
+            QueryError::Notation(e) => Some(e),
             QueryError::Bad(_) | QueryError::TooLong(_) => None,
         }
+    }
+}
+
+impl From<retrograde_tier::NotationError> for QueryError {
+    fn from(e: retrograde_tier::NotationError) -> Self {
+        QueryError::Notation(e)
     }
 }
 

@@ -6,7 +6,8 @@ use crate::{Answer, Built, Query, QueryAnswer, QueryError, Report};
 use retrograde_games::play::{start_session, DynSession, TierPlay};
 use retrograde_solve::{Scored, Value};
 use retrograde_tier::{
-    replay, Error, Notation, Scoring, SolveOptions, Solved, Storage, TierGame, TierSolution, Turn,
+    play_moves, replay, Error, Notation, Scoring, SolveOptions, Solved, Storage, TierGame,
+    TierSolution, Turn,
 };
 use std::sync::Arc;
 
@@ -197,26 +198,11 @@ pub(crate) fn query<G: Notation + Send + Sync>(
 /// The position a query names and the side to move there.
 pub(crate) fn resolve<G: Notation>(game: &G, q: &Query) -> Result<(G::Position, u8), QueryError> {
     Ok(match q {
-        Query::Moves(m) => replay(game, m).map_err(QueryError::Bad)?,
+        Query::Moves(m) => replay(game, m)?,
         Query::Position(text) => parse(game, text)?,
         Query::After(text, moves) => {
-            let (mut p, mut side) = parse(game, text)?;
-            for (i, m) in moves.iter().enumerate() {
-                if game.primitive(&p).is_some() {
-                    return Err(QueryError::Bad(format!(
-                        "move {} ({m:?}): the game is already over",
-                        i + 1
-                    )));
-                }
-                let q = game
-                    .parse_move(&p, side, m)
-                    .map_err(|e| QueryError::Bad(format!("move {} ({m:?}): {e}", i + 1)))?;
-                if !keeps(game, &p, &q) {
-                    side ^= 1;
-                }
-                p = q;
-            }
-            (p, side)
+            let (p, side) = parse(game, text)?;
+            play_moves(game, p, side, moves)?
         }
     })
 }

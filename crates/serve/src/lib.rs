@@ -537,6 +537,7 @@ async fn query(
     match answered {
         Ok(Ok(body)) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
         Ok(Err((_, QueryError::Bad(m)))) => error(StatusCode::BAD_REQUEST, m),
+        Ok(Err((_, QueryError::Notation(e)))) => error(StatusCode::BAD_REQUEST, e.to_string()),
         Ok(Err((name, QueryError::TooLong(m)))) => busy(format!(
             "{name}: {m}: given up after {} s",
             LOOKUP_TIME.as_secs()

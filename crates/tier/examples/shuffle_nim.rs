@@ -6,8 +6,8 @@
 
 use retrograde_graph::Primitive;
 use retrograde_tier::{
-    Alternate, Dense, DenseIndex, Notation, SymmetricGame, Symmetries, TierGame, UnmoveGame,
-    Unmoves, Unscored,
+    Alternate, Dense, DenseIndex, Notation, NotationError, SymmetricGame, Symmetries, TierGame,
+    UnmoveGame, Unmoves, Unscored,
 };
 
 /// Shuffle Nim with heaps of at most `n` tokens each.
@@ -123,12 +123,12 @@ impl Notation for ShuffleNim {
     fn position_string(&self, p: &(u32, u32), _side: u8) -> String {
         format!("{},{}", p.0, p.1)
     }
-    fn parse_position(&self, text: &str) -> Result<((u32, u32), u8), String> {
+    fn parse_position(&self, text: &str) -> Result<((u32, u32), u8), NotationError> {
         let (a, b) = text.split_once(',').ok_or("expected two heaps, like 3,4")?;
         let heap = |s: &str| s.trim().parse::<u32>().ok().filter(|&h| h <= self.n);
         match (heap(a), heap(b)) {
             (Some(a), Some(b)) => Ok(((a, b), 0)),
-            _ => Err(format!("heaps are 0 to {}", self.n)),
+            _ => Err(format!("heaps are 0 to {}", self.n).into()),
         }
     }
     fn position_help(&self) -> String {

@@ -98,7 +98,7 @@ pub use game::{
     Symmetries, Symmetry, TierGame, Turn, UnmoveGame, Unmoves, Unscored,
 };
 pub use graphdb::GraphDb;
-pub use notation::{replay, Notation};
+pub use notation::{play_moves, replay, Notation, NotationError};
 pub use stats::Stats;
 pub use storage::{DirStorage, MemStorage, Storage, StorageWriter};
 pub use store::cell::{AnyCells, Cell, ScoreCell};

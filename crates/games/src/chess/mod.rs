@@ -43,6 +43,7 @@ use cozy_chess::{
     Piece, Rank, Square,
 };
 use retrograde_graph::Primitive;
+use retrograde_tier::NotationError;
 use retrograde_tier::{
     Alternate, Dense, DenseIndex, Notation, SymmetricGame, Symmetries, TierGame, UnmoveGame,
     Unmoves, Unscored,
@@ -1625,16 +1626,16 @@ impl Notation for Chess {
         self.fen(p)
     }
 
-    fn parse_position(&self, text: &str) -> Result<(Pos, u8), String> {
+    fn parse_position(&self, text: &str) -> Result<(Pos, u8), NotationError> {
         let t = text.trim();
         let fields = t.split_whitespace().count();
         let full = match fields {
             4 => format!("{} 0 1", t.split_whitespace().collect::<Vec<_>>().join(" ")),
             6 => t.split_whitespace().collect::<Vec<_>>().join(" "),
             _ => {
-                return Err(format!(
-                    "a FEN has 4 or 6 fields separated by spaces, found {fields}"
-                ))
+                return Err(
+                    format!("a FEN has 4 or 6 fields separated by spaces, found {fields}").into(),
+                )
             }
         };
         let board = Board::from_fen(&full, false).map_err(|e| {

@@ -6,6 +6,98 @@
 //! colours, the others may ignore it.
 
 use crate::api::game::TierGame;
+use std::fmt;
+
+/// What is wrong with a position or a move someone wrote, as a game's [`Notation`] reads
+/// it. Its text (`Display`) is the message for a person.
+///
+/// ```
+/// use retrograde_tier::notation::NotationError;
+/// let e = NotationError::NotLegal { text: "a9".into(), hint: None, legal: vec!["b1".into(), "a2".into()] };
+/// assert_eq!(e.to_string(), r#""a9" is not a legal move here; legal moves: a2 b1"#);
+/// let at = NotationError::AtMove { number: 3, text: "a9".into(), error: Box::new(e) };
+/// assert!(at.to_string().starts_with(r#"move 3 ("a9"): "a9" is not"#));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotationError {
+    /// The text is no position in the game's notation: what is wrong, in words.
+    Position(String),
+    /// Moves were given for a game without a start position.
+    NoStart,
+    /// The move `text` was asked where the game is over.
+    Over(String),
+    /// No legal move is named `text`: what a move looks like (`hint`), and the legal
+    /// moves' names.
+    NotLegal {
+        /// The move as written.
+        text: String,
+        /// What a move of the game looks like (`a drop is an empty cell, e.g. c3`).
+        hint: Option<String>,
+        /// The names of the legal moves.
+        legal: Vec<String>,
+    },
+    /// The move `text` cannot be played here, for the game's reason (`column 3 is full`).
+    Refused {
+        /// The move as written.
+        text: String,
+        /// Why, in words.
+        why: String,
+    },
+    /// A move of a sequence ([`replay`]) played after the game was over.
+    Finished,
+    /// The move at `number` (from 1) of a sequence, `text`, and what is wrong with it.
+    AtMove {
+        /// Its place in the sequence, from 1.
+        number: usize,
+        /// The move as written.
+        text: String,
+        /// What is wrong with it.
+        error: Box<NotationError>,
+    },
+}
+
+impl fmt::Display for NotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotationError::Position(why) => f.write_str(why),
+            NotationError::NoStart => {
+                f.write_str("this game has no start position: give a position instead of moves")
+            }
+            NotationError::Over(text) => write!(f, "{text:?} is not legal: the game is over"),
+            NotationError::NotLegal { text, hint, legal } => {
+                write!(f, "{text:?} is not a legal move here")?;
+                if let Some(h) = hint {
+                    write!(f, " ({h})")?;
+                }
+                let legal = listed(legal.iter().map(String::as_str), " ");
+                write!(f, "; legal moves: {legal}")
+            }
+            NotationError::Refused { why, .. } => f.write_str(why),
+            NotationError::Finished => f.write_str("the game is already over"),
+            NotationError::AtMove {
+                number,
+                text,
+                error,
+            } => write!(f, "move {number} ({text:?}): {error}"),
+        }
+    }
+}
+
+impl std::error::Error for NotationError {}
+
+impl From<String> for NotationError {
+    /// What is wrong with a position, in words ([`NotationError::Position`]).
+    fn from(why: String) -> Self {
+        NotationError::Position(why)
+    }
+}
+
+impl From<&str> for NotationError {
+    /// What is wrong with a position, in words ([`NotationError::Position`]).
+    fn from(why: &str) -> Self {
+        NotationError::Position(why.into())
+    }
+}
 
 /// A game's notation: move names, a picture of a position, and a one-line position string.
 pub trait Notation: TierGame {
@@ -24,8 +116,8 @@ pub trait Notation: TierGame {
     /// Reads a position in the game's own notation: the position and the side to move.
     ///
     /// # Errors
-    /// What is wrong with the text, in words.
-    fn parse_position(&self, text: &str) -> Result<(Self::Position, u8), String>;
+    /// What is wrong with the text ([`NotationError::Position`]).
+    fn parse_position(&self, text: &str) -> Result<(Self::Position, u8), NotationError>;
 
     /// What the notation of positions looks like, for error messages and help.
     fn position_help(&self) -> String;
@@ -54,26 +146,21 @@ pub trait Notation: TierGame {
     /// spaces).
     ///
     /// # Errors
-    /// When no legal move has that name: says why, and lists the legal ones.
+    /// When no legal move has that name: [`NotationError::Over`] or
+    /// [`NotationError::NotLegal`] (with the legal ones).
     fn parse_move(
         &self,
         p: &Self::Position,
         side: u8,
         text: &str,
-    ) -> Result<Self::Position, String> {
+    ) -> Result<Self::Position, NotationError> {
         let mut moves = Vec::new();
         self.named_moves(p, side, &mut moves);
         let want = text.trim();
         if let Some((_, q)) = moves.iter().find(|(n, _)| n.eq_ignore_ascii_case(want)) {
             return Ok(*q);
         }
-        if moves.is_empty() {
-            return Err(format!("{want:?} is not legal: the game is over"));
-        }
-        Err(format!(
-            "{want:?} is not a legal move here; legal moves: {}",
-            listed(moves.iter().map(|(n, _)| n.as_str()), " ")
-        ))
+        Err(not_legal(want, None, moves.iter().map(|(n, _)| n.clone())))
     }
 }
 
@@ -113,27 +200,60 @@ fn natural(s: &str) -> Vec<(u8, u64, String)> {
     key
 }
 
+/// The error for a move no legal move is named: the game is over when there are none
+/// ([`NotationError::Over`]), else [`NotationError::NotLegal`] with `hint` and their names.
+pub fn not_legal(
+    text: &str,
+    hint: Option<&str>,
+    legal: impl IntoIterator<Item = String>,
+) -> NotationError {
+    let legal: Vec<String> = legal.into_iter().collect();
+    if legal.is_empty() {
+        return NotationError::Over(text.into());
+    }
+    NotationError::NotLegal {
+        text: text.into(),
+        hint: hint.map(Into::into),
+        legal,
+    }
+}
+
 /// The position after `moves` (names, from the start) and the side to move there.
 ///
 /// # Errors
-/// A game without a start, or a move that is not legal where it is played (its number,
-/// its name, why, and the legal moves).
+/// [`NotationError::NoStart`] for a game without a start, or [`NotationError::AtMove`] for a
+/// move that is not legal where it is played (its number, its name, and why).
 pub fn replay<G: Notation>(
     game: &G,
     moves: &[impl AsRef<str>],
-) -> Result<(G::Position, u8), String> {
-    let mut p = game
-        .start()
-        .ok_or("this game has no start position: give a position instead of moves")?;
-    let mut side = 0u8;
+) -> Result<(G::Position, u8), NotationError> {
+    let p = game.start().ok_or(NotationError::NoStart)?;
+    play_moves(game, p, 0, moves)
+}
+
+/// The position after `moves` (names) played from `p` with `side` to move, and the side
+/// to move there.
+///
+/// # Errors
+/// [`NotationError::AtMove`]: a move that is not legal where it is played (its number, its
+/// name, and why).
+pub fn play_moves<G: Notation>(
+    game: &G,
+    mut p: G::Position,
+    mut side: u8,
+    moves: &[impl AsRef<str>],
+) -> Result<(G::Position, u8), NotationError> {
     for (i, m) in moves.iter().enumerate() {
         let m = m.as_ref();
+        let at = |error| NotationError::AtMove {
+            number: i + 1,
+            text: m.into(),
+            error: Box::new(error),
+        };
         if game.primitive(&p).is_some() {
-            return Err(format!("move {} ({m:?}): the game is already over", i + 1));
+            return Err(at(NotationError::Finished));
         }
-        let q = game
-            .parse_move(&p, side, m)
-            .map_err(|e| format!("move {} ({m:?}): {e}", i + 1))?;
+        let q = game.parse_move(&p, side, m).map_err(at)?;
         if !crate::api::game::keeps(game, &p, &q) {
             side ^= 1;
         }
@@ -174,24 +294,25 @@ pub fn every_board(cells: u32) -> impl Iterator<Item = (u64, u64)> {
 /// use retrograde_tier::notation::{grid_string, parse_grid};
 /// assert_eq!(parse_grid("x../.o./...", 3, 3), Ok((0b1, 0b1_0000)));
 /// assert_eq!(grid_string(0b1, 0b1_0000, 3, 3), "x../.o./...");
-/// assert!(parse_grid("x../.o.", 3, 3).unwrap_err().contains("expected 3 rows"));
+/// assert!(parse_grid("x../.o.", 3, 3).unwrap_err().to_string().contains("expected 3 rows"));
 /// ```
 ///
 /// # Errors
 /// A wrong number of rows or cells, or another character, said in words.
-pub fn parse_grid(board: &str, rows: u32, cols: u32) -> Result<(u64, u64), String> {
+pub fn parse_grid(board: &str, rows: u32, cols: u32) -> Result<(u64, u64), NotationError> {
     let lines: Vec<&str> = board.trim().split('/').collect();
     if lines.len() != rows as usize {
         return Err(format!(
             "expected {rows} rows separated by '/', found {}",
             lines.len()
-        ));
+        )
+        .into());
     }
     let (mut xs, mut os) = (0u64, 0u64);
     for (r, row) in lines.iter().enumerate() {
         let count = row.chars().count();
         if count != cols as usize {
-            return Err(format!("row {} has {count} cells, expected {cols}", r + 1));
+            return Err(format!("row {} has {count} cells, expected {cols}", r + 1).into());
         }
         for (c, ch) in row.chars().enumerate() {
             let bit = 1u64 << (r as u64 * u64::from(cols) + c as u64);
@@ -200,10 +321,9 @@ pub fn parse_grid(board: &str, rows: u32, cols: u32) -> Result<(u64, u64), Strin
                 'o' => os |= bit,
                 '.' | '-' | '_' => {}
                 other => {
-                    return Err(format!(
-                        "row {}: {other:?} is not a cell (x, o or .)",
-                        r + 1
-                    ))
+                    return Err(
+                        format!("row {}: {other:?} is not a cell (x, o or .)", r + 1).into(),
+                    )
                 }
             }
         }
@@ -236,17 +356,17 @@ pub fn grid_string(xs: u64, os: u64, rows: u32, cols: u32) -> String {
 ///
 /// # Errors
 /// A missing or unknown side, or more text after it.
-pub fn split_side(text: &str) -> Result<(&str, u8), String> {
+pub fn split_side(text: &str) -> Result<(&str, u8), NotationError> {
     let mut parts = text.split_whitespace();
     let board = parts.next().ok_or("an empty position")?;
     let side = match parts.next().map(str::to_ascii_lowercase).as_deref() {
         Some("x") => 0,
         Some("o") => 1,
-        Some(other) => return Err(format!("the side to move is x or o, found {other:?}")),
+        Some(other) => return Err(format!("the side to move is x or o, found {other:?}").into()),
         None => return Err("the side to move (x or o) is missing after the board".into()),
     };
     if let Some(extra) = parts.next() {
-        return Err(format!("unexpected {extra:?} after the side to move"));
+        return Err(format!("unexpected {extra:?} after the side to move").into());
     }
     Ok((board, side))
 }
