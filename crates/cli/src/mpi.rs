@@ -95,6 +95,19 @@ impl Mpi {
         out
     }
 
+    /// `v` reduced by `op` over every rank, element by element, into every rank's `v`.
+    fn all_reduce(&self, v: &mut [u64], op: SystemOperation) {
+        let mine = v.to_vec();
+        self.timed(|| {
+            mpi::request::scope(|scope| {
+                patient(
+                    self.world
+                        .immediate_all_reduce_into(scope, &mine[..], v, op),
+                )
+            })
+        });
+    }
+
     /// One `alltoallv` of byte pieces whose sizes both sides know; what rank `d` sent is
     /// appended to `into[d]`. A lone piece to send is sent from where it is, and a lone
     /// piece to receive lands in its buffer at once (at K = 2, every exchange): no copy
@@ -248,31 +261,11 @@ impl Exchange for Mpi {
     }
 
     fn sum(&self, v: &mut [u64]) {
-        let mine = v.to_vec();
-        self.timed(|| {
-            mpi::request::scope(|scope| {
-                patient(self.world.immediate_all_reduce_into(
-                    scope,
-                    &mine[..],
-                    v,
-                    SystemOperation::sum(),
-                ))
-            })
-        });
+        self.all_reduce(v, SystemOperation::sum());
     }
 
     fn max(&self, v: &mut [u64]) {
-        let mine = v.to_vec();
-        self.timed(|| {
-            mpi::request::scope(|scope| {
-                patient(self.world.immediate_all_reduce_into(
-                    scope,
-                    &mine[..],
-                    v,
-                    SystemOperation::max(),
-                ))
-            })
-        });
+        self.all_reduce(v, SystemOperation::max());
     }
 
     fn gather(&self, bytes: &[u8]) -> Option<Vec<Vec<u8>>> {
