@@ -1060,7 +1060,7 @@ impl TierGame for Chess {
         if Chess::insufficient(p) {
             return Some(Primitive::Tie);
         }
-        if self.children(p, |_| true) {
+        if Chess::king_can_step(p) || self.children(p, |_| true) {
             return None;
         }
         let b = Bits::of(p);
@@ -1239,6 +1239,28 @@ impl Chess {
             }
         }
         false
+    }
+
+    /// Whether the side to move is not in check and its king can step to an empty square
+    /// that is not attacked: a legal move found with a few attack tests, where
+    /// [`Chess::children`] first maps every square the other side attacks. `false` says
+    /// nothing (the position may still have moves).
+    #[inline]
+    fn king_can_step(p: &Pos) -> bool {
+        let b = Bits::of(p);
+        let us = usize::from(p.stm());
+        let them = 1 - us;
+        let king = p.sq(us);
+        let occ = b.occ();
+        let theirs = b.col[them];
+        if b.attacked(king, them, theirs, occ) {
+            return false;
+        }
+        // The king's own square is empty once it has stepped (a slider sees through it).
+        let without = occ & !(1u64 << king);
+        BitBoard(get_king_moves(sq(king)).0 & !occ)
+            .into_iter()
+            .any(|t| !b.attacked(t as u8, them, theirs, without))
     }
 
     /// Whether the side to move in `c` can take en passant the pawn that has just made a
