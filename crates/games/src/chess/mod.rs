@@ -257,7 +257,9 @@ impl Tier {
 ///
 /// All packed into one number, most significant first: the five squares (8 bits each,
 /// 0 = a1, 7 = h1, 63 = h8: white king, black king, then the others, 0 past the last),
-/// the en-passant file (4 bits), the side to move (1 bit: 1 for black), 7 bits of 0 and
+/// the en-passant file (4 bits), the side to move (1 bit: 1 for black), 6 bits of 0,
+/// whether the material has pawns (1 bit, a function of the material: asked for every
+/// symmetry, index and tier, where [`Material::has_pawns`] cost 4% of a pawn ending) and
 /// the material (12 bits). So positions are ordered by their squares first, the white
 /// king's most significant, and a position is built, compared and copied in a register.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -277,6 +279,13 @@ impl fmt::Debug for Pos {
 impl Pos {
     const EP_SHIFT: u32 = 20;
     const STM_SHIFT: u32 = 19;
+    const PAWNS: u64 = 1 << 12;
+
+    /// The material's bits with its pawn bit.
+    #[inline]
+    fn mat_bits(mat: Material) -> u64 {
+        u64::from(mat.0) | if mat.has_pawns() { Pos::PAWNS } else { 0 }
+    }
 
     /// A position from its fields.
     #[inline]
@@ -288,7 +297,7 @@ impl Pos {
         Pos(k << 24
             | u64::from(ep) << Pos::EP_SHIFT
             | u64::from(stm) << Pos::STM_SHIFT
-            | u64::from(mat.0))
+            | Pos::mat_bits(mat))
     }
 
     /// The square of piece `i` (0 the white king, 1 the black king, then the others).
@@ -346,7 +355,13 @@ impl Pos {
 
     #[inline]
     fn set_mat(&mut self, m: Material) {
-        self.0 = self.0 & !0xfff | u64::from(m.0);
+        self.0 = self.0 & !(0xfff | Pos::PAWNS) | Pos::mat_bits(m);
+    }
+
+    /// Whether there are pawns (then only the mirror is a symmetry).
+    #[inline]
+    fn pawns(self) -> bool {
+        self.0 & Pos::PAWNS != 0
     }
 
     /// The side to move: 0 white, 1 black.
@@ -947,8 +962,9 @@ impl TierGame for Chess {
     #[inline]
     fn tier(&self, p: &Pos) -> Tier {
         let mut ranks = 0u16;
-        if p.mat().has_pawns() {
-            for i in 0..p.mat().len() {
+        if p.pawns() {
+            // Empty slots have code 0: no pawn.
+            for i in 0..MAX_OTHERS {
                 if p.mat().code(i) & 7 == 1 {
                     ranks |= u16::from(p.sq(2 + i) >> 3) << (3 * i);
                 }
@@ -1378,7 +1394,7 @@ impl DenseIndex for Chess {
 
     #[inline]
     fn rank(&self, p: &Pos) -> u64 {
-        let table = usize::from(p.mat().has_pawns());
+        let table = usize::from(p.pawns());
         let block = if p.ep() == 0 {
             u64::from(p.stm())
         } else {
@@ -1528,7 +1544,7 @@ impl SymmetricGame for Chess {
 
     #[inline]
     fn apply_symmetry(&self, p: &Pos, g: usize) -> Pos {
-        let g = if p.mat().has_pawns() { g & 1 } else { g };
+        let g = if p.pawns() { g & 1 } else { g };
         if g == 0 {
             return *p;
         }
@@ -1549,7 +1565,7 @@ impl SymmetricGame for Chess {
     /// kings are on a diagonal.
     #[inline]
     fn canonical(&self, p: &Pos) -> Pos {
-        let k = usize::from(p.mat().has_pawns());
+        let k = usize::from(p.pawns());
         let mut mask = self.to_canonical[k][p.sq(0) as usize * 64 + p.sq(1) as usize];
         if mask == 1 {
             return *p;
@@ -1570,7 +1586,7 @@ impl SymmetricGame for Chess {
     /// pawns 2 (the mirror moves every king).
     #[inline]
     fn class_size(&self, p: &Pos) -> u64 {
-        if p.mat().has_pawns() {
+        if p.pawns() {
             return 2;
         }
         let mut mask = self.fixing[p.sq(0) as usize * 64 + p.sq(1) as usize] & !1;
@@ -1587,7 +1603,7 @@ impl SymmetricGame for Chess {
 
     #[inline]
     fn is_canonical(&self, p: &Pos) -> bool {
-        let k = usize::from(p.mat().has_pawns());
+        let k = usize::from(p.pawns());
         match self.to_canonical[k][p.sq(0) as usize * 64 + p.sq(1) as usize] {
             1 => true,
             m if m & 1 == 0 => false,

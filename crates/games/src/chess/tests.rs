@@ -241,6 +241,9 @@ fn moves_are_the_crate_s_legal_moves() {
             ours.sort();
             theirs.sort();
             assert_eq!(ours, theirs, "{m}: {board}");
+            for c in ours.iter().chain([&p]) {
+                assert_eq!(c.pawns(), c.mat().has_pawns(), "{m}: {c:?}");
+            }
             eps += ours.iter().filter(|c| c.ep() != 0).count() + usize::from(p.ep() != 0);
             promotions += ours
                 .iter()
