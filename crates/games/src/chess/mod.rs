@@ -1418,6 +1418,32 @@ impl DenseIndex for Chess {
         i
     }
 
+    /// The digits and the king pair only: no test of the squares, the checks or en passant.
+    #[inline]
+    fn unrank_solved(&self, t: Tier, mut i: u64) -> Option<Pos> {
+        let n = t.mat.len();
+        let mut sqs = [0u8; MAX_PIECES];
+        for j in (0..n).rev() {
+            if t.mat.code(j) & 7 == 1 {
+                sqs[2 + j] = t.rank_of(j) * 8 + (i & 7) as u8;
+                i >>= 3;
+            } else {
+                sqs[2 + j] = (i & 63) as u8;
+                i >>= 6;
+            }
+        }
+        let pairs = &self.pairs[self.table(t)];
+        let (top, len) = (i as u32, pairs.len() as u32);
+        (sqs[0], sqs[1]) = pairs[(top % len) as usize];
+        let block = (top / len) as u8;
+        let (stm, ep) = match t.ep {
+            0 => (block, 0),
+            1 => (1, block + 1),
+            _ => (0, block + 1),
+        };
+        Some(Pos::new(sqs, ep, stm, t.mat))
+    }
+
     fn unrank(&self, t: Tier, mut i: u64) -> Option<Pos> {
         let n = t.mat.len();
         let mut sqs = [0u8; MAX_PIECES];

@@ -1436,7 +1436,7 @@ impl<G: DenseIndex, P: Placement> ParentsOf<'_, G, P> {
         }
         let game = self.game;
         let i = self.part.global(self.me, u64::from(l));
-        let p = game.unrank(self.t, i).ok_or_else(|| {
+        let p = game.unrank_solved(self.t, i).ok_or_else(|| {
             Error::Game(format!(
                 "slot {i} of tier {:?} holds a value but is no position (unrank gave none)",
                 self.t

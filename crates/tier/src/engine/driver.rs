@@ -618,7 +618,12 @@ pub(crate) fn tally<G: DenseIndex, C: Cell, P: Placement>(
             for (j, cell) in chunk.iter().enumerate() {
                 let Some(v) = cell.decode() else { continue };
                 let i = part.global(me, (c * PART + j) as u64);
-                let Some(p) = game.unrank(t, i) else {
+                // Cells the solve just made hold values at positions only.
+                let p = match counted {
+                    Some(_) => game.unrank_solved(t, i),
+                    None => game.unrank(t, i),
+                };
+                let Some(p) = p else {
                     continue;
                 };
                 let w = <G::Symmetry as Symmetry<G>>::class_size(game, &p);
