@@ -258,7 +258,9 @@ impl Tier {
 ///
 /// All packed into one number, most significant first: the five squares (8 bits each,
 /// 0 = a1, 7 = h1, 63 = h8: white king, black king, then the others, 0 past the last),
-/// the en-passant file (4 bits), the side to move (1 bit: 1 for black), 7 bits of 0 and
+/// the en-passant file (4 bits), the side to move (1 bit: 1 for black), 6 bits of 0,
+/// whether the material has pawns (1 bit, a function of the material: asked for every
+/// symmetry, index and tier, where [`Material::has_pawns`] cost 4% of a pawn ending) and
 /// the material (12 bits). So positions are ordered by their squares first, the white
 /// king's most significant, and a position is built, compared and copied in a register.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -278,6 +280,13 @@ impl fmt::Debug for Pos {
 impl Pos {
     const EP_SHIFT: u32 = 20;
     const STM_SHIFT: u32 = 19;
+    const PAWNS: u64 = 1 << 12;
+
+    /// The material's bits with its pawn bit.
+    #[inline]
+    fn mat_bits(mat: Material) -> u64 {
+        u64::from(mat.0) | if mat.has_pawns() { Pos::PAWNS } else { 0 }
+    }
 
     /// A position from its fields.
     #[inline]
@@ -289,7 +298,7 @@ impl Pos {
         Pos(k << 24
             | u64::from(ep) << Pos::EP_SHIFT
             | u64::from(stm) << Pos::STM_SHIFT
-            | u64::from(mat.0))
+            | Pos::mat_bits(mat))
     }
 
     /// The square of piece `i` (0 the white king, 1 the black king, then the others).
@@ -347,7 +356,13 @@ impl Pos {
 
     #[inline]
     fn set_mat(&mut self, m: Material) {
-        self.0 = self.0 & !0xfff | u64::from(m.0);
+        self.0 = self.0 & !(0xfff | Pos::PAWNS) | Pos::mat_bits(m);
+    }
+
+    /// Whether there are pawns (then only the mirror is a symmetry).
+    #[inline]
+    fn pawns(self) -> bool {
+        self.0 & Pos::PAWNS != 0
     }
 
     /// The side to move: 0 white, 1 black.
@@ -948,8 +963,9 @@ impl TierGame for Chess {
     #[inline]
     fn tier(&self, p: &Pos) -> Tier {
         let mut ranks = 0u16;
-        if p.mat().has_pawns() {
-            for i in 0..p.mat().len() {
+        if p.pawns() {
+            // Empty slots have code 0: no pawn.
+            for i in 0..MAX_OTHERS {
                 if p.mat().code(i) & 7 == 1 {
                     ranks |= u16::from(p.sq(2 + i) >> 3) << (3 * i);
                 }
@@ -1061,7 +1077,7 @@ impl TierGame for Chess {
         if Chess::insufficient(p) {
             return Some(Primitive::Tie);
         }
-        if self.children(p, |_| true) {
+        if Chess::king_can_step(p) || self.children(p, |_| true) {
             return None;
         }
         let b = Bits::of(p);
@@ -1242,6 +1258,28 @@ impl Chess {
         false
     }
 
+    /// Whether the side to move is not in check and its king can step to an empty square
+    /// that is not attacked: a legal move found with a few attack tests, where
+    /// [`Chess::children`] first maps every square the other side attacks. `false` says
+    /// nothing (the position may still have moves).
+    #[inline]
+    fn king_can_step(p: &Pos) -> bool {
+        let b = Bits::of(p);
+        let us = usize::from(p.stm());
+        let them = 1 - us;
+        let king = p.sq(us);
+        let occ = b.occ();
+        let theirs = b.col[them];
+        if b.attacked(king, them, theirs, occ) {
+            return false;
+        }
+        // The king's own square is empty once it has stepped (a slider sees through it).
+        let without = occ & !(1u64 << king);
+        BitBoard(get_king_moves(sq(king)).0 & !occ)
+            .into_iter()
+            .any(|t| !b.attacked(t as u8, them, theirs, without))
+    }
+
     /// Whether the side to move in `c` can take en passant the pawn that has just made a
     /// double push to file `file`: a pawn of theirs beside it, and their king safe after.
     fn ep_capture_legal(c: &Pos, file: u8) -> bool {
@@ -1357,7 +1395,7 @@ impl DenseIndex for Chess {
 
     #[inline]
     fn rank(&self, p: &Pos) -> u64 {
-        let table = usize::from(p.mat().has_pawns());
+        let table = usize::from(p.pawns());
         let block = if p.ep() == 0 {
             u64::from(p.stm())
         } else {
@@ -1379,6 +1417,32 @@ impl DenseIndex for Chess {
             };
         }
         i
+    }
+
+    /// The digits and the king pair only: no test of the squares, the checks or en passant.
+    #[inline]
+    fn unrank_solved(&self, t: Tier, mut i: u64) -> Option<Pos> {
+        let n = t.mat.len();
+        let mut sqs = [0u8; MAX_PIECES];
+        for j in (0..n).rev() {
+            if t.mat.code(j) & 7 == 1 {
+                sqs[2 + j] = t.rank_of(j) * 8 + (i & 7) as u8;
+                i >>= 3;
+            } else {
+                sqs[2 + j] = (i & 63) as u8;
+                i >>= 6;
+            }
+        }
+        let pairs = &self.pairs[self.table(t)];
+        let (top, len) = (i as u32, pairs.len() as u32);
+        (sqs[0], sqs[1]) = pairs[(top % len) as usize];
+        let block = (top / len) as u8;
+        let (stm, ep) = match t.ep {
+            0 => (block, 0),
+            1 => (1, block + 1),
+            _ => (0, block + 1),
+        };
+        Some(Pos::new(sqs, ep, stm, t.mat))
     }
 
     fn unrank(&self, t: Tier, mut i: u64) -> Option<Pos> {
@@ -1507,7 +1571,7 @@ impl SymmetricGame for Chess {
 
     #[inline]
     fn apply_symmetry(&self, p: &Pos, g: usize) -> Pos {
-        let g = if p.mat().has_pawns() { g & 1 } else { g };
+        let g = if p.pawns() { g & 1 } else { g };
         if g == 0 {
             return *p;
         }
@@ -1528,7 +1592,7 @@ impl SymmetricGame for Chess {
     /// kings are on a diagonal.
     #[inline]
     fn canonical(&self, p: &Pos) -> Pos {
-        let k = usize::from(p.mat().has_pawns());
+        let k = usize::from(p.pawns());
         let mut mask = self.to_canonical[k][p.sq(0) as usize * 64 + p.sq(1) as usize];
         if mask == 1 {
             return *p;
@@ -1549,7 +1613,7 @@ impl SymmetricGame for Chess {
     /// pawns 2 (the mirror moves every king).
     #[inline]
     fn class_size(&self, p: &Pos) -> u64 {
-        if p.mat().has_pawns() {
+        if p.pawns() {
             return 2;
         }
         let mut mask = self.fixing[p.sq(0) as usize * 64 + p.sq(1) as usize] & !1;
@@ -1566,7 +1630,7 @@ impl SymmetricGame for Chess {
 
     #[inline]
     fn is_canonical(&self, p: &Pos) -> bool {
-        let k = usize::from(p.mat().has_pawns());
+        let k = usize::from(p.pawns());
         match self.to_canonical[k][p.sq(0) as usize * 64 + p.sq(1) as usize] {
             1 => true,
             m if m & 1 == 0 => false,

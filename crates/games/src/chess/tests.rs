@@ -86,6 +86,8 @@ fn unmoves_are_the_crate_s_moves_backwards() {
             let mut all = Vec::new();
             for i in (0..size).step_by(step as usize) {
                 if let Some(p) = g.unrank(t, i) {
+                    // A position's number, decoded without the tests for holes.
+                    assert_eq!(g.unrank_solved(t, i), Some(p));
                     all.push(p);
                 }
             }
@@ -241,6 +243,9 @@ fn moves_are_the_crate_s_legal_moves() {
             ours.sort();
             theirs.sort();
             assert_eq!(ours, theirs, "{m}: {board}");
+            for c in ours.iter().chain([&p]) {
+                assert_eq!(c.pawns(), c.mat().has_pawns(), "{m}: {c:?}");
+            }
             eps += ours.iter().filter(|c| c.ep() != 0).count() + usize::from(p.ep() != 0);
             promotions += ours
                 .iter()
@@ -531,6 +536,7 @@ fn en_passant_is_a_position_of_its_own() {
     assert_eq!((side, p.ep()), (1, 5));
     assert_eq!(g.tier_name(g.tier(&p)), "KPvKP_44_epw");
     assert_eq!(g.unrank(g.tier(&p), g.rank(&p)), Some(p));
+    assert_eq!(g.unrank_solved(g.tier(&p), g.rank(&p)), Some(p));
     let mut names = Vec::new();
     g.named_moves(&p, 1, &mut names);
     let (_, after) = names
@@ -747,6 +753,7 @@ proptest::proptest! {
         // The index holds the position, and the packed order is the fields' order.
         if g.is_canonical(&p) {
             proptest::prop_assert_eq!(g.unrank(g.tier(&p), g.rank(&p)), Some(p));
+            proptest::prop_assert_eq!(g.unrank_solved(g.tier(&p), g.rank(&p)), Some(p));
         }
         for c in &ours {
             let fields = |q: &Pos| (q.squares(), q.ep(), q.stm(), q.mat());

@@ -115,6 +115,14 @@ pub trait DenseIndex: TierGame {
     fn rank(&self, p: &Self::Position) -> u64;
     /// The position numbered `i` in tier `t`, or `None` when `i` is a hole.
     fn unrank(&self, t: Self::Tier, i: u64) -> Option<Self::Position>;
+    /// The position numbered `i` in tier `t`, where `i` is known to be a position (the
+    /// engine solved its slot): the levels ask it of every decided position, the totals of
+    /// every solved one. Default: [`unrank`](DenseIndex::unrank); a game may skip the
+    /// tests that tell holes apart (asked of a hole, it may answer anything).
+    #[inline]
+    fn unrank_solved(&self, t: Self::Tier, i: u64) -> Option<Self::Position> {
+        self.unrank(t, i)
+    }
     /// Calls `f(i, unrank(t, i))` for every `i` of `range`, in order. Override when the
     /// positions of a range can be listed faster than one `unrank` each.
     fn for_each_in(

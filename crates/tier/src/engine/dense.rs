@@ -305,6 +305,9 @@ pub(crate) struct InitOut<V: Worth> {
     pub(crate) loopy: bool,
     /// Positions solved (canonical, not holes).
     pub(crate) solved: u64,
+    /// Their moves, each position's times its class size (for the totals of a game
+    /// without a start, which would otherwise generate every position's moves again).
+    pub(crate) moves: u64,
     /// Positions waiting for exits another rank owns: (place, moves inside, best exit so
     /// far).
     pending: Vec<(u32, u32, Option<V>)>,
@@ -328,6 +331,7 @@ impl<V: Worth> Default for InitOut<V> {
             edges: Vec::new(),
             loopy: false,
             solved: 0,
+            moves: 0,
             pending: Vec::new(),
             asks: Vec::new(),
             askers: Vec::new(),
@@ -638,8 +642,10 @@ pub(crate) fn settle<C: Cell>(
     Ok(())
 }
 
-/// The tier's cells of this rank's places, solved (holes 0, draws [`Cell::DRAW`]), and the
-/// number of positions solved. Every rank calls it for the same tier (a collective).
+/// The tier's cells of this rank's places, solved (holes 0, draws [`Cell::DRAW`]), the
+/// number of positions solved and, for a game without a start, their moves weighted by
+/// class size (see [`InitOut::moves`]). Every rank calls it for the same tier (a
+/// collective).
 pub(crate) fn solve_tier<G: DenseIndex, C: Staged, P: Placement>(
     game: &G,
     t: G::Tier,
@@ -647,7 +653,7 @@ pub(crate) fn solve_tier<G: DenseIndex, C: Staged, P: Placement>(
     below: &Below<'_, G, C, P>,
     ex: &dyn Exchange,
     opts: &SolveOptions,
-) -> Result<(Vec<C>, u64), Error> {
+) -> Result<(Vec<C>, u64, Option<u64>), Error> {
     let me = ex.rank();
     let n = part.len(me);
     check_size(&t, &part, n)?;
@@ -660,6 +666,7 @@ pub(crate) fn solve_tier<G: DenseIndex, C: Staged, P: Placement>(
         lists,
         loopy,
         solved,
+        moves,
         edges,
     } = init;
     if loopy {
@@ -701,7 +708,7 @@ pub(crate) fn solve_tier<G: DenseIndex, C: Staged, P: Placement>(
             c => c,
         })
         .collect();
-    Ok((out, solved))
+    Ok((out, solved, game.start().is_none().then_some(moves)))
 }
 
 /// Refuses a tier whose places do not fit: `u32` places in one process, and below 2^31 on
@@ -753,6 +760,8 @@ struct Init<V: Worth> {
     /// Some move stays in the tier, on some rank.
     loopy: bool,
     solved: u64,
+    /// Moves weighted by class size (a game without a start only).
+    moves: u64,
     /// Reverse edges inside the tier by the owner of their child: (child's place there,
     /// parent slot | keeps << 31) pairs, flat.
     edges: Vec<Vec<u32>>,
@@ -779,6 +788,7 @@ fn init<G: DenseIndex, C: Cell, P: Placement>(
         lists: Lists::new(),
         loopy: false,
         solved: 0,
+        moves: 0,
         edges: vec![Vec::new(); kk],
     };
     let round = if P::ALONE { n.max(1) } else { ROUND };
@@ -787,6 +797,7 @@ fn init<G: DenseIndex, C: Cell, P: Placement>(
         .max()
         .unwrap_or(0);
     let buckets = if P::ALONE { 0 } else { kk * below.tiers.len() };
+    let weigh = game.start().is_none();
     for r in 0..rounds {
         let lo = (r * round).min(n);
         let hi = (lo + round).min(n);
@@ -813,7 +824,7 @@ fn init<G: DenseIndex, C: Cell, P: Placement>(
                         let l = (l0 + (i - g0)) as u32;
                         let at = Slot { i, l };
                         if let Err(e) = init_one::<G, C, P>(
-                            game, t, &part, me, below, at, p, cells, s, &mut out,
+                            game, t, &part, me, below, at, p, cells, s, weigh, &mut out,
                         ) {
                             err = Err(e);
                         }
@@ -833,6 +844,7 @@ fn init<G: DenseIndex, C: Cell, P: Placement>(
         for o in outs {
             found.lists.add(&o);
             found.solved += o.solved;
+            found.moves += o.moves;
             for (c, p) in o.edges {
                 let (d, lc) = part.place(u64::from(c));
                 found.edges[d].push(lc as u32);
@@ -851,7 +863,8 @@ struct Slot {
 }
 
 /// Init of slot `at` (position `p`, or a hole): decides, seeds or opens it, or leaves it
-/// pending when some exit is another rank's.
+/// pending when some exit is another rank's. With `weigh`, adds its moves times its class
+/// size to `out.moves`.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn init_one<G: DenseIndex, C: Cell, P: Placement>(
@@ -864,6 +877,7 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
     p: Option<G::Position>,
     cells: &[C::Atomic],
     s: &mut Scratch<G::Position>,
+    weigh: bool,
     out: &mut InitOut<C::V>,
 ) -> Result<(), Error> {
     let Slot { i, l } = at;
@@ -883,6 +897,10 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
         None => {
             s.moves.clear();
             game.moves(&p, &mut s.moves);
+            if weigh {
+                let w = <G::Symmetry as Symmetry<G>>::class_size(game, &p);
+                out.moves += w * s.moves.len() as u64;
+            }
             s.moves
                 .is_empty()
                 .then(|| <C::V as Worth>::over(game, &p, None))
@@ -1418,7 +1436,7 @@ impl<G: DenseIndex, P: Placement> ParentsOf<'_, G, P> {
         }
         let game = self.game;
         let i = self.part.global(self.me, u64::from(l));
-        let p = game.unrank(self.t, i).ok_or_else(|| {
+        let p = game.unrank_solved(self.t, i).ok_or_else(|| {
             Error::Game(format!(
                 "slot {i} of tier {:?} holds a value but is no position (unrank gave none)",
                 self.t

@@ -212,14 +212,15 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
         load_cells::<G, C, P>(st, self.game, t, &self.files[k], &header, self.parts[k], me)
     }
 
-    /// This rank's totals of tier `k`.
-    fn tally(&self, k: usize, cells: &[C]) -> Stats {
+    /// This rank's totals of tier `k` (`moves`: its moves, when the solve counted them).
+    fn tally(&self, k: usize, cells: &[C], moves: Option<u64>) -> Stats {
         tally(
             self.game,
             self.dag.tiers[k],
             &self.parts[k],
             self.ex.rank(),
             cells,
+            moves,
         )
     }
 
@@ -239,7 +240,7 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
                 && match self.load(k) {
                     Ok(cells) => {
                         if !has_start {
-                            tier_stats[k] = Some(self.tally(k, &cells));
+                            tier_stats[k] = Some(self.tally(k, &cells, None));
                         }
                         true
                     }
@@ -296,7 +297,7 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
                 };
                 opts.check_memory(what, (held * cell).saturating_add(work))?;
                 let started = Instant::now();
-                let (cells, s) = self.solve_tier(k, &resident)?;
+                let (cells, s, moves) = self.solve_tier(k, &resident)?;
                 let took = started.elapsed();
                 solved += s;
                 if let Some(st) = storage {
@@ -305,7 +306,7 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
                     store_cells(st, &self.files[k], &header, &cells, opts.codec)?;
                 }
                 if self.game.start().is_none() {
-                    let mut st = self.tally(k, &cells);
+                    let mut st = self.tally(k, &cells, moves);
                     // The tier's time, once (the ranks' totals are summed).
                     if me == 0 {
                         st.solve = took;
@@ -331,7 +332,7 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
         &self,
         k: usize,
         resident: &[Option<Arc<Vec<C>>>],
-    ) -> Result<(Vec<C>, u64), Error> {
+    ) -> Result<(Vec<C>, u64, Option<u64>), Error> {
         let dag = &self.dag;
         let below = Below {
             tiers: dag.children[k]
@@ -344,7 +345,9 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
         };
         let (game, t) = (self.game, dag.tiers[k]);
         match self.opts.engine {
-            Engine::Sequential if P::ALONE => C::sequential::<G, P>(game, t, &below),
+            Engine::Sequential if P::ALONE => {
+                C::sequential::<G, P>(game, t, &below).map(|(c, s)| (c, s, None))
+            }
             _ => dense::solve_tier::<G, C, P>(game, t, self.parts[k], &below, self.ex, self.opts),
         }
     }
@@ -366,7 +369,7 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
         for (k, ts) in tier_stats.into_iter().enumerate() {
             per.push(match ts {
                 Some(s) => s,
-                None => self.tally(k, &get(k)?),
+                None => self.tally(k, &get(k)?, None),
             });
         }
         let per = merge_stats(self.ex, per)?;
@@ -594,16 +597,19 @@ fn gather_tiers<C: CellArray, P: Placement>(
     Ok(data)
 }
 
-/// Totals over the positions of this rank's share of a tier (weighted by class size).
+/// Totals over the positions of this rank's share of a tier (weighted by class size). The
+/// moves are `counted` when the solve counted them (its init generates every position's
+/// moves anyway), else generated here.
 pub(crate) fn tally<G: DenseIndex, C: Cell, P: Placement>(
     game: &G,
     t: G::Tier,
     part: &P,
     me: usize,
     cells: &[C],
+    counted: Option<u64>,
 ) -> Stats {
     const PART: usize = 1 << 14;
-    cells
+    let mut st = cells
         .par_chunks(PART)
         .enumerate()
         .map(|(c, chunk)| {
@@ -612,7 +618,12 @@ pub(crate) fn tally<G: DenseIndex, C: Cell, P: Placement>(
             for (j, cell) in chunk.iter().enumerate() {
                 let Some(v) = cell.decode() else { continue };
                 let i = part.global(me, (c * PART + j) as u64);
-                let Some(p) = game.unrank(t, i) else {
+                // Cells the solve just made hold values at positions only.
+                let p = match counted {
+                    Some(_) => game.unrank_solved(t, i),
+                    None => game.unrank(t, i),
+                };
+                let Some(p) = p else {
                     continue;
                 };
                 let w = <G::Symmetry as Symmetry<G>>::class_size(game, &p);
@@ -620,7 +631,7 @@ pub(crate) fn tally<G: DenseIndex, C: Cell, P: Placement>(
                 s.states += w;
                 s.classes += 1;
                 v.count(w, &mut s);
-                if game.primitive(&p).is_none() {
+                if counted.is_none() && game.primitive(&p).is_none() {
                     moves.clear();
                     game.moves(&p, &mut moves);
                     s.moves += w * moves.len() as u64;
@@ -631,7 +642,11 @@ pub(crate) fn tally<G: DenseIndex, C: Cell, P: Placement>(
         .reduce(Stats::default, |mut a, b| {
             a.merge(&b);
             a
-        })
+        });
+    if let Some(m) = counted {
+        st.moves = m;
+    }
+    st
 }
 
 #[cfg(test)]
