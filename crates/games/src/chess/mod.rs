@@ -1421,18 +1421,8 @@ impl DenseIndex for Chess {
 
     /// The digits and the king pair only: no test of the squares, the checks or en passant.
     #[inline]
-    fn unrank_solved(&self, t: Tier, mut i: u64) -> Option<Pos> {
-        let n = t.mat.len();
-        let mut sqs = [0u8; MAX_PIECES];
-        for j in (0..n).rev() {
-            if t.mat.code(j) & 7 == 1 {
-                sqs[2 + j] = t.rank_of(j) * 8 + (i & 7) as u8;
-                i >>= 3;
-            } else {
-                sqs[2 + j] = (i & 63) as u8;
-                i >>= 6;
-            }
-        }
+    fn unrank_solved(&self, t: Tier, i: u64) -> Option<Pos> {
+        let (mut sqs, i) = digits(t, i);
         let pairs = &self.pairs[self.table(t)];
         let (top, len) = (i as u32, pairs.len() as u32);
         (sqs[0], sqs[1]) = pairs[(top % len) as usize];
@@ -1445,18 +1435,8 @@ impl DenseIndex for Chess {
         Some(Pos::new(sqs, ep, stm, t.mat))
     }
 
-    fn unrank(&self, t: Tier, mut i: u64) -> Option<Pos> {
-        let n = t.mat.len();
-        let mut sqs = [0u8; MAX_PIECES];
-        for j in (0..n).rev() {
-            if t.mat.code(j) & 7 == 1 {
-                sqs[2 + j] = t.rank_of(j) * 8 + (i & 7) as u8;
-                i >>= 3;
-            } else {
-                sqs[2 + j] = (i & 63) as u8;
-                i >>= 6;
-            }
-        }
+    fn unrank(&self, t: Tier, i: u64) -> Option<Pos> {
+        let (sqs, i) = digits(t, i);
         self.assemble(t, i, sqs)
     }
 
@@ -1735,6 +1715,25 @@ impl Notation for Chess {
     fn side_names(&self) -> [String; 2] {
         ["white".into(), "black".into()]
     }
+}
+
+/// The squares of the pieces other than the kings from an index of tier `t` (a pawn's file
+/// on its tier's rank, another piece's square), and what is left of the index above them:
+/// the side-to-move block and the king pair.
+#[inline]
+fn digits(t: Tier, mut i: u64) -> ([u8; MAX_PIECES], u64) {
+    let n = t.mat.len();
+    let mut sqs = [0u8; MAX_PIECES];
+    for j in (0..n).rev() {
+        if t.mat.code(j) & 7 == 1 {
+            sqs[2 + j] = t.rank_of(j) * 8 + (i & 7) as u8;
+            i >>= 3;
+        } else {
+            sqs[2 + j] = (i & 63) as u8;
+            i >>= 6;
+        }
+    }
+    (sqs, i)
 }
 
 #[cfg(test)]
