@@ -1506,7 +1506,7 @@ impl UnmoveGame for Chess {
         let mut base = *p;
         base.set_stm(mover as u8);
         // Whether the side to move in `p` is safe before the piece of `kind` came from `e`
-        // to `from`.
+        // to `from` (the general test, one per un-move).
         let safe = |kind: usize, from: u8, e: u8| -> bool {
             let moved = 1u64 << from | 1u64 << e;
             let mut before = b;
@@ -1514,10 +1514,29 @@ impl UnmoveGame for Chess {
             before.kind[kind] ^= moved;
             !before.attacked(victim, mover, before.col[mover], occ ^ moved)
         };
+        // The squares a piece of `kind` on `from` can have come from, the side to move in
+        // `p` not in check there. Usually one attack test for all of them: when the
+        // mover's other pieces do not attack the victim's king with `from` empty, a piece
+        // put on `e` only blocks lines, so the king is safe unless the moved piece itself
+        // attacks it from `e`; and it does exactly when a piece of its kind on the king's
+        // square reaches `e` (the squares between are the same, `e` and the king being
+        // the ends). Otherwise (a discovered line, a check that `e` might block) each
+        // square is tested.
+        let origins = |kind: u8, from: u8| -> (u64, bool) {
+            let empty = Bits::reach(kind, from, occ) & !occ;
+            let vacated = occ & !(1u64 << from);
+            let others = b.col[mover] & !(1u64 << from);
+            if b.attacked(victim, mover, others, vacated) {
+                (empty, true)
+            } else {
+                (empty & !Bits::reach(kind, victim, vacated), false)
+            }
+        };
         let from = p.sq(mover);
-        for e in BitBoard(get_king_moves(sq(from)).0 & !occ) {
+        let (empty, test) = origins(6, from);
+        for e in BitBoard(empty) {
             let e = e as u8;
-            if safe(6, from, e) {
+            if !test || safe(6, from, e) {
                 let mut q = base;
                 q.set_sq(mover, e);
                 out.push(q);
@@ -1530,9 +1549,10 @@ impl UnmoveGame for Chess {
                 continue;
             }
             let from = p.sq(2 + j);
-            for e in BitBoard(Bits::reach(kind, from, occ) & !occ) {
+            let (empty, test) = origins(kind, from);
+            for e in BitBoard(empty) {
                 let e = e as u8;
-                if safe(usize::from(kind), from, e) {
+                if !test || safe(usize::from(kind), from, e) {
                     let mut q = base;
                     q.relocate(j, e);
                     out.push(q);
