@@ -137,6 +137,9 @@ const CHUNK: usize = 1 << 11;
 pub(crate) const ROUND: u64 = 1 << 17;
 /// How many received updates ahead of the one applied the cell of one is prefetched.
 const AHEAD: usize = 16;
+/// How many frontier positions ahead of the one whose parents are updated its cell is
+/// prefetched.
+const FRONT_AHEAD: usize = 4;
 
 /// The solved tiers a tier's moves reach: (tier, this rank's cells of it by place, its
 /// placement).
@@ -1247,7 +1250,12 @@ pub(crate) fn levels<G: DenseIndex, C: Open, P: Placement, R: Rule<C>, const TIE
             }
         }
         let away = levels_step(&frontier, &mut next, kk, |chunk, s, out, away, racy| {
-            for &c in chunk {
+            for (x, &c) in chunk.iter().enumerate() {
+                // The frontier's places are in no order: its cells are cache misses, taken
+                // a few positions (each a few dozen parents) ahead.
+                if let Some(&ahead) = chunk.get(x + FRONT_AHEAD) {
+                    prefetch(cells, ahead as usize);
+                }
                 let lost = !TIES && rule.is_loss(C::load(&cells[c as usize]));
                 parents.each(c, s, cells, |owner, lq, k| {
                     let win = lost != k;
