@@ -947,6 +947,10 @@ impl TierGame for Chess {
     type Symmetry = Symmetries;
     type Turn = Alternate;
     type Score = Unscored;
+    /// A move is a piece, its square and (for a promotion) the new piece, so no two moves
+    /// reach one position; and no two un-moves (a piece, the square it came from) leave
+    /// one.
+    const DISTINCT_MOVES: bool = true;
 
     fn name(&self) -> String {
         self.name.clone()

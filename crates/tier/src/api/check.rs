@@ -42,6 +42,9 @@ pub fn check_game<G: TierGame>(game: &G, samples: u64) -> Result<(), Violation> 
         moves.clear();
         game.moves(&p, &mut moves);
         (rules.slots)(game, &p, &moves)?;
+        if G::DISTINCT_MOVES {
+            twice(&moves).map_err(|c| format!("{p:?}: moves lists {c:?} twice, but the game promises distinct moves (DISTINCT_MOVES)"))?;
+        }
         for c in &moves {
             let tc = game.tier(c);
             if tc != t && !dag.children[k].iter().any(|&x| dag.tiers[x] == tc) {
@@ -64,6 +67,9 @@ pub fn check_game<G: TierGame>(game: &G, samples: u64) -> Result<(), Violation> 
         if <G::Parents as Parents<G>>::UNMOVES {
             parents.clear();
             <G::Parents as Parents<G>>::unmoves(game, &p, &mut parents);
+            if G::DISTINCT_MOVES {
+                twice(&parents).map_err(|q| format!("{p:?}: unmoves lists {q:?} twice, but the game promises distinct moves (DISTINCT_MOVES)"))?;
+            }
             for q in &parents {
                 if game.tier(q) != t {
                     return Err(format!("un-move {q:?} of {p:?} is outside the tier {t:?}"));
@@ -173,6 +179,15 @@ impl<G: TierGame> LayoutVisitor<G> for ByLayout {
             numbered: |_, _, _| false,
             sample: sorted_sample::<G>,
         }
+    }
+}
+
+/// The first position a list holds twice, if any.
+fn twice<P: Copy + Eq + std::hash::Hash>(list: &[P]) -> Result<(), P> {
+    let mut seen = HashSet::new();
+    match list.iter().find(|&&x| !seen.insert(x)) {
+        Some(&x) => Err(x),
+        None => Ok(()),
     }
 }
 

@@ -88,6 +88,13 @@ pub trait TierGame: Sync + Sized {
     /// when [`primitive`](TierGame::primitive) fixes `p`'s value.
     fn moves(&self, p: &Self::Position, out: &mut Vec<Self::Position>);
 
+    /// Whether [`moves`](TierGame::moves) never lists one position twice, nor (for an
+    /// [`UnmoveGame`]) `unmoves`. The engine counts each move to a distinct canonical
+    /// position once; with this promise, two moves can meet only when one's position is
+    /// not its own canonical form, so only those few are compared with the others
+    /// (otherwise every move goes through a hash set). `check_game` tests the promise.
+    const DISTINCT_MOVES: bool = false;
+
     /// The value of a position without moves and without a primitive value. Default: a
     /// loss (normal play).
     fn no_move(&self) -> Primitive {

@@ -115,7 +115,7 @@
 //! most 4 bytes per update crossing ranks.
 
 use crate::api::game::{canonical, keeps, DenseIndex, Parents, Scoring, Symmetry};
-use crate::engine::distinct::Distinct;
+use crate::engine::distinct::Keys;
 use crate::engine::SolveOptions;
 use crate::error::Error;
 use crate::store::cell::{Cell, CellArray, Class, Open, ScoreCell, Worth};
@@ -421,11 +421,11 @@ impl<S: Copy + Ord + std::hash::Hash> Lists<S> {
 /// Per-thread scratch space.
 pub(crate) struct Scratch<P> {
     pub(crate) moves: Vec<P>,
-    /// Distinct (slot << 1 | keeps-turn) of moves inside the tier or of parents.
-    pub(crate) inside: Distinct<u64>,
+    /// The distinct (slot << 1 | keeps-turn) of moves inside the tier or of parents.
+    pub(crate) inside: Keys<u64>,
     /// Moves inside the tier as (canonical child, keeps-turn), with un-moves: counting
     /// needs no rank.
-    pub(crate) inside_pos: Distinct<(P, bool)>,
+    pub(crate) inside_pos: Keys<(P, bool)>,
     /// Exits located: (child tier, slot, keeps-turn, reward).
     pub(crate) exits: Vec<(usize, usize, bool, i64)>,
     /// The distinct parents of `inside`, across ranks, this rank's first: (owner, place
@@ -437,8 +437,8 @@ impl<P: Copy + Eq + std::hash::Hash> Scratch<P> {
     pub(crate) fn new() -> Scratch<P> {
         Scratch {
             moves: Vec::with_capacity(64),
-            inside: Distinct::new(),
-            inside_pos: Distinct::new(),
+            inside: Keys::new(),
+            inside_pos: Keys::new(),
             exits: Vec::with_capacity(64),
             sorted: Vec::with_capacity(64),
         }
@@ -922,8 +922,8 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
         return Ok(());
     }
     let unmoves = <G::Parents as Parents<G>>::UNMOVES;
-    s.inside.clear();
-    s.inside_pos.clear();
+    s.inside.clear(G::DISTINCT_MOVES);
+    s.inside_pos.clear(G::DISTINCT_MOVES);
     s.exits.clear();
     let pending = out.pending.len() as u32;
     let mut remote = false;
@@ -932,8 +932,9 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
         let k = keeps(game, &p, c);
         if game.tier(c) == t {
             let cc = canonical(game, c);
+            let sure = G::DISTINCT_MOVES && cc == *c;
             if unmoves {
-                s.inside_pos.insert((cc, k));
+                s.inside_pos.add((cc, k), sure);
                 continue;
             }
             let j = game.rank(&cc);
@@ -943,7 +944,7 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
                     part.size()
                 )));
             }
-            s.inside.insert(j << 1 | u64::from(k));
+            s.inside.add(j << 1 | u64::from(k), sure);
         } else {
             let (ct, owner, lj) = below.locate(game, t, c)?;
             let reward = <G::Score as Scoring<G>>::reward(game, &p, c);
@@ -962,13 +963,14 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
         }
     }
     let inside = if unmoves {
-        s.inside_pos.len()
+        s.inside_pos.keys().len()
     } else {
-        for &e in s.inside.keys() {
+        let keys = s.inside.keys();
+        for &e in keys {
             out.edges
                 .push(((e >> 1) as u32, i as u32 | ((e & 1) as u32) << 31));
         }
-        s.inside.len()
+        keys.len()
     };
     if inside > 0 {
         out.loopy = true;
@@ -1452,7 +1454,7 @@ impl<G: DenseIndex, P: Placement> ParentsOf<'_, G, P> {
         })?;
         s.moves.clear();
         <G::Parents as Parents<G>>::unmoves(game, &p, &mut s.moves);
-        s.inside.clear();
+        s.inside.clear(G::DISTINCT_MOVES);
         let mut by = Sides::new(&mut s.sorted, if P::ALONE { 0 } else { s.moves.len() });
         for q in &s.moves {
             if game.tier(q) != self.t {
@@ -1462,7 +1464,8 @@ impl<G: DenseIndex, P: Placement> ParentsOf<'_, G, P> {
                 )));
             }
             let k = keeps(game, q, &p);
-            let j = game.rank(&canonical(game, q));
+            let cq = canonical(game, q);
+            let j = game.rank(&cq);
             if j >= self.part.size() {
                 return Err(Error::Game(format!(
                     "an un-move of {p:?} gives {q:?}, rank {j}, past the size {} of tier {:?}",
@@ -1470,12 +1473,14 @@ impl<G: DenseIndex, P: Placement> ParentsOf<'_, G, P> {
                     self.t
                 )));
             }
-            if s.inside.insert(j << 1 | u64::from(k)) {
-                let (owner, lj) = self.part.place(j);
-                prefetch(hint, lj as usize);
-                if !P::ALONE {
-                    by.put((owner, lj as u32, k), owner == self.me);
-                }
+            s.inside
+                .add(j << 1 | u64::from(k), G::DISTINCT_MOVES && cq == *q);
+        }
+        for &e in s.inside.keys() {
+            let (owner, lj) = self.part.place(e >> 1);
+            prefetch(hint, lj as usize);
+            if !P::ALONE {
+                by.put((owner, lj as u32, e & 1 == 1), owner == self.me);
             }
         }
         if P::ALONE {
