@@ -160,3 +160,75 @@ fn a_game_that_breaks_the_api_is_an_error_not_a_panic() {
         );
     }
 }
+
+/// [`Cycles`] that promises distinct moves ([`TierGame::DISTINCT_MOVES`]); with `true`, a
+/// move is listed twice, breaking the promise.
+struct Promised(bool);
+
+impl TierGame for Promised {
+    type Position = (u32, u64);
+    type Tier = u32;
+    type Layout = Dense;
+    type Parents = Unmoves;
+    type Symmetry = NoSymmetry;
+    type Turn = Alternate;
+    type Score = Unscored;
+    const DISTINCT_MOVES: bool = true;
+
+    fn name(&self) -> String {
+        "promised".into()
+    }
+    fn start(&self) -> Option<(u32, u64)> {
+        Cycles(Fault::None).start()
+    }
+    fn tier(&self, p: &(u32, u64)) -> u32 {
+        p.0
+    }
+    fn child_tiers(&self, t: u32, out: &mut Vec<u32>) {
+        Cycles(Fault::None).child_tiers(t, out)
+    }
+    fn tier_name(&self, t: u32) -> String {
+        t.to_string()
+    }
+    fn primitive(&self, p: &(u32, u64)) -> Option<Primitive> {
+        Cycles(Fault::None).primitive(p)
+    }
+    fn moves(&self, p: &(u32, u64), out: &mut Vec<(u32, u64)>) {
+        Cycles(Fault::None).moves(p, out);
+        if self.0 {
+            out.push(out[0]);
+        }
+    }
+}
+
+impl DenseIndex for Promised {
+    fn tier_size(&self, _: u32) -> u64 {
+        S
+    }
+    fn rank(&self, p: &(u32, u64)) -> u64 {
+        p.1
+    }
+    fn unrank(&self, t: u32, i: u64) -> Option<(u32, u64)> {
+        Some((t, i))
+    }
+}
+
+impl UnmoveGame for Promised {
+    fn unmoves(&self, p: &(u32, u64), out: &mut Vec<(u32, u64)>) {
+        Cycles(Fault::None).unmoves(p, out)
+    }
+}
+
+#[test]
+fn the_promise_of_distinct_moves_is_checked_and_kept() {
+    check_game(&Promised(false), 100).unwrap();
+    let kept = solve(&Promised(false), &SolveOptions::default()).unwrap();
+    let plain = solve(&Cycles(Fault::None), &SolveOptions::default()).unwrap();
+    for t in 0..=N {
+        for i in 0..S {
+            assert_eq!(kept.value(&(t, i)).unwrap(), plain.value(&(t, i)).unwrap());
+        }
+    }
+    let e = check_game(&Promised(true), 100).unwrap_err().to_string();
+    assert!(e.contains("twice") && e.contains("DISTINCT_MOVES"), "{e}");
+}
