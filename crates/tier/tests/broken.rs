@@ -17,16 +17,19 @@ enum Fault {
     UnmoveOutside,
     /// An un-move gives a rank past the tier's size.
     UnmovePast,
+    /// A move is listed twice (by a game that promises distinct moves: `Cycles<true>`).
+    Twice,
 }
 
 /// Tiers `0..=N`, each a cycle of `S` positions `(tier, i)`: a move steps round the cycle,
-/// and one leaves for tier `t - 1` (tier 0 is lost).
-struct Cycles(Fault);
+/// and one leaves for tier `t - 1` (tier 0 is lost). With `D`, it promises distinct moves
+/// ([`TierGame::DISTINCT_MOVES`]).
+struct Cycles<const D: bool = false>(Fault);
 
 const N: u32 = 4;
 const S: u64 = 10;
 
-impl TierGame for Cycles {
+impl<const D: bool> TierGame for Cycles<D> {
     type Position = (u32, u64);
     type Tier = u32;
     type Layout = Dense;
@@ -34,6 +37,7 @@ impl TierGame for Cycles {
     type Symmetry = NoSymmetry;
     type Turn = Alternate;
     type Score = Unscored;
+    const DISTINCT_MOVES: bool = D;
 
     fn name(&self) -> String {
         "cycles".into()
@@ -63,12 +67,13 @@ impl TierGame for Cycles {
         match self.0 {
             Fault::RankPast if t == N && i == 3 => out.push((t - 1, S + 3)),
             Fault::UndeclaredTier if t == N && i == 5 => out.push((t - 2, i)),
+            Fault::Twice => out.push((t, (i + 1) % S)),
             _ => {}
         }
     }
 }
 
-impl DenseIndex for Cycles {
+impl<const D: bool> DenseIndex for Cycles<D> {
     fn tier_size(&self, _: u32) -> u64 {
         S
     }
@@ -80,7 +85,7 @@ impl DenseIndex for Cycles {
     }
 }
 
-impl UnmoveGame for Cycles {
+impl<const D: bool> UnmoveGame for Cycles<D> {
     fn unmoves(&self, &(t, i): &(u32, u64), out: &mut Vec<(u32, u64)>) {
         out.push((t, (i + S - 1) % S));
         match self.0 {
@@ -100,7 +105,7 @@ fn assert_game_error(r: Result<(), Error>, fault: Fault, what: &str) {
 
 #[test]
 fn the_honest_game_solves_on_one_process_and_on_ranks() {
-    let g = Cycles(Fault::None);
+    let g: Cycles = Cycles(Fault::None);
     check_game(&g, 100).unwrap();
     let one = solve(&g, &SolveOptions::default()).unwrap();
     let start = one.start_value().unwrap();
@@ -121,7 +126,7 @@ fn a_game_that_breaks_the_api_is_an_error_not_a_panic() {
         Fault::UnmoveOutside,
         Fault::UnmovePast,
     ] {
-        let g = Cycles(fault);
+        let g: Cycles = Cycles(fault);
         assert!(
             check_game(&g, 100).is_err(),
             "{fault:?}: the check finds it"
@@ -161,74 +166,19 @@ fn a_game_that_breaks_the_api_is_an_error_not_a_panic() {
     }
 }
 
-/// [`Cycles`] that promises distinct moves ([`TierGame::DISTINCT_MOVES`]); with `true`, a
-/// move is listed twice, breaking the promise.
-struct Promised(bool);
-
-impl TierGame for Promised {
-    type Position = (u32, u64);
-    type Tier = u32;
-    type Layout = Dense;
-    type Parents = Unmoves;
-    type Symmetry = NoSymmetry;
-    type Turn = Alternate;
-    type Score = Unscored;
-    const DISTINCT_MOVES: bool = true;
-
-    fn name(&self) -> String {
-        "promised".into()
-    }
-    fn start(&self) -> Option<(u32, u64)> {
-        Cycles(Fault::None).start()
-    }
-    fn tier(&self, p: &(u32, u64)) -> u32 {
-        p.0
-    }
-    fn child_tiers(&self, t: u32, out: &mut Vec<u32>) {
-        Cycles(Fault::None).child_tiers(t, out)
-    }
-    fn tier_name(&self, t: u32) -> String {
-        t.to_string()
-    }
-    fn primitive(&self, p: &(u32, u64)) -> Option<Primitive> {
-        Cycles(Fault::None).primitive(p)
-    }
-    fn moves(&self, p: &(u32, u64), out: &mut Vec<(u32, u64)>) {
-        Cycles(Fault::None).moves(p, out);
-        if self.0 {
-            out.push(out[0]);
-        }
-    }
-}
-
-impl DenseIndex for Promised {
-    fn tier_size(&self, _: u32) -> u64 {
-        S
-    }
-    fn rank(&self, p: &(u32, u64)) -> u64 {
-        p.1
-    }
-    fn unrank(&self, t: u32, i: u64) -> Option<(u32, u64)> {
-        Some((t, i))
-    }
-}
-
-impl UnmoveGame for Promised {
-    fn unmoves(&self, p: &(u32, u64), out: &mut Vec<(u32, u64)>) {
-        Cycles(Fault::None).unmoves(p, out)
-    }
-}
-
 #[test]
 fn the_promise_of_distinct_moves_is_checked_and_kept() {
-    check_game(&Promised(false), 100).unwrap();
-    let kept = solve(&Promised(false), &SolveOptions::default()).unwrap();
-    let plain = solve(&Cycles(Fault::None), &SolveOptions::default()).unwrap();
+    let kept = Cycles::<true>(Fault::None);
+    check_game(&kept, 100).unwrap();
+    let kept = solve(&kept, &SolveOptions::default()).unwrap();
+    let plain = solve(&Cycles::<false>(Fault::None), &SolveOptions::default()).unwrap();
     for t in 0..=N {
         for i in 0..S {
             assert_eq!(kept.value(&(t, i)).unwrap(), plain.value(&(t, i)).unwrap());
         }
     }
-    let e = check_game(&Promised(true), 100).unwrap_err().to_string();
+    let e = check_game(&Cycles::<true>(Fault::Twice), 100)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("twice") && e.contains("DISTINCT_MOVES"), "{e}");
 }
