@@ -92,7 +92,9 @@ pub trait TierGame: Sync + Sized {
     /// [`UnmoveGame`]) `unmoves`. The engine counts each move to a distinct canonical
     /// position once; with this promise, two moves can meet only when one's position is
     /// not its own canonical form, so only those few are compared with the others
-    /// (otherwise every move goes through a hash set). `check_game` tests the promise.
+    /// (otherwise every move goes through a hash set). The solver trusts the promise (a
+    /// test in its inner loop would cost what the promise saves): a game that breaks it
+    /// can get wrong values, so run `check_game`, which tests it, on a game that makes it.
     const DISTINCT_MOVES: bool = false;
 
     /// The value of a position without moves and without a primitive value. Default: a
