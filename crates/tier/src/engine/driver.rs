@@ -208,8 +208,8 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
         let st = self.storage().expect("an evicted tier was stored");
         let tier = self.parts[k].header_tier(&self.dag.names[k]);
         let header = header(&self.gname, &tier, Kind::Values, 0);
-        let (t, me) = (self.dag.tiers[k], self.ex.rank());
-        load_cells::<G, C, P>(st, self.game, t, &self.files[k], &header, self.parts[k], me)
+        let n = self.parts[k].len(self.ex.rank());
+        load_cells::<C>(st, &self.files[k], &header, n)
     }
 
     /// This rank's totals of tier `k` (`moves`: its moves, when the solve counted them).
@@ -440,7 +440,7 @@ fn write_assembled<C: CellArray, P: Placement>(
     opts: &SolveOptions,
 ) -> Result<(), Error> {
     let me = ex.rank();
-    let per = u64::from(tierfile::BLOCK_ELEMS);
+    let per = u64::from(tierfile::VALUE_BLOCK_ELEMS);
     let total: u64 = parts.iter().map(|p| p.size()).sum();
     let mut done = 0u64;
     if me == 0 {
@@ -487,7 +487,7 @@ fn write_assembled<C: CellArray, P: Placement>(
             opts.emit(&Event::Assemble { done, total });
         };
         if me != 0 {
-            for blocks in tierfile::batches(part.size(), tierfile::BLOCK_ELEMS) {
+            for blocks in tierfile::batches(part.size(), tierfile::VALUE_BLOCK_ELEMS) {
                 ex.gather(&mine(&blocks));
                 step(&blocks);
             }
@@ -498,7 +498,7 @@ fn write_assembled<C: CellArray, P: Placement>(
             &values_file(name),
             &header(gname, name, Kind::Values, width),
             part.size(),
-            tierfile::BLOCK_ELEMS,
+            tierfile::VALUE_BLOCK_ELEMS,
             opts.codec,
             &mut |blocks| {
                 let all = ex.gather(&mine(&blocks)).expect("rank 0 gathers");
@@ -509,14 +509,10 @@ fn write_assembled<C: CellArray, P: Placement>(
                     .chunks(per as usize)
                     .map(|block| {
                         let mut raw = Vec::new();
-                        let mut n = 0;
                         for &c in block {
-                            if c.decode().is_some() {
-                                n += 1;
-                                c.push_stored(&mut raw, width);
-                            }
+                            c.push_stored(&mut raw, width);
                         }
-                        (raw, n)
+                        (raw, block.len() as u64)
                     })
                     .collect())
             },

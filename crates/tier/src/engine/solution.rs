@@ -5,6 +5,7 @@ use crate::api::game::{canonical, keeps, Layout, Scoring, TierGame};
 use crate::error::Error;
 use crate::stats::Stats;
 use crate::store::cell::{AnyCells, Cell, ScoreCell};
+use crate::store::cells::stored_cell;
 use crate::store::storage::Storage;
 use crate::store::tierfile::Reader;
 use retrograde_solve::{Scored, Value};
@@ -128,15 +129,24 @@ impl<T> BlockCache<T> {
         let data = Arc::new(read()?);
         let size = data.len() * std::mem::size_of::<T>();
         let mut c = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        while c.bytes + size > self.budget && !c.blocks.is_empty() {
-            let oldest = *c
+        if c.bytes + size > self.budget && !c.blocks.is_empty() {
+            // Over budget: the least recently used eighth goes at once (at least enough
+            // for this block), so that finding them, a pass over the blocks, is paid once
+            // per many blocks read.
+            let mut by_age: Vec<(u64, BlockKey, usize)> = c
                 .blocks
                 .iter()
-                .min_by_key(|(_, (_, used))| *used)
-                .map(|(k, _)| k)
-                .expect("not empty");
-            if let Some((gone, _)) = c.blocks.remove(&oldest) {
-                c.bytes -= gone.len() * std::mem::size_of::<T>();
+                .map(|(k, (d, used))| (*used, *k, d.len() * std::mem::size_of::<T>()))
+                .collect();
+            by_age.sort_unstable();
+            let (mut freed, target) = (0, (self.budget / 8).max(size));
+            for (_, k, bytes) in by_age {
+                if freed >= target && c.bytes + size <= self.budget {
+                    break;
+                }
+                c.blocks.remove(&k);
+                c.bytes -= bytes;
+                freed += bytes;
             }
         }
         let now = c.clock;
@@ -160,8 +170,8 @@ pub struct TierSolution<'g, G: TierGame> {
     pub(crate) sizes: Vec<u64>,
     pub(crate) cell_bytes: u32,
     keys_cache: BlockCache<u64>,
-    /// Cells' bits (two-byte value cells, or four-byte cells with scores).
-    values_cache: BlockCache<u32>,
+    /// Stored cells, as the values file holds them (one, two or four bytes a number).
+    values_cache: BlockCache<u8>,
 }
 
 impl<G: TierGame> std::fmt::Debug for TierSolution<'_, G> {
@@ -248,43 +258,29 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
             .ok_or_else(|| Error::Unsupported("a tier in a file without a storage".into()))
     }
 
-    /// The value at number `i` of tier number `k`, from its values file: the block is read,
-    /// checked, decoded and spread over its numbers once, then kept for a while.
+    /// The value at number `i` of tier number `k`, from its values file: its block is read
+    /// and checked once, then kept for a while as stored (a byte or two a number), and the
+    /// one cell read from it.
     fn file_value(&self, k: usize, r: &Reader, i: u64) -> Result<Option<Scored>, Error> {
         if i >= r.count() {
             return Ok(None);
         }
         let per = u64::from(r.block_elems());
         let b = (i / per) as usize;
-        let scored = r.elem() == 4;
-        let cells = self.values_cache.get((k, b), || match scored {
-            true => self.file_block::<ScoreCell>(k, r, b),
-            false => self.file_block::<u16>(k, r, b),
+        let raw = self
+            .values_cache
+            .get((k, b), || r.block(self.storage()?, b))?;
+        let e = r.elem() as usize;
+        let at = (i % per) as usize * e;
+        let cell = raw.get(at..at + e).ok_or_else(|| {
+            Error::damaged(r.name().to_string(), format!("block {b} is cut short"))
         })?;
-        let c = cells[(i % per) as usize];
-        Ok(match scored {
-            true => ScoreCell(c).decode(),
-            false => (c as u16).decode().map(Scored::from),
+        Ok(match e {
+            4 => stored_cell::<ScoreCell>(cell, r.name())?.decode(),
+            _ => stored_cell::<u16>(cell, r.name())?
+                .decode()
+                .map(Scored::from),
         })
-    }
-
-    /// Block `b` of a values file of tier number `k`, as the bits of cells `C`, one per
-    /// number.
-    fn file_block<C: Cell>(&self, k: usize, r: &Reader, b: usize) -> Result<Vec<u32>, Error> {
-        let per = u64::from(r.block_elems());
-        let raw = r.block(self.storage()?, b)?;
-        let stored = crate::store::cells::decode_cells::<C>(&raw, r.elem(), r.name())?;
-        let lo = b as u64 * per;
-        let mut dst = vec![C::UNDECIDED; (r.count() - lo).min(per) as usize];
-        crate::store::cells::expand_block(
-            self.game,
-            self.tiers[k],
-            lo,
-            &stored,
-            &mut dst,
-            r.name(),
-        )?;
-        Ok(dst.into_iter().map(C::to_bits).collect())
     }
 
     /// The value of a canonical position of tier number `k`.

@@ -208,11 +208,12 @@ pub trait Cell: Open + Ord + Default {
     /// value cell in one byte when every value of the tier fits, else two; a cell with
     /// scores in four).
     fn stored_width(self) -> u32;
-    /// Appends the value as a stored cell `width` bytes wide (at least
-    /// [`Cell::stored_width`]).
+    /// Appends the cell as a stored one `width` bytes wide (at least
+    /// [`Cell::stored_width`]): its value, or zero bytes for a cell without one (a hole;
+    /// all ones with four-byte cells).
     fn push_stored(self, out: &mut Vec<u8>, width: u32);
-    /// The cell of a stored one (`raw`: its bytes); `None` when they are not a value of
-    /// this kind of cell.
+    /// The cell of a stored one (`raw`: its bytes): a value, or [`Cell::UNDECIDED`] for a
+    /// hole; `None` when they are neither.
     fn from_stored(raw: &[u8]) -> Option<Self>;
 }
 
@@ -313,22 +314,29 @@ macro_rules! cell {
 
             #[inline]
             fn push_stored(self, out: &mut Vec<u8>, width: u32) {
-                let v = self.decode().expect("a stored cell holds a value");
-                match width {
-                    1 => out.push(u8::encode(v).expect("checked: fits")),
-                    _ => out
+                match (self.decode(), width) {
+                    (None, 1) => out.push(u8::UNDECIDED),
+                    (None, _) => out.extend_from_slice(&u16::UNDECIDED.to_le_bytes()),
+                    (Some(v), 1) => out.push(u8::encode(v).expect("checked: fits")),
+                    (Some(v), _) => out
                         .extend_from_slice(&u16::encode(v).expect("a cell's value").to_le_bytes()),
                 }
             }
 
             #[inline]
             fn from_stored(raw: &[u8]) -> Option<$t> {
-                let v = match *raw {
-                    [c] => c.decode()?,
-                    [a, b] => u16::from_le_bytes([a, b]).decode()?,
+                let (v, hole) = match *raw {
+                    [c] => (c.decode(), c == u8::UNDECIDED),
+                    [a, b] => {
+                        let c = u16::from_le_bytes([a, b]);
+                        (c.decode(), c == u16::UNDECIDED)
+                    }
                     _ => return None,
                 };
-                <$t>::encode(v)
+                match v {
+                    Some(v) => <$t>::encode(v),
+                    None => hole.then_some(<$t>::UNDECIDED),
+                }
             }
         }
     };
@@ -441,18 +449,62 @@ impl Cell for ScoreCell {
     }
     #[inline]
     fn push_stored(self, out: &mut Vec<u8>, _: u32) {
-        out.extend_from_slice(&self.0.to_le_bytes())
+        let c = if self.decode().is_some() {
+            self
+        } else {
+            ScoreCell::UNDECIDED
+        };
+        out.extend_from_slice(&c.0.to_le_bytes())
     }
     #[inline]
     fn from_stored(raw: &[u8]) -> Option<ScoreCell> {
         let c = ScoreCell(u32::from_le_bytes(raw.try_into().ok()?));
-        c.decode().map(|_| c)
+        (c == ScoreCell::UNDECIDED || c.decode().is_some()).then_some(c)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stored_cells_round_trip_values_and_holes() {
+        fn check<C: Cell + std::fmt::Debug>(cells: &[C], width: u32) {
+            for &c in cells {
+                let mut raw = Vec::new();
+                c.push_stored(&mut raw, width);
+                assert_eq!(raw.len(), width as usize);
+                let back = C::from_stored(&raw).expect("a stored cell reads back");
+                assert_eq!(back.decode(), c.decode(), "{c:?} at width {width}");
+                if c.decode().is_none() {
+                    assert_eq!(back, C::UNDECIDED);
+                    assert!(
+                        raw.iter().all(|&b| b == raw[0]),
+                        "a hole is all zeros (or ones)"
+                    );
+                }
+            }
+        }
+        let vals = [Value::Win(1), Value::Loss(0), Value::Tie(7), Value::Draw];
+        let small: Vec<u16> = vals.iter().map(|&v| u16::encode(v).unwrap()).collect();
+        for width in [1, 2] {
+            check(&small, width);
+            check(&[u16::UNDECIDED, u16::HOLE, u16::open(3).unwrap()], width);
+            check(
+                &[u8::UNDECIDED, u8::HOLE, u8::encode(Value::Win(5)).unwrap()],
+                width,
+            );
+        }
+        check(&[u16::encode(Value::Loss(300)).unwrap()], 2);
+        let scored = [
+            ScoreCell::encode(Scored::from(Value::Win(3))).unwrap(),
+            ScoreCell::UNDECIDED,
+        ];
+        check(&scored, 4);
+        // Stored bytes that are neither a value nor a hole are refused.
+        assert_eq!(u8::from_stored(&[u8::HOLE]), None);
+        assert_eq!(u8::from_stored(&[1, 2, 3]), None);
+    }
 
     #[test]
     fn round_trips() {

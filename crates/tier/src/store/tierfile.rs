@@ -7,17 +7,18 @@
 //!
 //! A keys file holds every key, `per block` of them in each block. A values file covers
 //! `count` numbers (the slots of a dense index, or the keys of a sorted tier), `per block`
-//! of them in each block, but stores only the cells that hold a value: the holes of a dense
-//! index (numbers that are no position, positions that are not canonical) take no room,
-//! and which numbers they are is the game's to say when a block is read back. Value cells
-//! are one byte when every value of the tier fits, else two (the encoding of
-//! [`crate::Cell`]).
+//! of them in each block, a cell for every number: the holes of a dense index (numbers
+//! that are no position, positions that are not canonical) are zero bytes, which the
+//! compression makes cheap, so that the value of a number is at its place in its block and
+//! a probe decodes one block without asking the game which numbers hold positions. Value
+//! cells are one byte when every value of the tier fits, else two (the encoding of
+//! [`crate::Cell`]), four with scores.
 //!
 //! Header (144 bytes):
 //!
 //! | bytes    | field                                                   |
 //! |----------|---------------------------------------------------------|
-//! | 0..8     | magic `RGTIER4\0`                                       |
+//! | 0..8     | magic `RGTIER5\0`                                       |
 //! | 8..12    | format version ([`VERSION`])                            |
 //! | 12..16   | kind: 0 keys, 1 values                                  |
 //! | 16..20   | bytes per element (1, 2, 4 or 8)                        |
@@ -44,8 +45,10 @@
 //! 4 zero bytes, magic `RGEND\0\0\0`.
 //!
 //! # Stability
-//! Version 4 (version 3 had no identity, and a 128-byte header). Readers refuse other
-//! versions with a message naming both and saying to solve again.
+//! Version 5 (version 4 stored only the cells of positions, so reading one value meant
+//! asking the game which numbers of its block were positions; version 3 had no identity,
+//! and a 128-byte header). Readers refuse other versions with a message naming both and
+//! saying to solve again.
 
 use crate::error::Error;
 use crate::store::identity::Identity;
@@ -54,8 +57,8 @@ use rayon::prelude::*;
 use std::io::Write;
 
 /// The format version written and read.
-pub const VERSION: u32 = 4;
-const MAGIC: &[u8; 8] = b"RGTIER4\0";
+pub const VERSION: u32 = 5;
+const MAGIC: &[u8; 8] = b"RGTIER5\0";
 const END: &[u8; 8] = b"RGEND\0\0\0";
 const HEADER: u64 = 144;
 /// Where the header's CRC is (it covers the bytes before it).
@@ -65,6 +68,9 @@ const TAIL: u64 = 16;
 const NAME: usize = 40;
 /// Elements per block unless the writer says otherwise.
 pub const BLOCK_ELEMS: u32 = 1 << 16;
+/// Numbers per block of a dense tier's values file: a probe reads, checks and decompresses
+/// one block, so blocks are small (16 KiB of one-byte cells).
+pub const VALUE_BLOCK_ELEMS: u32 = 1 << 14;
 
 /// What a tier file holds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -610,7 +616,22 @@ impl Reader {
             return delta_decode(&gaps, self.elem as usize, dst)
                 .map_err(|m| bad(format!("block {b}: {m}")));
         }
-        match zstd::bulk::decompress_to_buffer(&buf, dst) {
+        // A decompression context per thread, made once: making one is a good part of
+        // the cost of decompressing a small block.
+        thread_local! {
+            static UNZSTD: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+                const { std::cell::RefCell::new(None) };
+        }
+        let got = UNZSTD.with(|d| {
+            let mut d = d.borrow_mut();
+            if d.is_none() {
+                *d = Some(zstd::bulk::Decompressor::new()?);
+            }
+            d.as_mut()
+                .expect("made above")
+                .decompress_to_buffer(&buf, dst)
+        });
+        match got {
             Ok(n) if n == dst.len() => Ok(()),
             _ => Err(bad(format!(
                 "block {b} does not decompress to {} bytes",

@@ -25,7 +25,6 @@ use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Codec, Kind};
 use rayon::prelude::*;
 use retrograde_solve::exchange::Exchange;
-use retrograde_solve::place::Whole;
 use retrograde_solve::Value;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
@@ -86,7 +85,7 @@ pub(crate) fn reread<G: OrderedMoves, C: CellArray<V = Value>, K: Key, P: KeyPla
     let file = share_file(name, ex.rank(), ex.size());
     let h = header(&game.name(), name, Kind::Values, 0);
     let n = keys.len() as u64;
-    load_cells::<G, C, Whole>(st, game, t, &file, &h, Whole::new(n), 0)
+    load_cells::<C>(st, &file, &h, n)
 }
 
 /// The values of every position of a solved tier (its sorted `keys`), from the database's
@@ -100,14 +99,11 @@ fn restore_vals<G: OrderedMoves, C: CellArray<V = Value>, K: Key>(
 ) -> Result<Vec<C>, Error> {
     let gname = game.name();
     let canon = load_keys::<K>(st, &gname, name, &keys_file(name))?;
-    let cvals = load_cells::<G, C, Whole>(
+    let cvals = load_cells::<C>(
         st,
-        game,
-        t,
         &values_file(name),
         &header(&gname, name, Kind::Values, 0),
-        Whole::new(canon.len() as u64),
-        0,
+        canon.len() as u64,
     )?;
     let missing = AtomicBool::new(false);
     let out: Vec<C> = keys
