@@ -18,7 +18,7 @@
 //! Prints p50, p99 and max for each. Without `--bench` (as `cargo test --benches` runs
 //! it), a smoke run on connect4 4x4 with 500 positions.
 
-use crate::table::Table;
+use crate::table::{latency_row, percentiles, Table};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use retrograde_registry::{database, Answer, Database, Query};
@@ -97,25 +97,6 @@ fn positions(answer: &dyn Answer, n: usize, seed: u64) -> Result<Vec<String>, St
     Ok(out)
 }
 
-/// p50, p99 and max of `xs`, in microseconds.
-fn percentiles(mut xs: Vec<Duration>) -> [f64; 3] {
-    xs.sort();
-    let at = |q: f64| xs[((xs.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1e6;
-    [at(0.5), at(0.99), at(1.0)]
-}
-
-fn row(table: &mut Table, db: &str, what: &str, n: usize, p: [f64; 3], total: Duration) {
-    table.row(vec![
-        db.into(),
-        what.into(),
-        n.to_string(),
-        format!("{:.1}", p[0]),
-        format!("{:.1}", p[1]),
-        format!("{:.1}", p[2]),
-        format!("{:.0}", n as f64 / total.as_secs_f64()),
-    ]);
-}
-
 fn run() -> Result<(), String> {
     let bench_mode = env::args().any(|a| a == "--bench");
     let mut names: Vec<String> = env::args()
@@ -174,7 +155,7 @@ fn run() -> Result<(), String> {
             times.push(t.elapsed());
             std::hint::black_box(a);
         }
-        row(
+        latency_row(
             &mut table,
             name,
             "query, warm",
@@ -197,7 +178,7 @@ fn run() -> Result<(), String> {
             std::hint::black_box(a);
         }
         let total = started.elapsed();
-        row(
+        latency_row(
             &mut table,
             name,
             "open database",
@@ -205,7 +186,7 @@ fn run() -> Result<(), String> {
             percentiles(opens),
             total,
         );
-        row(
+        latency_row(
             &mut table,
             name,
             "query, cold (fresh open)",
@@ -243,7 +224,7 @@ fn run() -> Result<(), String> {
     let _ = child.wait();
     let (times, total) = result?;
     let n = times.len();
-    row(
+    latency_row(
         &mut table,
         &names.join("+"),
         "serve: 16 clients",

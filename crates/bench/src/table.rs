@@ -101,6 +101,34 @@ pub fn mib(bytes: u64) -> String {
     format!("{:.1}", bytes as f64 / (1u64 << 20) as f64)
 }
 
+/// p50, p99 and max of `xs`, in microseconds.
+pub fn percentiles(mut xs: Vec<Duration>) -> [f64; 3] {
+    xs.sort();
+    let at = |q: f64| xs[((xs.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1e6;
+    [at(0.5), at(0.99), at(1.0)]
+}
+
+/// A latency row: `db`, `what`, the count, p50/p99/max in microseconds, and the rate over
+/// `total`.
+pub fn latency_row(
+    table: &mut Table,
+    db: &str,
+    what: &str,
+    n: usize,
+    p: [f64; 3],
+    total: Duration,
+) {
+    table.row(vec![
+        db.into(),
+        what.into(),
+        n.to_string(),
+        format!("{:.1}", p[0]),
+        format!("{:.1}", p[1]),
+        format!("{:.1}", p[2]),
+        format!("{:.0}", n as f64 / total.as_secs_f64()),
+    ]);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,276 @@
+//! The chess probe benchmark: `cargo bench -p retrograde-bench --bench probe` (build the CLI
+//! first: `cargo build --release -p retrograde-cli`).
+//!
+//! The tablebase of every ending up to `RETRO_BENCH_PROBE_PIECES` pieces (default 4) is made
+//! once under `target/bench-data/chess-upto-N` with `retrograde game chess --up-to N --db`,
+//! then probed through the Rust API ([`Tablebase`]) as chess programs probe tablebases, at
+//! 10,000 random positions (a fixed seed): a uniformly random ending among those held, its
+//! pieces on random squares (pawns on ranks 2 to 7), either side to move, kept when the
+//! tablebase takes it as a position (not the side not to move in check, kings apart). For
+//! each, p50, p99 and max:
+//! - *value, warm*: [`Probe::value`] (the outcome and depth to mate) on one open tablebase,
+//!   every position asked once before the timed pass;
+//! - *probe, warm*: [`Probe::fen`], what `query` answers: the value and every legal move's;
+//! - *open*: [`Tablebase::open`] and [`Tablebase::probe`] (the directory's description, then
+//!   every tier file's header and index read and checked);
+//! - *value, cold*: the first [`Probe::value`] on a tablebase just opened (its block cache
+//!   empty: a block read, checked and decompressed). The operating system's file cache is
+//!   warm (dropping it would disturb the machine's other users): a cold start of the
+//!   tablebase, not of the disk.
+//!
+//! Also the tablebase's size on disk and bits a position. Without `--bench` (as `cargo test
+//! --benches` runs it), a smoke run on 3 pieces with 300 positions.
+
+use crate::table::{grouped, latency_row, percentiles, Table};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use retrograde_games::chess::Material;
+use retrograde_registry::chess::{Probe, Tablebase};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// Entry point of the `probe` bench target.
+pub fn main() {
+    if let Err(e) = run() {
+        eprintln!("retrograde-bench probe: error: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// `count` random positions the tablebase holds, as FENs: a random ending of 3 to `pieces`
+/// pieces, its pieces on random squares, a random side to move, kept when the probe takes
+/// it.
+pub fn positions(
+    probe: &Probe<'_>,
+    pieces: usize,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<String>, String> {
+    let endings: Vec<String> = (3..=pieces)
+        .flat_map(Material::all)
+        .map(|m| m.to_string())
+        .collect();
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(count);
+    let mut tries = 0u64;
+    while out.len() < count {
+        tries += 1;
+        if tries > 1000 * count as u64 + 1000 {
+            return Err(format!(
+                "only {} of {count} random positions were taken by the tablebase",
+                out.len()
+            ));
+        }
+        let ending = &endings[rng.gen_range(0..endings.len())];
+        let fen = random_fen(ending, &mut rng);
+        if probe.value(&fen).is_ok() {
+            out.push(fen);
+        }
+    }
+    Ok(out)
+}
+
+/// A FEN with the pieces of `ending` (`KRPvKR`: white's, then black's) on distinct random
+/// squares, pawns on ranks 2 to 7, a random side to move; it may be no position (kings side
+/// by side, the side not to move in check).
+fn random_fen(ending: &str, rng: &mut SmallRng) -> String {
+    let mut board = [None::<char>; 64];
+    let (white, black) = ending.split_once('v').unwrap_or((ending, "K"));
+    let pieces = white
+        .chars()
+        .map(|c| c.to_ascii_uppercase())
+        .chain(black.chars().map(|c| c.to_ascii_lowercase()));
+    for piece in pieces {
+        loop {
+            let sq = rng.gen_range(0..64);
+            let rank = sq / 8;
+            if board[sq].is_none()
+                && !(piece.eq_ignore_ascii_case(&'p') && (rank == 0 || rank == 7))
+            {
+                board[sq] = Some(piece);
+                break;
+            }
+        }
+    }
+    let mut fen = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                Some(p) => {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    fen.push(p);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            fen.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    fen.push_str(if rng.gen_bool(0.5) {
+        " w - - 0 1"
+    } else {
+        " b - - 0 1"
+    });
+    fen
+}
+
+/// Bytes of the files in `dir`.
+fn dir_bytes(dir: &Path) -> Result<u64, String> {
+    let mut total = 0;
+    for e in std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+        let e = e.map_err(|e| format!("{}: {e}", dir.display()))?;
+        total += e
+            .metadata()
+            .map_err(|e| format!("{}: {e}", dir.display()))?
+            .len();
+    }
+    Ok(total)
+}
+
+fn run() -> Result<(), String> {
+    let bench_mode = std::env::args().any(|a| a == "--bench");
+    let pieces: usize = match std::env::var("RETRO_BENCH_PROBE_PIECES") {
+        Ok(v) => v
+            .trim()
+            .parse()
+            .ok()
+            .filter(|p| (3..=5).contains(p))
+            .ok_or_else(|| format!("RETRO_BENCH_PROBE_PIECES={v:?}: expected 3, 4 or 5"))?,
+        Err(_) if bench_mode => 4,
+        Err(_) => 3,
+    };
+    let count = if bench_mode { 10_000 } else { 300 };
+    let Some(cli) = crate::release_cli(bench_mode, "probe")? else {
+        return Ok(());
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = root.join(format!("target/bench-data/chess-upto-{pieces}"));
+    if !dir.join("database.json").exists() {
+        println!("making {} ...", dir.display());
+        let status = Command::new(&cli)
+            .args([
+                "game",
+                "chess",
+                "--up-to",
+                &pieces.to_string(),
+                "--quiet",
+                "--db",
+            ])
+            .arg(&dir)
+            .stdout(Stdio::null())
+            .status()
+            .map_err(|e| format!("{}: {e}", cli.display()))?;
+        if !status.success() {
+            return Err(format!("making the {pieces}-piece tablebase failed"));
+        }
+    }
+    let name = format!("chess, up to {pieces} pieces");
+    let tb = Tablebase::open(&dir).map_err(|e| e.to_string())?;
+    let probe = tb.probe().map_err(|e| e.to_string())?;
+    let fens = positions(&probe, pieces, count, 27)?;
+    let mut table = Table::new(&[
+        "tablebase",
+        "what",
+        "queries",
+        "p50 us",
+        "p99 us",
+        "max us",
+        "per s",
+    ]);
+
+    // Warm: every position once, then the timed passes.
+    for fen in &fens {
+        probe.fen(fen).map_err(|e| e.to_string())?;
+    }
+    for (what, full) in [("value, warm", false), ("probe with moves, warm", true)] {
+        let mut times = Vec::with_capacity(fens.len());
+        let started = Instant::now();
+        for fen in &fens {
+            let t = Instant::now();
+            if full {
+                std::hint::black_box(probe.fen(fen).map_err(|e| e.to_string())?);
+            } else {
+                std::hint::black_box(probe.value(fen).map_err(|e| e.to_string())?);
+            }
+            times.push(t.elapsed());
+        }
+        latency_row(
+            &mut table,
+            &name,
+            what,
+            fens.len(),
+            percentiles(times),
+            started.elapsed(),
+        );
+    }
+
+    // Cold: a tablebase opened afresh for each position; the open timed apart.
+    let (mut opens, mut firsts) = (Vec::new(), Vec::new());
+    let started = Instant::now();
+    for fen in &fens {
+        let t = Instant::now();
+        let tb = Tablebase::open(&dir).map_err(|e| e.to_string())?;
+        let probe = tb.probe().map_err(|e| e.to_string())?;
+        opens.push(t.elapsed());
+        let t = Instant::now();
+        std::hint::black_box(probe.value(fen).map_err(|e| e.to_string())?);
+        firsts.push(t.elapsed());
+    }
+    let total = started.elapsed();
+    latency_row(
+        &mut table,
+        &name,
+        "open",
+        fens.len(),
+        percentiles(opens),
+        total,
+    );
+    latency_row(
+        &mut table,
+        &name,
+        "value, cold (just opened)",
+        fens.len(),
+        percentiles(firsts),
+        total,
+    );
+    println!("{}", table.render());
+
+    let bytes = dir_bytes(&dir)?;
+    let positions = probe_positions(&cli, &dir, pieces)?;
+    println!(
+        "{}: {} bytes on disk, {} positions, {:.2} bits a position",
+        dir.display(),
+        grouped(bytes),
+        grouped(positions),
+        bytes as f64 * 8.0 / positions as f64
+    );
+    println!(
+        "cold: the first probe on a tablebase just opened (block cache empty; the OS file cache is warm)."
+    );
+    Ok(())
+}
+
+/// The positions of the whole set, from the finished database's JSON report (taken up, not
+/// solved again).
+fn probe_positions(cli: &Path, dir: &Path, pieces: usize) -> Result<u64, String> {
+    let out = Command::new(cli)
+        .args(["game", "chess", "--up-to", &pieces.to_string()])
+        .args(["--quiet", "-o", "json", "--db"])
+        .arg(dir)
+        .output()
+        .map_err(|e| format!("{}: {e}", cli.display()))?;
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .map_err(|e| format!("the report of {}: {e}", dir.display()))?;
+    json["total"]["positions"]
+        .as_u64()
+        .ok_or_else(|| format!("the report of {} has no total positions", dir.display()))
+}
