@@ -63,64 +63,50 @@ pub fn positions(
             ));
         }
         let ending = &endings[rng.gen_range(0..endings.len())];
-        let fen = random_fen(ending, &mut rng);
-        if probe.value(&fen).is_ok() {
-            out.push(fen);
+        if let Some(fen) = random_fen(ending, &mut rng) {
+            if probe.value(&fen).is_ok() {
+                out.push(fen);
+            }
         }
     }
     Ok(out)
 }
 
 /// A FEN with the pieces of `ending` (`KRPvKR`: white's, then black's) on distinct random
-/// squares, pawns on ranks 2 to 7, a random side to move; it may be no position (kings side
-/// by side, the side not to move in check).
-fn random_fen(ending: &str, rng: &mut SmallRng) -> String {
-    let mut board = [None::<char>; 64];
+/// squares, pawns on ranks 2 to 7, a random side to move; `None` when `cozy-chess` takes
+/// it for no position. It may still be none for the tablebase (kings side by side).
+fn random_fen(ending: &str, rng: &mut SmallRng) -> Option<String> {
+    use cozy_chess::{BoardBuilder, Color, Piece};
+    let mut b = BoardBuilder::empty();
     let (white, black) = ending.split_once('v').unwrap_or((ending, "K"));
     let pieces = white
         .chars()
-        .map(|c| c.to_ascii_uppercase())
-        .chain(black.chars().map(|c| c.to_ascii_lowercase()));
-    for piece in pieces {
+        .map(|c| (c, Color::White))
+        .chain(black.chars().map(|c| (c, Color::Black)));
+    for (letter, colour) in pieces {
+        let piece = match letter.to_ascii_uppercase() {
+            'K' => Piece::King,
+            'Q' => Piece::Queen,
+            'R' => Piece::Rook,
+            'B' => Piece::Bishop,
+            'N' => Piece::Knight,
+            _ => Piece::Pawn,
+        };
         loop {
             let sq = rng.gen_range(0..64);
-            let rank = sq / 8;
-            if board[sq].is_none()
-                && !(piece.eq_ignore_ascii_case(&'p') && (rank == 0 || rank == 7))
-            {
-                board[sq] = Some(piece);
+            let back_rank = matches!(sq / 8, 0 | 7);
+            if b.board[sq].is_none() && !(piece == Piece::Pawn && back_rank) {
+                b.board[sq] = Some((piece, colour));
                 break;
             }
         }
     }
-    let mut fen = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            match board[rank * 8 + file] {
-                Some(p) => {
-                    if empty > 0 {
-                        fen.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    fen.push(p);
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            fen.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            fen.push('/');
-        }
-    }
-    fen.push_str(if rng.gen_bool(0.5) {
-        " w - - 0 1"
+    b.side_to_move = if rng.gen_bool(0.5) {
+        Color::White
     } else {
-        " b - - 0 1"
-    });
-    fen
+        Color::Black
+    };
+    b.build().ok().map(|board| board.to_string())
 }
 
 /// Bytes of the files in `dir`.
