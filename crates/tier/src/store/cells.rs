@@ -113,3 +113,68 @@ pub(crate) fn load_cells<C: Cell>(
         })?;
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::meta::header;
+    use crate::store::storage::MemStorage;
+    use crate::store::tierfile::Kind;
+    use retrograde_solve::Value;
+
+    /// A values file of 10 numbers in blocks of 4 whose block 1 gets `bad(block)` as its
+    /// cells, every block checksummed as written (so only the reader's own checks see it).
+    fn written(bad: &(dyn Fn(&mut Vec<u8>) -> u64 + Sync)) -> (MemStorage, Header) {
+        let st = MemStorage::new();
+        let h = header("g", "t", Kind::Values, 1);
+        let win = <u8 as Cell>::encode(Value::Win(1)).unwrap();
+        tierfile::write_values(&st, "t.values", &h, 10, 4, Codec::Raw, &|b, out| {
+            if b == 1 {
+                return bad(out);
+            }
+            let n = if b == 2 { 2 } else { 4 };
+            out.extend(std::iter::repeat_n(win, n));
+            n as u64
+        })
+        .unwrap();
+        (st, h)
+    }
+
+    #[test]
+    fn cells_and_holes_read_back_at_their_places() {
+        let (st, h) = written(&|out| {
+            let win = <u8 as Cell>::encode(Value::Win(1)).unwrap();
+            out.extend([0, win, 0, 0]);
+            4
+        });
+        let cells = load_cells::<u16>(&st, "t.values", &h, 10).unwrap();
+        let holes: Vec<usize> = (0..10).filter(|&i| cells[i] == u16::UNDECIDED).collect();
+        assert_eq!(holes, [4, 6, 7]);
+        assert_eq!(cells[5].decode(), Some(Value::Win(1)));
+    }
+
+    #[test]
+    fn a_block_of_the_wrong_length_or_with_a_foreign_byte_is_an_error_naming_the_file() {
+        let (st, h) = written(&|out| {
+            out.extend([0, 0, 0]);
+            3
+        });
+        let e = load_cells::<u16>(&st, "t.values", &h, 10).unwrap_err();
+        assert!(e.to_string().contains("t.values"), "{e}");
+        assert!(
+            e.to_string().contains("block 1 holds 3 values, not 4"),
+            "{e}"
+        );
+        // Byte 2 is a cell's hole mark in memory, never a stored cell.
+        let (st, h) = written(&|out| {
+            out.extend([0, 2, 0, 0]);
+            4
+        });
+        let e = load_cells::<u16>(&st, "t.values", &h, 10).unwrap_err();
+        assert!(e.to_string().contains("t.values"), "{e}");
+        assert!(e.to_string().contains("not a value"), "{e}");
+        // A file of another length than the tier's.
+        let e = load_cells::<u16>(&st, "t.values", &h, 11).unwrap_err();
+        assert!(e.to_string().contains("covers 10 places"), "{e}");
+    }
+}
