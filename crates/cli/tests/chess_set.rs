@@ -94,25 +94,25 @@ rtest!(
         let positions: u64 = set.values().map(|e| e["positions"].as_u64().unwrap()).sum();
         // And KvK: the kings apart (3612 placements), either side to move.
         assert_eq!(j["total"]["positions"], positions + 3612 * 2);
-        assert_eq!(j["total"]["tables"], 21);
+        assert_eq!(j["total"]["tables"], 11);
         assert_eq!(
             (&j["tables_solved"], &j["tables_reused"]),
-            (&21.into(), &0.into())
+            (&11.into(), &0.into())
         );
         // A line per table on standard error, with the time left.
         assert_eq!(
             first.stderr.matches("retrograde: table ").count(),
-            21,
+            11,
             "{}",
             first.stderr
         );
-        assert!(first.stderr.contains("table 21/21 "), "{}", first.stderr);
+        assert!(first.stderr.contains("table 11/11 "), "{}", first.stderr);
         assert!(first.stderr.contains(" left"), "{}", first.stderr);
 
         // Again: every table is taken up, none is written again, the report is the same.
         let db = dir.path().join("tb");
         let before = written(&db);
-        assert_eq!(before.len(), 21);
+        assert_eq!(before.len(), 11);
         let again = ok(dir
             .command()
             .args(["game", "chess", "--up-to", "3", "--db", "tb", "-o", "json"])
@@ -121,7 +121,7 @@ rtest!(
         assert_eq!(endings(&j), set);
         assert_eq!(
             (&j["tables_solved"], &j["tables_reused"]),
-            (&0.into(), &21.into())
+            (&0.into(), &11.into())
         );
         assert_eq!(written(&db), before);
         assert!(
@@ -134,7 +134,7 @@ rtest!(
             .args(["game", "chess", "--up-to", "3", "--db", "tb"])
             .output());
         assert!(
-            text.stdout.contains("tables solved 0, reused 21"),
+            text.stdout.contains("tables solved 0, reused 11"),
             "{}",
             text.stdout
         );
@@ -158,10 +158,10 @@ rtest!(
         assert_eq!(endings(&j), set);
         assert_eq!(
             (&j["tables_solved"], &j["tables_reused"]),
-            (&2.into(), &19.into())
+            (&2.into(), &9.into())
         );
         assert!(
-            resumed.stderr.contains("19 finished tables"),
+            resumed.stderr.contains("9 finished tables"),
             "{}",
             resumed.stderr
         );

@@ -120,12 +120,15 @@ struct ChessAnswer<'b> {
     solution: TierSolution<'b, Chess>,
 }
 
-/// Calls `f` with every canonical position of the ending's own tiers and its value.
+/// Calls `f` with every canonical position of the endings asked for and its value: each
+/// kept position of the root tiers, and its colour-swapped twin (which the tables keep as
+/// it), each when its ending is one of those asked for.
 fn for_each_solved(
     solution: &TierSolution<'_, Chess>,
     mut f: impl FnMut(&Pos, Value) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let game = solution.game();
+    let asked = |p: &Pos| game.roots().contains(&p.material());
     let mut result = Ok(());
     for t in game.root_tiers() {
         game.for_each_in(t, 0..game.tier_size(t), |_, p| {
@@ -133,7 +136,11 @@ fn for_each_solved(
                 return;
             };
             result = match solution.value(&p) {
-                Ok(Some(v)) => f(&p, v),
+                Ok(Some(v)) => {
+                    let twin = game.colour_twin(&p).filter(asked);
+                    let own = if asked(&p) { f(&p, v) } else { Ok(()) };
+                    own.and_then(|()| twin.map_or(Ok(()), |q| f(&q, v)))
+                }
                 Ok(None) => Ok(()),
                 Err(e) => Err(e),
             };
@@ -209,40 +216,49 @@ fn ending_line(
 impl ChessAnswer<'_> {
     /// The report of a set (`--up-to N`): a line per ending from the engine's totals of its
     /// tables (positions counted with their symmetric twins, both sides to move), then the
-    /// whole set's, with the bytes on disk when the tables are in files.
+    /// whole set's, with the bytes on disk when the tables are in files. A table kept for
+    /// two endings (`KQvKR` stands for `KRvKQ` too, with the colours swapped) counts for
+    /// both, its positions, tables and bytes; the whole set's bytes count each file once.
     fn set_report(&self, pieces: usize) -> Result<Report, Error> {
         let sol = &self.solution;
+        let game = sol.game();
         let mut by: std::collections::BTreeMap<(usize, String), (Stats, usize, Option<u64>)> =
             Default::default();
+        let mut bytes = Some(0u64);
+        let mut solve = std::time::Duration::ZERO;
         for &t in sol.tiers() {
             let Some(st) = sol.tier_stats(t) else {
                 continue;
             };
-            let key = (t.mat.len() + 2, t.mat.to_string());
-            let e = by.entry(key).or_insert((Stats::default(), 0, Some(0)));
-            e.0.merge(st);
-            e.1 += 1;
-            e.2 = e.2.zip(sol.stored_bytes(t)).map(|(a, b)| a + b);
+            let stored = sol.stored_bytes(t);
+            bytes = bytes.zip(stored).map(|(a, b)| a + b);
+            solve += st.solve;
+            for mat in std::iter::once(t.mat).chain(game.twin_tier(t).map(|u| u.mat)) {
+                let key = (mat.len() + 2, mat.to_string());
+                let e = by.entry(key).or_insert((Stats::default(), 0, Some(0)));
+                e.0.merge(st);
+                e.1 += 1;
+                e.2 = e.2.zip(stored).map(|(a, b)| a + b);
+            }
         }
         let mut lines = Vec::new();
         let mut endings = Vec::new();
         let mut all = Stats::default();
-        let mut bytes = Some(0u64);
         let mut count = 0;
         for ((n, name), (st, tables, b)) in &by {
             if *n < 3 {
                 // KvK: one tie table, part of every set.
                 all.merge(st);
-                bytes = bytes.zip(*b).map(|(a, b)| a + b);
                 continue;
             }
             let (line, json) = ending_line(name, st, *tables, *b);
             lines.push(line);
             endings.push(json);
             all.merge(st);
-            bytes = bytes.zip(*b).map(|(a, b)| a + b);
             count += 1;
         }
+        // Each table's time once, though it counts for two endings.
+        all.solve = solve;
         let (total, mut json) = ending_line("all", &all, sol.tiers().len(), bytes);
         let sizes = match pieces {
             3 => "3 pieces".to_string(),
@@ -303,10 +319,18 @@ impl Answer for ChessAnswer<'_> {
             all.merge(s);
         }
         // Moves are counted by the engine per tier.
+        // A table kept for its colour-swapped twin too counts for both when both are asked.
         all.moves = game
             .root_tiers()
             .iter()
-            .filter_map(|&t| self.solution.tier_stats(t).map(|s| s.moves))
+            .filter_map(|&t| {
+                let twice = game.twin_tier(t).is_some_and(|u| {
+                    game.roots().contains(&t.mat) && game.roots().contains(&u.mat)
+                });
+                self.solution
+                    .tier_stats(t)
+                    .map(|s| s.moves * if twice { 2 } else { 1 })
+            })
             .sum();
         let endings: BTreeSet<String> = self
             .solution

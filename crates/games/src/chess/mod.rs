@@ -25,6 +25,17 @@
 //! Numbers that are no legal position (two pieces on a square, identical pieces out of
 //! order, the side not to move in check) are holes.
 //!
+//! # Colours
+//! Swapping the colours and turning the board upside down ([`Pos::flipped`]) keeps the
+//! value for the side to move, so of the two colourings of an ending the tables keep one,
+//! the one where white is the stronger side (`KQvKR`, not `KRvKQ`; `KPvK`, not `KvKP`):
+//! a position of the other is answered through its swapped twin. The tier of a position is
+//! the kept one ([`TierGame::tier`]) and its canonical form is the kept colouring's
+//! ([`SymmetricGame::canonical`]), so the engine solves, stores and probes each table
+//! once. An ending with the same pieces on both sides (`KRvKR`, `KPvKP`) is its own swap
+//! and keeps both sides to move. This halves the work and the disk of a set such as
+//! `--up-to 4` (122 tables instead of 233).
+//!
 //! ```
 //! use retrograde_games::chess::Chess;
 //! use retrograde_tier::{solve, SolveOptions, Solved};
@@ -58,6 +69,10 @@ const MAX_OTHERS: usize = MAX_PIECES - 2;
 const BLACK: u8 = 8;
 /// Marks a king pair that is not in the table.
 const NO_PAIR: u16 = u16::MAX;
+/// A material whose positions the tables keep as they are ([`Material::colouring`]).
+const KEEP: u8 = 0;
+/// A material whose positions the tables keep with the colours swapped.
+const SWAP: u8 = 1;
 
 /// The pieces of an ending other than the kings, as codes in ascending order (white's
 /// pawns, knights, bishops, rooks, queens, then black's), 4 bits each.
@@ -192,6 +207,28 @@ impl Material {
         out
     }
 
+    /// How the tables keep the positions of this material: [`KEEP`] when white has more
+    /// pieces, or as many and the stronger (by kinds, the strongest first), or the same as
+    /// black (`KRvKR`, `KPvKP`: both colourings are solved there, swapping colours gives a
+    /// position of the same ending); [`SWAP`] when black is the stronger side.
+    fn colouring(self) -> u8 {
+        let side = |colour: u8| {
+            let mut kinds = [0u8; MAX_OTHERS];
+            let mut n = 0;
+            for c in self.codes().filter(|c| c & BLACK == colour) {
+                kinds[n] = c & 7;
+                n += 1;
+            }
+            kinds.sort_unstable_by(|a, b| b.cmp(a));
+            (n, kinds)
+        };
+        if side(0) < side(BLACK) {
+            SWAP
+        } else {
+            KEEP
+        }
+    }
+
     /// Whether neither side can ever mate: no pawns, rooks or queens, and at most one minor
     /// piece, or bishops only. (Bishops on one colour of squares are checked by the caller.)
     fn minor_only(self) -> (bool, bool) {
@@ -248,6 +285,24 @@ impl Tier {
     #[inline]
     fn rank_of(self, i: usize) -> u8 {
         ((self.ranks >> (3 * i)) & 7) as u8
+    }
+
+    /// The tier of the positions with the colours swapped and the board turned upside
+    /// down ([`Pos::flipped`]): each piece changes colour, a pawn's rank `r` becomes
+    /// `7 - r`, and the side that pushed for en passant is the other.
+    #[inline]
+    fn flipped(self) -> Tier {
+        let mut slots = [(0u8, 0u8); MAX_OTHERS];
+        let n = self.mat.len();
+        for (i, c) in self.mat.codes().enumerate() {
+            let r = if c & 7 == 1 { 7 - self.rank_of(i) } else { 0 };
+            slots[i] = (c ^ BLACK, r);
+        }
+        let ep = match self.ep {
+            0 => 0,
+            e => 3 - e,
+        };
+        tier_of_slots(&mut slots[..n], ep)
     }
 }
 
@@ -426,6 +481,33 @@ impl Pos {
         }
     }
 
+    /// The same position with the colours swapped and the board turned upside down (a
+    /// square's rank `r` becomes `7 - r`): white's pieces become black's and the other side
+    /// is to move, so the value for the side to move is the same. The tables keep one of
+    /// the two ([`Chess::kept`]).
+    pub fn flipped(&self) -> Pos {
+        let n = self.mat().len();
+        let mut pieces = [(0u8, 0u8); MAX_OTHERS];
+        for (j, piece) in pieces.iter_mut().enumerate().take(n) {
+            *piece = (self.mat().code(j) ^ BLACK, self.sq(2 + j) ^ 56);
+        }
+        pieces[..n].sort_unstable();
+        let mut sqs = [0u8; MAX_PIECES];
+        let mut codes = [0u8; MAX_OTHERS];
+        sqs[0] = self.sq(1) ^ 56;
+        sqs[1] = self.sq(0) ^ 56;
+        for (j, &(c, s)) in pieces[..n].iter().enumerate() {
+            codes[j] = c;
+            sqs[2 + j] = s;
+        }
+        Pos::new(
+            sqs,
+            self.ep(),
+            self.stm() ^ 1,
+            Material::from_codes(&codes[..n]),
+        )
+    }
+
     /// Puts identical pieces back in order of square (after a symmetry moved them all).
     #[inline]
     fn sort_identical(&mut self) {
@@ -578,6 +660,9 @@ pub struct Chess {
     /// `fixing[white * 64 + black]`: the symmetries (bit g) that leave both kings where
     /// they are (pawnless; with pawns only the identity does).
     fixing: Vec<u8>,
+    /// `colours[material]`: how the tables keep the positions of each material
+    /// ([`Material::colouring`]), or all [`KEEP`] when both colourings are solved.
+    colours: Vec<u8>,
 }
 
 impl fmt::Debug for Chess {
@@ -682,7 +767,68 @@ impl Chess {
             to_canonical,
             squares,
             fixing,
+            colours: (0..=0xfffu16).map(|m| Material(m).colouring()).collect(),
         }
+    }
+
+    /// The same game solving both colourings of every ending apart (`KQvKR` and `KRvKQ`),
+    /// instead of one and the other by swapping colours: the tests' second method.
+    #[cfg(test)]
+    pub(crate) fn both_colourings(mut self) -> Chess {
+        self.colours = vec![KEEP; self.colours.len()];
+        self
+    }
+
+    /// The tier of `p` as it stands, before any swap of colours.
+    #[inline]
+    fn own_tier(&self, p: &Pos) -> Tier {
+        let mut ranks = 0u16;
+        if p.pawns() {
+            // Empty slots have code 0: no pawn.
+            for i in 0..MAX_OTHERS {
+                if p.mat().code(i) & 7 == 1 {
+                    ranks |= u16::from(p.sq(2 + i) >> 3) << (3 * i);
+                }
+            }
+        }
+        let ep = if p.ep() == 0 { 0 } else { 2 - p.stm() };
+        Tier {
+            mat: p.mat(),
+            ranks,
+            ep,
+        }
+    }
+
+    /// The tier that holds tier `t`'s positions: `t`, or the tier of its positions with
+    /// the colours swapped ([`Tier::flipped`]).
+    #[inline]
+    fn kept_tier(&self, t: Tier) -> Tier {
+        if self.colours[usize::from(t.mat.0)] == SWAP {
+            t.flipped()
+        } else {
+            t
+        }
+    }
+
+    /// Whether the tables keep `p` in its own colours (else they keep [`Pos::flipped`]).
+    #[inline]
+    pub fn kept(&self, p: &Pos) -> bool {
+        self.colours[usize::from(p.mat().0)] != SWAP
+    }
+
+    /// The position that a kept position `p` also stands for, with the colours swapped, if
+    /// that is another position that the tables do not keep (`KRvKQ` for `KQvKR`; none for
+    /// `KRvKR`, whose swapped positions are positions of the same tier).
+    pub fn colour_twin(&self, p: &Pos) -> Option<Pos> {
+        let q = p.flipped();
+        (!self.kept(&q)).then_some(q)
+    }
+
+    /// The tier that a kept tier `t` also stands for with the colours swapped, if it is
+    /// another one (see [`Chess::colour_twin`]).
+    pub fn twin_tier(&self, t: Tier) -> Option<Tier> {
+        let u = t.flipped();
+        (u != t && self.kept_tier(u) == t).then_some(u)
     }
 
     /// The ending this game solves (with every ending it converts into); the first of
@@ -923,17 +1069,24 @@ fn ep_possible(t: Tier) -> bool {
 
 /// A tier from pieces as (code, rank) pairs and an en-passant flag.
 fn tier_from(mut slots: Vec<(u8, u8)>, ep: u8) -> Tier {
+    tier_of_slots(&mut slots, ep)
+}
+
+/// A tier from pieces as (code, rank) pairs (sorted here) and an en-passant flag, without
+/// allocating.
+#[inline]
+fn tier_of_slots(slots: &mut [(u8, u8)], ep: u8) -> Tier {
     slots.sort_unstable();
-    let codes: Vec<u8> = slots.iter().map(|s| s.0).collect();
-    let ranks = slots.iter().enumerate().fold(0u16, |m, (j, &(c, r))| {
-        m | if c & 7 == 1 {
-            u16::from(r) << (3 * j)
-        } else {
-            0
+    let mut codes = [0u8; MAX_OTHERS];
+    let mut ranks = 0u16;
+    for (j, &(c, r)) in slots.iter().enumerate() {
+        codes[j] = c;
+        if c & 7 == 1 {
+            ranks |= u16::from(r) << (3 * j);
         }
-    });
+    }
     Tier {
-        mat: Material::from_codes(&codes),
+        mat: Material::from_codes(&codes[..slots.len()]),
         ranks,
         ep,
     }
@@ -961,26 +1114,20 @@ impl TierGame for Chess {
     }
 
     fn root_tiers(&self) -> Vec<Tier> {
-        self.roots.iter().flat_map(|&m| self.tiers_of(m)).collect()
-    }
-
-    #[inline]
-    fn tier(&self, p: &Pos) -> Tier {
-        let mut ranks = 0u16;
-        if p.pawns() {
-            // Empty slots have code 0: no pawn.
-            for i in 0..MAX_OTHERS {
-                if p.mat().code(i) & 7 == 1 {
-                    ranks |= u16::from(p.sq(2 + i) >> 3) << (3 * i);
-                }
+        let mut out: Vec<Tier> = Vec::new();
+        for t in self.roots.iter().flat_map(|&m| self.tiers_of(m)) {
+            let t = self.kept_tier(t);
+            if !out.contains(&t) {
+                out.push(t);
             }
         }
-        let ep = if p.ep() == 0 { 0 } else { 2 - p.stm() };
-        Tier {
-            mat: p.mat(),
-            ranks,
-            ep,
-        }
+        out
+    }
+
+    /// The tier that holds `p`: its own, or the one of its colour-swapped twin.
+    #[inline]
+    fn tier(&self, p: &Pos) -> Tier {
+        self.kept_tier(self.own_tier(p))
     }
 
     fn child_tiers(&self, t: Tier, out: &mut Vec<Tier>) {
@@ -992,8 +1139,17 @@ impl TierGame for Chess {
             .collect();
         let mut found: Vec<Tier> = Vec::new();
         let mut add = |s: Vec<(u8, u8)>, ep: u8| {
-            let nt = tier_from(s, ep);
-            if nt != t && (ep == 0 || ep_possible(nt)) && !found.contains(&nt) {
+            let own = tier_from(s, ep);
+            if !(ep == 0 || ep_possible(own)) {
+                return;
+            }
+            // A move never reaches a tier kept as its own (only a material with the same
+            // pieces on both sides is its own colour swap, and it is kept as it is): else
+            // its moves would count as moves inside the tier, which no un-move undoes. The
+            // tests check it for every tier of five pieces.
+            let nt = self.kept_tier(own);
+            debug_assert!(nt != t || own == t, "{own:?} is the twin of {t:?}");
+            if nt != t && !found.contains(&nt) {
                 found.push(nt);
             }
         };
@@ -1596,6 +1752,7 @@ impl SymmetricGame for Chess {
     /// kings are on a diagonal.
     #[inline]
     fn canonical(&self, p: &Pos) -> Pos {
+        let p = &if self.kept(p) { *p } else { p.flipped() };
         let k = usize::from(p.pawns());
         let mut mask = self.to_canonical[k][p.sq(0) as usize * 64 + p.sq(1) as usize];
         if mask == 1 {
@@ -1634,6 +1791,9 @@ impl SymmetricGame for Chess {
 
     #[inline]
     fn is_canonical(&self, p: &Pos) -> bool {
+        if !self.kept(p) {
+            return false;
+        }
         let k = usize::from(p.pawns());
         match self.to_canonical[k][p.sq(0) as usize * 64 + p.sq(1) as usize] {
             1 => true,
