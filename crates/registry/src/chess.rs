@@ -4,7 +4,7 @@
 
 use crate::tier::{query, session};
 use crate::{Answer, Built, Query, QueryAnswer, QueryError, Report};
-use retrograde_games::chess::{Chess, Pos};
+use retrograde_games::chess::{Chess, Pos, Tier};
 use retrograde_games::play::DynSession;
 use retrograde_solve::Value;
 use retrograde_tier::{
@@ -128,18 +128,18 @@ fn for_each_solved(
     mut f: impl FnMut(&Pos, Value) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let game = solution.game();
-    let asked = |p: &Pos| game.roots().contains(&p.material());
+    let asked = |t: Option<Tier>| t.is_some_and(|t| game.roots().contains(&t.mat));
     let mut result = Ok(());
     for t in game.root_tiers() {
+        let (own, twin) = (asked(Some(t)), asked(game.twin_tier(t)));
         game.for_each_in(t, 0..game.tier_size(t), |_, p| {
             let Some(p) = p.filter(|p| result.is_ok() && game.is_canonical(p)) else {
                 return;
             };
             result = match solution.value(&p) {
                 Ok(Some(v)) => {
-                    let twin = game.colour_twin(&p).filter(asked);
-                    let own = if asked(&p) { f(&p, v) } else { Ok(()) };
-                    own.and_then(|()| twin.map_or(Ok(()), |q| f(&q, v)))
+                    let first = if own { f(&p, v) } else { Ok(()) };
+                    first.and_then(|()| if twin { f(&p.flipped(), v) } else { Ok(()) })
                 }
                 Ok(None) => Ok(()),
                 Err(e) => Err(e),

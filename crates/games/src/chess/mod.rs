@@ -73,6 +73,59 @@ const NO_PAIR: u16 = u16::MAX;
 const KEEP: u8 = 0;
 /// A material whose positions the tables keep with the colours swapped.
 const SWAP: u8 = 1;
+/// `COLOURS[material]`: how the tables keep the positions of each material (its 12 bits).
+static COLOURS: [u8; 1 << 12] = colours();
+/// Both colourings kept (the tests' second method).
+#[cfg(test)]
+static BOTH: [u8; 1 << 12] = [KEEP; 1 << 12];
+
+/// How the tables keep the positions of each material: [`KEEP`] when white has more
+/// pieces, or as many and the stronger (by kinds, the strongest first), or the same as
+/// black (`KRvKR`, `KPvKP`: both colourings are solved there, swapping colours gives a
+/// position of the same ending); [`SWAP`] when black is the stronger side. A table, made
+/// when compiling, because the tier and the canonical form of every move ask it.
+const fn colours() -> [u8; 1 << 12] {
+    let mut out = [KEEP; 1 << 12];
+    let mut m = 0;
+    while m < 1 << 12 {
+        // Codes ascend: white's kinds ascending, then black's.
+        let (mut w, mut b) = ([0u8; MAX_OTHERS], [0u8; MAX_OTHERS]);
+        let (mut nw, mut nb) = (0, 0);
+        let mut i = 0;
+        while i < MAX_OTHERS {
+            let c = ((m >> (4 * i)) & 0xf) as u8;
+            if c == 0 {
+                break;
+            }
+            if c & BLACK == 0 {
+                w[nw] = c & 7;
+                nw += 1;
+            } else {
+                b[nb] = c & 7;
+                nb += 1;
+            }
+            i += 1;
+        }
+        let mut swap = nw < nb;
+        if nw == nb {
+            // The strongest first: from the end.
+            let mut j = 0;
+            while j < nw {
+                let (x, y) = (w[nw - 1 - j], b[nb - 1 - j]);
+                if x != y {
+                    swap = x < y;
+                    break;
+                }
+                j += 1;
+            }
+        }
+        if swap {
+            out[m] = SWAP;
+        }
+        m += 1;
+    }
+    out
+}
 
 /// The pieces of an ending other than the kings, as codes in ascending order (white's
 /// pawns, knights, bishops, rooks, queens, then black's), 4 bits each.
@@ -207,28 +260,6 @@ impl Material {
         out
     }
 
-    /// How the tables keep the positions of this material: [`KEEP`] when white has more
-    /// pieces, or as many and the stronger (by kinds, the strongest first), or the same as
-    /// black (`KRvKR`, `KPvKP`: both colourings are solved there, swapping colours gives a
-    /// position of the same ending); [`SWAP`] when black is the stronger side.
-    fn colouring(self) -> u8 {
-        let side = |colour: u8| {
-            let mut kinds = [0u8; MAX_OTHERS];
-            let mut n = 0;
-            for c in self.codes().filter(|c| c & BLACK == colour) {
-                kinds[n] = c & 7;
-                n += 1;
-            }
-            kinds.sort_unstable_by(|a, b| b.cmp(a));
-            (n, kinds)
-        };
-        if side(0) < side(BLACK) {
-            SWAP
-        } else {
-            KEEP
-        }
-    }
-
     /// Whether neither side can ever mate: no pawns, rooks or queens, and at most one minor
     /// piece, or bishops only. (Bishops on one colour of squares are checked by the caller.)
     fn minor_only(self) -> (bool, bool) {
@@ -290,7 +321,7 @@ impl Tier {
     /// The tier of the positions with the colours swapped and the board turned upside
     /// down ([`Pos::flipped`]): each piece changes colour, a pawn's rank `r` becomes
     /// `7 - r`, and the side that pushed for en passant is the other.
-    #[inline]
+    #[inline(never)]
     fn flipped(self) -> Tier {
         let mut slots = [(0u8, 0u8); MAX_OTHERS];
         let n = self.mat.len();
@@ -660,9 +691,8 @@ pub struct Chess {
     /// `fixing[white * 64 + black]`: the symmetries (bit g) that leave both kings where
     /// they are (pawnless; with pawns only the identity does).
     fixing: Vec<u8>,
-    /// `colours[material]`: how the tables keep the positions of each material
-    /// ([`Material::colouring`]), or all [`KEEP`] when both colourings are solved.
-    colours: Vec<u8>,
+    /// [`COLOURS`], or all [`KEEP`] when both colourings are solved apart.
+    colours: &'static [u8; 1 << 12],
 }
 
 impl fmt::Debug for Chess {
@@ -767,7 +797,7 @@ impl Chess {
             to_canonical,
             squares,
             fixing,
-            colours: (0..=0xfffu16).map(|m| Material(m).colouring()).collect(),
+            colours: &COLOURS,
         }
     }
 
@@ -775,7 +805,7 @@ impl Chess {
     /// instead of one and the other by swapping colours: the tests' second method.
     #[cfg(test)]
     pub(crate) fn both_colourings(mut self) -> Chess {
-        self.colours = vec![KEEP; self.colours.len()];
+        self.colours = &BOTH;
         self
     }
 
@@ -803,7 +833,7 @@ impl Chess {
     /// the colours swapped ([`Tier::flipped`]).
     #[inline]
     fn kept_tier(&self, t: Tier) -> Tier {
-        if self.colours[usize::from(t.mat.0)] == SWAP {
+        if self.colours[usize::from(t.mat.0 & 0xfff)] == SWAP {
             t.flipped()
         } else {
             t
@@ -813,19 +843,20 @@ impl Chess {
     /// Whether the tables keep `p` in its own colours (else they keep [`Pos::flipped`]).
     #[inline]
     pub fn kept(&self, p: &Pos) -> bool {
-        self.colours[usize::from(p.mat().0)] != SWAP
+        self.colours[usize::from(p.mat().0 & 0xfff)] != SWAP
     }
 
-    /// The position that a kept position `p` also stands for, with the colours swapped, if
-    /// that is another position that the tables do not keep (`KRvKQ` for `KQvKR`; none for
-    /// `KRvKR`, whose swapped positions are positions of the same tier).
-    pub fn colour_twin(&self, p: &Pos) -> Option<Pos> {
-        let q = p.flipped();
-        (!self.kept(&q)).then_some(q)
+    /// The canonical form of a position that the tables keep swapped (out of line: the
+    /// common case, a move inside a tier, never comes here).
+    #[inline(never)]
+    fn canonical_swapped(&self, p: &Pos) -> Pos {
+        self.canonical(&p.flipped())
     }
 
     /// The tier that a kept tier `t` also stands for with the colours swapped, if it is
-    /// another one (see [`Chess::colour_twin`]).
+    /// another one that the tables do not keep (`KRvKQ` for `KQvKR`; none for `KRvKR`,
+    /// whose swapped positions are positions of the same tier): its positions are the
+    /// [`Pos::flipped`] of `t`'s.
     pub fn twin_tier(&self, t: Tier) -> Option<Tier> {
         let u = t.flipped();
         (u != t && self.kept_tier(u) == t).then_some(u)
@@ -1752,7 +1783,9 @@ impl SymmetricGame for Chess {
     /// kings are on a diagonal.
     #[inline]
     fn canonical(&self, p: &Pos) -> Pos {
-        let p = &if self.kept(p) { *p } else { p.flipped() };
+        if !self.kept(p) {
+            return self.canonical_swapped(p);
+        }
         let k = usize::from(p.pawns());
         let mut mask = self.to_canonical[k][p.sq(0) as usize * 64 + p.sq(1) as usize];
         if mask == 1 {
