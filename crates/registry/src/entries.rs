@@ -994,7 +994,7 @@ impl Protocol for IoiPlayer<'_, '_> {
         self.is_over()
     }
     fn input(&mut self, line: &str) -> Result<(), String> {
-        self.opponent(line)
+        self.opponent(line).map_err(|e| e.to_string())
     }
     fn ended_early(&self) -> String {
         format!(
