@@ -32,7 +32,7 @@ mod tier;
 pub use chess::ChessBuilt;
 pub use database::{database, Database, GraphAnswer};
 pub use entries::{entries, entry};
-pub use params::{parse, ArgValue, Args, Input, Kind, Param, OPTIONAL};
+pub use params::{parse, ArgError, ArgValue, Args, Input, Kind, Param, OPTIONAL};
 pub use tier::TierBuilt;
 
 /// Every tier game's name, in the registry's order, for messages (`connect4, quixo, ...`).
@@ -75,7 +75,7 @@ pub struct Entry {
     /// How the web explorer draws its positions.
     pub drawing: Drawing,
     /// Builds the game from parameter values.
-    pub build: fn(&Args) -> Result<Box<dyn Built>, String>,
+    pub build: fn(&Args) -> Result<Box<dyn Built>, BuildError>,
 }
 
 impl std::fmt::Debug for Entry {
@@ -204,6 +204,54 @@ pub trait Built: Send + Sync {
     fn open(&self, storage: Arc<dyn Storage>) -> Result<Option<Box<dyn Answer + '_>>, Error> {
         let _ = storage;
         Ok(None)
+    }
+}
+
+/// Why a game cannot be built from its parameters ([`Entry::build`]). `Display` gives the
+/// message `retrograde game` prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// A parameter missing or refused.
+    Arg(ArgError),
+    /// The game refuses its parameters: `connect4: a 0x4 board has no cells`.
+    Game {
+        /// The game's command name (`connect4`).
+        game: &'static str,
+        /// Why.
+        why: retrograde_games::GameError,
+    },
+    /// An input file that does not parse: `map.txt:3: ...`.
+    Input {
+        /// The file's name.
+        name: String,
+        /// Where and why.
+        error: retrograde_graph::format::ParseError,
+    },
+    /// Parameters that do not go together or that the game refuses, in words (chess given
+    /// both an ending and `--up-to`, an octal code, too many heaps for a splitting game).
+    Invalid(String),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::Arg(e) => e.fmt(f),
+            BuildError::Game { game, why } => write!(f, "{game}: {why}"),
+            BuildError::Input { name, error } => match error.line {
+                Some(l) => write!(f, "{name}:{l}: {}", error.message),
+                None => write!(f, "{name}: {}", error.message),
+            },
+            BuildError::Invalid(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+impl From<ArgError> for BuildError {
+    fn from(e: ArgError) -> Self {
+        BuildError::Arg(e)
     }
 }
 
@@ -610,6 +658,45 @@ impl From<Error> for QueryError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refused_build_says_which_game_and_why() {
+        let e = entry("connect4").unwrap();
+        let build = |a: &Args| (e.build)(a).err().expect("refused");
+        let mut a = Args::with_defaults(e.params).unwrap();
+        a.set("width", ArgValue::Number(0));
+        let err = build(&a);
+        assert_eq!(
+            err,
+            BuildError::Game {
+                game: "connect4",
+                why: retrograde_games::GameError::Connect4NoCells {
+                    width: 0,
+                    height: 4
+                }
+            }
+        );
+        assert_eq!(err.to_string(), "connect4: a 0x4 board has no cells");
+        a.set("width", ArgValue::Number(1 << 32));
+        assert!(matches!(
+            build(&a),
+            BuildError::Arg(ArgError::TooBig { name, value: 4294967296 }) if name == "width"
+        ));
+        // A file that does not parse is named with the line.
+        let e = entry("police-thief").unwrap();
+        let mut a = Args::with_defaults(e.params).unwrap();
+        let name = e.params[0].name;
+        a.set(
+            name,
+            ArgValue::Input(Input {
+                name: "map.txt".into(),
+                bytes: b"1 2\nPQ\n".to_vec(),
+            }),
+        );
+        let err = (e.build)(&a).err().expect("refused");
+        assert!(matches!(&err, BuildError::Input { name, .. } if name == "map.txt"));
+        assert!(err.to_string().starts_with("map.txt:"), "{err}");
+    }
 
     #[test]
     fn grids_come_from_position_strings_that_are_grids() {
