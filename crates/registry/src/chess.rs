@@ -86,8 +86,8 @@ impl Built for ChessBuilt {
     }
 
     /// The engine's own plan (the one it checks again before it allocates).
-    fn memory_needed(&self, stored: bool) -> Result<Option<u64>, String> {
-        retrograde_tier::memory_plan(&self.game, stored).map_err(|e| e.to_string())
+    fn memory_needed(&self, stored: bool) -> Result<Option<u64>, Error> {
+        retrograde_tier::memory_plan(&self.game, stored)
     }
 
     fn needs_storage(&self) -> bool {

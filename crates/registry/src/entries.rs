@@ -3,7 +3,7 @@
 use crate::params::{Args, Input, Kind, Param, OPTIONAL};
 use crate::{
     Answer, BuildError, Built, Drawing, Entry, Protocol, Query, QueryAnswer, QueryError, Report,
-    TierBuilt,
+    TierBuilt, TooBig,
 };
 use retrograde_games::connect4::{position_bound, Connect4};
 use retrograde_games::dots::DotsAndBoxes;
@@ -13,7 +13,7 @@ use retrograde_games::pebbles::Pebbles;
 use retrograde_games::play::{ranked_moves, start_session, DynSession, Playable};
 use retrograde_games::police::Map;
 use retrograde_games::quixo::Quixo;
-use retrograde_games::scores::{Instance, IoiPlayer, ScoresSolution};
+use retrograde_games::scores::{Instance, IoiPlayer, OpponentError, ScoresSolution};
 use retrograde_games::teeko::Teeko;
 use retrograde_games::tictactoe::TicTacToe;
 use retrograde_games::{GameError, GameSolution};
@@ -789,15 +789,19 @@ fn build_connect4(a: &Args) -> Result<Box<dyn Built>, BuildError> {
     }))
 }
 
-fn check_connect4(g: &Connect4, _limit: Option<u64>, _stored: bool) -> Result<(), String> {
+fn check_connect4(g: &Connect4, _limit: Option<u64>, _stored: bool) -> Result<(), TooBig> {
     let bound = position_bound(g.width(), g.height());
     if bound > 1e12 {
-        return Err(format!(
-            "far too many positions: up to {bound:.1e} (the largest board solved here is 6x5, 2.8e9)"
-        ));
+        return Err(TooBig::Positions {
+            bound,
+            largest: "the largest board solved here is 6x5, 2.8e9",
+        });
     }
     if g.width() > 16 {
-        return Err("at most 16 columns".into());
+        return Err(TooBig::Columns {
+            width: g.width(),
+            max: 16,
+        });
     }
     Ok(())
 }
@@ -995,8 +999,8 @@ impl Protocol for IoiPlayer<'_, '_> {
     fn done(&self) -> bool {
         self.is_over()
     }
-    fn input(&mut self, line: &str) -> Result<(), String> {
-        self.opponent(line).map_err(|e| e.to_string())
+    fn input(&mut self, line: &str) -> Result<(), OpponentError> {
+        self.opponent(line)
     }
     fn ended_early(&self) -> String {
         format!(
@@ -1074,7 +1078,7 @@ impl Built for HeapBuilt {
     fn name(&self) -> String {
         self.id.into()
     }
-    fn memory_needed(&self, _stored: bool) -> Result<Option<u64>, String> {
+    fn memory_needed(&self, _stored: bool) -> Result<Option<u64>, Error> {
         // The values (4 bytes a heap) and the report that lists them all (measured: about
         // 110 bytes a heap at 10^8 heaps, for the lines and the JSON values).
         Ok(Some(self.count.saturating_mul(128)))

@@ -156,7 +156,7 @@ pub trait Built: Send + Sync {
     ///
     /// # Errors
     /// A size past what can be counted.
-    fn memory_needed(&self, stored: bool) -> Result<Option<u64>, String> {
+    fn memory_needed(&self, stored: bool) -> Result<Option<u64>, Error> {
         let _ = stored;
         Ok(None)
     }
@@ -167,8 +167,8 @@ pub trait Built: Send + Sync {
     /// the memory needed with the limit; the default refuses nothing.
     ///
     /// # Errors
-    /// What would be needed, and why it is refused.
-    fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), String> {
+    /// What would be needed, and why it is refused ([`TooBig`]).
+    fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), TooBig> {
         let _ = (memory_limit, stored);
         Ok(())
     }
@@ -254,6 +254,41 @@ impl From<ArgError> for BuildError {
         BuildError::Arg(e)
     }
 }
+
+/// Why a game's own check refuses its size ([`Built::check`]); [`plan`] puts the game's
+/// name before the message.
+#[derive(Copy, Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum TooBig {
+    /// More positions than can be solved here.
+    Positions {
+        /// The game's bound on its positions.
+        bound: f64,
+        /// The largest size solved here, and its positions, in words: `the largest board
+        /// solved here is 6x5, 2.8e9`.
+        largest: &'static str,
+    },
+    /// More columns than the game's solver takes.
+    Columns {
+        /// The columns asked for.
+        width: u32,
+        /// The most it takes.
+        max: u32,
+    },
+}
+
+impl std::fmt::Display for TooBig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TooBig::Positions { bound, largest } => {
+                write!(f, "far too many positions: up to {bound:.1e} ({largest})")
+            }
+            TooBig::Columns { max, .. } => write!(f, "at most {max} columns"),
+        }
+    }
+}
+
+impl std::error::Error for TooBig {}
 
 /// Why a game is refused before anything big is allocated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -541,8 +576,8 @@ pub trait Protocol {
     /// One line read.
     ///
     /// # Errors
-    /// A bad or illegal move: which and why.
-    fn input(&mut self, line: &str) -> Result<(), String>;
+    /// A bad or illegal move: which and why (IOI Scores is the one game with a protocol).
+    fn input(&mut self, line: &str) -> Result<(), retrograde_games::scores::OpponentError>;
     /// What to say when the input ends before the game does.
     fn ended_early(&self) -> String;
 }
@@ -696,6 +731,23 @@ mod tests {
         let err = (e.build)(&a).err().expect("refused");
         assert!(matches!(&err, BuildError::Input { name, .. } if name == "map.txt"));
         assert!(err.to_string().starts_with("map.txt:"), "{err}");
+    }
+
+    #[test]
+    fn a_game_s_own_check_refuses_with_a_typed_reason() {
+        let e = entry("connect4").unwrap();
+        let mut a = Args::with_defaults(e.params).unwrap();
+        a.set("width", ArgValue::Number(20));
+        a.set("height", ArgValue::Number(1));
+        let built = (e.build)(&a).expect("a 20x1 board is built");
+        assert_eq!(
+            built.check(None, false),
+            Err(TooBig::Columns { width: 20, max: 16 })
+        );
+        let Err(Refused::Size(m)) = plan(&*built, false, None, 1) else {
+            panic!("refused for its size")
+        };
+        assert!(m.ends_with(": at most 16 columns"), "{m}");
     }
 
     #[test]
