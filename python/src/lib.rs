@@ -909,7 +909,7 @@ fn game(
             retrograde_registry::tier_games()
         )));
     }
-    let built = (e.build)(&values).map_err(PyValueError::new_err)?;
+    let built = (e.build)(&values).map_err(|m| PyValueError::new_err(m.to_string()))?;
     let built: &'static dyn Built = Box::leak(built);
     let gname = built.name();
     let title = built.title();

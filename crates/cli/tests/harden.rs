@@ -234,7 +234,14 @@ rtest!(tictactoe_sizes_past_u32_are_refused, |dir, _cmd| {
     }
     // The library's own check multiplies in u64.
     let e = retrograde_games::tictactoe::TicTacToe::new(65536, 65536, 3).unwrap_err();
-    assert!(e.contains("1 to 32 cells"), "{e}");
+    assert_eq!(
+        e,
+        retrograde_games::GameError::TicTacToeBoard {
+            rows: 65536,
+            cols: 65536
+        }
+    );
+    assert!(e.to_string().contains("1 to 32 cells"), "{e}");
 });
 
 // ---------------------------------------------------------------------------------------------

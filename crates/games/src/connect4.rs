@@ -30,6 +30,7 @@
 //! assert_eq!(s.stats().positions, 161_029); // John Tromp's count
 //! ```
 
+use crate::GameError;
 use retrograde_graph::Primitive;
 use retrograde_tier::NotationError;
 use retrograde_tier::{
@@ -71,14 +72,12 @@ impl Connect4 {
     ///
     /// # Errors
     /// An empty board, or one too big for a 64-bit key.
-    pub fn new(width: u32, height: u32) -> Result<Connect4, String> {
+    pub fn new(width: u32, height: u32) -> Result<Connect4, GameError> {
         if width == 0 || height == 0 {
-            return Err(format!("a {width}x{height} board has no cells"));
+            return Err(GameError::Connect4NoCells { width, height });
         }
         if u64::from(width) * u64::from(height + 1) > 64 {
-            return Err(format!(
-                "a {width}x{height} board is not supported: width x (height + 1) must be at most 64"
-            ));
+            return Err(GameError::Connect4TooBig { width, height });
         }
         let stride = height + 1;
         let field = |keep: u32| -> u64 {

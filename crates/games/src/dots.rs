@@ -25,6 +25,7 @@
 //! assert_eq!(s.start_value().unwrap().unwrap().to_string(), "loss by 1 in 4");
 //! ```
 
+use crate::GameError;
 use retrograde_graph::Primitive;
 use retrograde_tier::index::Colex;
 use retrograde_tier::notation::listed;
@@ -58,15 +59,13 @@ impl DotsAndBoxes {
     ///
     /// # Errors
     /// No box, or more than [`MAX_LINES`] lines.
-    pub fn new(rows: u32, cols: u32) -> Result<DotsAndBoxes, String> {
+    pub fn new(rows: u32, cols: u32) -> Result<DotsAndBoxes, GameError> {
         if rows == 0 || cols == 0 {
-            return Err(format!("a board of {rows}x{cols} boxes has no box"));
+            return Err(GameError::DotsNoBox { rows, cols });
         }
         let lines = u64::from(rows + 1) * u64::from(cols) + u64::from(rows) * u64::from(cols + 1);
         if lines > u64::from(MAX_LINES) {
-            return Err(format!(
-                "a board of {rows}x{cols} boxes has {lines} lines, at most {MAX_LINES} are supported"
-            ));
+            return Err(GameError::DotsLines { rows, cols, lines });
         }
         let lines = lines as u32;
         let mut g = DotsAndBoxes {
@@ -542,6 +541,18 @@ mod tests {
             .to_string()
             .contains("twice"));
         assert!(DotsAndBoxes::new(0, 3).is_err());
-        assert!(DotsAndBoxes::new(5, 5).unwrap_err().contains("60 lines"));
+        let e = DotsAndBoxes::new(5, 5).unwrap_err();
+        assert_eq!(
+            e,
+            GameError::DotsLines {
+                rows: 5,
+                cols: 5,
+                lines: 60
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "a board of 5x5 boxes has 60 lines, at most 40 are supported"
+        );
     }
 }

@@ -59,7 +59,7 @@
 //! }
 //! ```
 
-use crate::{solve_game, ExploreError, Game};
+use crate::{solve_game, ExploreError, Game, GameError};
 use retrograde_graph::format::ParseError;
 use retrograde_graph::Primitive;
 use retrograde_solve::{Outcome, Rules};
@@ -315,13 +315,13 @@ impl fmt::Display for Method {
 }
 
 impl FromStr for Method {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = GameError;
+    fn from_str(s: &str) -> Result<Self, GameError> {
         match s {
             "product" => Ok(Method::Product),
             "memo" => Ok(Method::Memo),
             "minimax" => Ok(Method::Minimax),
-            _ => Err(format!("expected product, memo or minimax, found {s:?}")),
+            _ => Err(GameError::Method { found: s.into() }),
         }
     }
 }
@@ -1061,7 +1061,9 @@ mod tests {
         }
         assert_eq!(
             "fast".parse::<Method>(),
-            Err("expected product, memo or minimax, found \"fast\"".to_string())
+            Err(GameError::Method {
+                found: "fast".into()
+            })
         );
         assert_eq!(
             format_output(&[Winner::Sherlock, Winner::Moriarty]),

@@ -37,6 +37,7 @@
 //! assert_eq!(s.start_value().unwrap().unwrap().to_string(), "tie in 1");
 //! ```
 
+use crate::GameError;
 use retrograde_graph::Primitive;
 use retrograde_tier::index::Colex;
 use retrograde_tier::NotationError;
@@ -72,18 +73,16 @@ impl Kalah {
     /// # Errors
     /// No pit or no seed, more than [`MAX_PITS`] pits, or a board whose index does not fit
     /// (seeds in all + pits on the board - 1 must be at most 64).
-    pub fn new(pits: u32, seeds: u32, empty_capture: bool) -> Result<Kalah, String> {
+    pub fn new(pits: u32, seeds: u32, empty_capture: bool) -> Result<Kalah, GameError> {
         if pits == 0 || seeds == 0 {
-            return Err("at least one pit a side and one seed a pit".into());
+            return Err(GameError::KalahEmpty);
         }
         if pits > MAX_PITS {
-            return Err(format!("at most {MAX_PITS} pits a side, not {pits}"));
+            return Err(GameError::KalahPits { pits });
         }
         let cells = 2 * u64::from(pits) * u64::from(seeds) + 2 * u64::from(pits) - 1;
         if cells > 64 || seeds > 127 {
-            return Err(format!(
-                "{pits} pits of {seeds} seeds are too many for the index (2 x pits x (seeds + 1) - 1 = {cells}, at most 64)"
-            ));
+            return Err(GameError::KalahIndex { pits, seeds, cells });
         }
         Ok(Kalah {
             pits,
@@ -516,6 +515,15 @@ mod tests {
             .to_string()
             .contains("seeds"));
         assert!(Kalah::new(9, 1, false).is_err());
-        assert!(Kalah::new(6, 6, false).unwrap_err().contains("index"));
+        assert_eq!(
+            Kalah::new(9, 1, false).unwrap_err(),
+            GameError::KalahPits { pits: 9 }
+        );
+        let e = Kalah::new(6, 6, false).unwrap_err();
+        assert!(
+            matches!(e, GameError::KalahIndex { cells: 83, .. }),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("index"));
     }
 }

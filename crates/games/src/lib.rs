@@ -8,6 +8,7 @@
 pub mod chess;
 pub mod connect4;
 pub mod dots;
+mod error;
 mod explore;
 mod game;
 pub mod great_game;
@@ -20,5 +21,6 @@ pub mod scores;
 pub mod teeko;
 pub mod tictactoe;
 
+pub use error::GameError;
 pub use explore::{memory_limit, set_memory_limit, solve_game, ExploreError, GameSolution, Stats};
 pub use game::Game;

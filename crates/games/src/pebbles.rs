@@ -13,7 +13,7 @@
 //! assert_eq!(game.pattern(&s), "LWWLWWLWWLW"); // lost exactly at multiples of 3
 //! ```
 
-use crate::{solve_game, ExploreError, Game, GameSolution};
+use crate::{solve_game, ExploreError, Game, GameError, GameSolution};
 use retrograde_graph::Primitive;
 use retrograde_solve::{Outcome, Rules};
 
@@ -29,12 +29,12 @@ impl Pebbles {
     ///
     /// # Errors
     /// When `take` is empty or holds 0 (a move must take at least one pebble).
-    pub fn new(count: u32, mut take: Vec<u32>) -> Result<Pebbles, String> {
+    pub fn new(count: u32, mut take: Vec<u32>) -> Result<Pebbles, GameError> {
         if take.is_empty() {
-            return Err("the take-set is empty: give at least one amount, e.g. --take 1,2".into());
+            return Err(GameError::EmptyTakeSet);
         }
         if take.contains(&0) {
-            return Err("a move must take at least 1 pebble (0 is in the take-set)".into());
+            return Err(GameError::TakeZero);
         }
         take.sort_unstable();
         take.dedup();

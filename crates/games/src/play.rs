@@ -295,8 +295,8 @@ pub fn ranked_moves<G: Playable + ?Sized>(
 /// or a side's name (case-insensitive, with or without "the": `O`, `thief`, `player 1`).
 ///
 /// # Errors
-/// A message listing what is accepted.
-pub fn parse_side<G: Playable + ?Sized>(game: &G, text: &str) -> Result<usize, String> {
+/// [`SideError`], whose message lists what is accepted.
+pub fn parse_side<G: Playable + ?Sized>(game: &G, text: &str) -> Result<usize, SideError> {
     let first = game.first_side() & 1;
     let t = normalize(text);
     let names = game.side_names();
@@ -312,12 +312,32 @@ pub fn parse_side<G: Playable + ?Sized>(game: &G, text: &str) -> Result<usize, S
     if let Some(i) = names.iter().position(|n| bare(n) == bare(&t)) {
         return Ok(i);
     }
-    Err(format!(
-        "expected first, second, 1, 2, {:?} or {:?}, found {text:?}",
-        names[first].trim_start_matches("the "),
-        names[1 - first].trim_start_matches("the ")
-    ))
+    Err(SideError {
+        found: text.into(),
+        names: [first, 1 - first].map(|i| names[i].trim_start_matches("the ").to_string()),
+    })
 }
+
+/// Text that names no side of a game ([`parse_side`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideError {
+    /// The text given.
+    pub found: String,
+    /// The names of the side that moves first and of the other (without a leading "the").
+    pub names: [String; 2],
+}
+
+impl std::fmt::Display for SideError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "expected first, second, 1, 2, {:?} or {:?}, found {:?}",
+            self.names[0], self.names[1], self.found
+        )
+    }
+}
+
+impl std::error::Error for SideError {}
 
 /// `s` with its first letter in upper case, to start a sentence with a side's name.
 fn cap(s: &str) -> String {

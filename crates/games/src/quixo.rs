@@ -32,6 +32,7 @@
 //! assert_eq!(s.start_value().unwrap().unwrap().outcome(), Outcome::Win);
 //! ```
 
+use crate::GameError;
 use retrograde_graph::Primitive;
 use retrograde_tier::notation::{grid_string, not_legal, parse_grid, split_side};
 use retrograde_tier::NotationError;
@@ -100,9 +101,9 @@ impl Quixo {
     ///
     /// # Errors
     /// Another size.
-    pub fn new(n: u32) -> Result<Quixo, String> {
+    pub fn new(n: u32) -> Result<Quixo, GameError> {
         if !(3..=5).contains(&n) {
-            return Err(format!("a {n}x{n} board is not supported (3, 4 or 5)"));
+            return Err(GameError::SquareBoard { n });
         }
         let cells = n * n;
         let full = ((1u64 << cells) - 1) as u32;

@@ -504,27 +504,25 @@ impl Instance {
     /// (if it raises their score) and moves the token to position `to` (1-based).
     ///
     /// # Errors
-    /// A message when the game is over, when there is no position `to`, or when there is no
-    /// arrow to it from the token's position.
-    pub fn apply(&self, s: &State, to: usize) -> Result<State, String> {
+    /// [`MoveError`]: a state of another game, the game is over, there is no position `to`,
+    /// or there is no arrow to it from the token's position.
+    pub fn apply(&self, s: &State, to: usize) -> Result<State, MoveError> {
         if !self.fits(s) {
-            return Err("the state does not belong to this game".to_string());
+            return Err(MoveError::Foreign);
         }
         if self.is_over(s) {
-            return Err("the game is over".to_string());
+            return Err(MoveError::Over);
         }
         let n = self.positions();
         if to == 0 || to > n {
-            return Err(format!(
-                "there is no position {to} (positions run from 1 to {n})"
-            ));
+            return Err(MoveError::NoPosition { to, positions: n });
         }
         let w = (to - 1) as u32;
         if self.arrows[s.token as usize].binary_search(&w).is_err() {
-            return Err(format!(
-                "there is no arrow from position {} to position {to}",
-                s.position()
-            ));
+            return Err(MoveError::NoArrow {
+                from: s.position(),
+                to,
+            });
         }
         Ok(self.step(s, w))
     }
@@ -753,20 +751,21 @@ impl<'s, 'a> IoiPlayer<'s, 'a> {
     /// The opponent's move, a line holding the position the token moves to.
     ///
     /// # Errors
-    /// A line that is not a position, or an illegal move: says which move and why.
-    pub fn opponent(&mut self, line: &str) -> Result<(), String> {
+    /// [`OpponentError`]: a line that is not a position, or an illegal move; says which
+    /// move and why.
+    pub fn opponent(&mut self, line: &str) -> Result<(), OpponentError> {
         self.move_no += 1;
         let n = self.move_no;
         let t = line.trim();
-        let to: usize = t.parse().map_err(|_| {
-            let shown: String = t.chars().take(40).collect();
-            format!("move {n}: expected the position the opponent moves to, found {shown:?}")
+        let to: usize = t.parse().map_err(|_| OpponentError::NotAPosition {
+            move_no: n,
+            found: t.chars().take(40).collect(),
         })?;
         self.state = self
             .solution
             .instance
             .apply(&self.state, to)
-            .map_err(|e| format!("move {n}: illegal move: {e}"))?;
+            .map_err(|why| OpponentError::Illegal { move_no: n, why })?;
         Ok(())
     }
 
@@ -775,3 +774,79 @@ impl<'s, 'a> IoiPlayer<'s, 'a> {
         self.move_no + 1
     }
 }
+
+/// Why a move cannot be made ([`Instance::apply`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The state belongs to another game.
+    Foreign,
+    /// The game is over.
+    Over,
+    /// There is no position `to`.
+    NoPosition {
+        /// The position asked for (1-based).
+        to: usize,
+        /// The game's positions.
+        positions: usize,
+    },
+    /// There is no arrow from the token's position to `to`.
+    NoArrow {
+        /// The token's position (1-based).
+        from: usize,
+        /// The position asked for.
+        to: usize,
+    },
+}
+
+impl std::fmt::Display for MoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            MoveError::Foreign => f.write_str("the state does not belong to this game"),
+            MoveError::Over => f.write_str("the game is over"),
+            MoveError::NoPosition { to, positions } => write!(
+                f,
+                "there is no position {to} (positions run from 1 to {positions})"
+            ),
+            MoveError::NoArrow { from, to } => {
+                write!(f, "there is no arrow from position {from} to position {to}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Why an opponent's line is refused ([`IoiPlayer::opponent`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpponentError {
+    /// The line is not a position.
+    NotAPosition {
+        /// The number of the move (1-based, counting both players').
+        move_no: usize,
+        /// The line (trimmed, its first 40 characters).
+        found: String,
+    },
+    /// The move is illegal (the message includes why).
+    Illegal {
+        /// The number of the move.
+        move_no: usize,
+        /// Why.
+        why: MoveError,
+    },
+}
+
+impl std::fmt::Display for OpponentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpponentError::NotAPosition { move_no, found } => write!(
+                f,
+                "move {move_no}: expected the position the opponent moves to, found {found:?}"
+            ),
+            OpponentError::Illegal { move_no, why } => {
+                write!(f, "move {move_no}: illegal move: {why}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OpponentError {}

@@ -39,6 +39,7 @@
 //! assert_eq!(s.start_value().unwrap().unwrap().outcome(), Outcome::Draw);
 //! ```
 
+use crate::GameError;
 use retrograde_graph::Primitive;
 use retrograde_tier::index::Colex;
 use retrograde_tier::notation::{grid_string, not_legal, parse_grid, split_side};
@@ -98,14 +99,12 @@ impl Teeko {
     ///
     /// # Errors
     /// A size other than 3 to 5, or a number of pieces other than 3 or 4 (or more than `n`).
-    pub fn new(n: u32, k: u32) -> Result<Teeko, String> {
+    pub fn new(n: u32, k: u32) -> Result<Teeko, GameError> {
         if !(3..=5).contains(&n) {
-            return Err(format!("a {n}x{n} board is not supported (3, 4 or 5)"));
+            return Err(GameError::SquareBoard { n });
         }
         if !(3..=4).contains(&k) || k > n {
-            return Err(format!(
-                "{k} pieces each is not supported on a {n}x{n} board (3 or 4, at most {n})"
-            ));
+            return Err(GameError::TeekoPieces { n, k });
         }
         let cells = n * n;
         let full = (1u32 << cells) - 1;

@@ -26,6 +26,7 @@
 //! assert_eq!(s.stats().classes, 765); // up to rotations and reflections
 //! ```
 
+use crate::GameError;
 use retrograde_graph::Primitive;
 use retrograde_tier::index::{pdep, pext, Colex};
 use retrograde_tier::notation::{grid_string, parse_grid};
@@ -65,15 +66,13 @@ impl TicTacToe {
     /// # Errors
     /// When the board is empty or has more than 32 cells, or `k` is 0 or longer than both
     /// sides.
-    pub fn new(rows: u32, cols: u32, k: u32) -> Result<TicTacToe, String> {
+    pub fn new(rows: u32, cols: u32, k: u32) -> Result<TicTacToe, GameError> {
         let cells = u64::from(rows) * u64::from(cols);
         if rows == 0 || cols == 0 || cells > 32 {
-            return Err(format!(
-                "a {rows}x{cols} board is not supported (1 to 32 cells)"
-            ));
+            return Err(GameError::TicTacToeBoard { rows, cols });
         }
         if k == 0 || (k > rows && k > cols) {
-            return Err(format!("k = {k} cannot fit a {rows}x{cols} board"));
+            return Err(GameError::TicTacToeLine { k, rows, cols });
         }
         let cells = cells as u32;
         let mut lines = Vec::new();

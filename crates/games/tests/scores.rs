@@ -3,7 +3,7 @@
 //! and state-tracking play. Nothing is shared with the library but the text format.
 
 use proptest::prelude::*;
-use retrograde_games::scores::{self, Instance};
+use retrograde_games::scores::{self, Instance, MoveError};
 use retrograde_solve::Outcome;
 
 /// An instance as the test sees it: 0-based, `adj[v][w]` for an arrow `v → w`.
@@ -315,12 +315,22 @@ fn apply_checks_the_move() {
     let sol = inst.solve().unwrap();
     let s = inst.start();
     assert_eq!(inst.legal_moves(&s), vec![2, 3]);
+    let e = inst.apply(&s, 1).unwrap_err();
+    assert_eq!(e, MoveError::NoArrow { from: 1, to: 1 });
     assert_eq!(
-        inst.apply(&s, 1).unwrap_err(),
+        e.to_string(),
         "there is no arrow from position 1 to position 1"
     );
+    let e = inst.apply(&s, 4).unwrap_err();
     assert_eq!(
-        inst.apply(&s, 4).unwrap_err(),
+        e,
+        MoveError::NoPosition {
+            to: 4,
+            positions: 3
+        }
+    );
+    assert_eq!(
+        e.to_string(),
         "there is no position 4 (positions run from 1 to 3)"
     );
     assert!(inst.apply(&s, 0).is_err());
@@ -334,14 +344,15 @@ fn apply_checks_the_move() {
     assert_eq!(sol.best_move(&s), Some(1)); // its only move
     let s = inst.apply(&s, 1).unwrap();
     assert_eq!(inst.winner_at(&s), Some(1));
-    assert_eq!(inst.apply(&s, 2).unwrap_err(), "the game is over");
+    assert_eq!(inst.apply(&s, 2).unwrap_err(), MoveError::Over);
+    assert_eq!(MoveError::Over.to_string(), "the game is over");
     // A state from a bigger instance does not fit this one.
     let big = scores::parse(b"4\n0 0 0 1\n1 0 0 0\n1 0 0 0\n1 0 0 0\n1 1 1 1\n1 2 3 4\n").unwrap();
     let foreign = big.apply(&big.start(), 4).unwrap();
     assert_eq!(inst.to_move(&foreign), None);
     assert_eq!(sol.best_move(&foreign), None);
     assert_eq!(sol.value(&foreign), None);
-    assert!(inst.apply(&foreign, 1).is_err());
+    assert_eq!(inst.apply(&foreign, 1).unwrap_err(), MoveError::Foreign);
 }
 
 fn parse_err(text: &str) -> (Option<u64>, String) {

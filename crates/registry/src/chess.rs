@@ -3,7 +3,7 @@
 //! and a CSV dump of every position.
 
 use crate::tier::{query, session};
-use crate::{Answer, Built, Query, QueryAnswer, QueryError, Report};
+use crate::{Answer, BuildError, Built, Query, QueryAnswer, QueryError, Report};
 use retrograde_games::chess::{Chess, Pos, Tier};
 use retrograde_games::play::DynSession;
 use retrograde_solve::Value;
@@ -17,16 +17,23 @@ use std::sync::Arc;
 
 /// The game of the registry's parameters: an ending (`material`) or every ending of up to
 /// `up-to` pieces.
-pub(crate) fn built(a: &crate::Args) -> Result<ChessBuilt, String> {
+pub(crate) fn built(a: &crate::Args) -> Result<ChessBuilt, BuildError> {
     let material = a.text("material").ok().filter(|m| !m.is_empty());
     match (material, a.number("up-to").ok()) {
         (Some(m), None) => ChessBuilt::new(m, a.to_json()),
         (None, Some(n)) => ChessBuilt::up_to(n, a.to_json()),
-        (Some(_), Some(_)) => Err("chess: give an ending (MATERIAL) or --up-to N, not both".into()),
-        (None, None) => Err(
+        (Some(_), Some(_)) => Err(BuildError::Invalid(
+            "chess: give an ending (MATERIAL) or --up-to N, not both".into(),
+        )),
+        (None, None) => Err(BuildError::Invalid(
             "chess: give an ending (MATERIAL, like KQvK) or --up-to N (3, 4 or 5 pieces)".into(),
-        ),
+        )),
     }
+}
+
+/// Chess's refusal of its parameters.
+fn refused(why: retrograde_games::GameError) -> BuildError {
+    BuildError::Game { game: "chess", why }
 }
 
 /// The ending named on the command line (or every ending up to a number of pieces), ready
@@ -42,10 +49,10 @@ impl ChessBuilt {
     /// The ending `material` (`KQvK`).
     ///
     /// # Errors
-    /// A malformed material.
-    pub fn new(material: &str, params: serde_json::Value) -> Result<ChessBuilt, String> {
+    /// A malformed material ([`BuildError::Game`]).
+    pub fn new(material: &str, params: serde_json::Value) -> Result<ChessBuilt, BuildError> {
         Ok(ChessBuilt {
-            game: Chess::new(material).map_err(|e| format!("chess: {e}"))?,
+            game: Chess::new(material).map_err(refused)?,
             params,
             up_to: None,
         })
@@ -54,11 +61,11 @@ impl ChessBuilt {
     /// Every ending of up to `pieces` pieces (3 to 5), each table once.
     ///
     /// # Errors
-    /// `pieces` out of range.
-    pub fn up_to(pieces: u64, params: serde_json::Value) -> Result<ChessBuilt, String> {
+    /// `pieces` out of range ([`BuildError::Game`]).
+    pub fn up_to(pieces: u64, params: serde_json::Value) -> Result<ChessBuilt, BuildError> {
         let n = usize::try_from(pieces).unwrap_or(usize::MAX);
         Ok(ChessBuilt {
-            game: Chess::up_to(n).map_err(|e| format!("chess: {e}"))?,
+            game: Chess::up_to(n).map_err(refused)?,
             params,
             up_to: Some(n),
         })
@@ -79,8 +86,8 @@ impl Built for ChessBuilt {
     }
 
     /// The engine's own plan (the one it checks again before it allocates).
-    fn memory_needed(&self, stored: bool) -> Result<Option<u64>, String> {
-        retrograde_tier::memory_plan(&self.game, stored).map_err(|e| e.to_string())
+    fn memory_needed(&self, stored: bool) -> Result<Option<u64>, Error> {
+        retrograde_tier::memory_plan(&self.game, stored)
     }
 
     fn needs_storage(&self) -> bool {

@@ -77,7 +77,7 @@ impl Recorded {
             entry.params,
             meta.params.get("args").unwrap_or(&serde_json::Value::Null),
         )
-        .map_err(|m| Error::damaged(file.clone(), m))?;
+        .map_err(|m| Error::damaged(file.clone(), m.to_string()))?;
         Ok(Some(Recorded {
             entry,
             args,

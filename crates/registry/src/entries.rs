@@ -1,8 +1,9 @@
 //! The built-in games.
 
-use crate::params::{Args, Kind, Param, OPTIONAL};
+use crate::params::{Args, Input, Kind, Param, OPTIONAL};
 use crate::{
-    Answer, Built, Drawing, Entry, Protocol, Query, QueryAnswer, QueryError, Report, TierBuilt,
+    Answer, BuildError, Built, Drawing, Entry, Protocol, Query, QueryAnswer, QueryError, Report,
+    TierBuilt, TooBig,
 };
 use retrograde_games::connect4::{position_bound, Connect4};
 use retrograde_games::dots::DotsAndBoxes;
@@ -12,10 +13,10 @@ use retrograde_games::pebbles::Pebbles;
 use retrograde_games::play::{ranked_moves, start_session, DynSession, Playable};
 use retrograde_games::police::Map;
 use retrograde_games::quixo::Quixo;
-use retrograde_games::scores::{Instance, IoiPlayer, ScoresSolution};
+use retrograde_games::scores::{Instance, IoiPlayer, OpponentError, ScoresSolution};
 use retrograde_games::teeko::Teeko;
 use retrograde_games::tictactoe::TicTacToe;
-use retrograde_games::GameSolution;
+use retrograde_games::{GameError, GameSolution};
 use retrograde_graph::format::ParseError;
 use retrograde_impartial::HeapGame;
 use retrograde_solve::Value;
@@ -31,11 +32,16 @@ pub fn entry(name: &str) -> Option<&'static Entry> {
     ENTRIES.iter().find(|e| e.name == name)
 }
 
-fn located(name: &str, e: ParseError) -> String {
-    match e.line {
-        Some(l) => format!("{name}:{l}: {}", e.message),
-        None => format!("{name}: {}", e.message),
+fn located(input: &Input, error: ParseError) -> BuildError {
+    BuildError::Input {
+        name: input.name.clone(),
+        error,
     }
+}
+
+/// `game`'s refusal of its parameters.
+fn refused(game: &'static str) -> impl FnOnce(GameError) -> BuildError {
+    move |why| BuildError::Game { game, why }
 }
 
 fn explore_error(e: retrograde_games::ExploreError) -> Error {
@@ -579,9 +585,9 @@ struct PebblesBuilt {
     misere: bool,
 }
 
-fn build_pebbles(a: &Args) -> Result<Box<dyn Built>, String> {
+fn build_pebbles(a: &Args) -> Result<Box<dyn Built>, BuildError> {
     let take = a.numbers("take")?.into_iter().map(|t| t as u32).collect();
-    let game = Pebbles::new(a.u32("count")?, take).map_err(|e| format!("pebbles: {e}"))?;
+    let game = Pebbles::new(a.u32("count")?, take).map_err(refused("pebbles"))?;
     Ok(Box::new(PebblesBuilt {
         game,
         misere: a.flag("misere"),
@@ -706,9 +712,9 @@ struct PoliceBuilt {
     map: Map,
 }
 
-fn build_police(a: &Args) -> Result<Box<dyn Built>, String> {
+fn build_police(a: &Args) -> Result<Box<dyn Built>, BuildError> {
     let input = a.input("map")?;
-    let map = Map::parse(&input.bytes).map_err(|e| located(&input.name, e))?;
+    let map = Map::parse(&input.bytes).map_err(|e| located(input, e))?;
     Ok(Box::new(PoliceBuilt { map }))
 }
 
@@ -755,9 +761,9 @@ impl Answer for PoliceAnswer<'_> {
 // ------------------------------------------------------------------------------------------
 // Tier games.
 
-fn build_tictactoe(a: &Args) -> Result<Box<dyn Built>, String> {
+fn build_tictactoe(a: &Args) -> Result<Box<dyn Built>, BuildError> {
     let game = TicTacToe::new(a.u32("rows")?, a.u32("cols")?, a.u32("k")?)
-        .map_err(|e| format!("tictactoe: {e}"))?;
+        .map_err(refused("tictactoe"))?;
     Ok(Box::new(TierBuilt {
         game,
         command: "tictactoe",
@@ -769,9 +775,9 @@ fn build_tictactoe(a: &Args) -> Result<Box<dyn Built>, String> {
     }))
 }
 
-fn build_connect4(a: &Args) -> Result<Box<dyn Built>, String> {
+fn build_connect4(a: &Args) -> Result<Box<dyn Built>, BuildError> {
     let (w, h) = (a.u32("width")?, a.u32("height")?);
-    let game = Connect4::new(w, h).map_err(|e| format!("connect4: {e}"))?;
+    let game = Connect4::new(w, h).map_err(refused("connect4"))?;
     Ok(Box::new(TierBuilt {
         game,
         command: "connect4",
@@ -783,21 +789,25 @@ fn build_connect4(a: &Args) -> Result<Box<dyn Built>, String> {
     }))
 }
 
-fn check_connect4(g: &Connect4, _limit: Option<u64>, _stored: bool) -> Result<(), String> {
+fn check_connect4(g: &Connect4, _limit: Option<u64>, _stored: bool) -> Result<(), TooBig> {
     let bound = position_bound(g.width(), g.height());
     if bound > 1e12 {
-        return Err(format!(
-            "far too many positions: up to {bound:.1e} (the largest board solved here is 6x5, 2.8e9)"
-        ));
+        return Err(TooBig::Positions {
+            bound,
+            largest: "the largest board solved here is 6x5, 2.8e9",
+        });
     }
     if g.width() > 16 {
-        return Err("at most 16 columns".into());
+        return Err(TooBig::Columns {
+            width: g.width(),
+            max: 16,
+        });
     }
     Ok(())
 }
 
-fn build_quixo(a: &Args) -> Result<Box<dyn Built>, String> {
-    let game = Quixo::new(a.u32("size")?).map_err(|e| format!("quixo: {e}"))?;
+fn build_quixo(a: &Args) -> Result<Box<dyn Built>, BuildError> {
+    let game = Quixo::new(a.u32("size")?).map_err(refused("quixo"))?;
     Ok(Box::new(TierBuilt {
         game,
         command: "quixo",
@@ -809,9 +819,9 @@ fn build_quixo(a: &Args) -> Result<Box<dyn Built>, String> {
     }))
 }
 
-fn build_dots(a: &Args) -> Result<Box<dyn Built>, String> {
-    let game = DotsAndBoxes::new(a.u32("rows")?, a.u32("cols")?)
-        .map_err(|e| format!("dots-and-boxes: {e}"))?;
+fn build_dots(a: &Args) -> Result<Box<dyn Built>, BuildError> {
+    let game =
+        DotsAndBoxes::new(a.u32("rows")?, a.u32("cols")?).map_err(refused("dots-and-boxes"))?;
     Ok(Box::new(TierBuilt {
         game,
         command: "dots-and-boxes",
@@ -823,9 +833,9 @@ fn build_dots(a: &Args) -> Result<Box<dyn Built>, String> {
     }))
 }
 
-fn build_kalah(a: &Args) -> Result<Box<dyn Built>, String> {
+fn build_kalah(a: &Args) -> Result<Box<dyn Built>, BuildError> {
     let game = Kalah::new(a.u32("pits")?, a.u32("seeds")?, a.flag("empty-capture"))
-        .map_err(|e| format!("kalah: {e}"))?;
+        .map_err(refused("kalah"))?;
     Ok(Box::new(TierBuilt {
         game,
         command: "kalah",
@@ -837,8 +847,8 @@ fn build_kalah(a: &Args) -> Result<Box<dyn Built>, String> {
     }))
 }
 
-fn build_teeko(a: &Args) -> Result<Box<dyn Built>, String> {
-    let game = Teeko::new(a.u32("size")?, a.u32("pieces")?).map_err(|e| format!("teeko: {e}"))?;
+fn build_teeko(a: &Args) -> Result<Box<dyn Built>, BuildError> {
+    let game = Teeko::new(a.u32("size")?, a.u32("pieces")?).map_err(refused("teeko"))?;
     Ok(Box::new(TierBuilt {
         game,
         command: "teeko",
@@ -858,14 +868,10 @@ struct GreatBuilt {
     method: great_game::Method,
 }
 
-fn build_great_game(a: &Args) -> Result<Box<dyn Built>, String> {
+fn build_great_game(a: &Args) -> Result<Box<dyn Built>, BuildError> {
     let input = a.input("file")?;
-    let cases = great_game::parse(&input.bytes).map_err(|e| located(&input.name, e))?;
-    let method = match a.text("method")? {
-        "product" => great_game::Method::Product,
-        "memo" => great_game::Method::Memo,
-        _ => great_game::Method::Minimax,
-    };
+    let cases = great_game::parse(&input.bytes).map_err(|e| located(input, e))?;
+    let method = a.text("method")?.parse().map_err(refused("great-game"))?;
     Ok(Box::new(GreatBuilt { cases, method }))
 }
 
@@ -922,9 +928,9 @@ struct ScoresBuilt {
     play: bool,
 }
 
-fn build_scores(a: &Args) -> Result<Box<dyn Built>, String> {
+fn build_scores(a: &Args) -> Result<Box<dyn Built>, BuildError> {
     let input = a.input("file")?;
-    let inst = Instance::parse(&input.bytes).map_err(|e| located(&input.name, e))?;
+    let inst = Instance::parse(&input.bytes).map_err(|e| located(input, e))?;
     Ok(Box::new(ScoresBuilt {
         inst,
         play: a.flag("play"),
@@ -993,7 +999,7 @@ impl Protocol for IoiPlayer<'_, '_> {
     fn done(&self) -> bool {
         self.is_over()
     }
-    fn input(&mut self, line: &str) -> Result<(), String> {
+    fn input(&mut self, line: &str) -> Result<(), OpponentError> {
         self.opponent(line)
     }
     fn ended_early(&self) -> String {
@@ -1015,26 +1021,30 @@ struct HeapBuilt {
     take: Option<Vec<u32>>,
 }
 
-fn build_octal(a: &Args) -> Result<Box<dyn Built>, String> {
-    let game = HeapGame::octal(a.text("code")?).map_err(|e| format!("game octal: {e}"))?;
+fn build_octal(a: &Args) -> Result<Box<dyn Built>, BuildError> {
+    let game = HeapGame::octal(a.text("code")?)
+        .map_err(|e| BuildError::Invalid(format!("game octal: {e}")))?;
     heap(game, "octal", a, None)
 }
 
-fn build_subtraction(a: &Args) -> Result<Box<dyn Built>, String> {
+fn build_subtraction(a: &Args) -> Result<Box<dyn Built>, BuildError> {
     let take: Vec<u32> = a
         .numbers("take")
-        .map_err(|_| "game subtraction: --take is required (e.g. --take 1,2)".to_string())?
+        .map_err(|_| {
+            BuildError::Invalid("game subtraction: --take is required (e.g. --take 1,2)".into())
+        })?
         .into_iter()
         .map(|t| t as u32)
         .collect();
-    let game = HeapGame::subtraction(&take).map_err(|e| format!("game subtraction: {e}"))?;
+    let game = HeapGame::subtraction(&take)
+        .map_err(|e| BuildError::Invalid(format!("game subtraction: {e}")))?;
     let mut set = take;
     set.sort_unstable();
     set.dedup();
     heap(game, "subtraction", a, Some(set))
 }
 
-fn build_grundy_game(a: &Args) -> Result<Box<dyn Built>, String> {
+fn build_grundy_game(a: &Args) -> Result<Box<dyn Built>, BuildError> {
     heap(HeapGame::grundy_game(), "grundy-game", a, None)
 }
 
@@ -1043,14 +1053,14 @@ fn heap(
     id: &'static str,
     a: &Args,
     take: Option<Vec<u32>>,
-) -> Result<Box<dyn Built>, String> {
+) -> Result<Box<dyn Built>, BuildError> {
     let count = a.number("count")?;
     // Moves that split a heap make the sequence quadratic: 10^6 heaps take about a minute,
     // 10^7 hours, 10^8 (the parameter's limit for the others) days.
     if game.splits() && count > MAX_SPLIT_COUNT {
-        return Err(format!(
+        return Err(BuildError::Invalid(format!(
             "game {id}: --count {count} is too many for a game whose moves split heaps (time grows with the square of the count: at most {MAX_SPLIT_COUNT})"
-        ));
+        )));
     }
     Ok(Box::new(HeapBuilt {
         game,
@@ -1068,7 +1078,7 @@ impl Built for HeapBuilt {
     fn name(&self) -> String {
         self.id.into()
     }
-    fn memory_needed(&self, _stored: bool) -> Result<Option<u64>, String> {
+    fn memory_needed(&self, _stored: bool) -> Result<Option<u64>, Error> {
         // The values (4 bytes a heap) and the report that lists them all (measured: about
         // 110 bytes a heap at 10^8 heaps, for the lines and the JSON values).
         Ok(Some(self.count.saturating_mul(128)))

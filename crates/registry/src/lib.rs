@@ -32,7 +32,7 @@ mod tier;
 pub use chess::ChessBuilt;
 pub use database::{database, Database, GraphAnswer};
 pub use entries::{entries, entry};
-pub use params::{parse, ArgValue, Args, Input, Kind, Param, OPTIONAL};
+pub use params::{parse, ArgError, ArgValue, Args, Input, Kind, Param, OPTIONAL};
 pub use tier::TierBuilt;
 
 /// Every tier game's name, in the registry's order, for messages (`connect4, quixo, ...`).
@@ -75,7 +75,7 @@ pub struct Entry {
     /// How the web explorer draws its positions.
     pub drawing: Drawing,
     /// Builds the game from parameter values.
-    pub build: fn(&Args) -> Result<Box<dyn Built>, String>,
+    pub build: fn(&Args) -> Result<Box<dyn Built>, BuildError>,
 }
 
 impl std::fmt::Debug for Entry {
@@ -156,7 +156,7 @@ pub trait Built: Send + Sync {
     ///
     /// # Errors
     /// A size past what can be counted.
-    fn memory_needed(&self, stored: bool) -> Result<Option<u64>, String> {
+    fn memory_needed(&self, stored: bool) -> Result<Option<u64>, Error> {
         let _ = stored;
         Ok(None)
     }
@@ -167,8 +167,8 @@ pub trait Built: Send + Sync {
     /// the memory needed with the limit; the default refuses nothing.
     ///
     /// # Errors
-    /// What would be needed, and why it is refused.
-    fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), String> {
+    /// What would be needed, and why it is refused ([`TooBig`]).
+    fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), TooBig> {
         let _ = (memory_limit, stored);
         Ok(())
     }
@@ -206,6 +206,89 @@ pub trait Built: Send + Sync {
         Ok(None)
     }
 }
+
+/// Why a game cannot be built from its parameters ([`Entry::build`]). `Display` gives the
+/// message `retrograde game` prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// A parameter missing or refused.
+    Arg(ArgError),
+    /// The game refuses its parameters: `connect4: a 0x4 board has no cells`.
+    Game {
+        /// The game's command name (`connect4`).
+        game: &'static str,
+        /// Why.
+        why: retrograde_games::GameError,
+    },
+    /// An input file that does not parse: `map.txt:3: ...`.
+    Input {
+        /// The file's name.
+        name: String,
+        /// Where and why.
+        error: retrograde_graph::format::ParseError,
+    },
+    /// Parameters that do not go together or that the game refuses, in words (chess given
+    /// both an ending and `--up-to`, an octal code, too many heaps for a splitting game).
+    Invalid(String),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::Arg(e) => e.fmt(f),
+            BuildError::Game { game, why } => write!(f, "{game}: {why}"),
+            BuildError::Input { name, error } => match error.line {
+                Some(l) => write!(f, "{name}:{l}: {}", error.message),
+                None => write!(f, "{name}: {}", error.message),
+            },
+            BuildError::Invalid(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+impl From<ArgError> for BuildError {
+    fn from(e: ArgError) -> Self {
+        BuildError::Arg(e)
+    }
+}
+
+/// Why a game's own check refuses its size ([`Built::check`]); [`plan`] puts the game's
+/// name before the message.
+#[derive(Copy, Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum TooBig {
+    /// More positions than can be solved here.
+    Positions {
+        /// The game's bound on its positions.
+        bound: f64,
+        /// The largest size solved here, and its positions, in words: `the largest board
+        /// solved here is 6x5, 2.8e9`.
+        largest: &'static str,
+    },
+    /// More columns than the game's solver takes.
+    Columns {
+        /// The columns asked for.
+        width: u32,
+        /// The most it takes.
+        max: u32,
+    },
+}
+
+impl std::fmt::Display for TooBig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TooBig::Positions { bound, largest } => {
+                write!(f, "far too many positions: up to {bound:.1e} ({largest})")
+            }
+            TooBig::Columns { max, .. } => write!(f, "at most {max} columns"),
+        }
+    }
+}
+
+impl std::error::Error for TooBig {}
 
 /// Why a game is refused before anything big is allocated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -493,8 +576,8 @@ pub trait Protocol {
     /// One line read.
     ///
     /// # Errors
-    /// A bad or illegal move: which and why.
-    fn input(&mut self, line: &str) -> Result<(), String>;
+    /// A bad or illegal move: which and why (IOI Scores is the one game with a protocol).
+    fn input(&mut self, line: &str) -> Result<(), retrograde_games::scores::OpponentError>;
     /// What to say when the input ends before the game does.
     fn ended_early(&self) -> String;
 }
@@ -610,6 +693,62 @@ impl From<Error> for QueryError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refused_build_says_which_game_and_why() {
+        let e = entry("connect4").unwrap();
+        let build = |a: &Args| (e.build)(a).err().expect("refused");
+        let mut a = Args::with_defaults(e.params).unwrap();
+        a.set("width", ArgValue::Number(0));
+        let err = build(&a);
+        assert_eq!(
+            err,
+            BuildError::Game {
+                game: "connect4",
+                why: retrograde_games::GameError::Connect4NoCells {
+                    width: 0,
+                    height: 4
+                }
+            }
+        );
+        assert_eq!(err.to_string(), "connect4: a 0x4 board has no cells");
+        a.set("width", ArgValue::Number(1 << 32));
+        assert!(matches!(
+            build(&a),
+            BuildError::Arg(ArgError::TooBig { name, value: 4294967296 }) if name == "width"
+        ));
+        // A file that does not parse is named with the line.
+        let e = entry("police-thief").unwrap();
+        let mut a = Args::with_defaults(e.params).unwrap();
+        let name = e.params[0].name;
+        a.set(
+            name,
+            ArgValue::Input(Input {
+                name: "map.txt".into(),
+                bytes: b"1 2\nPQ\n".to_vec(),
+            }),
+        );
+        let err = (e.build)(&a).err().expect("refused");
+        assert!(matches!(&err, BuildError::Input { name, .. } if name == "map.txt"));
+        assert!(err.to_string().starts_with("map.txt:"), "{err}");
+    }
+
+    #[test]
+    fn a_game_s_own_check_refuses_with_a_typed_reason() {
+        let e = entry("connect4").unwrap();
+        let mut a = Args::with_defaults(e.params).unwrap();
+        a.set("width", ArgValue::Number(20));
+        a.set("height", ArgValue::Number(1));
+        let built = (e.build)(&a).expect("a 20x1 board is built");
+        assert_eq!(
+            built.check(None, false),
+            Err(TooBig::Columns { width: 20, max: 16 })
+        );
+        let Err(Refused::Size(m)) = plan(&*built, false, None, 1) else {
+            panic!("refused for its size")
+        };
+        assert!(m.ends_with(": at most 16 columns"), "{m}");
+    }
 
     #[test]
     fn grids_come_from_position_strings_that_are_grids() {

@@ -12,7 +12,7 @@ use retrograde_tier::{
 use std::sync::Arc;
 
 /// A game's own check before solving: (game, memory limit, tiers in files).
-pub type Check<G> = fn(&G, Option<u64>, bool) -> Result<(), String>;
+pub type Check<G> = fn(&G, Option<u64>, bool) -> Result<(), crate::TooBig>;
 
 /// A tier game and how to report it.
 pub struct TierBuilt<G> {
@@ -50,11 +50,11 @@ impl<G: Notation + Send + Sync + 'static> Built for TierBuilt<G> {
     }
 
     /// The engine's own plan (the one it checks again before it allocates).
-    fn memory_needed(&self, stored: bool) -> Result<Option<u64>, String> {
-        retrograde_tier::memory_plan(&self.game, stored).map_err(|e| e.to_string())
+    fn memory_needed(&self, stored: bool) -> Result<Option<u64>, Error> {
+        retrograde_tier::memory_plan(&self.game, stored)
     }
 
-    fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), String> {
+    fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), crate::TooBig> {
         match self.check {
             Some(f) => f(&self.game, memory_limit, stored),
             None => Ok(()),

@@ -48,6 +48,7 @@
 //! assert_eq!(s.value(&p).unwrap(), Some(Value::Win(1)));
 //! ```
 
+use crate::GameError;
 use cozy_chess::{
     get_between_rays, get_bishop_moves, get_bishop_rays, get_king_moves, get_knight_moves,
     get_pawn_attacks, get_rook_moves, get_rook_rays, BitBoard, Board, BoardBuilder, Color, File,
@@ -202,17 +203,17 @@ impl Material {
     ///
     /// # Errors
     /// A missing `v` or king, an unknown letter, or more than [`MAX_PIECES`] pieces.
-    pub fn parse(text: &str) -> Result<Material, String> {
+    pub fn parse(text: &str) -> Result<Material, GameError> {
         let t = text.trim();
         let up = t.to_ascii_uppercase();
         let (w, b) = up
             .split_once('V')
-            .ok_or_else(|| format!("{t:?}: expected white's pieces, v, black's, like KRvK"))?;
+            .ok_or_else(|| GameError::MaterialNoV { text: t.into() })?;
         let mut codes = Vec::new();
         for (side, colour) in [(w, 0u8), (b, BLACK)] {
             let rest = side
                 .strip_prefix('K')
-                .ok_or_else(|| format!("{t:?}: each side starts with its king K, like KRvK"))?;
+                .ok_or_else(|| GameError::MaterialNoKing { text: t.into() })?;
             for ch in rest.chars() {
                 let kind = match ch {
                     'P' => 1,
@@ -221,19 +222,20 @@ impl Material {
                     'R' => 4,
                     'Q' => 5,
                     _ => {
-                        return Err(format!(
-                            "{t:?}: {ch:?} is not a piece (P, N, B, R, Q after the K)"
-                        ))
+                        return Err(GameError::MaterialLetter {
+                            text: t.into(),
+                            letter: ch,
+                        })
                     }
                 };
                 codes.push(kind | colour);
             }
         }
         if codes.len() > MAX_OTHERS {
-            return Err(format!(
-                "{t:?}: {} pieces; endings of at most {MAX_PIECES} pieces are supported",
-                codes.len() + 2
-            ));
+            return Err(GameError::MaterialPieces {
+                text: t.into(),
+                pieces: codes.len() + 2,
+            });
         }
         Ok(Material::from_codes(&codes))
     }
@@ -706,7 +708,7 @@ impl Chess {
     ///
     /// # Errors
     /// A malformed material (see [`Material::parse`]).
-    pub fn new(material: &str) -> Result<Chess, String> {
+    pub fn new(material: &str) -> Result<Chess, GameError> {
         Ok(Chess::with_material(Material::parse(material)?))
     }
 
@@ -734,11 +736,9 @@ impl Chess {
     ///
     /// # Errors
     /// `pieces` outside 3 to [`MAX_PIECES`].
-    pub fn up_to(pieces: usize) -> Result<Chess, String> {
+    pub fn up_to(pieces: usize) -> Result<Chess, GameError> {
         if !(3..=MAX_PIECES).contains(&pieces) {
-            return Err(format!(
-                "up to {pieces} pieces: give 3 to {MAX_PIECES} (kings included)"
-            ));
+            return Err(GameError::UpTo { pieces });
         }
         let roots: Vec<Material> = (2..=pieces).flat_map(Material::all).collect();
         Ok(Chess::named(&roots, format!("chess up to {pieces} pieces")))
@@ -964,26 +964,24 @@ impl Chess {
     ///
     /// # Errors
     /// Castling rights, or more than [`MAX_PIECES`] pieces.
-    pub fn from_board(board: &Board) -> Result<Pos, String> {
+    pub fn from_board(board: &Board) -> Result<Pos, GameError> {
         if board.castle_rights(Color::White).short.is_some()
             || board.castle_rights(Color::White).long.is_some()
             || board.castle_rights(Color::Black).short.is_some()
             || board.castle_rights(Color::Black).long.is_some()
         {
-            return Err("castling rights are not part of these endings (write - )".into());
+            return Err(GameError::Castling);
         }
         let n = board.occupied().len() as usize;
         if n > MAX_PIECES {
-            return Err(format!(
-                "{n} pieces; endings of at most {MAX_PIECES} pieces are supported"
-            ));
+            return Err(GameError::Pieces { pieces: n });
         }
         let mut sqs = [0u8; MAX_PIECES];
         sqs[0] = board.king(Color::White) as u8;
         sqs[1] = board.king(Color::Black) as u8;
         // The crate's checks leave the kings out (a king never gives check there).
         if get_king_moves(sq(sqs[0])).has(sq(sqs[1])) {
-            return Err("the kings stand next to each other".into());
+            return Err(GameError::KingsTouch);
         }
         let mut codes = [0u8; MAX_OTHERS];
         let mut k = 0;

@@ -225,9 +225,17 @@ fn sides_by_name_and_number() {
     let police = map.solve().unwrap();
     assert_eq!(parse_side(police.game(), "Thief"), Ok(1));
     assert_eq!(parse_side(police.game(), "the policeman"), Ok(0));
+    let e = parse_side(&s, "z").unwrap_err();
     assert_eq!(
-        parse_side(&s, "z"),
-        Err("expected first, second, 1, 2, \"X\" or \"O\", found \"z\"".into())
+        e,
+        SideError {
+            found: "z".into(),
+            names: ["X".into(), "O".into()]
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "expected first, second, 1, 2, \"X\" or \"O\", found \"z\""
     );
     // In an arena whose start belongs to player 1, "first" is player 1.
     let (g, sol) = rg("owner 0 1\n0 1\n");
