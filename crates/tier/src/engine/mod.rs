@@ -157,7 +157,7 @@ impl Default for SolveOptions {
             engine: Engine::Auto,
             count: true,
             cancel: None,
-            codec: Codec::Zstd(9),
+            codec: Codec::Cells,
             params: serde_json::Value::Null,
             keep_values: true,
         }

@@ -91,6 +91,48 @@ pub enum Codec {
     /// Sorted keys only: each key as its gap to the one before (varints), then zstd at
     /// this level.
     DeltaZstd(i32),
+    /// Zstd with its search set for blocks of value cells (see [`cells_compressor`]):
+    /// as small as level 9 on the chess tables and 2.5 times faster to write. Read as
+    /// [`Codec::Zstd`] (the file says zstd).
+    Cells,
+}
+
+/// The zstd settings of [`Codec::Cells`]. A block of values is at most 32 KiB of one- or
+/// two-byte cells with long runs; measured on the 197 MB of cells of every 3- and 4-piece
+/// chess ending in blocks of 16,384 cells, recompressed alone: level 9 (whose settings for
+/// inputs this small are a binary-tree search) wrote 36.5 MB in 12.9 s of one core, level 6
+/// 37.4 MB in 4.0 s, and these settings (a lazy search of depth 2^6 over a 32 KiB window,
+/// matches of 6 bytes or more) as much as level 9 within 0.1% in 40% of its time.
+fn cells_compressor() -> std::io::Result<zstd::bulk::Compressor<'static>> {
+    use zstd::zstd_safe::{CParameter, Strategy};
+    let mut c = zstd::bulk::Compressor::new(9)?;
+    for p in [
+        CParameter::Strategy(Strategy::ZSTD_lazy2),
+        CParameter::WindowLog(15),
+        CParameter::ChainLog(16),
+        CParameter::HashLog(16),
+        CParameter::SearchLog(6),
+        CParameter::MinMatch(6),
+    ] {
+        c.set_parameter(p)?;
+    }
+    Ok(c)
+}
+
+/// `raw` compressed as [`Codec::Cells`] says, with a compression context per thread, made
+/// once (making one is a good part of the cost of a small block).
+fn compress_cells(raw: &[u8]) -> std::io::Result<Vec<u8>> {
+    thread_local! {
+        static ZSTD: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    ZSTD.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.is_none() {
+            *c = Some(cells_compressor()?);
+        }
+        c.as_mut().expect("made above").compress(raw)
+    })
 }
 
 /// What a tier file says it is; checked against what the reader expects.
@@ -325,7 +367,7 @@ pub(crate) fn write_batches(
     h[16..20].copy_from_slice(&header.elem.to_le_bytes());
     let codec_id: u32 = match codec {
         Codec::Raw => 0,
-        Codec::Zstd(_) => 1,
+        Codec::Zstd(_) | Codec::Cells => 1,
         Codec::DeltaZstd(_) => 2,
     };
     assert!(
@@ -362,6 +404,7 @@ pub(crate) fn write_batches(
                 let stored = match codec {
                     Codec::Raw => raw,
                     Codec::Zstd(level) => zstd::bulk::compress(&raw, level)?,
+                    Codec::Cells => compress_cells(&raw)?,
                     Codec::DeltaZstd(level) => {
                         zstd::bulk::compress(&delta_encode(&raw, elem), level)?
                     }
@@ -844,7 +887,7 @@ mod tests {
         let data: Vec<u8> = (0..2000u32)
             .flat_map(|i| ((i % 7) as u16).to_le_bytes())
             .collect();
-        for codec in [Codec::Raw, Codec::Zstd(3)] {
+        for codec in [Codec::Raw, Codec::Zstd(3), Codec::Cells] {
             let s = MemStorage::new();
             write(&s, "f", &header(), &data, codec, 300).unwrap();
             let r = Reader::open(&s, "f", &header()).unwrap();

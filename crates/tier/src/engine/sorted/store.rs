@@ -35,6 +35,7 @@ pub(crate) fn db_codecs(codec: Codec) -> (Codec, Codec) {
     match codec {
         Codec::Raw => (Codec::Raw, Codec::Raw),
         Codec::Zstd(l) | Codec::DeltaZstd(l) => (Codec::DeltaZstd(l.min(3)), Codec::Zstd(l.min(3))),
+        Codec::Cells => (Codec::DeltaZstd(3), Codec::Zstd(3)),
     }
 }
 
