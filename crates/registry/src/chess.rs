@@ -240,12 +240,26 @@ impl ChessAnswer<'_> {
             let stored = sol.stored_bytes(t);
             bytes = bytes.zip(stored).map(|(a, b)| a + b);
             solve += st.solve;
-            for mat in std::iter::once(t.mat).chain(game.twin_tier(t).map(|u| u.mat)) {
+            // A table stands for its tier and its tier's swap of colours: another ending's
+            // (`KRvKQ` for `KQvKR`), or another tier of its own (`KPvKP`'s pawns on the
+            // 2nd and 3rd ranks for those on the 6th and 7th), whose positions count there
+            // too; its file counts once for each ending.
+            let twin = game.twin_tier(t).map(|u| u.mat);
+            for (i, mat) in std::iter::once(t.mat).chain(twin).enumerate() {
                 let key = (mat.len() + 2, mat.to_string());
                 let e = by.entry(key).or_insert((Stats::default(), 0, Some(0)));
-                e.0.merge(st);
-                e.1 += 1;
-                e.2 = e.2.zip(stored).map(|(a, b)| a + b);
+                if i == 0 || mat != t.mat {
+                    e.0.merge(st);
+                    e.1 += 1;
+                    e.2 = e.2.zip(stored).map(|(a, b)| a + b);
+                } else {
+                    // The same ending again: its positions, not its time.
+                    e.0.merge(&Stats {
+                        solve: std::time::Duration::ZERO,
+                        explore: std::time::Duration::ZERO,
+                        ..st.clone()
+                    });
+                }
             }
         }
         let mut lines = Vec::new();
@@ -305,20 +319,26 @@ impl Answer for ChessAnswer<'_> {
         // any position with white to move.
         let mut example: Option<(u32, Pos)> = None;
         for_each_solved(&self.solution, |p, v| {
-            if p.side_to_move() == 0 {
-                let rank = match v {
-                    Value::Win(r) => r + 1,
-                    _ => 0,
-                };
-                if example.is_none_or(|(best, _)| rank > best) {
-                    example = Some((rank, *p));
+            // A position whose swap of colours is a symmetry (`KRvKR`) stands for as many
+            // positions with the other side to move, of the same value.
+            let inside = game.swaps_inside(p);
+            let w = game.class_size(p) / if inside { 2 } else { 1 };
+            let q = p.flipped();
+            for (p, first) in std::iter::once((p, true)).chain(inside.then_some((&q, false))) {
+                if p.side_to_move() == 0 {
+                    let rank = match v {
+                        Value::Win(r) => r + 1,
+                        _ => 0,
+                    };
+                    if example.is_none_or(|(best, _)| rank > best) {
+                        example = Some((rank, *p));
+                    }
                 }
+                let s = &mut sides[usize::from(p.side_to_move())];
+                s.positions += w;
+                s.classes += u64::from(first);
+                s.count_many(v, w);
             }
-            let w = game.class_size(p);
-            let s = &mut sides[usize::from(p.side_to_move())];
-            s.positions += w;
-            s.classes += 1;
-            s.count_many(v, w);
             Ok(())
         })?;
         let mut all = Stats::default();

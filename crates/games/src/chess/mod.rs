@@ -32,8 +32,13 @@
 //! a position of the other is answered through its swapped twin. The tier of a position is
 //! the kept one ([`TierGame::tier`]) and its canonical form is the kept colouring's
 //! ([`SymmetricGame::canonical`]), so the engine solves, stores and probes each table
-//! once. An ending with the same pieces on both sides (`KRvKR`, `KPvKP`) is its own swap
-//! and keeps both sides to move. A set such as `--up-to 4` has 138 tables instead of 233.
+//! once. An ending with the same pieces on both sides (`KRvKR`, `KPvKP`) is its own swap:
+//! of a tier and its swap (`KPvKP` with the pawns on the 2nd and 5th ranks, and on the 4th
+//! and 7th) the tables keep the lesser, and where a tier is its own swap (every tier without
+//! pawns; of `KPvKP`, white's pawn on the 2nd rank and black's on the 7th, 3rd and 6th, or
+//! 4th and 5th) the swap is a symmetry of the tier, like the
+//! board's ([`SymmetricGame::apply_symmetry`]'s numbers 8 to 15): one position stands for
+//! itself and its swap, the other side to move.
 //!
 //! ```
 //! use retrograde_games::chess::Chess;
@@ -59,6 +64,7 @@ use retrograde_tier::{
     Alternate, Dense, DenseIndex, Notation, SymmetricGame, Symmetries, TierGame, UnmoveGame,
     Unmoves, Unscored,
 };
+use std::cmp::Ordering;
 use std::fmt;
 
 /// The most pieces of an ending, kings included.
@@ -73,6 +79,10 @@ const NO_PAIR: u16 = u16::MAX;
 const KEEP: u8 = 0;
 /// A material whose positions the tables keep with the colours swapped.
 const SWAP: u8 = 1;
+/// A material with the same pieces on both sides (`KRvKR`, `KPvKP`): its colour swap is
+/// itself, so the tables keep, of a tier and its swap, the lesser; and where the swap is
+/// the tier itself (every tier without pawns), the swap is one more symmetry inside it.
+const MIRROR: u8 = 2;
 /// `COLOURS[material]`: how the tables keep the positions of each material (its 12 bits).
 static COLOURS: [u8; 1 << 12] = colours();
 /// Both colourings kept (the tests' second method).
@@ -80,10 +90,10 @@ static COLOURS: [u8; 1 << 12] = colours();
 static BOTH: [u8; 1 << 12] = [KEEP; 1 << 12];
 
 /// How the tables keep the positions of each material: [`KEEP`] when white has more
-/// pieces, or as many and the stronger (by kinds, the strongest first), or the same as
-/// black (`KRvKR`, `KPvKP`: both colourings are solved there, swapping colours gives a
-/// position of the same ending); [`SWAP`] when black is the stronger side. A table, made
-/// when compiling, because the tier and the canonical form of every move ask it.
+/// pieces, or as many and the stronger (by kinds, the strongest first); [`SWAP`] when
+/// black is the stronger side; [`MIRROR`] when both have the same (`KRvKR`, `KPvKP`:
+/// swapping colours gives a position of the same ending). A table, made when compiling,
+/// because the tier and the canonical form of every move ask it.
 const fn colours() -> [u8; 1 << 12] {
     let mut out = [KEEP; 1 << 12];
     let mut m = 0;
@@ -106,22 +116,21 @@ const fn colours() -> [u8; 1 << 12] {
             }
             i += 1;
         }
-        let mut swap = nw < nb;
+        let mut how = if nw < nb { SWAP } else { KEEP };
         if nw == nb {
+            how = MIRROR;
             // The strongest first: from the end.
             let mut j = 0;
             while j < nw {
                 let (x, y) = (w[nw - 1 - j], b[nb - 1 - j]);
                 if x != y {
-                    swap = x < y;
+                    how = if x < y { SWAP } else { KEEP };
                     break;
                 }
                 j += 1;
             }
         }
-        if swap {
-            out[m] = SWAP;
-        }
+        out[m] = how;
         m += 1;
     }
     out
@@ -540,6 +549,27 @@ impl Pos {
         )
     }
 
+    /// [`Pos::flipped`] for a material with the same pieces on both sides, whose swap
+    /// keeps the material (white's pieces in the first half of the slots, black's of the
+    /// same kinds in the second): the halves trade places, no sort of the pieces.
+    #[inline]
+    fn flipped_same(&self) -> Pos {
+        let h = self.mat().len() / 2;
+        let mut q = *self;
+        q.set_sq(0, self.sq(1) ^ 56);
+        q.set_sq(1, self.sq(0) ^ 56);
+        for j in 0..h {
+            q.set_sq(2 + j, self.sq(2 + h + j) ^ 56);
+            q.set_sq(2 + h + j, self.sq(2 + j) ^ 56);
+        }
+        q.0 ^= 1 << Pos::STM_SHIFT;
+        if h > 1 {
+            q.sort_identical();
+        }
+        debug_assert_eq!(q, self.flipped());
+        q
+    }
+
     /// Puts identical pieces back in order of square (after a symmetry moved them all).
     #[inline]
     fn sort_identical(&mut self) {
@@ -692,6 +722,10 @@ pub struct Chess {
     /// `fixing[white * 64 + black]`: the symmetries (bit g) that leave both kings where
     /// they are (pawnless; with pawns only the identity does).
     fixing: Vec<u8>,
+    /// `swapped_pairs[k][white * 64 + black]`: how the least board image of the king pair
+    /// compares with the least image of the pair with the colours swapped (black's king
+    /// turned over as white's, white's as black's): 0 less, 1 equal, 2 greater.
+    swapped_pairs: [Vec<u8>; 2],
     /// [`COLOURS`], or all [`KEEP`] when both colourings are solved apart.
     colours: &'static [u8; 1 << 12],
 }
@@ -749,13 +783,23 @@ impl Chess {
         let mut pairs = [Vec::new(), Vec::new()];
         let mut pair_index = [vec![NO_PAIR; 4096], vec![NO_PAIR; 4096]];
         let mut to_canonical = [vec![1u8; 4096], vec![1u8; 4096]];
+        let mut swapped_pairs = [vec![0u8; 4096], vec![0u8; 4096]];
         for (k, syms) in [8usize, 2].into_iter().enumerate() {
+            let least_of = |w: u8, b: u8| {
+                (0..syms)
+                    .map(|g| (map_square(g, w), map_square(g, b)))
+                    .min()
+                    .expect("the identity")
+            };
             for w in 0..64u8 {
                 for b in 0..64u8 {
-                    let least = (0..syms)
-                        .map(|g| (map_square(g, w), map_square(g, b)))
-                        .min()
-                        .expect("the identity");
+                    let least = least_of(w, b);
+                    swapped_pairs[k][w as usize * 64 + b as usize] =
+                        match least.cmp(&least_of(b ^ 56, w ^ 56)) {
+                            Ordering::Less => 0,
+                            Ordering::Equal => 1,
+                            Ordering::Greater => 2,
+                        };
                     to_canonical[k][w as usize * 64 + b as usize] = (0..syms)
                         .filter(|&g| (map_square(g, w), map_square(g, b)) == least)
                         .fold(0u8, |m, g| m | 1 << g);
@@ -796,6 +840,7 @@ impl Chess {
             to_canonical,
             squares,
             fixing,
+            swapped_pairs,
             colours: &COLOURS,
         }
     }
@@ -828,34 +873,197 @@ impl Chess {
         }
     }
 
+    /// How the tables keep the positions of `p`'s material ([`KEEP`], [`SWAP`] or
+    /// [`MIRROR`]).
+    #[inline]
+    fn colouring(&self, p: &Pos) -> u8 {
+        self.colours[usize::from(p.mat().0 & 0xfff)]
+    }
+
     /// The tier that holds tier `t`'s positions: `t`, or the tier of its positions with
-    /// the colours swapped ([`Tier::flipped`]).
+    /// the colours swapped ([`Tier::flipped`]); of a material with the same pieces on
+    /// both sides, the lesser of the two.
     #[inline]
     fn kept_tier(&self, t: Tier) -> Tier {
-        if self.colours[usize::from(t.mat.0 & 0xfff)] == SWAP {
-            t.flipped()
-        } else {
-            t
+        match self.colours[usize::from(t.mat.0 & 0xfff)] {
+            KEEP => t,
+            SWAP => t.flipped(),
+            _ if !t.mat.has_pawns() => t,
+            _ => t.min(t.flipped()),
         }
+    }
+
+    /// How a position of a material with the same pieces on both sides is kept: `Less`
+    /// as it is, `Greater` swapped (its tier's swap is the lesser tier), `Equal` with its
+    /// swap as one more symmetry (its tier is its own swap).
+    #[inline(never)]
+    fn mirrored(&self, p: &Pos) -> Ordering {
+        if !p.pawns() {
+            return Ordering::Equal;
+        }
+        let t = self.own_tier(p);
+        if t.mat.len() != 2 {
+            return t.cmp(&t.flipped());
+        }
+        // A pawn a side (`KPvKP`): the swap's white pawn is on the rank of black's turned
+        // over, and the other way round; the other side pushed for en passant.
+        let u = Tier {
+            mat: t.mat,
+            ranks: u16::from(7 - t.rank_of(1)) | u16::from(7 - t.rank_of(0)) << 3,
+            ep: if t.ep == 0 { 0 } else { 3 - t.ep },
+        };
+        debug_assert_eq!(u, t.flipped());
+        t.cmp(&u)
     }
 
     /// Whether the tables keep `p` in its own colours (else they keep [`Pos::flipped`]).
     #[inline]
     pub fn kept(&self, p: &Pos) -> bool {
-        self.colours[usize::from(p.mat().0 & 0xfff)] != SWAP
+        match self.colouring(p) {
+            KEEP => true,
+            SWAP => false,
+            _ => self.mirrored(p).is_le(),
+        }
     }
 
-    /// The canonical form of a position that the tables keep swapped (out of line: the
-    /// common case, a move inside a tier, never comes here).
+    /// Whether the swap of colours of `p` is a position of `p`'s own tier, which the
+    /// tables keep as one with `p` (a tier without pawns of `KRvKR`; of `KPvKP`, the tiers
+    /// whose pawn ranks are each other's swap): [`SymmetricGame`]'s symmetries 8 to 15.
+    #[inline]
+    pub fn swaps_inside(&self, p: &Pos) -> bool {
+        self.colouring(p) == MIRROR && self.mirrored(p).is_eq()
+    }
+
+    /// The canonical form of a position that the tables keep swapped, or whose swap is a
+    /// symmetry (out of line: the common case, a move inside a tier of unequal material,
+    /// never comes here).
     #[inline(never)]
-    fn canonical_swapped(&self, p: &Pos) -> Pos {
-        self.canonical(&p.flipped())
+    fn canonical_other(&self, p: &Pos) -> Pos {
+        if self.colouring(p) == SWAP {
+            return self.canonical_board(&p.flipped());
+        }
+        match self.mirrored(p) {
+            Ordering::Less => self.canonical_board(p),
+            Ordering::Greater => self.canonical_board(&p.flipped_same()),
+            // The least image has the least king pair: the board's images of `p` or of its
+            // swap only, unless both reach the same pair.
+            Ordering::Equal => match self.swapped_pair(p) {
+                Ordering::Less => self.canonical_board(p),
+                Ordering::Greater => self.canonical_board(&p.flipped_same()),
+                Ordering::Equal => self
+                    .canonical_board(p)
+                    .min(self.canonical_board(&p.flipped_same())),
+            },
+        }
+    }
+
+    /// Whether a position of a material with the same pieces on both sides is canonical.
+    #[inline(never)]
+    fn is_canonical_mirrored(&self, p: &Pos) -> bool {
+        if !self.is_canonical_board(p) {
+            return false;
+        }
+        match self.mirrored(p) {
+            Ordering::Less => true,
+            Ordering::Greater => false,
+            Ordering::Equal => match self.swapped_pair(p) {
+                Ordering::Less => true,
+                Ordering::Greater => false,
+                Ordering::Equal => *p <= self.canonical_board(&p.flipped_same()),
+            },
+        }
+    }
+
+    /// How the least king pair of the board's images of `p` compares with that of its swap
+    /// of colours (from a table by king pair).
+    #[inline]
+    fn swapped_pair(&self, p: &Pos) -> Ordering {
+        let k = usize::from(p.pawns());
+        match self.swapped_pairs[k][p.sq(0) as usize * 64 + p.sq(1) as usize] {
+            0 => Ordering::Less,
+            1 => Ordering::Equal,
+            _ => Ordering::Greater,
+        }
+    }
+
+    /// Whether `p` is its least image under the board's symmetries.
+    #[inline]
+    fn is_canonical_board(&self, p: &Pos) -> bool {
+        let k = usize::from(p.pawns());
+        match self.to_canonical[k][p.sq(0) as usize * 64 + p.sq(1) as usize] {
+            1 => true,
+            m if m & 1 == 0 => false,
+            _ => self.canonical_board(p) == *p,
+        }
+    }
+
+    /// The least image of `p` under the 8 symmetries of the board (the mirror alone with
+    /// pawns), found among the images whose kings are the least pair (the position's
+    /// order compares the kings first): usually one symmetry, two when both kings are on
+    /// a diagonal.
+    #[inline]
+    fn canonical_board(&self, p: &Pos) -> Pos {
+        let k = usize::from(p.pawns());
+        let mut mask = self.to_canonical[k][p.sq(0) as usize * 64 + p.sq(1) as usize];
+        if mask == 1 {
+            return *p;
+        }
+        let mut best: Option<Pos> = None;
+        while mask != 0 {
+            let g = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let q = self.apply_board(p, g);
+            if best.is_none_or(|b| q < b) {
+                best = Some(q);
+            }
+        }
+        best.expect("some symmetry gives the least pair")
+    }
+
+    /// The image of `p` under symmetry `g` of the board (`g < 8`; with pawns only its bit
+    /// 0 counts: the mirror).
+    #[inline]
+    fn apply_board(&self, p: &Pos, g: usize) -> Pos {
+        let g = if p.pawns() { g & 1 } else { g };
+        if g == 0 {
+            return *p;
+        }
+        let map = &self.squares[g];
+        let mut q = *p;
+        for j in 0..2 + p.mat().len() {
+            q.set_sq(j, map[usize::from(p.sq(j))]);
+        }
+        if p.ep() != 0 {
+            q.set_ep(8 - (p.ep() - 1));
+        }
+        q.sort_identical();
+        q
+    }
+
+    /// The number of images of `p` under the symmetries of the board: 8 over those that
+    /// fix `p`, tried only among those that fix its kings; with pawns 2 (the mirror moves
+    /// every king).
+    #[inline]
+    fn board_class_size(&self, p: &Pos) -> u64 {
+        if p.pawns() {
+            return 2;
+        }
+        let mut mask = self.fixing[p.sq(0) as usize * 64 + p.sq(1) as usize] & !1;
+        let mut fixed = 1;
+        while mask != 0 {
+            let g = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            if self.apply_board(p, g) == *p {
+                fixed += 1;
+            }
+        }
+        8 / fixed
     }
 
     /// The tier that a kept tier `t` also stands for with the colours swapped, if it is
     /// another one that the tables do not keep (`KRvKQ` for `KQvKR`; none for `KRvKR`,
-    /// whose swapped positions are positions of the same tier): its positions are the
-    /// [`Pos::flipped`] of `t`'s.
+    /// whose swapped positions are positions of the same tier, see [`Chess::swaps_inside`]):
+    /// its positions are the [`Pos::flipped`] of `t`'s.
     pub fn twin_tier(&self, t: Tier) -> Option<Tier> {
         let u = t.flipped();
         (u != t && self.kept_tier(u) == t).then_some(u)
@@ -1751,84 +1959,53 @@ impl UnmoveGame for Chess {
 }
 
 impl SymmetricGame for Chess {
-    /// The 8 symmetries of the board; with pawns only the mirror counts (the other
-    /// numbers act as the identity or the mirror, by their bit 0).
+    /// The 8 symmetries of the board (with pawns only the mirror counts: the other
+    /// numbers act as the identity or the mirror, by their bit 0), then the same 8 after
+    /// the swap of colours, which acts where [`Chess::swaps_inside`] (elsewhere as the
+    /// first 8: the swap of another tier is read through [`TierGame::tier`], not a
+    /// symmetry).
     fn symmetry_count(&self) -> usize {
-        8
+        16
     }
 
     #[inline]
     fn apply_symmetry(&self, p: &Pos, g: usize) -> Pos {
-        let g = if p.pawns() { g & 1 } else { g };
-        if g == 0 {
-            return *p;
+        if g >= 8 && self.swaps_inside(p) {
+            self.apply_board(&p.flipped_same(), g & 7)
+        } else {
+            self.apply_board(p, g & 7)
         }
-        let map = &self.squares[g];
-        let mut q = *p;
-        for j in 0..2 + p.mat().len() {
-            q.set_sq(j, map[usize::from(p.sq(j))]);
-        }
-        if p.ep() != 0 {
-            q.set_ep(8 - (p.ep() - 1));
-        }
-        q.sort_identical();
-        q
     }
 
-    /// The least image, found among the images whose kings are the least pair (the
-    /// position's order compares the kings first): usually one symmetry, two when both
-    /// kings are on a diagonal.
+    /// The least image among the board's, found from the king pair (see
+    /// [`Chess::canonical_board`]); with the swap of colours where the tables keep the
+    /// position swapped or the swap is a symmetry.
     #[inline]
     fn canonical(&self, p: &Pos) -> Pos {
-        if !self.kept(p) {
-            return self.canonical_swapped(p);
+        if self.colouring(p) != KEEP {
+            return self.canonical_other(p);
         }
-        let k = usize::from(p.pawns());
-        let mut mask = self.to_canonical[k][p.sq(0) as usize * 64 + p.sq(1) as usize];
-        if mask == 1 {
-            return *p;
-        }
-        let mut best: Option<Pos> = None;
-        while mask != 0 {
-            let g = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            let q = self.apply_symmetry(p, g);
-            if best.is_none_or(|b| q < b) {
-                best = Some(q);
-            }
-        }
-        best.expect("some symmetry gives the least pair")
+        self.canonical_board(p)
     }
 
-    /// 8 over the symmetries that fix `p`, tried only among those that fix its kings; with
-    /// pawns 2 (the mirror moves every king).
+    /// The images under the board's symmetries, twice that where the swap of colours is a
+    /// symmetry too (a swapped image is never a board image: the other side is to move).
     #[inline]
     fn class_size(&self, p: &Pos) -> u64 {
-        if p.pawns() {
-            return 2;
+        let n = self.board_class_size(p);
+        if self.swaps_inside(p) {
+            2 * n
+        } else {
+            n
         }
-        let mut mask = self.fixing[p.sq(0) as usize * 64 + p.sq(1) as usize] & !1;
-        let mut fixed = 1;
-        while mask != 0 {
-            let g = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            if self.apply_symmetry(p, g) == *p {
-                fixed += 1;
-            }
-        }
-        8 / fixed
     }
 
     #[inline]
     fn is_canonical(&self, p: &Pos) -> bool {
-        if !self.kept(p) {
-            return false;
-        }
-        let k = usize::from(p.pawns());
-        match self.to_canonical[k][p.sq(0) as usize * 64 + p.sq(1) as usize] {
-            1 => true,
-            m if m & 1 == 0 => false,
-            _ => self.canonical(p) == *p,
+        match self.colouring(p) {
+            KEEP => self.is_canonical_board(p),
+            SWAP => false,
+            _ => self.is_canonical_mirrored(p),
         }
     }
 }
