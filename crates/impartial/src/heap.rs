@@ -122,34 +122,106 @@ pub struct HeapGame {
 /// The most digits an octal code may have after the point.
 pub const MAX_OCTAL_DIGITS: usize = 1000;
 
+/// Why [`HeapGame::octal`] or [`HeapGame::subtraction`] refused its rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeapError {
+    /// The octal code has no point.
+    NoPoint(String),
+    /// The digit before the point is not 0 or 4.
+    FirstDigit {
+        /// The code.
+        code: String,
+        /// What stands before the point.
+        whole: String,
+    },
+    /// Nothing after the point.
+    NoDigits(String),
+    /// More than [`MAX_OCTAL_DIGITS`] digits after the point.
+    TooManyDigits(String),
+    /// A decimal digit that is not octal (8 or 9).
+    NotOctal {
+        /// The code.
+        code: String,
+        /// The digit.
+        digit: u32,
+    },
+    /// A character that is no digit.
+    NotADigit {
+        /// The code.
+        code: String,
+        /// The character.
+        found: char,
+    },
+    /// An empty take-set.
+    EmptyTakeSet,
+    /// A take-set holding 0.
+    TakesZero,
+}
+
+impl fmt::Display for HeapError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HeapError::NoPoint(code) => write!(
+                f,
+                "expected an octal code like 0.77 (digits after a point), found {code:?}"
+            ),
+            HeapError::FirstDigit { code, whole } => write!(
+                f,
+                "octal code {code:?}: the digit before the point must be 0 or 4 (4: a move may split a heap without taking from it), found {whole:?}"
+            ),
+            HeapError::NoDigits(code) => write!(
+                f,
+                "octal code {code:?}: expected digits after the point, like 0.77"
+            ),
+            HeapError::TooManyDigits(code) => write!(
+                f,
+                "octal code {code:?}: more than {MAX_OCTAL_DIGITS} digits"
+            ),
+            HeapError::NotOctal { code, digit } => write!(
+                f,
+                "octal code {code:?}: digit {digit} is not octal (0 to 7); hexadecimal games are not supported"
+            ),
+            HeapError::NotADigit { code, found } => write!(
+                f,
+                "octal code {code:?}: expected a digit 0 to 7, found {found:?}"
+            ),
+            HeapError::EmptyTakeSet => {
+                f.write_str("the take-set is empty: give at least one amount, e.g. 1,3,4")
+            }
+            HeapError::TakesZero => {
+                f.write_str("a move must take at least 1 token (0 is in the take-set)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for HeapError {}
+
 impl HeapGame {
     /// The octal game with this code, like `0.77` (Kayles) or `4.07`.
     ///
     /// # Errors
-    /// A message when the code is not `d0.d1d2…` with `d0` 0 or 4 and octal digits after the
-    /// point (at most [`MAX_OCTAL_DIGITS`]).
-    pub fn octal(code: &str) -> Result<HeapGame, String> {
-        let (whole, frac) = code.split_once('.').ok_or_else(|| {
-            format!("expected an octal code like 0.77 (digits after a point), found {code:?}")
-        })?;
+    /// [`HeapError`] when the code is not `d0.d1d2…` with `d0` 0 or 4 and octal digits
+    /// after the point (at most [`MAX_OCTAL_DIGITS`]).
+    pub fn octal(code: &str) -> Result<HeapGame, HeapError> {
+        let (whole, frac) = code
+            .split_once('.')
+            .ok_or_else(|| HeapError::NoPoint(code.into()))?;
         let d0 = match whole {
             "" | "0" => 0u8,
             "4" => 4,
             _ => {
-                return Err(format!(
-                    "octal code {code:?}: the digit before the point must be 0 or 4 (4: a move may split a heap without taking from it), found {whole:?}"
-                ))
+                return Err(HeapError::FirstDigit {
+                    code: code.into(),
+                    whole: whole.into(),
+                })
             }
         };
         if frac.is_empty() {
-            return Err(format!(
-                "octal code {code:?}: expected digits after the point, like 0.77"
-            ));
+            return Err(HeapError::NoDigits(code.into()));
         }
         if frac.len() > MAX_OCTAL_DIGITS {
-            return Err(format!(
-                "octal code {code:?}: more than {MAX_OCTAL_DIGITS} digits"
-            ));
+            return Err(HeapError::TooManyDigits(code.into()));
         }
         let mut rules = Vec::new();
         if d0 != 0 {
@@ -158,15 +230,17 @@ impl HeapGame {
         for (i, c) in frac.chars().enumerate() {
             let d = match c.to_digit(10) {
                 Some(d) if d < 8 => d as u8,
-                Some(d) => {
-                    return Err(format!(
-                        "octal code {code:?}: digit {d} is not octal (0 to 7); hexadecimal games are not supported"
-                    ))
+                Some(digit) => {
+                    return Err(HeapError::NotOctal {
+                        code: code.into(),
+                        digit,
+                    })
                 }
                 None => {
-                    return Err(format!(
-                        "octal code {code:?}: expected a digit 0 to 7, found {c:?}"
-                    ))
+                    return Err(HeapError::NotADigit {
+                        code: code.into(),
+                        found: c,
+                    })
                 }
             };
             if d != 0 {
@@ -190,16 +264,16 @@ impl HeapGame {
     /// pebble game of seed 004 is `{1, 2}`).
     ///
     /// # Errors
-    /// When the set is empty or holds 0.
-    pub fn subtraction(take: &[u32]) -> Result<HeapGame, String> {
+    /// [`HeapError::EmptyTakeSet`] or [`HeapError::TakesZero`].
+    pub fn subtraction(take: &[u32]) -> Result<HeapGame, HeapError> {
         let mut set = take.to_vec();
         set.sort_unstable();
         set.dedup();
         if set.is_empty() {
-            return Err("the take-set is empty: give at least one amount, e.g. 1,3,4".into());
+            return Err(HeapError::EmptyTakeSet);
         }
         if set[0] == 0 {
-            return Err("a move must take at least 1 token (0 is in the take-set)".into());
+            return Err(HeapError::TakesZero);
         }
         Ok(HeapGame {
             rules: set.iter().map(|&t| (t, 3)).collect(),

@@ -55,7 +55,7 @@ mod verify;
 
 pub use game::{grundy_game, GameGrundy};
 pub use grundy::{grundy, grundy_with, Counts, Grundy, GrundyError, Method};
-pub use heap::{HeapGame, HeapMove, Leaves, Period, MAX_OCTAL_DIGITS};
+pub use heap::{HeapError, HeapGame, HeapMove, Leaves, Period, MAX_OCTAL_DIGITS};
 pub use sum::{play_sum, Opt, Play};
 pub use value::{mex, sum, Sg, SgBuf};
 pub use verify::{verify, Violation};

@@ -10,7 +10,7 @@
 use proptest::prelude::*;
 use retrograde_games::{solve_game, Game};
 use retrograde_graph::Primitive;
-use retrograde_impartial::{HeapGame, Leaves};
+use retrograde_impartial::{HeapError, HeapGame, Leaves};
 use retrograde_solve::{Outcome, Rules};
 use std::collections::BTreeSet;
 
@@ -279,12 +279,44 @@ fn moves_are_the_rules() {
 
 #[test]
 fn bad_codes_and_sets_are_errors() {
-    for bad in ["", "77", "0.", "1.7", "0.8", "0.7a", "x.7", "0.77.7"] {
-        assert!(HeapGame::octal(bad).is_err(), "{bad:?}");
+    let kind = |code: &str| match HeapGame::octal(code) {
+        Err(HeapError::NoPoint(_)) => "no point",
+        Err(HeapError::FirstDigit { .. }) => "first digit",
+        Err(HeapError::NoDigits(_)) => "no digits",
+        Err(HeapError::TooManyDigits(_)) => "too many",
+        Err(HeapError::NotOctal { digit: 8, .. }) => "8",
+        Err(HeapError::NotADigit { found, .. }) => match found {
+            'a' => "a",
+            '.' => "point",
+            _ => "another character",
+        },
+        other => panic!("{code:?}: {other:?}"),
+    };
+    for (bad, why) in [
+        ("", "no point"),
+        ("77", "no point"),
+        ("0.", "no digits"),
+        ("1.7", "first digit"),
+        ("x.7", "first digit"),
+        ("0.8", "8"),
+        ("0.7a", "a"),
+        ("0.77.7", "point"),
+    ] {
+        assert_eq!(kind(bad), why, "{bad:?}");
     }
-    assert!(HeapGame::octal(&format!("0.{}", "7".repeat(1001))).is_err());
-    assert!(HeapGame::subtraction(&[]).is_err());
-    assert!(HeapGame::subtraction(&[0, 2]).is_err());
+    assert_eq!(kind(&format!("0.{}", "7".repeat(1001))), "too many");
+    assert_eq!(
+        HeapGame::octal("0.8").unwrap_err().to_string(),
+        "octal code \"0.8\": digit 8 is not octal (0 to 7); hexadecimal games are not supported"
+    );
+    assert_eq!(
+        HeapGame::subtraction(&[]).unwrap_err(),
+        HeapError::EmptyTakeSet
+    );
+    assert_eq!(
+        HeapGame::subtraction(&[0, 2]).unwrap_err(),
+        HeapError::TakesZero
+    );
     assert_eq!(HeapGame::octal(".770").unwrap().code(), Some("0.77"));
     assert_eq!(HeapGame::octal("0.000").unwrap().code(), Some("0.0"));
 }
