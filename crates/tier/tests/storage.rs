@@ -176,3 +176,32 @@ fn a_memory_limit_too_small_is_an_error_before_solving() {
     let e = solve(&s, &limited(1)).unwrap_err();
     assert!(matches!(e, Error::Memory { .. }), "{e}");
 }
+
+/// With a storage, a limit that holds no more than the largest tier's children and working
+/// memory still solves: the tiers a tier does not read are dropped and read again from
+/// their files when a parent needs them. The values are those of the solve in memory.
+#[test]
+fn a_stored_solve_drops_tiers_to_stay_within_the_limit() {
+    let mut tighter = 0;
+    for seed in 0..30 {
+        let g = game(seed);
+        let want = values(&g, &solve(&g, &SolveOptions::default()).unwrap());
+        let all = memory_plan(&g, false).unwrap().unwrap();
+        let least = memory_plan(&g, true).unwrap().unwrap();
+        assert!(least <= all, "seed {seed}: {least} > {all}");
+        tighter += usize::from(least < all);
+        let st = MemStorage::new();
+        let mut opts = stored(&st);
+        opts.memory_limit = Some(least);
+        let s = solve(&g, &opts).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(values(&g, &s), want, "seed {seed}");
+        // One byte less does not fit.
+        opts.memory_limit = Some(least - 1);
+        let e = solve(&g, &opts).unwrap_err();
+        assert!(matches!(e, Error::Memory { .. }), "seed {seed}: {e}");
+    }
+    assert!(
+        tighter >= 3,
+        "{tighter} games whose stored solve needs less"
+    );
+}

@@ -259,7 +259,8 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
     }
 
     /// Solves the tiers not `done`, children first, keeping in memory only the tiers
-    /// parents still need (with a storage; all of them without); writes each solved tier.
+    /// parents still need (with a storage; all of them without), and only the tier's
+    /// children when the memory limit requires it ([`Run::evict`]); writes each solved tier.
     /// Returns the tiers still in memory and the positions this rank solved.
     #[allow(clippy::type_complexity)]
     fn solve_tiers(
@@ -284,13 +285,16 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
                 reused: done[k],
             });
             if !done[k] {
+                let work = self.parts[k].len(me).saturating_mul(cell + 1 + 4);
+                if let (Some(_), Some(limit)) = (storage, opts.memory_limit) {
+                    self.evict(k, &mut resident, limit.saturating_sub(work));
+                }
                 for &c in &dag.children[k] {
                     if resident[c].is_none() {
                         resident[c] = Some(Arc::new(self.load(c)?));
                     }
                 }
                 let held: u64 = resident.iter().flatten().map(|c| c.len() as u64).sum();
-                let work = self.parts[k].len(me).saturating_mul(cell + 1 + 4);
                 let what = || match P::ALONE {
                     true => format!("tier {name}"),
                     false => format!("tier {name} (rank {me})"),
@@ -325,6 +329,33 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
             }
         }
         Ok((resident, solved))
+    }
+
+    /// Drops from memory the tiers that tier `k` does not read, the largest first, until its
+    /// children fit in `room` bytes beside those kept: they are in their files, and a parent
+    /// that needs one later reads it again ([`Run::load`]). So a set whose finished tiers
+    /// would not all fit (every chess ending of 5 pieces) runs within the memory limit.
+    fn evict(&self, k: usize, resident: &mut [Option<Arc<Vec<C>>>], room: u64) {
+        let cell = C::BYTES as u64;
+        let me = self.ex.rank();
+        let kids = &self.dag.children[k];
+        let bytes = |c: usize| self.parts[c].len(me).saturating_mul(cell);
+        let mut need: u64 = kids.iter().map(|&c| bytes(c)).sum();
+        let mut idle: Vec<usize> = Vec::new();
+        for (c, r) in resident.iter().enumerate() {
+            if r.is_some() && !kids.contains(&c) {
+                need = need.saturating_add(bytes(c));
+                idle.push(c);
+            }
+        }
+        idle.sort_by_key(|&c| std::cmp::Reverse(bytes(c)));
+        for c in idle {
+            if need <= room {
+                break;
+            }
+            need -= bytes(c);
+            resident[c] = None;
+        }
     }
 
     /// Tier `k`, its children in memory.

@@ -660,27 +660,34 @@ pub(crate) fn plan_memory(
 }
 
 /// The bytes a dense solve holds at its peak, and the tier it is solving then: the cells of
-/// the tiers kept (every solved tier without a storage; with one, those whose parents are
-/// not all solved) and the tier's working memory (cells, counters and level lists, `cell +
-/// 5` bytes a slot). `sizes`: the slots of each tier this process holds.
+/// the tiers kept and the tier's working memory (cells, counters and level lists, `cell +
+/// 5` bytes a slot). Without a storage every solved tier is kept. With one, the least the
+/// solve can run in: a tier's children (the driver keeps more while the limit allows,
+/// and drops what the tier does not read when it does not). `sizes`: the slots of each
+/// tier this process holds.
 pub(crate) fn peak(dag: &Dag<impl Copy>, sizes: &[u64], cell: u64, stored: bool) -> (u64, usize) {
+    if stored {
+        return dag
+            .order
+            .iter()
+            .map(|&k| {
+                let kids: u64 = dag.children[k].iter().map(|&c| sizes[c]).sum();
+                let need = kids
+                    .saturating_mul(cell)
+                    .saturating_add(sizes[k].saturating_mul(cell + 1 + 4));
+                (need, k)
+            })
+            .max_by_key(|&(need, _)| need)
+            .unwrap_or((0, 0));
+    }
     let mut held = 0u64;
     let mut peak = (0u64, 0usize);
-    let mut left: Vec<usize> = dag.parents.iter().map(Vec::len).collect();
     for &k in &dag.order {
         let now = held.saturating_add(sizes[k].saturating_mul(cell + 1 + 4));
         if now > peak.0 {
             peak = (now, k);
         }
         held = held.saturating_add(sizes[k].saturating_mul(cell));
-        if stored {
-            for &c in &dag.children[k] {
-                left[c] -= 1;
-                if left[c] == 0 {
-                    held -= sizes[c] * cell;
-                }
-            }
-        }
     }
     peak
 }

@@ -91,7 +91,7 @@ pub enum Codec {
     /// Sorted keys only: each key as its gap to the one before (varints), then zstd at
     /// this level.
     DeltaZstd(i32),
-    /// Zstd with its search set for blocks of value cells (see [`cells_compressor`]):
+    /// Zstd with its search set for blocks of value cells (`cells_compressor`):
     /// as small as level 9 on the chess tables and 2.5 times faster to write. Read as
     /// [`Codec::Zstd`] (the file says zstd).
     Cells,
