@@ -902,18 +902,7 @@ impl Chess {
             return Ordering::Equal;
         }
         let t = self.own_tier(p);
-        if t.mat.len() != 2 {
-            return t.cmp(&t.flipped());
-        }
-        // A pawn a side (`KPvKP`): the swap's white pawn is on the rank of black's turned
-        // over, and the other way round; the other side pushed for en passant.
-        let u = Tier {
-            mat: t.mat,
-            ranks: u16::from(7 - t.rank_of(1)) | u16::from(7 - t.rank_of(0)) << 3,
-            ep: if t.ep == 0 { 0 } else { 3 - t.ep },
-        };
-        debug_assert_eq!(u, t.flipped());
-        t.cmp(&u)
+        t.cmp(&t.flipped())
     }
 
     /// Whether the tables keep `p` in its own colours (else they keep [`Pos::flipped`]).
