@@ -22,7 +22,7 @@
 //! | 8..12    | format version ([`VERSION`])                            |
 //! | 12..16   | kind: 0 keys, 1 values                                  |
 //! | 16..20   | bytes per element (1, 2, 4 or 8)                        |
-//! | 20..24   | codec of the blocks: 0 raw, 1 zstd, 2 delta + zstd (keys) |
+//! | 20..24   | codec of the blocks: 0 raw, 1 zstd, 2 delta + zstd (keys), 3 dictionary + zstd (values) |
 //! | 24..32   | keys, or numbers covered by the values                  |
 //! | 32..36   | keys or numbers per block (the last block may hold fewer) |
 //! | 40..80   | the game, UTF-8, zero-padded (e.g. `quixo 4x4`)         |
@@ -37,6 +37,12 @@
 //! A block of sorted keys under codec 2 is its first key, then the gap to each next key,
 //! every one a LEB128 varint, the whole compressed with zstd: sorted keys of a sparse game
 //! take one to two bytes each instead of eight.
+//!
+//! A block of values under codec 3 is, before zstd, a byte saying how: 0, the cells as
+//! they are; 1, a dictionary (a byte `k - 1`, then the block's `k` distinct cells, at most
+//! 256, of `elem` bytes each) and a byte a cell, its place in the dictionary. A block of
+//! two-byte chess cells holds a few dozen distinct values: as one byte each they compress
+//! to about 80% of the two bytes' size (and decompress from half as many bytes).
 //!
 //! Then the blocks, one after the other; then the index, 32 bytes a block: offset (u64)
 //! and length (u32) of the stored block, CRC-32 of the stored bytes (u32), the number of
@@ -92,8 +98,9 @@ pub enum Codec {
     /// this level.
     DeltaZstd(i32),
     /// Zstd with its search set for blocks of value cells (`cells_compressor`):
-    /// as small as level 9 on the chess tables and 2.5 times faster to write. Read as
-    /// [`Codec::Zstd`] (the file says zstd).
+    /// as small as level 9 on the chess tables and 2.5 times faster to write. Cells of
+    /// two or four bytes go through a dictionary first (codec 3 in the file, see the
+    /// module's notes); one-byte cells are stored as [`Codec::Zstd`] (the file says zstd).
     Cells,
 }
 
@@ -365,8 +372,11 @@ pub(crate) fn write_batches(
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
     h[12..16].copy_from_slice(&(header.kind as u32).to_le_bytes());
     h[16..20].copy_from_slice(&header.elem.to_le_bytes());
+    // Wide value cells go through a block dictionary (codec 3).
+    let dict = codec == Codec::Cells && header.kind == Kind::Values && elem > 1;
     let codec_id: u32 = match codec {
         Codec::Raw => 0,
+        Codec::Cells if dict => 3,
         Codec::Zstd(_) | Codec::Cells => 1,
         Codec::DeltaZstd(_) => 2,
     };
@@ -404,6 +414,7 @@ pub(crate) fn write_batches(
                 let stored = match codec {
                     Codec::Raw => raw,
                     Codec::Zstd(level) => zstd::bulk::compress(&raw, level)?,
+                    Codec::Cells if dict => compress_cells(&dict_encode(&raw, elem))?,
                     Codec::Cells => compress_cells(&raw)?,
                     Codec::DeltaZstd(level) => {
                         zstd::bulk::compress(&delta_encode(&raw, elem), level)?
@@ -520,7 +531,10 @@ impl Reader {
                 expect.tier, expect.kind as u32, expect.elem
             )));
         }
-        if codec > 2 || (codec == 2 && kind != Kind::Keys as u32) {
+        if codec > 3
+            || (codec == 2 && kind != Kind::Keys as u32)
+            || (codec == 3 && (kind != Kind::Values as u32 || elem == 1))
+        {
             return Err(bad(format!("unknown codec {codec}")));
         }
         let count = u64::from_le_bytes(h[24..32].try_into().expect("8 bytes"));
@@ -659,22 +673,17 @@ impl Reader {
             return delta_decode(&gaps, self.elem as usize, dst)
                 .map_err(|m| bad(format!("block {b}: {m}")));
         }
-        // A decompression context per thread, made once: making one is a good part of
-        // the cost of decompressing a small block.
-        thread_local! {
-            static UNZSTD: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-                const { std::cell::RefCell::new(None) };
+        if self.codec == 3 {
+            let e = self.elem as usize;
+            let n = dst.len() / e;
+            // The larger of the two ways a block can be written.
+            let mut payload = vec![0u8; (1 + n * e).max(2 + 256 * e + n)];
+            let got = unzstd(&buf, &mut payload)
+                .map_err(|_| bad(format!("block {b} does not decompress")))?;
+            return dict_decode(&payload[..got], e, dst)
+                .map_err(|m| bad(format!("block {b}: {m}")));
         }
-        let got = UNZSTD.with(|d| {
-            let mut d = d.borrow_mut();
-            if d.is_none() {
-                *d = Some(zstd::bulk::Decompressor::new()?);
-            }
-            d.as_mut()
-                .expect("made above")
-                .decompress_to_buffer(&buf, dst)
-        });
-        match got {
+        match unzstd(&buf, dst) {
             Ok(n) if n == dst.len() => Ok(()),
             _ => Err(bad(format!(
                 "block {b} does not decompress to {} bytes",
@@ -759,6 +768,114 @@ impl Reader {
         #[cfg(target_endian = "big")]
         from_le_in_place(bytemuck::cast_slice_mut(&mut v), self.elem as usize);
         Ok(v)
+    }
+}
+
+/// Decompresses `src` into `dst`, returning the bytes written, with a decompression
+/// context per thread, made once: making one is a good part of the cost of decompressing a
+/// small block.
+fn unzstd(src: &[u8], dst: &mut [u8]) -> std::io::Result<usize> {
+    thread_local! {
+        static UNZSTD: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    UNZSTD.with(|d| {
+        let mut d = d.borrow_mut();
+        if d.is_none() {
+            *d = Some(zstd::bulk::Decompressor::new()?);
+        }
+        d.as_mut()
+            .expect("made above")
+            .decompress_to_buffer(src, dst)
+    })
+}
+
+/// A block of value cells (`elem` bytes each) through a dictionary of its distinct cells
+/// (codec 3, see the module's notes): `1, k - 1, the k cells, a byte a cell`, or `0, the
+/// cells` when there are more than 256 distinct ones.
+fn dict_encode(raw: &[u8], elem: usize) -> Vec<u8> {
+    // Open addressing over the cells seen, codes numbered from 1 (0: an empty slot).
+    const SLOTS: usize = 1024;
+    let mut keys = [0u32; SLOTS];
+    let mut codes = [0u16; SLOTS];
+    let mut dict: Vec<u32> = Vec::with_capacity(256);
+    let mut out = Vec::with_capacity(2 + 256 * elem + raw.len() / elem);
+    out.extend_from_slice(&[1, 0]);
+    out.resize(2 + 256 * elem, 0);
+    let mut last: Option<(u32, u8)> = None;
+    for c in raw.chunks_exact(elem) {
+        let mut w = [0u8; 4];
+        w[..elem].copy_from_slice(c);
+        let v = u32::from_le_bytes(w);
+        if let Some((_, lc)) = last.filter(|l| l.0 == v) {
+            out.push(lc);
+            continue;
+        }
+        let mut h = (v.wrapping_mul(0x9E37_79B1) >> 22) as usize;
+        let code = loop {
+            if codes[h] == 0 {
+                if dict.len() == 256 {
+                    // Too many distinct cells: the block as it is.
+                    let mut plain = Vec::with_capacity(1 + raw.len());
+                    plain.push(0);
+                    plain.extend_from_slice(raw);
+                    return plain;
+                }
+                dict.push(v);
+                codes[h] = dict.len() as u16;
+                keys[h] = v;
+                break (dict.len() - 1) as u8;
+            }
+            if keys[h] == v {
+                break (codes[h] - 1) as u8;
+            }
+            h = (h + 1) % SLOTS;
+        };
+        last = Some((v, code));
+        out.push(code);
+    }
+    if dict.is_empty() {
+        return vec![0];
+    }
+    out[1] = (dict.len() - 1) as u8;
+    for (i, v) in dict.iter().enumerate() {
+        out[2 + i * elem..2 + (i + 1) * elem].copy_from_slice(&v.to_le_bytes()[..elem]);
+    }
+    // The dictionary's unused places go.
+    out.drain(2 + dict.len() * elem..2 + 256 * elem);
+    out
+}
+
+/// The inverse of [`dict_encode`] into `dst` (exactly its cells): every code must be in
+/// the dictionary, and the payload exactly the block.
+fn dict_decode(payload: &[u8], elem: usize, dst: &mut [u8]) -> Result<(), String> {
+    match payload.split_first() {
+        Some((0, cells)) if cells.len() == dst.len() => {
+            dst.copy_from_slice(cells);
+            Ok(())
+        }
+        Some((1, rest)) if !rest.is_empty() => {
+            let k = usize::from(rest[0]) + 1;
+            let (dict, codes) = rest[1..]
+                .split_at_checked(k * elem)
+                .ok_or("the dictionary is cut short")?;
+            if codes.len() * elem != dst.len() {
+                return Err(format!(
+                    "{} cells, expected {}",
+                    codes.len(),
+                    dst.len() / elem
+                ));
+            }
+            for (&c, out) in codes.iter().zip(dst.chunks_exact_mut(elem)) {
+                let c = usize::from(c);
+                if c >= k {
+                    return Err(format!("cell code {c} beyond a dictionary of {k}"));
+                }
+                out.copy_from_slice(&dict[c * elem..(c + 1) * elem]);
+            }
+            Ok(())
+        }
+        _ => Err("not a block of cells".into()),
     }
 }
 
@@ -884,8 +1001,9 @@ mod tests {
 
     #[test]
     fn round_trip_and_every_damage() {
+        // Few distinct cells in most blocks, more than 256 in one (block 5).
         let data: Vec<u8> = (0..2000u32)
-            .flat_map(|i| ((i % 7) as u16).to_le_bytes())
+            .flat_map(|i| (if i < 1500 { i % 7 } else { i } as u16).to_le_bytes())
             .collect();
         for codec in [Codec::Raw, Codec::Zstd(3), Codec::Cells] {
             let s = MemStorage::new();
@@ -986,6 +1104,71 @@ mod tests {
         assert!(delta_decode(&[0xff; 11], 8, &mut dst[..8]).is_err());
         delta_decode(&[5, 1], 4, &mut dst).unwrap();
         assert_eq!(dst, [5, 0, 0, 0, 6, 0, 0, 0]);
+    }
+
+    #[test]
+    fn wide_cells_go_through_a_dictionary_when_a_block_has_few() {
+        // Two- and four-byte cells; blocks of few distinct cells (a dictionary), of more
+        // than 256 (as they are), and of exactly 256.
+        for elem in [2u32, 4] {
+            let h = Header { elem, ..header() };
+            let cells: Vec<u32> = (0..3000u32)
+                .map(|i| match i / 1000 {
+                    0 => (i % 13) * 0x0101 + u32::from(elem == 4) * 0x7000_0000,
+                    1 => i * 7,
+                    _ => i % 256,
+                })
+                .collect();
+            let data: Vec<u8> = cells
+                .iter()
+                .flat_map(|c| c.to_le_bytes()[..elem as usize].to_vec())
+                .collect();
+            let s = MemStorage::new();
+            write(&s, "f", &h, &data, Codec::Cells, 1000).unwrap();
+            assert_eq!(
+                u32::from_le_bytes(s.get("f").unwrap()[20..24].try_into().unwrap()),
+                3
+            );
+            let r = Reader::open(&s, "f", &h).unwrap();
+            let mut got = Vec::new();
+            r.read_all(&s, &mut got).unwrap();
+            assert_eq!(got, data);
+            for b in 0..3 {
+                let raw = &data[b * 1000 * elem as usize..(b + 1) * 1000 * elem as usize];
+                let enc = dict_encode(raw, elem as usize);
+                assert_eq!(enc[0], u8::from(b != 1), "block {b}");
+                let mut back = vec![0u8; raw.len()];
+                dict_decode(&enc, elem as usize, &mut back).unwrap();
+                assert_eq!(back, raw);
+            }
+        }
+        // One-byte cells stay plain zstd.
+        let h = Header {
+            elem: 1,
+            ..header()
+        };
+        let s = MemStorage::new();
+        write(&s, "f", &h, &[3u8; 500], Codec::Cells, 100).unwrap();
+        assert_eq!(
+            u32::from_le_bytes(s.get("f").unwrap()[20..24].try_into().unwrap()),
+            1
+        );
+        // Payloads that are no block: errors, never a panic.
+        let mut dst = [0u8; 4];
+        for bad in [
+            &[][..],
+            &[2, 0, 0][..],
+            &[0, 1, 2, 3][..],
+            &[1][..],
+            &[1, 0, 7][..],
+            &[1, 0, 7, 0, 0][..],
+            &[1, 0, 7, 0, 0, 1][..],
+            &[1, 255, 0, 0][..],
+        ] {
+            assert!(dict_decode(bad, 2, &mut dst).is_err(), "{bad:?}");
+        }
+        dict_decode(&[1, 0, 7, 0, 0, 0], 2, &mut dst).unwrap();
+        assert_eq!(dst, [7, 0, 7, 0]);
     }
 
     #[test]
