@@ -205,3 +205,79 @@ fn a_stored_solve_drops_tiers_to_stay_within_the_limit() {
         "{tighter} games whose stored solve needs less"
     );
 }
+
+#[test]
+fn an_interrupted_solve_takes_up_the_recorded_totals_of_its_finished_tiers() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+    // Totals without the times.
+    let timeless = |s: &Stats| Stats {
+        solve: Default::default(),
+        explore: Default::default(),
+        ..s.clone()
+    };
+    let mut interrupted = 0;
+    for seed in 0..30 {
+        // Without a start, so that each tier's totals are counted (and recorded).
+        let mut g = game(seed);
+        g.0.start = None;
+        let full = solve(&g, &SolveOptions::default()).unwrap();
+        let st = MemStorage::new();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (c, seen) = (cancel.clone(), Arc::new(AtomicUsize::new(0)));
+        let mut opts = stored(&st);
+        opts.cancel = Some(cancel);
+        opts.progress = Some(Arc::new(move |ev: &Event<'_>| {
+            // Stopped as the third tier starts.
+            if matches!(ev, Event::Tier { .. }) && seen.fetch_add(1, Relaxed) == 2 {
+                c.store(true, Relaxed);
+            }
+        }));
+        match solve(&g, &opts) {
+            Err(Error::Interrupted) => interrupted += 1,
+            Ok(_) => continue,
+            Err(e) => panic!("seed {seed}: {e}"),
+        }
+        let recorded: Vec<String> = st
+            .names()
+            .into_iter()
+            .filter(|n| n.ends_with(".stats"))
+            .collect();
+        // The tiers finished before the stop (two or three: the flag is read between levels).
+        assert!(
+            (2..full.tiers().len()).contains(&recorded.len()),
+            "seed {seed}: {recorded:?}"
+        );
+        // One record damaged: counted again, never wrong.
+        let damaged = &recorded[0];
+        let mut bytes = st.get(damaged).unwrap();
+        let at = bytes.len() / 2;
+        bytes[at] ^= 0x01;
+        st.put(damaged, bytes);
+        opts.cancel = None;
+        opts.progress = None;
+        opts.resume = true;
+        let resumed = solve(&g, &opts).unwrap();
+        assert_eq!(values(&g, &resumed), values(&g, &full), "seed {seed}");
+        for &t in resumed.tiers() {
+            let (got, want) = (resumed.tier_stats(t).unwrap(), full.tier_stats(t).unwrap());
+            assert_eq!(timeless(got), timeless(want), "seed {seed} tier {t:?}");
+            // A record taken up keeps the time the tier took; a count has none.
+            let file = format!("{}.values.stats", g.tier_name(t));
+            if recorded.contains(&file) && &file != damaged {
+                assert!(got.solve > std::time::Duration::ZERO, "seed {seed} {file}");
+            }
+            if &file == damaged {
+                assert_eq!(got.solve, std::time::Duration::ZERO, "seed {seed} {file}");
+            }
+        }
+        // Finished: the description holds the totals, and the records are gone.
+        assert!(
+            st.names().iter().all(|n| !n.ends_with(".stats")),
+            "seed {seed}"
+        );
+    }
+    assert!(
+        interrupted >= 10,
+        "only {interrupted} solves were interrupted"
+    );
+}

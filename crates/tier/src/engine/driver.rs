@@ -17,6 +17,7 @@ use crate::stats::Stats;
 use crate::store::cell::{Cell, CellArray, Worth};
 use crate::store::cells::{load_cells, store_cells, stored_width};
 use crate::store::meta::{header, values_file, META};
+use crate::store::meta::{read_tier_stats, remove_tier_stats, write_tier_stats};
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Kind, Reader};
 use rayon::prelude::*;
@@ -134,7 +135,9 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: Staged, P: Dealing>(
         bytes: tr[0],
         positions: tr[1],
     };
-    let Run { dag, sizes, .. } = run;
+    let Run {
+        dag, sizes, files, ..
+    } = run;
     let solution = TierSolution::new(
         game,
         dag.tiers.clone(),
@@ -145,8 +148,14 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: Staged, P: Dealing>(
         sizes.clone(),
         C::BYTES as u32,
     );
-    if let (Some(st), 0) = (opts.storage.as_deref(), ex.rank()) {
-        write_finished(st, &solution, opts, "dense", &dag.names, &sizes)?;
+    if let Some(st) = opts.storage.as_deref() {
+        if ex.rank() == 0 {
+            write_finished(st, &solution, opts, "dense", &dag.names, &sizes)?;
+        }
+        // Finished: the description holds every tier's totals.
+        for f in &files {
+            remove_tier_stats(st, f)?;
+        }
     }
     Ok((solution, traffic))
 }
@@ -240,7 +249,16 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
                 && match self.load(k) {
                     Ok(cells) => {
                         if !has_start {
-                            tier_stats[k] = Some(self.tally(k, &cells, None));
+                            // The totals written when it was solved, else counted again
+                            // (and written, for the next time).
+                            tier_stats[k] = Some(match read_tier_stats(st, file) {
+                                Some(recorded) => recorded,
+                                None => {
+                                    let counted = self.tally(k, &cells, None);
+                                    write_tier_stats(st, file, &counted)?;
+                                    counted
+                                }
+                            });
                         }
                         true
                     }
@@ -253,6 +271,7 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
             if !done[k] && present {
                 st.remove(file)
                     .map_err(|e| Error::io(st.describe(file), "remove", e))?;
+                remove_tier_stats(st, file)?;
             }
         }
         Ok(done)
@@ -310,12 +329,15 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
                     store_cells(st, &self.files[k], &header, &cells, opts.codec)?;
                 }
                 if self.game.start().is_none() {
-                    let mut st = self.tally(k, &cells, moves);
+                    let mut totals = self.tally(k, &cells, moves);
                     // The tier's time, once (the ranks' totals are summed).
                     if me == 0 {
-                        st.solve = took;
+                        totals.solve = took;
                     }
-                    tier_stats[k] = Some(st);
+                    if let Some(st) = storage {
+                        write_tier_stats(st, &self.files[k], &totals)?;
+                    }
+                    tier_stats[k] = Some(totals);
                 }
                 resident[k] = Some(Arc::new(cells));
                 done[k] = true;

@@ -136,3 +136,79 @@ pub(crate) fn header(game_name: &str, tier: &str, kind: Kind, elem: u32) -> Head
         elem,
     }
 }
+
+/// The file of the totals of a tier's values file `file` (this rank's share, with ranks):
+/// written beside it as each tier is solved, so that a resumed solve takes the totals up
+/// instead of counting the tier again (a pass over its positions and their moves).
+pub(crate) fn stats_file(file: &str) -> String {
+    format!("{file}.stats")
+}
+
+/// What [`stats_file`] holds.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+struct TierTotals {
+    /// The database's identity, in hex.
+    id: String,
+    /// The values file they are the totals of.
+    file: String,
+    stats: Stats,
+    /// CRC-32 of this object written with an empty checksum, in hex.
+    checksum: String,
+}
+
+impl TierTotals {
+    fn sealed(mut self) -> TierTotals {
+        self.checksum = String::new();
+        let text = serde_json::to_vec(&self).expect("serializable");
+        self.checksum = format!("{:08x}", crc32fast::hash(&text));
+        self
+    }
+}
+
+/// Writes the totals of values file `file` beside it (after it: a crash between the two
+/// leaves the totals to be counted again).
+pub(crate) fn write_tier_stats(
+    storage: &dyn Storage,
+    file: &str,
+    stats: &Stats,
+) -> Result<(), Error> {
+    let name = stats_file(file);
+    let totals = TierTotals {
+        id: storage.identity().to_hex(),
+        file: file.to_string(),
+        stats: stats.clone(),
+        checksum: String::new(),
+    }
+    .sealed();
+    let bytes = serde_json::to_vec(&totals).expect("serializable");
+    let io = |e| Error::io(storage.describe(&name), "write", e);
+    let mut w = storage.create(&name).map_err(io)?;
+    std::io::Write::write_all(&mut w, &bytes).map_err(io)?;
+    w.commit().map_err(io)
+}
+
+/// The totals written beside values file `file`, when they are there, whole, and of this
+/// database and file; `None` otherwise (they are counted again, which repairs them).
+pub(crate) fn read_tier_stats(storage: &dyn Storage, file: &str) -> Option<Stats> {
+    let name = stats_file(file);
+    let len = storage.size(&name).ok().flatten()?;
+    if len > 16 << 20 {
+        return None;
+    }
+    let mut buf = vec![0u8; len as usize];
+    storage.read_at(&name, 0, &mut buf).ok()?;
+    let t: TierTotals = serde_json::from_slice(&buf).ok()?;
+    let whole = t.clone().sealed().checksum == t.checksum;
+    (whole && t.id == storage.identity().to_hex() && t.file == file).then_some(t.stats)
+}
+
+/// Removes the totals beside values file `file`, if any.
+pub(crate) fn remove_tier_stats(storage: &dyn Storage, file: &str) -> Result<(), Error> {
+    let name = stats_file(file);
+    match storage.size(&name) {
+        Ok(Some(_)) => storage
+            .remove(&name)
+            .map_err(|e| Error::io(storage.describe(&name), "remove", e)),
+        _ => Ok(()),
+    }
+}
