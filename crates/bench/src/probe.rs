@@ -11,10 +11,11 @@
 //! - *value, warm*: [`Probe::value`] (the outcome and depth to mate) on one open tablebase,
 //!   every position asked once before the timed pass;
 //! - *probe, warm*: [`Probe::fen`], what `query` answers: the value and every legal move's;
-//! - *open*: [`Tablebase::open`] and [`Tablebase::probe`] (the directory's description, then
-//!   every tier file's header and index read and checked);
-//! - *value, cold*: the first [`Probe::value`] on a tablebase just opened (its block cache
-//!   empty: a block read, checked and decompressed). The operating system's file cache is
+//! - *open*: [`Tablebase::open`] and [`Tablebase::probe`] (the directory's description;
+//!   a table's file is opened when first probed);
+//! - *value, cold*: the first [`Probe::value`] on a tablebase just opened (its table's file
+//!   opened, its header and index read and checked, and a block read, checked and
+//!   decompressed). The operating system's file cache is
 //!   warm (dropping it would disturb the machine's other users): a cold start of the
 //!   tablebase, not of the disk.
 //!

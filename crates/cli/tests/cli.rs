@@ -2587,13 +2587,18 @@ rtest!(
             "game", "connect4", "--width", "5", "--height", "4", "--db", "db",
         ])
         .stdout();
+        // A table's file is opened when play first reaches it: exit 2 then, after what
+        // was already played, with the error on stderr.
         let play = |dir: &util::Dir| {
-            dir.command()
+            let out = dir
+                .command()
                 .args([
                     "play", "connect4", "--width", "5", "--height", "4", "--db", "db",
                 ])
                 .stdin("3\n3\n3\nhint\nquit\n")
-                .message()
+                .output();
+            assert_eq!(out.code, 2, "{}", out.stderr);
+            out.stderr
         };
         // Truncated.
         let f = dir.path().join("db/04.values");

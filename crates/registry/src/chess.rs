@@ -113,12 +113,14 @@ impl Built for ChessBuilt {
     }
 
     fn open(&self, storage: Arc<dyn Storage>) -> Result<Option<Box<dyn Answer + '_>>, Error> {
-        Ok(retrograde_tier::open(&self.game, storage)?.map(|solution| {
-            Box::new(ChessAnswer {
-                built: self,
-                solution,
-            }) as Box<dyn Answer + '_>
-        }))
+        Ok(
+            retrograde_tier::open_lazy(&self.game, storage)?.map(|solution| {
+                Box::new(ChessAnswer {
+                    built: self,
+                    solution,
+                }) as Box<dyn Answer + '_>
+            }),
+        )
     }
 }
 
@@ -624,17 +626,17 @@ impl Tablebase {
         self.built.name()
     }
 
-    /// Opens the values for probing: every tier file's header and index are checked here,
-    /// blocks are read, checked and kept as positions ask for them.
+    /// Opens the values for probing: a table's file is opened (its header and index read
+    /// and checked) when a position of it is first probed, its blocks read, checked and
+    /// kept as positions ask for them.
     ///
     /// # Errors
-    /// A missing or damaged file.
+    /// A damaged description of the database (a missing or damaged table is an error of
+    /// the probe that reads it).
     pub fn probe(&self) -> Result<Probe<'_>, ProbeError> {
-        let solution =
-            retrograde_tier::open(&self.built.game, self.storage.clone())?.ok_or_else(|| {
-                Error::Missing {
-                    file: self.storage.describe(retrograde_tier::META),
-                }
+        let solution = retrograde_tier::open_lazy(&self.built.game, self.storage.clone())?
+            .ok_or_else(|| Error::Missing {
+                file: self.storage.describe(retrograde_tier::META),
             })?;
         Ok(Probe { solution })
     }

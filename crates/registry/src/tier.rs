@@ -87,12 +87,14 @@ impl<G: Notation + Send + Sync + 'static> Built for TierBuilt<G> {
     }
 
     fn open(&self, storage: Arc<dyn Storage>) -> Result<Option<Box<dyn Answer + '_>>, Error> {
-        Ok(retrograde_tier::open(&self.game, storage)?.map(|solution| {
-            Box::new(TierAnswer {
-                built: self,
-                solution,
-            }) as Box<dyn Answer + '_>
-        }))
+        Ok(
+            retrograde_tier::open_lazy(&self.game, storage)?.map(|solution| {
+                Box::new(TierAnswer {
+                    built: self,
+                    solution,
+                }) as Box<dyn Answer + '_>
+            }),
+        )
     }
 }
 

@@ -88,7 +88,7 @@ pub use engine::sorted::keys_share_file;
 #[doc(hidden)]
 pub use engine::sorted::small_rounds_for_tests;
 pub use engine::{
-    memory_plan, open, share_file, solve, solve_distributed, Engine, Event, ProgressFn,
+    memory_plan, open, open_lazy, share_file, solve, solve_distributed, Engine, Event, ProgressFn,
     SolveOptions, Traffic,
 };
 pub use error::{human_bytes, Error};

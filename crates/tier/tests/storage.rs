@@ -281,3 +281,48 @@ fn an_interrupted_solve_takes_up_the_recorded_totals_of_its_finished_tiers() {
         "only {interrupted} solves were interrupted"
     );
 }
+
+#[test]
+fn a_lazy_open_reads_a_tier_when_first_asked_and_finds_its_damage_then() {
+    let g = game(11);
+    let st = MemStorage::new();
+    let want = values(&g, &solve(&g, &stored(&st)).unwrap());
+    let tiers: Vec<String> = st
+        .names()
+        .into_iter()
+        .filter(|n| n.ends_with(".values") || n.ends_with(".keys"))
+        .collect();
+    assert!(tiers.len() > 1);
+    for file in &tiers {
+        let bytes = st.get(file).unwrap();
+        let mut flipped = bytes.clone();
+        flipped[20] ^= 0x10;
+        for (what, damaged) in [
+            ("truncated", Some(bytes[..bytes.len() / 2].to_vec())),
+            ("missing", None),
+            ("a header byte flipped", Some(flipped)),
+        ] {
+            match damaged {
+                Some(b) => st.put(file, b),
+                None => st.remove(file).unwrap(),
+            }
+            // Opening reads no tier file: a lookup of the damaged tier is the error.
+            let s = open_lazy(&g, Arc::new(st.clone())).unwrap().unwrap();
+            let mut refused = 0;
+            for (p, v) in &want {
+                match s.value(p) {
+                    Ok(got) => assert_eq!(got, Some(*v), "{file} {what} {p:?}"),
+                    Err(e) => {
+                        assert!(e.to_string().contains(file), "{file} {what}: {e}");
+                        refused += 1;
+                    }
+                }
+            }
+            assert!(refused > 0, "{file} {what}: never found");
+            // The eager open finds it at once.
+            let e = open(&g, Arc::new(st.clone())).unwrap_err();
+            assert!(e.to_string().contains(file), "{file} {what}: {e}");
+            st.put(file, bytes.clone());
+        }
+    }
+}

@@ -107,15 +107,13 @@ pub fn run(
         return print_report(&report, args.output, started, out);
     }
 
-    // A query to a finished database needs no solve.
-    if let (Some(q), Some(st)) = (asked, &storage) {
+    // A query to a finished database needs no solve. Its files are opened as the query
+    // reads them; with --resume every file is checked first (the solve below takes a
+    // finished database up, and solves a damaged table again).
+    if let (Some(q), Some(st), false) = (asked, &storage, resume) {
         if tiers.db.is_some() {
-            match built.open(st.clone()) {
-                Ok(Some(answer)) => return query(&*answer, q, &name, args.output, out),
-                Ok(None) => {}
-                // --resume repairs a damaged database: solve below.
-                Err(e) if e.is_damage() && resume => {}
-                Err(e) => return Err(fail(e)),
+            if let Some(answer) = built.open(st.clone()).map_err(fail)? {
+                return query(&*answer, q, &name, args.output, out);
             }
         }
     }

@@ -15,7 +15,7 @@ pub(crate) mod sorted;
 use crate::api::game::{visit, DenseIndex, LayoutVisitor, OrderedMoves, Scoring, TierGame};
 pub use crate::engine::driver::share_file;
 use crate::engine::driver::solve_dense;
-use crate::engine::solution::{TierData, TierSolution};
+use crate::engine::solution::{LazyTier, TierData, TierSolution};
 use crate::engine::sorted::{solve_sorted, KeyRanges, WholeRange};
 use crate::error::{human_bytes, Error};
 use crate::store::cell::{Cell, ScoreCell};
@@ -388,14 +388,36 @@ pub fn solve_distributed<'g, G: TierGame>(
     })
 }
 
-/// Opens the finished database in `storage` without solving; `Ok(None)` when the storage
-/// holds no finished database.
+/// Opens the finished database in `storage` without solving, every tier file's header and
+/// index read and checked here; `Ok(None)` when the storage holds no finished database.
 ///
 /// # Errors
 /// A database of another game, a damaged description, or missing or damaged tier files.
 pub fn open<'g, G: TierGame>(
     game: &'g G,
     storage: Arc<dyn Storage>,
+) -> Result<Option<TierSolution<'g, G>>, Error> {
+    open_with(game, storage, false)
+}
+
+/// As [`open`], but a tier's files are opened (header and index read and checked) when a
+/// position of the tier is first looked up: for a database of many tiers probed at a few
+/// positions (a chess tablebase of 912 tables, whose indexes take 90 MB). A missing or
+/// damaged file is then an error of that lookup.
+///
+/// # Errors
+/// A database of another game, or a damaged description.
+pub fn open_lazy<'g, G: TierGame>(
+    game: &'g G,
+    storage: Arc<dyn Storage>,
+) -> Result<Option<TierSolution<'g, G>>, Error> {
+    open_with(game, storage, true)
+}
+
+fn open_with<'g, G: TierGame>(
+    game: &'g G,
+    storage: Arc<dyn Storage>,
+    lazy: bool,
 ) -> Result<Option<TierSolution<'g, G>>, Error> {
     let Some(meta) = read_meta(&*storage)? else {
         return Ok(None);
@@ -438,25 +460,18 @@ pub fn open<'g, G: TierGame>(
         let size = meta.tiers[pos].1;
         sizes.push(size);
         tier_stats.push(meta.tier_stats.get(pos).cloned().flatten());
-        let vals = Reader::open(
-            &*storage,
-            &values_file(tname),
-            &header(&meta.game, tname, Kind::Values, 0),
-        )?;
-        if vals.count() != size {
-            return Err(Error::damaged(
-                vals.name().to_string(),
-                format!("holds {} values, the database says {size}", vals.count()),
-            ));
-        }
-        data.push(visit::<G, _>(OpenTier {
-            game,
-            t: dag.tiers[k],
-            storage: &*storage,
-            meta: &meta,
-            size,
-            vals,
-        })?);
+        let t = dag.tiers[k];
+        data.push(match lazy {
+            false => open_tier(game, t, &*storage, &meta.game, size)?,
+            true => TierData::Lazy(Box::new(LazyTier {
+                game_name: meta.game.clone(),
+                size,
+                files: std::iter::once(values_file(tname))
+                    .chain((meta.layout == "sorted").then(|| keys_file(tname)))
+                    .collect(),
+                opened: std::sync::OnceLock::new(),
+            })),
+        });
     }
     let stats = meta.stats.clone();
     Ok(Some(TierSolution::new(
@@ -471,13 +486,44 @@ pub fn open<'g, G: TierGame>(
     )))
 }
 
+/// Opens tier `t`'s files in a finished database of game `game_name` that says the tier has
+/// `size` numbers, checking their headers and indexes.
+pub(crate) fn open_tier<G: TierGame>(
+    game: &G,
+    t: G::Tier,
+    storage: &dyn Storage,
+    game_name: &str,
+    size: u64,
+) -> Result<TierData, Error> {
+    let tname = game.tier_name(t);
+    let vals = Reader::open(
+        storage,
+        &values_file(&tname),
+        &header(game_name, &tname, Kind::Values, 0),
+    )?;
+    if vals.count() != size {
+        return Err(Error::damaged(
+            vals.name().to_string(),
+            format!("holds {} values, the database says {size}", vals.count()),
+        ));
+    }
+    visit::<G, _>(OpenTier {
+        game,
+        t,
+        storage,
+        game_name,
+        size,
+        vals,
+    })
+}
+
 /// Where a finished tier's values are found: its values file, and with sorted keys its keys
 /// file.
 struct OpenTier<'a, G: TierGame> {
     game: &'a G,
     t: G::Tier,
     storage: &'a dyn Storage,
-    meta: &'a Meta,
+    game_name: &'a str,
     /// Numbers in the tier, as the database says.
     size: u64,
     vals: Reader,
@@ -510,7 +556,7 @@ impl<G: TierGame> LayoutVisitor<G> for OpenTier<'_, G> {
             self.storage,
             &keys_file(&tname),
             &header(
-                &self.meta.game,
+                self.game_name,
                 &tname,
                 Kind::Keys,
                 if bits <= 32 { 4 } else { 8 },

@@ -74,6 +74,21 @@ pub(crate) enum TierData {
     SortedFiles { keys: Reader, vals: Reader },
     /// Not kept ([`SolveOptions::keep_values`](crate::SolveOptions::keep_values) off).
     Dropped,
+    /// In files not opened yet ([`open_lazy`](crate::open_lazy)): opened, and their header
+    /// and index checked, when a position of the tier is first looked up.
+    Lazy(Box<LazyTier>),
+}
+
+/// A tier whose files are opened when first needed.
+#[derive(Debug)]
+pub(crate) struct LazyTier {
+    /// The game's name, as the files' headers carry it.
+    pub(crate) game_name: String,
+    /// Numbers in the tier, as the database says.
+    pub(crate) size: u64,
+    /// Its files (the values', and with sorted keys the keys'), for their sizes.
+    pub(crate) files: Vec<String>,
+    pub(crate) opened: std::sync::OnceLock<TierData>,
 }
 
 /// (tier, block).
@@ -239,10 +254,11 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
     /// the storage cannot tell).
     pub fn stored_bytes(&self, t: G::Tier) -> Option<u64> {
         let st = self.storage.as_deref()?;
-        let size = |r: &Reader| st.size(r.file()).ok().flatten();
+        let size = |f: &str| st.size(f).ok().flatten();
         match self.data.get(*self.index.get(&t)?)? {
-            TierData::File(r) => size(r),
-            TierData::SortedFiles { keys, vals } => Some(size(keys)? + size(vals)?),
+            TierData::File(r) => size(r.file()),
+            TierData::SortedFiles { keys, vals } => Some(size(keys.file())? + size(vals.file())?),
+            TierData::Lazy(l) => l.files.iter().map(|f| size(f)).sum(),
             _ => None,
         }
     }
@@ -283,10 +299,36 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
         })
     }
 
+    /// Tier number `k`'s files, opened (their header and index checked) when first needed.
+    fn opened<'s>(&'s self, k: usize, l: &'s LazyTier) -> Result<&'s TierData, Error> {
+        if let Some(d) = l.opened.get() {
+            return Ok(d);
+        }
+        // Two threads may open it at once: one result is kept, both are the same.
+        let d = super::open_tier(
+            self.game,
+            self.tiers[k],
+            self.storage()?,
+            &l.game_name,
+            l.size,
+        )?;
+        Ok(l.opened.get_or_init(|| d))
+    }
+
     /// The value of a canonical position of tier number `k`.
     fn lookup(&self, k: usize, p: &G::Position) -> Result<Option<Scored>, Error> {
+        self.lookup_in(k, &self.data[k], p)
+    }
+
+    /// The value of a canonical position of tier number `k`, whose values `data` holds.
+    fn lookup_in(
+        &self,
+        k: usize,
+        data: &TierData,
+        p: &G::Position,
+    ) -> Result<Option<Scored>, Error> {
         let t = self.tiers[k];
-        match &self.data[k] {
+        match data {
             TierData::Cells(c) => {
                 let i = <G::Layout as Layout<G>>::number(self.game, p);
                 Ok(c.value(i))
@@ -309,6 +351,8 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
             TierData::Dropped => Err(Error::Unsupported(format!(
                 "tier {t:?} was solved for the totals only and not kept; solve with a database to look positions up"
             ))),
+            // Opened, it is one of the others.
+            TierData::Lazy(l) => self.lookup_in(k, self.opened(k, l)?, p),
         }
     }
 
