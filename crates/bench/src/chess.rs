@@ -10,7 +10,11 @@
 //! The result is checked against the published longest mates (DTM in moves, the winner
 //! to move): KQvK 10, KRvK 16, KPvK 28, KBBvK 19, KBNvK 33, KQvKR 35, KQvKQ 13, KRvKB 29
 //! and KRvKN 40 (18 and 27, often quoted, are their longest depths to conversion, not to
-//! mate); a fast wrong answer fails the benchmark.
+//! mate), KRvKP 43 (the pawn's side wins: the longest of 4 pieces), and of 5 pieces
+//! KBNvKN 107 (213 plies: H. Conrady's longest mates of every Nalimov table, CCC, June
+//! 2000) and KPPvKP 127 (the longest of 5 pieces: OEIS A274458, and Conrady's 254 plies
+//! with the loser to move); and the longest of every 3- and 4-piece ending, 43 moves
+//! (OEIS A274458). A fast wrong answer fails the benchmark.
 //!
 //! `RETRO_BENCH_CHESS=KRPvKR` (any list of endings, comma-separated) solves those instead,
 //! with the tiers in files under `target/bench-data/chess` (only the tiers in use stay in
@@ -42,7 +46,13 @@ const PUBLISHED: &[(&str, u32)] = &[
     ("KQvKQ", 13),
     ("KRvKB", 29),
     ("KRvKN", 40),
+    ("KRvKP", 43),
+    ("KBNvKN", 107),
+    ("KPPvKP", 127),
 ];
+
+/// The longest mate of every ending of 3 and 4 pieces, in moves (KRvKP's).
+const LONGEST_OF_4: u32 = 43;
 
 fn peak_rss() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -123,6 +133,12 @@ fn run() -> Result<(), String> {
                     2 * moves - 1
                 ));
             }
+        }
+        if asked.is_none() && full && st.longest_win != Some(2 * LONGEST_OF_4 - 1) {
+            return Err(format!(
+                "every 3- and 4-piece ending: longest win {:?} plies, published mate in {LONGEST_OF_4}",
+                st.longest_win
+            ));
         }
         let peak = peak_rss();
         table.row(vec![
