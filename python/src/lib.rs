@@ -933,8 +933,10 @@ fn game(
         None => None,
     };
     retrograde_registry::plan(built, storage.is_some(), limit, 1).map_err(|r| match r {
-        retrograde_registry::Refused::Memory(m) => pyo3::exceptions::PyMemoryError::new_err(m),
-        retrograde_registry::Refused::Size(m) => PyValueError::new_err(m),
+        retrograde_registry::Refused::Memory { .. } => {
+            pyo3::exceptions::PyMemoryError::new_err(r.to_string())
+        }
+        _ => PyValueError::new_err(r.to_string()),
     })?;
     // Explored games (pebbles, the police map) stop at the limit as they find positions.
     retrograde_games::set_memory_limit(limit.map(|l| l.bytes));

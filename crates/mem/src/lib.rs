@@ -228,7 +228,40 @@ pub const VERTEX_COUNT_OF_A_FILE: &str =
 /// The one message of a refusal: `needs about 4.1 GiB of memory, limit 1.9 GiB (from
 /// ulimit -v)`.
 pub fn refusal(need: u64, limit: Limit) -> String {
-    format!("needs about {} of memory, limit {limit}", human(need))
+    Refusal { need, limit }.to_string()
+}
+
+/// A need over the limit: its message is [`refusal`]'s.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// Bytes needed.
+    pub need: u64,
+    /// The limit they are over.
+    pub limit: Limit,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "needs about {} of memory, limit {}",
+            human(self.need),
+            self.limit
+        )
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// The one rule: `need` bytes are refused when they are over `limit`.
+///
+/// # Errors
+/// The refusal.
+pub fn within(need: u64, limit: Option<Limit>) -> Result<(), Refusal> {
+    match limit {
+        Some(l) if need > l.bytes => Err(Refusal { need, limit: l }),
+        _ => Ok(()),
+    }
 }
 
 /// Refuses `need` bytes over `limit`: `{what} needs about X of memory, limit Y (from ...)`.
@@ -236,10 +269,7 @@ pub fn refusal(need: u64, limit: Limit) -> String {
 /// # Errors
 /// The refusal, when `need` is over the limit.
 pub fn check(what: &str, need: u64, limit: Option<Limit>) -> Result<(), String> {
-    match limit {
-        Some(l) if need > l.bytes => Err(format!("{what} {}", refusal(need, l))),
-        _ => Ok(()),
-    }
+    within(need, limit).map_err(|r| format!("{what} {r}"))
 }
 
 /// `12.3 GiB`, `4.0 MiB`, `512 bytes`.

@@ -290,24 +290,46 @@ impl std::fmt::Display for TooBig {
 
 impl std::error::Error for TooBig {}
 
-/// Why a game is refused before anything big is allocated.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a game is refused before anything big is allocated. Each names the game (its
+/// [`Built::name`]); the message starts with it.
+#[derive(Debug)]
 pub enum Refused {
     /// Its plan needs more memory than the limit: `connect4 7x6: needs about ..., limit
     /// ... (from MemAvailable)`.
-    Memory(String),
-    /// A size the game does not support (its own check).
-    Size(String),
+    Memory {
+        /// The game.
+        game: String,
+        /// What it needs (each rank's share, with ranks) and the limit.
+        refusal: retrograde_mem::Refusal,
+    },
+    /// A size the game does not support (its own check): `connect4 20x1: at most 16
+    /// columns`.
+    Size {
+        /// The game.
+        game: String,
+        /// Why.
+        why: TooBig,
+    },
+    /// Its memory plan cannot be made (the engine refuses the game's tiers).
+    Plan {
+        /// The game.
+        game: String,
+        /// Why.
+        error: Error,
+    },
 }
 
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Refused::Memory(m) | Refused::Size(m) => f.write_str(m),
+            Refused::Memory { game, refusal } => write!(f, "{game}: {refusal}"),
+            Refused::Size { game, why } => write!(f, "{game}: {why}"),
+            Refused::Plan { game, error } => write!(f, "{game}: {error}"),
         }
     }
 }
 
+// The message holds its reason's: no `source`, so that a chain of errors says it once.
 impl std::error::Error for Refused {}
 
 /// The memory plan of a built game, checked before solving (by `retrograde game` and
@@ -324,18 +346,21 @@ pub fn plan(
     limit: Option<retrograde_mem::Limit>,
     ranks: u64,
 ) -> Result<(), Refused> {
-    let name = built.name();
+    let game = || built.name();
     let ranks = ranks.max(1);
-    if let Some(need) = built
-        .memory_needed(stored)
-        .map_err(|e| Refused::Size(format!("{name}: {e}")))?
-    {
-        retrograde_mem::check(&format!("{name}:"), need.div_ceil(ranks), limit)
-            .map_err(Refused::Memory)?;
+    let need = built.memory_needed(stored).map_err(|error| Refused::Plan {
+        game: game(),
+        error,
+    })?;
+    if let Some(need) = need {
+        retrograde_mem::within(need.div_ceil(ranks), limit).map_err(|refusal| Refused::Memory {
+            game: game(),
+            refusal,
+        })?;
     }
     built
         .check(limit.map(|l| l.bytes.saturating_mul(ranks)), stored)
-        .map_err(|e| Refused::Size(format!("{name}: {e}")))
+        .map_err(|why| Refused::Size { game: game(), why })
 }
 
 /// A position asked about: by the moves from the start, or in the game's notation.
@@ -744,10 +769,15 @@ mod tests {
             built.check(None, false),
             Err(TooBig::Columns { width: 20, max: 16 })
         );
-        let Err(Refused::Size(m)) = plan(&*built, false, None, 1) else {
-            panic!("refused for its size")
+        let e = plan(&*built, false, None, 1).unwrap_err();
+        let Refused::Size { game, why } = &e else {
+            panic!("refused for its size: {e}")
         };
-        assert!(m.ends_with(": at most 16 columns"), "{m}");
+        assert_eq!(
+            (game.as_str(), why),
+            ("connect4 20x1", &TooBig::Columns { width: 20, max: 16 })
+        );
+        assert_eq!(e.to_string(), "connect4 20x1: at most 16 columns");
     }
 
     #[test]
