@@ -736,10 +736,10 @@ type Answered = (
 
 fn query_error(name: &str, e: QueryError) -> PyErr {
     match e {
-        QueryError::Bad(m) => PyValueError::new_err(format!("{name}: {m}")),
-        QueryError::Notation(e) => PyValueError::new_err(format!("{name}: {e}")),
         QueryError::Lookup(e) => tier_error(name, e),
         QueryError::TooLong(m) => PyRuntimeError::new_err(format!("{name}: {m}")),
+        // A position, a move or a question at fault.
+        e => PyValueError::new_err(format!("{name}: {e}")),
     }
 }
 

@@ -2,7 +2,8 @@
 
 use crate::play_graph::PlayGraphDb;
 use crate::{
-    entry, Answer, Args, Built, Entry, Query, QueryAnswer, QueryError, Report, MAX_LISTED,
+    entry, Answer, Args, Built, Entry, Legal, Query, QueryAnswer, QueryError, Report, Unanswered,
+    MAX_LISTED,
 };
 use retrograde_games::play::{start_session, DynSession};
 use retrograde_solve::{Scored, Value};
@@ -180,12 +181,9 @@ impl GraphAnswer {
     }
 
     fn vertex(&self, text: &str) -> Result<u32, QueryError> {
-        self.db.vertex(text).ok_or_else(|| {
-            QueryError::Bad(format!(
-                "{:?} is neither a vertex id (0 to {}) nor a vertex name",
-                crate::tier::shorten(text),
-                self.db.vertices().saturating_sub(1)
-            ))
+        self.db.vertex(text).ok_or_else(|| QueryError::NoVertex {
+            text: crate::tier::shorten(text),
+            vertices: u64::from(self.db.vertices()),
         })
     }
 }
@@ -220,27 +218,23 @@ impl Answer for GraphAnswer {
     fn query_until(&self, q: &Query, deadline: Instant) -> Result<QueryAnswer, QueryError> {
         let v = match q {
             Query::Position(text) => self.vertex(text)?,
-            Query::After(..) => {
-                return Err(QueryError::Bad(
-                    "a graph is asked by moves from its start or by a vertex, not both".into(),
-                ))
-            }
+            Query::After(..) => return Err(QueryError::Unanswered(Unanswered::MovesAndVertex)),
             Query::Moves(moves) => {
-                let mut v = self.db.start().ok_or_else(|| {
-                    QueryError::Bad("the graph has no start vertex: ask for a vertex".into())
-                })?;
+                let mut v = self
+                    .db
+                    .start()
+                    .ok_or(QueryError::Unanswered(Unanswered::NoStart))?;
                 for (i, m) in moves.iter().enumerate() {
                     if Instant::now() > deadline {
                         return Err(late());
                     }
                     let to = self.vertex(m)?;
                     if self.db.find_move(v, to)?.is_none() {
-                        return Err(QueryError::Bad(format!(
-                            "move {} ({m:?}): vertex {} has no move to {}",
-                            i + 1,
-                            self.label(v),
-                            self.label(to)
-                        )));
+                        return Err(QueryError::IllegalMove {
+                            index: i + 1,
+                            asked: m.clone(),
+                            legal: Legal::NoEdge(self.label(v), self.label(to)),
+                        });
                     }
                     v = to;
                 }

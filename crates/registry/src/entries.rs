@@ -643,9 +643,7 @@ impl Answer for PebblesAnswer<'_> {
 /// position notation: the position is named by its moves, comma-separated.
 fn playable_query<P: Playable>(g: &P, q: &Query) -> Result<QueryAnswer, QueryError> {
     let Query::Moves(moves) = q else {
-        return Err(QueryError::Bad(
-            "this game has no position notation: ask by moves from the start".into(),
-        ));
+        return Err(QueryError::Unanswered(crate::Unanswered::NoNotation));
     };
     let mut p = g.start();
     let mut side = g.first_side() & 1;
@@ -655,16 +653,11 @@ fn playable_query<P: Playable>(g: &P, q: &Query) -> Result<QueryAnswer, QueryErr
             .iter()
             .find(|mv| mv.label == *m || mv.aliases.iter().any(|a| a == m))
         else {
-            let labels: Vec<&str> = legal.iter().map(|mv| mv.label.as_str()).collect();
-            return Err(QueryError::Bad(format!(
-                "move {} ({m:?}) is not legal here ({})",
-                i + 1,
-                if labels.is_empty() {
-                    "the game is over".to_string()
-                } else {
-                    format!("legal moves: {}", labels.join(", "))
-                }
-            )));
+            return Err(QueryError::IllegalMove {
+                index: i + 1,
+                asked: m.clone(),
+                legal: crate::Legal::Moves(legal.iter().map(|mv| mv.label.clone()).collect()),
+            });
         };
         if !mv.keeps_turn {
             side ^= 1;
@@ -1226,7 +1219,8 @@ mod tests {
         assert_eq!(after.side, start.side);
         let bad = answer.query(&Query::Moves(vec!["take 3".into()]));
         assert!(
-            matches!(bad, Err(QueryError::Bad(m)) if m.contains("take 3") && m.contains("take 1, take 2"))
+            matches!(&bad, Err(e @ QueryError::IllegalMove { index: 1, asked, .. })
+                if asked == "take 3" && e.to_string().contains("take 1, take 2"))
         );
         assert!(answer.query(&Query::Position("7".into())).is_err());
     }

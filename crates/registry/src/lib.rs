@@ -622,7 +622,7 @@ pub trait Answer: Send + Sync {
     /// read.
     fn query(&self, q: &Query) -> Result<QueryAnswer, QueryError> {
         let _ = q;
-        Err(QueryError::Bad("this game does not answer queries".into()))
+        Err(QueryError::Unanswered(Unanswered::NoQueries))
     }
 
     /// [`Answer::query`], given up with [`QueryError::TooLong`] once `deadline` has passed
@@ -670,11 +670,72 @@ pub trait Answer: Send + Sync {
     }
 }
 
+/// A question a game or database does not answer, whatever the position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Unanswered {
+    /// The game answers no queries.
+    NoQueries,
+    /// The game has no position notation: it is asked by moves from its start.
+    NoNotation,
+    /// A graph is asked by moves from its start or by a vertex, not both.
+    MovesAndVertex,
+    /// The graph has no start vertex to play moves from.
+    NoStart,
+}
+
+impl std::fmt::Display for Unanswered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Unanswered::NoQueries => "this game does not answer queries",
+            Unanswered::NoNotation => {
+                "this game has no position notation: ask by moves from the start"
+            }
+            Unanswered::MovesAndVertex => {
+                "a graph is asked by moves from its start or by a vertex, not both"
+            }
+            Unanswered::NoStart => "the graph has no start vertex: ask for a vertex",
+        })
+    }
+}
+
 /// Why a query has no answer.
 #[derive(Debug)]
 pub enum QueryError {
-    /// An illegal move, a malformed position, a question the game cannot answer.
-    Bad(String),
+    /// A question the game or database does not answer.
+    Unanswered(Unanswered),
+    /// A position the game's notation cannot read: `position "x": why (expected ...)`.
+    Position {
+        /// The text asked (shortened when long).
+        text: String,
+        /// Why it is no position.
+        why: retrograde_tier::NotationError,
+        /// What the game's positions look like.
+        expected: String,
+    },
+    /// A position of the game that the solution does not hold.
+    NotHeld {
+        /// The position, in the game's notation.
+        position: String,
+        /// Whether the game has a start (its solution holds what the start reaches).
+        from_start: bool,
+    },
+    /// A vertex id or name the graph does not have.
+    NoVertex {
+        /// The text asked (shortened when long).
+        text: String,
+        /// Vertices in the graph.
+        vertices: u64,
+    },
+    /// Move `index` (from 1) of a line is not legal where it is played.
+    IllegalMove {
+        /// Its place in the line, from 1.
+        index: usize,
+        /// The move as asked.
+        asked: String,
+        /// Where it was played: the legal moves there (none: the game was over), or the
+        /// graph's vertices (from, to) without an edge.
+        legal: Legal,
+    },
     /// A move or position the game's notation cannot read, or an illegal move.
     Notation(retrograde_tier::NotationError),
     /// A value that cannot be read.
@@ -683,10 +744,59 @@ pub enum QueryError {
     TooLong(String),
 }
 
+/// What was legal where a move of a line was not ([`QueryError::IllegalMove`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Legal {
+    /// The legal moves' names there (none: the game was over).
+    Moves(Vec<String>),
+    /// A graph's vertices, named, with no edge from the first to the second.
+    NoEdge(String, String),
+}
+
 impl std::fmt::Display for QueryError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            QueryError::Bad(m) | QueryError::TooLong(m) => f.write_str(m),
+            QueryError::Unanswered(u) => u.fmt(f),
+            QueryError::Position {
+                text,
+                why,
+                expected,
+            } => write!(f, "position {text:?}: {why} (expected {expected})"),
+            QueryError::NotHeld {
+                position,
+                from_start,
+            } => {
+                write!(f, "{position} is not a position this solution holds")?;
+                if *from_start {
+                    f.write_str(" (it cannot be reached from the start)")?;
+                }
+                Ok(())
+            }
+            QueryError::NoVertex { text, vertices } => write!(
+                f,
+                "{text:?} is neither a vertex id (0 to {}) nor a vertex name",
+                vertices.saturating_sub(1)
+            ),
+            QueryError::IllegalMove {
+                index,
+                asked,
+                legal: Legal::Moves(legal),
+            } => {
+                write!(f, "move {index} ({asked:?}) is not legal here (")?;
+                match legal.is_empty() {
+                    true => f.write_str("the game is over)"),
+                    false => write!(f, "legal moves: {})", legal.join(", ")),
+                }
+            }
+            QueryError::IllegalMove {
+                index,
+                asked,
+                legal: Legal::NoEdge(from, to),
+            } => write!(
+                f,
+                "move {index} ({asked:?}): vertex {from} has no move to {to}"
+            ),
+            QueryError::TooLong(m) => f.write_str(m),
             QueryError::Lookup(e) => e.fmt(f),
             QueryError::Notation(e) => e.fmt(f),
         }
@@ -698,7 +808,7 @@ impl std::error::Error for QueryError {
         match self {
             QueryError::Lookup(e) => Some(e),
             QueryError::Notation(e) => Some(e),
-            QueryError::Bad(_) | QueryError::TooLong(_) => None,
+            _ => None,
         }
     }
 }

@@ -218,12 +218,9 @@ pub(crate) fn answer<G: Notation + Send + Sync>(
 ) -> Result<QueryAnswer, QueryError> {
     let game = solution.game();
     let p = *p;
-    let value = solution.scored(&p)?.ok_or_else(|| {
-        QueryError::Bad(format!(
-            "{} is not a position this solution holds{}",
-            game.position_string(&p, side),
-            unreachable_why(game)
-        ))
+    let value = solution.scored(&p)?.ok_or_else(|| QueryError::NotHeld {
+        position: game.position_string(&p, side),
+        from_start: game.start().is_some(),
     })?;
     let mut named = Vec::new();
     if game.primitive(&p).is_none() {
@@ -281,13 +278,12 @@ fn plain(v: Scored) -> Value {
 
 /// A position in the game's notation, or a query error that says what was expected.
 pub(crate) fn parse<G: Notation>(game: &G, text: &str) -> Result<(G::Position, u8), QueryError> {
-    game.parse_position(text).map_err(|e| {
-        QueryError::Bad(format!(
-            "position {:?}: {e} (expected {})",
-            shorten(text),
-            game.position_help()
-        ))
-    })
+    game.parse_position(text)
+        .map_err(|why| QueryError::Position {
+            text: shorten(text),
+            why,
+            expected: game.position_help(),
+        })
 }
 
 /// A play session against perfect play from a solution of a tier game.

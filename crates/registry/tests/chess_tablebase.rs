@@ -107,7 +107,7 @@ fn probes_agree_with_each_ending_solved_alone() {
             let q = match answer.query(&Query::Position(fen.clone())) {
                 Ok(q) => q,
                 Err(e) => {
-                    assert!(matches!(e, QueryError::Bad(_)), "{fen}: {e}");
+                    assert!(matches!(e, QueryError::Position { .. }), "{fen}: {e}");
                     assert!(
                         matches!(probe.fen(&fen), Err(ProbeError::Position(_))),
                         "{fen}"

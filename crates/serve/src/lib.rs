@@ -536,8 +536,6 @@ async fn query(
     .await;
     match answered {
         Ok(Ok(body)) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
-        Ok(Err((_, QueryError::Bad(m)))) => error(StatusCode::BAD_REQUEST, m),
-        Ok(Err((_, QueryError::Notation(e)))) => error(StatusCode::BAD_REQUEST, e.to_string()),
         Ok(Err((name, QueryError::TooLong(m)))) => busy(format!(
             "{name}: {m}: given up after {} s",
             LOOKUP_TIME.as_secs()
@@ -545,6 +543,8 @@ async fn query(
         Ok(Err((name, QueryError::Lookup(e)))) => {
             error(StatusCode::INTERNAL_SERVER_ERROR, format!("{name}: {e}"))
         }
+        // A position, a move or a question at fault.
+        Ok(Err((_, e))) => error(StatusCode::BAD_REQUEST, e.to_string()),
         Err(e) => error(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("the lookup failed: {e}"),
