@@ -183,7 +183,7 @@ impl GraphAnswer {
     fn vertex(&self, text: &str) -> Result<u32, QueryError> {
         self.db.vertex(text).ok_or_else(|| QueryError::NoVertex {
             text: crate::tier::shorten(text),
-            vertices: u64::from(self.db.vertices()),
+            vertices: self.db.vertices(),
         })
     }
 }
