@@ -708,7 +708,7 @@ pub enum QueryError {
         /// The text asked (shortened when long).
         text: String,
         /// Why it is no position.
-        why: retrograde_tier::NotationError,
+        why: Box<retrograde_tier::NotationError>,
         /// What the game's positions look like.
         expected: String,
     },

@@ -281,7 +281,7 @@ pub(crate) fn parse<G: Notation>(game: &G, text: &str) -> Result<(G::Position, u
     game.parse_position(text)
         .map_err(|why| QueryError::Position {
             text: shorten(text),
-            why,
+            why: Box::new(why),
             expected: game.position_help(),
         })
 }
