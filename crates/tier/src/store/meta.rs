@@ -45,12 +45,23 @@ pub(crate) const FORMAT: &str = "retrograde tier database";
 /// The version of `database.json` written and read (2: with the database's identity).
 pub const META_VERSION: u32 = 2;
 
-impl Meta {
-    fn sealed(mut self) -> Meta {
-        self.checksum = String::new();
+/// A JSON record sealed by its own checksum: the CRC-32, in hex, of the record written with
+/// an empty checksum.
+trait Sealed: Serialize + Sized {
+    fn checksum(&mut self) -> &mut String;
+
+    /// The record with its checksum.
+    fn sealed(mut self) -> Self {
+        *self.checksum() = String::new();
         let text = serde_json::to_vec(&self).expect("serializable");
-        self.checksum = format!("{:08x}", crc32fast::hash(&text));
+        *self.checksum() = format!("{:08x}", crc32fast::hash(&text));
         self
+    }
+}
+
+impl Sealed for Meta {
+    fn checksum(&mut self) -> &mut String {
+        &mut self.checksum
     }
 }
 
@@ -156,12 +167,9 @@ struct TierTotals {
     checksum: String,
 }
 
-impl TierTotals {
-    fn sealed(mut self) -> TierTotals {
-        self.checksum = String::new();
-        let text = serde_json::to_vec(&self).expect("serializable");
-        self.checksum = format!("{:08x}", crc32fast::hash(&text));
-        self
+impl Sealed for TierTotals {
+    fn checksum(&mut self) -> &mut String {
+        &mut self.checksum
     }
 }
 
