@@ -83,10 +83,10 @@ pub use store::{graphdb, identity, storage, tierfile};
 pub use api::check::{check_game, check_scored, Violation};
 pub use api::explicit::{explicit_graph, Explicit};
 pub use engine::scored::{open_scored, scored_memory, solve_scored, ScoredSolution};
+#[doc(hidden)]
+pub use engine::small_rounds_for_tests;
 pub use engine::solution::{rank_moves, Solved, TierSolution};
 pub use engine::sorted::keys_share_file;
-#[doc(hidden)]
-pub use engine::sorted::small_rounds_for_tests;
 pub use engine::{
     memory_plan, open, open_lazy, share_file, solve, solve_distributed, Engine, Event, ProgressFn,
     SolveOptions, Traffic,

@@ -954,3 +954,51 @@ fn the_swap_of_colours_of_positions_and_tiers() {
         assert_eq!(t.mat.to_string(), kept);
     }
 }
+
+/// A tier's init runs in rounds (one process: 2^22 places a round, so that its events never
+/// wait all at once). Chess tiers are the largest of the dense games, so they are where a
+/// tier of many rounds is solved: with rounds of one task, the values of every position of
+/// `KPvK` (and what it converts into) are those of one round and of the sequential engine,
+/// on one thread and on three.
+#[test]
+fn an_init_in_many_rounds_gives_every_value_of_one_round() {
+    use retrograde_tier::{small_rounds_for_tests, Engine};
+    let g = Chess::new("KPvK").unwrap();
+    let mut seq = SolveOptions::default();
+    seq.engine = Engine::Sequential;
+    let want = solve(&g, &seq).unwrap();
+    small_rounds_for_tests(true);
+    let got: Vec<TierSolution<'_, Chess>> = [1, 3]
+        .into_iter()
+        .map(|threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| solved(&g))
+        })
+        .collect();
+    small_rounds_for_tests(false);
+    let one_round = kpk();
+    let mut n = 0u64;
+    let mut rounds = 0u64;
+    for &t in want.tiers() {
+        rounds = rounds.max(g.tier_size(t).div_ceil(4096));
+        g.for_each_in(t, 0..g.tier_size(t), |_, p| {
+            let Some(p) = p.filter(|p| g.is_canonical(p)) else {
+                return;
+            };
+            let v = want.value(&p).unwrap();
+            assert!(v.is_some(), "{}", g.fen(&p));
+            for s in got.iter().chain([one_round]) {
+                assert_eq!(s.value(&p).unwrap(), v, "{}", g.fen(&p));
+            }
+            n += 1;
+        });
+    }
+    assert!(rounds >= 10, "the largest tier takes {rounds} rounds");
+    assert!(n > 100_000, "{n} positions");
+    for s in &got {
+        assert_eq!(s.stats().histogram, want.stats().histogram);
+    }
+}

@@ -133,8 +133,15 @@ const CHUNK: usize = 1 << 11;
 /// Places per init round across ranks. Each round ends with two exchanges, where the ranks
 /// wait for the slowest: 2^17 against 2^16 took 0.08 s off Quixo 4x4 at K = 2 (4.85 s
 /// against 4.90 s, five runs each, alternated), for about 5 MB a rank of waiting exits. One
-/// process runs its init in one round.
+/// process runs its init in rounds of [`ALONE_ROUND`].
 pub(crate) const ROUND: u64 = 1 << 17;
+/// Places per init round of one process. The round's events wait in its tasks' lists (8
+/// bytes each, in small vectors) until they are filed by level (4 bytes each). In one round
+/// for the whole tier, KQRvKN alone (242 million slots) peaked at 1.6 GB and still held
+/// 1.2 GB after its solve (the allocator kept the freed vectors); in rounds of 2^22 places
+/// (about 32 MB of events, 1,024 tasks to balance across threads), 0.84 and 0.58 GB, in
+/// the same time.
+pub(crate) const ALONE_ROUND: u64 = 1 << 22;
 /// How many received updates ahead of the one applied the cell of one is prefetched.
 const AHEAD: usize = 16;
 /// How many frontier positions ahead of the one whose parents are updated its cell is
@@ -794,7 +801,11 @@ fn init<G: DenseIndex, C: Cell, P: Placement>(
         moves: 0,
         edges: vec![Vec::new(); kk],
     };
-    let round = if P::ALONE { n.max(1) } else { ROUND };
+    let round = match (crate::engine::small_rounds(), P::ALONE) {
+        (true, _) => TASK,
+        (false, true) => ALONE_ROUND,
+        (false, false) => ROUND,
+    };
     let rounds = (0..kk)
         .map(|r| part.len(r).div_ceil(round))
         .max()

@@ -28,8 +28,22 @@ use crate::store::tierfile::{Codec, Kind, Reader};
 use rayon::prelude::*;
 use retrograde_solve::exchange::{Exchange, Solo};
 use retrograde_solve::place::{Blocks, Whole};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
+
+static SMALL_ROUNDS: AtomicBool = AtomicBool::new(false);
+
+/// Makes the rounds tiny (a few dozen keys of the sorted layout, one task of places of a
+/// dense init), so that tests on small games run many of them.
+#[doc(hidden)]
+pub fn small_rounds_for_tests(on: bool) {
+    SMALL_ROUNDS.store(on, Relaxed);
+}
+
+/// Whether [`small_rounds_for_tests`] is on.
+pub(crate) fn small_rounds() -> bool {
+    SMALL_ROUNDS.load(Relaxed)
+}
 
 /// Which solver runs the tiers.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

@@ -67,6 +67,7 @@ pub use place::keys_share_file;
 pub(crate) use place::{KeyRanges, WholeRange};
 
 use crate::api::game::{OrderedMoves, Symmetry};
+use crate::engine::small_rounds;
 use crate::engine::solution::{TierData, TierSolution};
 use crate::engine::{prepare_storage, write_finished, Dag, Event, SolveOptions, Traffic};
 use crate::error::Error;
@@ -83,22 +84,13 @@ use rayon::prelude::*;
 use retrograde_graph::Primitive;
 use retrograde_solve::exchange::Exchange;
 use retrograde_solve::Value;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Instant;
 use tier::{solve_tier, Below};
 
-static SMALL_ROUNDS: AtomicBool = AtomicBool::new(false);
-
-/// Makes the rounds tiny (a few dozen keys), so that tests on small games run many of them.
-#[doc(hidden)]
-pub fn small_rounds_for_tests(on: bool) {
-    SMALL_ROUNDS.store(on, Relaxed);
-}
-
 /// Children a rank receives per discovery round, about.
 fn round_keys<P: KeyPlacement>() -> u64 {
-    match (SMALL_ROUNDS.load(Relaxed), P::ALONE) {
+    match (small_rounds(), P::ALONE) {
         (true, _) => 40,
         (false, true) => discover::ALONE_ROUND_KEYS,
         (false, false) => discover::ROUND_KEYS,
@@ -107,7 +99,7 @@ fn round_keys<P: KeyPlacement>() -> u64 {
 
 /// Parents a rank solves per round (ranks only), a multiple of [`chunk`].
 fn round_parents() -> usize {
-    match SMALL_ROUNDS.load(Relaxed) {
+    match small_rounds() {
         true => 128,
         false => tier::ROUND_PARENTS,
     }
@@ -115,7 +107,7 @@ fn round_parents() -> usize {
 
 /// Parents per task, a multiple of 64.
 fn chunk() -> usize {
-    match SMALL_ROUNDS.load(Relaxed) {
+    match small_rounds() {
         true => 64,
         false => 1 << 14,
     }
