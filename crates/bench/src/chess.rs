@@ -77,7 +77,8 @@ fn run() -> Result<(), String> {
         Some(list) => (
             list.split(',')
                 .map(Material::parse)
-                .collect::<Result<_, _>>()?,
+                .collect::<Result<_, _>>()
+                .map_err(|e| format!("RETRO_BENCH_CHESS={list:?}: {e}"))?,
             list.clone(),
         ),
         None if full => {
@@ -118,7 +119,7 @@ fn run() -> Result<(), String> {
         let st = s.stats();
         // Check the published longest mates of the endings solved.
         for &(m, moves) in PUBLISHED {
-            let mat = Material::parse(m)?;
+            let mat = Material::parse(m).map_err(|e| format!("{m}: {e}"))?;
             let tiers: Vec<_> = s.tiers().iter().filter(|t| t.mat == mat).copied().collect();
             if tiers.is_empty() {
                 continue;

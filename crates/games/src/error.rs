@@ -215,13 +215,6 @@ impl fmt::Display for GameError {
 
 impl std::error::Error for GameError {}
 
-impl From<GameError> for String {
-    /// The message, for callers that still carry errors as text.
-    fn from(e: GameError) -> String {
-        e.to_string()
-    }
-}
-
 impl From<GameError> for retrograde_tier::NotationError {
     /// A position outside the game ([`retrograde_tier::NotationError::Position`]).
     fn from(e: GameError) -> Self {

@@ -37,7 +37,7 @@ mod pebbles;
 mod police;
 mod tier;
 
-pub use graph::PlayGraph;
+pub use graph::{PlayGraph, PlayGraphError};
 pub use tier::TierPlay;
 
 use retrograde_solve::{Scored, Value};
@@ -831,17 +831,33 @@ impl<G: Playable> DynSession for Session<G> {
 pub fn start_session<'g, G: Playable + 'g>(
     game: G,
     side: &str,
-) -> Result<(Box<dyn DynSession + 'g>, String), String> {
-    let human = parse_side(&game, side).map_err(|e| format!("--side: {e}"))?;
-    let (s, intro) = Session::new(game, human).map_err(|e| {
-        if e.is_damage() {
-            format!("{e}; solve again with --resume to repair it")
-        } else {
-            e.to_string()
-        }
-    })?;
+) -> Result<(Box<dyn DynSession + 'g>, String), StartError> {
+    let human = parse_side(&game, side).map_err(StartError::Side)?;
+    let (s, intro) = Session::new(game, human).map_err(StartError::Lookup)?;
     Ok((Box::new(s), intro))
 }
+
+/// Why a session does not start ([`start_session`]).
+#[derive(Debug)]
+pub enum StartError {
+    /// The side asked names no side of the game: `--side: expected ...`.
+    Side(SideError),
+    /// The start's value cannot be read (a damaged database: the caller knows how to
+    /// repair it, see [`Error::is_damage`]).
+    Lookup(Error),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Side(e) => write!(f, "--side: {e}"),
+            StartError::Lookup(e) => e.fmt(f),
+        }
+    }
+}
+
+/// The message holds the cause's: no `source`, so that a chain does not say it twice.
+impl std::error::Error for StartError {}
 
 #[cfg(test)]
 mod tests;

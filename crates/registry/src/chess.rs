@@ -446,9 +446,9 @@ impl Answer for ChessAnswer<'_> {
         &self,
         side: &str,
         from: Option<&str>,
-    ) -> Result<(Box<dyn DynSession + '_>, String), String> {
+    ) -> Result<(Box<dyn DynSession + '_>, String), QueryError> {
         if from.is_none() {
-            return Err("an ending has no start position: give one with --position FEN".into());
+            return Err(QueryError::Unanswered(crate::Unanswered::NoStartPosition));
         }
         session(&self.solution, self.built.title(), side, from)
     }

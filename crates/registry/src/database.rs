@@ -283,14 +283,14 @@ impl Answer for GraphAnswer {
         &self,
         side: &str,
         from: Option<&str>,
-    ) -> Result<(Box<dyn DynSession + '_>, String), String> {
+    ) -> Result<(Box<dyn DynSession + '_>, String), QueryError> {
         let start = match from {
-            Some(text) => self.vertex(text).map_err(|e| e.to_string())?,
+            Some(text) => self.vertex(text)?,
             None => self
                 .db
                 .start()
-                .ok_or("the graph has no start vertex: give one with --position")?,
+                .ok_or(QueryError::Unanswered(Unanswered::NoStartPosition))?,
         };
-        start_session(PlayGraphDb::new(&self.db, start), side)
+        Ok(start_session(PlayGraphDb::new(&self.db, start), side)?)
     }
 }

@@ -631,9 +631,9 @@ impl Answer for PebblesAnswer<'_> {
         &self,
         side: &str,
         from: Option<&str>,
-    ) -> Result<(Box<dyn DynSession + '_>, String), String> {
+    ) -> Result<(Box<dyn DynSession + '_>, String), QueryError> {
         no_position(from)?;
-        start_session(&self.s, side)
+        Ok(start_session(&self.s, side)?)
     }
 }
 
@@ -691,9 +691,9 @@ fn moves_name(q: &Query) -> String {
     }
 }
 
-fn no_position(from: Option<&str>) -> Result<(), String> {
+fn no_position(from: Option<&str>) -> Result<(), QueryError> {
     match from {
-        Some(_) => Err("this game is played from its start only".into()),
+        Some(_) => Err(QueryError::Unanswered(crate::Unanswered::FromStartOnly)),
         None => Ok(()),
     }
 }
@@ -745,9 +745,9 @@ impl Answer for PoliceAnswer<'_> {
         &self,
         side: &str,
         from: Option<&str>,
-    ) -> Result<(Box<dyn DynSession + '_>, String), String> {
+    ) -> Result<(Box<dyn DynSession + '_>, String), QueryError> {
         no_position(from)?;
-        start_session(self.s.game(), side)
+        Ok(start_session(self.s.game(), side)?)
     }
 }
 

@@ -644,14 +644,15 @@ pub trait Answer: Send + Sync {
     /// notation, when given), and its opening text.
     ///
     /// # Errors
-    /// A game that cannot be played, a bad side or position.
+    /// A game that cannot be played, a bad side or position ([`QueryError::Side`], the
+    /// variants of a query's position), a value that cannot be read.
     fn session(
         &self,
         side: &str,
         from: Option<&str>,
-    ) -> Result<(Box<dyn DynSession + '_>, String), String> {
+    ) -> Result<(Box<dyn DynSession + '_>, String), QueryError> {
         let _ = (side, from);
-        Err("this game cannot be played".into())
+        Err(QueryError::Unanswered(Unanswered::NoPlay))
     }
 
     /// The IOI protocol, for games that have one and were asked for it.
@@ -681,6 +682,12 @@ pub enum Unanswered {
     MovesAndVertex,
     /// The graph has no start vertex to play moves from.
     NoStart,
+    /// The game cannot be played (`play`).
+    NoPlay,
+    /// The game is played from its start only: a start position was given.
+    FromStartOnly,
+    /// The game (an ending, a graph without a start vertex) is played from a position given.
+    NoStartPosition,
 }
 
 impl std::fmt::Display for Unanswered {
@@ -694,6 +701,11 @@ impl std::fmt::Display for Unanswered {
                 "a graph is asked by moves from its start or by a vertex, not both"
             }
             Unanswered::NoStart => "the graph has no start vertex: ask for a vertex",
+            Unanswered::NoPlay => "this game cannot be played",
+            Unanswered::FromStartOnly => "this game is played from its start only",
+            Unanswered::NoStartPosition => {
+                "the game has no start position: give one with --position"
+            }
         })
     }
 }
@@ -742,6 +754,8 @@ pub enum QueryError {
     Lookup(Error),
     /// The answer would take longer than allowed ([`Answer::query_until`]).
     TooLong(String),
+    /// A side to play ([`Answer::session`]) that names no side of the game.
+    Side(retrograde_games::play::SideError),
 }
 
 /// What was legal where a move of a line was not ([`QueryError::IllegalMove`]).
@@ -797,6 +811,7 @@ impl std::fmt::Display for QueryError {
                 "move {index} ({asked:?}): vertex {from} has no move to {to}"
             ),
             QueryError::TooLong(m) => f.write_str(m),
+            QueryError::Side(e) => write!(f, "--side: {e}"),
             QueryError::Lookup(e) => e.fmt(f),
             QueryError::Notation(e) => e.fmt(f),
         }
@@ -822,6 +837,16 @@ impl From<retrograde_tier::NotationError> for QueryError {
 impl From<Error> for QueryError {
     fn from(e: Error) -> Self {
         QueryError::Lookup(e)
+    }
+}
+
+impl From<retrograde_games::play::StartError> for QueryError {
+    fn from(e: retrograde_games::play::StartError) -> Self {
+        use retrograde_games::play::StartError;
+        match e {
+            StartError::Side(e) => QueryError::Side(e),
+            StartError::Lookup(e) => QueryError::Lookup(e),
+        }
     }
 }
 

@@ -152,7 +152,7 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
         &self,
         side: &str,
         from: Option<&str>,
-    ) -> Result<(Box<dyn DynSession + '_>, String), String> {
+    ) -> Result<(Box<dyn DynSession + '_>, String), QueryError> {
         session(&self.solution, self.built.title(), side, from)
     }
 }
@@ -166,15 +166,6 @@ pub(crate) fn recorded(
     let mut opts = opts.clone();
     opts.params = serde_json::json!({ "game": command, "args": params });
     opts
-}
-
-/// A lookup error as a session's message; a damaged database says how to repair it.
-fn session_error(e: Error) -> String {
-    if e.is_damage() {
-        format!("{e}; solve it again with `retrograde game ... --db DIR --resume` to repair it")
-    } else {
-        e.to_string()
-    }
 }
 
 /// At most 40 characters of `s`, for messages.
@@ -292,38 +283,21 @@ pub(crate) fn session<'a, G: Notation + Send + Sync>(
     title: String,
     side: &str,
     from: Option<&str>,
-) -> Result<(Box<dyn DynSession + 'a>, String), String> {
+) -> Result<(Box<dyn DynSession + 'a>, String), QueryError> {
     let game = solution.game();
     let start = match from {
         Some(text) => {
-            let (p, side) = game.parse_position(text).map_err(|e| {
-                format!(
-                    "position {:?}: {e} (expected {})",
-                    shorten(text),
-                    game.position_help()
-                )
-            })?;
-            if solution.scored(&p).map_err(session_error)?.is_none() {
-                return Err(format!(
-                    "position {:?} is not one this solution holds{}",
-                    shorten(text),
-                    unreachable_why(game)
-                ));
+            let (p, side) = parse(game, text)?;
+            if solution.scored(&p)?.is_none() {
+                return Err(QueryError::NotHeld {
+                    position: game.position_string(&p, side),
+                    from_start: game.start().is_some(),
+                });
             }
             Some((p, side))
         }
         None => None,
     };
-    let play = TierPlay::new(solution, title, start).map_err(session_error)?;
-    start_session(play, side)
-}
-
-/// Why a position that parses may still not be held: for a game solved from its start, the
-/// position cannot be reached from it (an ending without a start holds every legal one).
-fn unreachable_why<G: retrograde_tier::TierGame>(game: &G) -> &'static str {
-    if game.start().is_some() {
-        " (it cannot be reached from the start)"
-    } else {
-        ""
-    }
+    let play = TierPlay::new(solution, title, start)?;
+    Ok(start_session(play, side)?)
 }

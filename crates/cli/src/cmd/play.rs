@@ -12,6 +12,7 @@ use crate::input;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use retrograde_games::play::{start_session, DynSession, PlayGraph};
+use retrograde_registry::QueryError;
 use retrograde_solve::solve;
 use retrograde_tier::{DirStorage, Storage};
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -173,7 +174,10 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             };
             let (session, intro) = answer
                 .session(&args.side, flags.position.as_deref())
-                .map_err(|e| anyhow!("{e}"))?;
+                .map_err(|e| match e {
+                    QueryError::Lookup(e) => fail(e),
+                    e => anyhow!("{e}"),
+                })?;
             play(session, intro, &fail, out)
         }
     }

@@ -31,6 +31,42 @@ pub struct PlayGraph<'a> {
     start: VertexId,
 }
 
+/// Why a graph cannot be played ([`PlayGraph::new`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayGraphError {
+    /// The solution is not the graph's: it has `values` values for `vertices` vertices.
+    Mismatch {
+        /// The solution's values.
+        values: usize,
+        /// The graph's vertices.
+        vertices: usize,
+    },
+    /// The start is no vertex of the graph.
+    NoVertex {
+        /// The start asked.
+        start: VertexId,
+        /// The graph's vertices.
+        vertices: usize,
+    },
+}
+
+impl std::fmt::Display for PlayGraphError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayGraphError::Mismatch { values, vertices } => write!(
+                f,
+                "the solution has {values} values for {vertices} vertices"
+            ),
+            PlayGraphError::NoVertex { start, vertices } => write!(
+                f,
+                "vertex {start} does not exist (the graph has {vertices} vertices)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PlayGraphError {}
+
 impl<'a> PlayGraph<'a> {
     /// Play `graph` (solved as `solution`) from `start`.
     ///
@@ -40,19 +76,16 @@ impl<'a> PlayGraph<'a> {
         graph: &'a Graph,
         solution: &'a Solution,
         start: VertexId,
-    ) -> Result<PlayGraph<'a>, String> {
-        if solution.len() != graph.vertex_count() {
-            return Err(format!(
-                "the solution has {} values for {} vertices",
-                solution.len(),
-                graph.vertex_count()
-            ));
+    ) -> Result<PlayGraph<'a>, PlayGraphError> {
+        let vertices = graph.vertex_count();
+        if solution.len() != vertices {
+            return Err(PlayGraphError::Mismatch {
+                values: solution.len(),
+                vertices,
+            });
         }
-        if start as usize >= graph.vertex_count() {
-            return Err(format!(
-                "vertex {start} does not exist (the graph has {} vertices)",
-                graph.vertex_count()
-            ));
+        if start as usize >= vertices {
+            return Err(PlayGraphError::NoVertex { start, vertices });
         }
         Ok(PlayGraph {
             graph,

@@ -390,7 +390,21 @@ fn graph_terminal_labels_end_the_game() {
         text.contains("At vertex 1 (terminal: tie for the player to move).\nGame over: a tie.\n"),
         "{text}"
     );
-    assert!(PlayGraph::new(&g, &s, 2).is_err());
+    assert_eq!(
+        PlayGraph::new(&g, &s, 2).err(),
+        Some(PlayGraphError::NoVertex {
+            start: 2,
+            vertices: 2
+        })
+    );
+    let (bigger, _) = rg("0 1\n1 2\n");
+    assert_eq!(
+        PlayGraph::new(&bigger, &s, 0).err(),
+        Some(PlayGraphError::Mismatch {
+            values: 2,
+            vertices: 3
+        })
+    );
 }
 
 #[test]
