@@ -531,14 +531,9 @@ impl std::fmt::Display for ProbeError {
     }
 }
 
-impl std::error::Error for ProbeError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ProbeError::Database(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+/// The message holds the cause's (`Database`: match it for the typed cause): no `source`,
+/// so that a chain of causes does not say it twice.
+impl std::error::Error for ProbeError {}
 
 impl From<Error> for ProbeError {
     fn from(e: Error) -> Self {

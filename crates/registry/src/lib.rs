@@ -818,15 +818,9 @@ impl std::fmt::Display for QueryError {
     }
 }
 
-impl std::error::Error for QueryError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            QueryError::Lookup(e) => Some(e),
-            QueryError::Notation(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+/// The message holds the cause's (`Lookup`, `Notation`: match them for the typed cause):
+/// no `source`, so that a chain of causes does not say it twice.
+impl std::error::Error for QueryError {}
 
 impl From<retrograde_tier::NotationError> for QueryError {
     fn from(e: retrograde_tier::NotationError) -> Self {

@@ -75,3 +75,29 @@ fn games_played_from_their_start_only_or_from_a_position_only_say_so() {
     let fen = "8/8/8/4k3/8/8/8/4KQ2 w - - 0 1";
     assert!(answer.session("white", Some(fen)).is_ok());
 }
+
+/// A refusal's message holds its cause's once: a report of the chain of causes (as
+/// `anyhow`'s `{:#}` prints it) does not repeat it.
+#[test]
+fn a_message_does_not_repeat_its_cause() {
+    fn chain(e: &dyn std::error::Error) -> String {
+        let mut text = e.to_string();
+        let mut at = e.source();
+        while let Some(cause) = at {
+            text = format!("{text}: {cause}");
+            at = cause.source();
+        }
+        text
+    }
+    let (built, opts) = solved("chess", serde_json::json!({ "material": "KQvK" }));
+    let answer = built.solve(&opts).unwrap();
+    let e = refusal(&*answer, "white", Some("8/8/8/4k3/8/8/8/4KQ2 w KQ - 0 1"));
+    assert!(matches!(e, QueryError::Position { .. }), "{e:?}");
+    assert_eq!(chain(&e), e.to_string());
+    let e = QueryError::Lookup(retrograde_tier::Error::damaged(
+        "t.values".into(),
+        "a bad block",
+    ));
+    assert_eq!(chain(&e), e.to_string());
+    assert_eq!(e.to_string().matches("a bad block").count(), 1, "{e}");
+}
