@@ -137,10 +137,10 @@ const CHUNK: usize = 1 << 11;
 pub(crate) const ROUND: u64 = 1 << 17;
 /// Places per init round of one process. The round's events wait in its tasks' lists (8
 /// bytes each, in small vectors) until they are filed by level (4 bytes each). In one round
-/// for the whole tier, KQRvKN alone (242 million slots) peaked at 1.6 GB and still held
-/// 1.2 GB after its solve (the allocator kept the freed vectors); in rounds of 2^22 places
-/// (about 32 MB of events, 1,024 tasks to balance across threads), 0.84 and 0.58 GB, in
-/// the same time.
+/// for the whole tier, KQRvKN alone (242 million slots) peaked at 1.54 GiB and still held
+/// 1.13 GiB after its solve (the allocator kept the freed vectors); in rounds of 2^22
+/// places (about 32 MB of events, 1,024 tasks to balance across threads), 0.80 and 0.56
+/// GiB, in the same time.
 pub(crate) const ALONE_ROUND: u64 = 1 << 22;
 /// How many received updates ahead of the one applied the cell of one is prefetched.
 const AHEAD: usize = 16;
