@@ -1238,6 +1238,13 @@ pub(crate) fn levels<G: DenseIndex, C: Open, P: Placement, R: Rule<C>, const TIE
                     .filter(|&i| decide::<C>(&cells[i as usize], seeded, Racy(false))),
             );
         }
+        // In place order, so that neighbours' parents share cache lines and each chunk
+        // works on one stretch of the tier.
+        if frontier.len() > CHUNK {
+            frontier.par_sort_unstable();
+        } else {
+            frontier.sort_unstable();
+        }
         let max = R::MAX_REMOTENESS;
         let lost_next = rule.lost(r + 1);
         let won_next = if TIES {
