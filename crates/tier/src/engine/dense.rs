@@ -1271,8 +1271,8 @@ pub(crate) fn levels<G: DenseIndex, C: Open, P: Placement, R: Rule<C>, const TIE
         }
         let away = levels_step(&frontier, &mut next, kk, |chunk, s, out, away, racy| {
             for (x, &c) in chunk.iter().enumerate() {
-                // The frontier's places are in no order: its cells are cache misses, taken
-                // a few positions (each a few dozen parents) ahead.
+                // The frontier's places are sparse in a large tier: its cells are cache
+                // misses, taken a few positions (each a few dozen parents) ahead.
                 if let Some(&ahead) = chunk.get(x + FRONT_AHEAD) {
                     prefetch(cells, ahead as usize);
                 }
