@@ -36,7 +36,9 @@
 //!    slot and keeps-turn bit), sent to the owner of the child and laid out as CSR there.
 //! 2. **Wins and losses**, level by level, as in the graph engine's parallel solver: the
 //!    frontier of level `r` is every position decided with remoteness `r` (plus the seeds of
-//!    `r` still open, won now; plus the phantoms of `r` counted down). For every parent
+//!    `r` still open, won now; plus the phantoms of `r` counted down), sorted by place so
+//!    that neighbours' parents share cache lines (a 5-piece chess table: 0.875 of the CPU
+//!    unsorted). For every parent
 //!    (un-moves, canonicalized, ranked and deduplicated; or the reverse edges) the child's
 //!    value seen through the move either wins the parent (compare-exchange from undecided)
 //!    or counts it down; the thread that takes the counter from 1 to 0 decides the loss. An
