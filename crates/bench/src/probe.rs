@@ -160,7 +160,31 @@ fn run() -> Result<(), String> {
             return Err(format!("making the {pieces}-piece tablebase failed"));
         }
     }
-    let name = format!("chess, up to {pieces} pieces");
+    // The same set made compact (one side to move kept of each table that has two): a
+    // copy of the files, then `--compact`, which rewrites them without solving.
+    let compact = root.join(format!("target/bench-data/chess-upto-{pieces}-compact"));
+    if !compact.join("database.json").exists() {
+        println!("making {} ...", compact.display());
+        let _ = std::fs::remove_dir_all(&compact);
+        std::fs::create_dir_all(&compact).map_err(|e| format!("{}: {e}", compact.display()))?;
+        for f in std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+            let f = f.map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::copy(f.path(), compact.join(f.file_name()))
+                .map_err(|e| format!("{}: {e}", f.path().display()))?;
+        }
+        let status = Command::new(&cli)
+            .args(["game", "chess", "--up-to", &pieces.to_string()])
+            .args(["--quiet", "--compact", "--db"])
+            .arg(&compact)
+            .stdout(Stdio::null())
+            .status()
+            .map_err(|e| format!("{}: {e}", cli.display()))?;
+        if !status.success() {
+            return Err(format!(
+                "making the {pieces}-piece tablebase compact failed"
+            ));
+        }
+    }
     let tb = Tablebase::open(&dir).map_err(|e| e.to_string())?;
     let probe = tb.probe().map_err(|e| e.to_string())?;
     let fens = positions(&probe, pieces, count, 27)?;
@@ -173,15 +197,49 @@ fn run() -> Result<(), String> {
         "max us",
         "per s",
     ]);
-
-    // Warm: every position once, then the timed passes.
+    let ctb = Tablebase::open(&compact).map_err(|e| e.to_string())?;
+    let cprobe = ctb.probe().map_err(|e| e.to_string())?;
     for fen in &fens {
+        let (a, b) = (probe.value(fen), cprobe.value(fen));
+        let (a, b) = (a.map_err(|e| e.to_string())?, b.map_err(|e| e.to_string())?);
+        if a != b {
+            return Err(format!("{fen}: {a:?} whole, {b:?} compact"));
+        }
+    }
+    for (d, kind) in [(&dir, ""), (&compact, ", compact")] {
+        let name = format!("chess, up to {pieces} pieces{kind}");
+        measure(d, &name, &fens, &mut table)?;
+    }
+    println!("{}", table.render());
+    let positions = probe_positions(&cli, &dir, pieces)?;
+    for d in [&dir, &compact] {
+        let bytes = dir_bytes(d)?;
+        println!(
+            "{}: {} bytes on disk, {} positions, {:.2} bits a position",
+            d.display(),
+            grouped(bytes),
+            grouped(positions),
+            bytes as f64 * 8.0 / positions as f64
+        );
+    }
+    println!(
+        "cold: the first probe on a tablebase just opened (block cache empty; the OS file cache is warm)."
+    );
+    Ok(())
+}
+
+/// The four rows of one tablebase: value and probe warm, open, value cold.
+fn measure(dir: &Path, name: &str, fens: &[String], table: &mut Table) -> Result<(), String> {
+    let tb = Tablebase::open(dir).map_err(|e| e.to_string())?;
+    let probe = tb.probe().map_err(|e| e.to_string())?;
+    // Warm: every position once, then the timed passes.
+    for fen in fens {
         probe.fen(fen).map_err(|e| e.to_string())?;
     }
     for (what, full) in [("value, warm", false), ("probe with moves, warm", true)] {
         let mut times = Vec::with_capacity(fens.len());
         let started = Instant::now();
-        for fen in &fens {
+        for fen in fens {
             let t = Instant::now();
             if full {
                 std::hint::black_box(probe.fen(fen).map_err(|e| e.to_string())?);
@@ -191,21 +249,20 @@ fn run() -> Result<(), String> {
             times.push(t.elapsed());
         }
         latency_row(
-            &mut table,
-            &name,
+            table,
+            name,
             what,
             fens.len(),
             percentiles(times),
             started.elapsed(),
         );
     }
-
     // Cold: a tablebase opened afresh for each position; the open timed apart.
     let (mut opens, mut firsts) = (Vec::new(), Vec::new());
     let started = Instant::now();
-    for fen in &fens {
+    for fen in fens {
         let t = Instant::now();
-        let tb = Tablebase::open(&dir).map_err(|e| e.to_string())?;
+        let tb = Tablebase::open(dir).map_err(|e| e.to_string())?;
         let probe = tb.probe().map_err(|e| e.to_string())?;
         opens.push(t.elapsed());
         let t = Instant::now();
@@ -213,35 +270,15 @@ fn run() -> Result<(), String> {
         firsts.push(t.elapsed());
     }
     let total = started.elapsed();
+    latency_row(table, name, "open", fens.len(), percentiles(opens), total);
+    let cold = percentiles(firsts);
     latency_row(
-        &mut table,
-        &name,
-        "open",
-        fens.len(),
-        percentiles(opens),
-        total,
-    );
-    latency_row(
-        &mut table,
-        &name,
+        table,
+        name,
         "value, cold (just opened)",
         fens.len(),
-        percentiles(firsts),
+        cold,
         total,
-    );
-    println!("{}", table.render());
-
-    let bytes = dir_bytes(&dir)?;
-    let positions = probe_positions(&cli, &dir, pieces)?;
-    println!(
-        "{}: {} bytes on disk, {} positions, {:.2} bits a position",
-        dir.display(),
-        grouped(bytes),
-        grouped(positions),
-        bytes as f64 * 8.0 / positions as f64
-    );
-    println!(
-        "cold: the first probe on a tablebase just opened (block cache empty; the OS file cache is warm)."
     );
     Ok(())
 }

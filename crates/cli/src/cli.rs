@@ -228,6 +228,13 @@ pub struct TierArgs {
     /// ones are solved again).
     #[arg(long, requires = "db")]
     pub resume: bool,
+    /// Once solved, keep of each table that has two sides to move (chess) only the side
+    /// whose values take fewer bytes, about half the disk; a lookup of the other side
+    /// reads the values of its moves (one ply). Also makes a finished --db compact. A
+    /// compact database answers every query, but a damaged table in it is an error, not
+    /// solved again.
+    #[arg(long, requires = "db")]
+    pub compact: bool,
 }
 
 /// `--query` (tier games with a start).

@@ -73,7 +73,8 @@ pub fn run(
     // A set of tables (chess --up-to) takes up what an interrupted run left in --db.
     let resume = tiers.resume || (built.resumes() && tiers.db.is_some());
     let options = |storage, keep| {
-        let (opts, bars) = options(storage, resume, limit, keep);
+        let (mut opts, bars) = options(storage, resume, limit, keep);
+        opts.compact = tiers.compact;
         if built.logs_tiers() {
             bars.lock().unwrap_or_else(|p| p.into_inner()).log = Some(Log::default());
         }

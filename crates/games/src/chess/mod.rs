@@ -1778,6 +1778,14 @@ impl DenseIndex for Chess {
         n
     }
 
+    /// The two sides to move, where the side to move is the index's first digit (not in an
+    /// en-passant tier, whose first digit is the pushed pawn's file) and no symmetry swaps
+    /// it (not in a tier that is its own swap of colours, see [`Chess::swaps_inside`]).
+    fn sides(&self, t: Tier) -> Option<u64> {
+        let own_swap = self.colours[usize::from(t.mat.0 & 0xfff)] == MIRROR && t.flipped() == t;
+        (t.ep == 0 && !own_swap).then(|| self.tier_size(t) / 2)
+    }
+
     #[inline]
     fn rank(&self, p: &Pos) -> u64 {
         let table = usize::from(p.pawns());

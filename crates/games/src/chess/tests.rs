@@ -1002,3 +1002,69 @@ fn an_init_in_many_rounds_gives_every_value_of_one_round() {
         assert_eq!(s.stats().histogram, want.stats().histogram);
     }
 }
+
+/// A compact database (one side to move kept of each table that has two) answers every
+/// position of KPvK and what it converts into as the whole one does, through the
+/// lookups a probe makes (lazily opened files, the other side derived from its moves);
+/// its tables are smaller; taken up again it is not solved again; and a database with
+/// compact tables is not solved from again when a table is damaged (an error, not a
+/// repair that would need the whole tables).
+#[test]
+fn a_compact_database_answers_every_position_as_the_whole_one() {
+    use retrograde_tier::{open_lazy, MemStorage, Storage};
+    use std::sync::Arc;
+    let g = Chess::new("KPvK").unwrap();
+    let st = Arc::new(MemStorage::new());
+    let opts = |compact: bool| {
+        let mut o = SolveOptions::default();
+        o.storage = Some(st.clone() as Arc<dyn Storage>);
+        o.resume = true;
+        o.compact = compact;
+        o
+    };
+    solve(&g, &opts(false)).unwrap();
+    let size = |name: &str| st.size(&format!("{name}.values")).unwrap().unwrap();
+    let whole_krk = size("KRvK");
+    let compact = solve(&g, &opts(true)).unwrap();
+    assert!(
+        size("KRvK") * 10 < whole_krk * 7,
+        "{} of {whole_krk}",
+        size("KRvK")
+    );
+    let lazy = open_lazy(&g, st.clone() as Arc<dyn Storage>)
+        .unwrap()
+        .unwrap();
+    let whole = kpk();
+    let (mut n, mut derived) = (0, 0);
+    for &t in whole.tiers() {
+        let split = g.sides(t);
+        g.for_each_in(t, 0..g.tier_size(t), |i, p| {
+            let Some(p) = p.filter(|p| g.is_canonical(p)) else {
+                return;
+            };
+            let want = whole.value(&p).unwrap();
+            assert!(want.is_some(), "{}", g.fen(&p));
+            assert_eq!(lazy.value(&p).unwrap(), want, "{}", g.fen(&p));
+            assert_eq!(compact.value(&p).unwrap(), want, "{}", g.fen(&p));
+            n += 1;
+            derived += usize::from(split.is_some_and(|s| i >= s));
+        });
+    }
+    assert!(
+        n > 300_000 && derived > 50_000,
+        "{n} positions, {derived} on a high side"
+    );
+    // Taken up again: opened, not solved.
+    let again = solve(&g, &opts(false)).unwrap();
+    assert_eq!(again.stats().longest_win, whole.stats().longest_win);
+    // A damaged table: the whole one is solved again; with compact ones, an error.
+    let mut bytes = st.get("KPvK_2.values").unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x40;
+    st.put("KPvK_2.values", bytes);
+    let e = solve(&g, &opts(false)).unwrap_err();
+    assert!(
+        matches!(&e, retrograde_tier::Error::Unsupported(m) if m.contains("compact")),
+        "{e}"
+    );
+}

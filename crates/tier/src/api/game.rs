@@ -144,6 +144,17 @@ pub trait DenseIndex: TierGame {
             f(i, self.unrank(t, i));
         }
     }
+    /// Where tier `t`'s numbers split into its two *sides* (usually the two sides to move):
+    /// a number below it and one from it are on different sides, and every move inside
+    /// the tier, its child made canonical, goes from one side to the other. A compact
+    /// database ([`SolveOptions::compact`](crate::SolveOptions::compact)) may then keep one
+    /// side's values and answer the other's from their moves (one ply). `None` (the
+    /// default): the tier has no such split. A move inside the tier that stays on its side
+    /// is an error of the lookup that meets it, never a wrong value.
+    fn sides(&self, t: Self::Tier) -> Option<u64> {
+        let _ = t;
+        None
+    }
 }
 
 /// Sorted keys: the engine finds the positions reachable from the start tier by tier, keeps

@@ -90,7 +90,15 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: Staged, P: Dealing>(
         // rank 0 alone knows: a finished one is solved again from the shares.
         let reuse = opts.resume && P::ALONE;
         if let Some(done) = super::prepare_storage(game, st, opts, reuse)? {
-            return Ok((done, Traffic::default()));
+            if !opts.compact {
+                return Ok((done, Traffic::default()));
+            }
+            // Finished before: made compact now, and opened again.
+            compact_tiers(game, &**st, &done.tiers)?;
+            let again = super::open(game, st.clone())?.ok_or_else(|| Error::Missing {
+                file: st.describe(META),
+            })?;
+            return Ok((again, Traffic::default()));
         }
     }
     let run = Run::<G, C, P>::new(game, opts, ex)?;
@@ -138,7 +146,7 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: Staged, P: Dealing>(
     let Run {
         dag, sizes, files, ..
     } = run;
-    let solution = TierSolution::new(
+    let mut solution = TierSolution::new(
         game,
         dag.tiers.clone(),
         data,
@@ -156,8 +164,42 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: Staged, P: Dealing>(
         for f in &files {
             remove_tier_stats(st, f)?;
         }
+        if opts.compact && ex.rank() == 0 {
+            compact_tiers(game, st, &dag.tiers)?;
+            // One process reads its answers from the files just rewritten (ranks' rank 0
+            // holds its answer in memory).
+            for (k, d) in solution.data.iter_mut().enumerate() {
+                if let TierData::File(_) = d {
+                    let name = &dag.names[k];
+                    *d = TierData::File(Reader::open(
+                        st,
+                        &values_file(name),
+                        &header(&game.name(), name, Kind::Values, 0),
+                    )?);
+                }
+            }
+        }
     }
     Ok((solution, traffic))
+}
+
+/// Makes the values file of every tier of `tiers` that the game splits into two sides
+/// compact ([`tierfile::compact_values`]), one after the other (each is written anew and
+/// renamed, so an interruption leaves every file whole).
+fn compact_tiers<G: DenseIndex>(
+    game: &G,
+    st: &dyn Storage,
+    tiers: &[G::Tier],
+) -> Result<(), Error> {
+    let gname = game.name();
+    for &t in tiers {
+        if let Some(split) = game.sides(t) {
+            let name = game.tier_name(t);
+            let expect = header(&gname, &name, Kind::Values, 0);
+            tierfile::compact_values(st, &values_file(&name), &expect, split)?;
+        }
+    }
+    Ok(())
 }
 
 /// A dense solve in progress: the game's tiers, their dealing to the ranks, and this rank's
@@ -261,6 +303,12 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
                             });
                         }
                         true
+                    }
+                    // Whole but compact: not damage, and not to be removed.
+                    Err(Error::Unsupported(m)) => {
+                        return Err(Error::Unsupported(format!(
+                            "{m}; a database with compact tables is not solved again (solve into a new directory)"
+                        )))
                     }
                     Err(e) => {
                         self.opts.emit(&Event::Damaged { error: &e });

@@ -159,6 +159,12 @@ pub struct SolveOptions {
     /// half-gigabyte database). The dense layout keeps its values either way: its count
     /// of the reachable positions reads every tier again.
     pub keep_values: bool,
+    /// Make the database compact once it is finished: of every dense tier that the game
+    /// splits into two sides ([`DenseIndex::sides`](crate::DenseIndex::sides)), the values
+    /// file keeps the side whose blocks take fewer bytes, and a lookup of the other side
+    /// answers from its moves (one ply). A compact database answers every lookup, but is
+    /// not solved from again: a damaged one is an error that says so.
+    pub compact: bool,
 }
 
 impl Default for SolveOptions {
@@ -174,6 +180,7 @@ impl Default for SolveOptions {
             codec: Codec::Cells,
             params: serde_json::Value::Null,
             keep_values: true,
+            compact: false,
         }
     }
 }
@@ -187,6 +194,7 @@ impl std::fmt::Debug for SolveOptions {
             .field("engine", &self.engine)
             .field("count", &self.count)
             .field("keep_values", &self.keep_values)
+            .field("compact", &self.compact)
             .finish_non_exhaustive()
     }
 }
@@ -683,7 +691,7 @@ pub(crate) fn open_if_finished<'g, G: TierGame>(
         for r in readers {
             let ok = (0..r.blocks())
                 .into_par_iter()
-                .all(|b| r.block(&**st, b).is_ok());
+                .all(|b| r.derived().contains(&b) || r.block(&**st, b).is_ok());
             if !ok {
                 let _ = k;
                 return Ok(None);

@@ -4,7 +4,7 @@
 use crate::api::game::{canonical, keeps, Layout, Scoring, TierGame};
 use crate::error::Error;
 use crate::stats::Stats;
-use crate::store::cell::{AnyCells, Cell, ScoreCell};
+use crate::store::cell::{AnyCells, Cell, ScoreCell, Worth};
 use crate::store::cells::stored_cell;
 use crate::store::storage::Storage;
 use crate::store::tierfile::Reader;
@@ -335,6 +335,9 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
             }
             TierData::File(r) => {
                 let i = <G::Layout as Layout<G>>::number(self.game, p);
+                if r.is_derived(i) {
+                    return self.derived(k, r, p).map(Some);
+                }
                 self.file_value(k, r, i)
             }
             TierData::Sorted { keys, vals } => {
@@ -354,6 +357,39 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
             // Opened, it is one of the others.
             TierData::Lazy(l) => self.lookup_in(k, self.opened(k, l)?, p),
         }
+    }
+
+    /// The value of canonical position `p` of tier number `k`, whose number its compact
+    /// values file `r` leaves out: the best of its moves' values (one ply). Its moves inside
+    /// the tier are on the side the file keeps (the game's promise, checked: else an
+    /// error, and never a lookup that comes back here); moves to other tiers may be derived
+    /// in turn, down the tiers' order, which ends.
+    fn derived(&self, k: usize, r: &Reader, p: &G::Position) -> Result<Scored, Error> {
+        let g = self.game;
+        let t = self.tiers[k];
+        let prim = g.primitive(p);
+        let mut children = Vec::new();
+        if prim.is_none() {
+            g.moves(p, &mut children);
+        }
+        if children.is_empty() {
+            return Ok(<Scored as Worth>::over(g, p, prim));
+        }
+        for c in children.iter().filter(|c| g.tier(c) == t) {
+            let i = <G::Layout as Layout<G>>::number(g, &canonical(g, c));
+            if r.is_derived(i) {
+                return Err(Error::Game(format!(
+                    "{} is compact, but the move from {p:?} to {c:?} stays on the side it leaves out (the game's sides of tier {t:?} are not the sides of its moves)",
+                    r.name()
+                )));
+            }
+        }
+        let best = self.scored_moves(p)?.into_iter().next();
+        best.map(|(_, v)| v).ok_or_else(|| {
+            Error::Game(format!(
+                "{p:?} has moves, then none (the game's moves changed)"
+            ))
+        })
     }
 
     /// The position of `key` in a keys file, if there.

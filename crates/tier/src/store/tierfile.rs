@@ -25,9 +25,11 @@
 //! | 20..24   | codec of the blocks: 0 raw, 1 zstd, 2 delta + zstd (keys), 3 dictionary + zstd (values) |
 //! | 24..32   | keys, or numbers covered by the values                  |
 //! | 32..36   | keys or numbers per block (the last block may hold fewer) |
+//! | 36..40   | values: the first *derived* block (see below), else 0  |
 //! | 40..80   | the game, UTF-8, zero-padded (e.g. `quixo 4x4`)         |
 //! | 80..120  | the tier's name, UTF-8, zero-padded                     |
 //! | 120..136 | the database's identity ([`crate::store::identity`])           |
+//! | 136..140 | values: how many blocks are derived (0: none)           |
 //! | 140..144 | CRC-32 (IEEE) of bytes 0..140                           |
 //!
 //! The identity is the storage's ([`Storage::identity`]): a reader refuses a file whose
@@ -49,6 +51,14 @@
 //! elements in the block (u64), and its first element widened to a u64 (keys: so that a
 //! lookup by key finds its block without reading any); then 16 bytes: CRC-32 of the index,
 //! 4 zero bytes, magic `RGEND\0\0\0`.
+//!
+//! A values file may leave a run of blocks out (a *compact* file, [`compact_values`]): their
+//! numbers are *derived*, answered from the values of their moves (one ply), which the
+//! game promises to find among the numbers that are kept (see
+//! [`DenseIndex::sides`](crate::DenseIndex::sides)). Such a block's index entry has length
+//! 0 and CRC 0, and reading it is an error; a file written before this (bytes 36..40 and
+//! 136..140 zero) derives nothing, and a reader without it refuses a derived block as
+//! damaged, never reading a wrong value.
 //!
 //! # Stability
 //! Version 5 (version 4 stored only the cells of positions, so reading one value meant
@@ -453,6 +463,8 @@ pub struct Reader {
     block_elems: u32,
     /// Per block: (offset, stored length, CRC-32, elements, first element).
     blocks: Vec<(u64, u32, u32, u64, u64)>,
+    /// The blocks left out, whose numbers are derived from their moves.
+    derived: std::ops::Range<usize>,
 }
 
 impl Reader {
@@ -543,6 +555,19 @@ impl Reader {
             return Err(bad(format!("{block_elems} elements per block")));
         }
         let nblocks = count.div_ceil(u64::from(block_elems));
+        let (d0, dn) = (u64::from(u32_at(36)), u64::from(u32_at(136)));
+        if dn > 0 && (kind != Kind::Values as u32 || d0 + dn > nblocks) {
+            return Err(bad(format!(
+                "derives blocks {d0} to {} of {nblocks} blocks of {}",
+                d0 + dn,
+                if kind == Kind::Values as u32 {
+                    "values"
+                } else {
+                    "keys"
+                }
+            )));
+        }
+        let derived = d0 as usize..(d0 + dn) as usize;
         let index_at = nblocks
             .checked_mul(ENTRY)
             .and_then(|i| len.checked_sub(TAIL + i))
@@ -578,7 +603,11 @@ impl Reader {
             } else {
                 n <= span
             };
-            if off != expect_at || !n_ok || (codec == 0 && u64::from(stored) != n * u64::from(elem))
+            let left_out = derived.contains(&b);
+            if off != expect_at
+                || !n_ok
+                || (left_out && (stored != 0 || crc != 0))
+                || (!left_out && codec == 0 && u64::from(stored) != n * u64::from(elem))
             {
                 return Err(bad(format!("block {b} is out of place")));
             }
@@ -596,7 +625,23 @@ impl Reader {
             count,
             block_elems,
             blocks,
+            derived,
         })
+    }
+
+    /// The blocks left out of a compact file, whose numbers are derived from their moves
+    /// (empty for a file that keeps every block).
+    pub fn derived(&self) -> std::ops::Range<usize> {
+        self.derived.clone()
+    }
+
+    /// Whether number `i` of a values file is derived from its moves (its block is left
+    /// out).
+    pub fn is_derived(&self, i: u64) -> bool {
+        !self.derived.is_empty()
+            && self
+                .derived
+                .contains(&((i / u64::from(self.block_elems)) as usize))
     }
 
     /// Keys in the file, or numbers its values cover.
@@ -651,6 +696,12 @@ impl Reader {
     /// [`Error::Damaged`] when the checksum or the length does not hold.
     fn block_into(&self, storage: &dyn Storage, b: usize, dst: &mut [u8]) -> Result<(), Error> {
         let (off, stored, crc, _, _) = self.blocks[b];
+        if self.derived.contains(&b) {
+            return Err(Error::Unsupported(format!(
+                "{} is compact: block {b} is left out, its values are derived from their moves and it cannot be read whole",
+                self.name
+            )));
+        }
         let bad = |m: String| Error::damaged(self.name.clone(), m);
         let io = |e| Error::io(self.name.clone(), "read", e);
         if self.codec == 0 {
@@ -769,6 +820,98 @@ impl Reader {
         from_le_in_place(bytemuck::cast_slice_mut(&mut v), self.elem as usize);
         Ok(v)
     }
+}
+
+/// What [`compact_values`] did to a values file.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Compacted {
+    /// The file's bytes before.
+    pub before: u64,
+    /// Its bytes after.
+    pub after: u64,
+}
+
+/// Makes a values file of two *sides* (numbers below `split`, and from it) compact: the
+/// blocks wholly inside the side whose blocks take more bytes are left out (their numbers
+/// derived from their moves, see the module's notes), the others copied as they are (not
+/// decompressed). Written to a new file, then renamed over the old one, so an interruption
+/// leaves one or the other. `None` when there is nothing to leave out: a file already
+/// compact, or sides too small to hold a whole block.
+///
+/// # Errors
+/// As [`Reader::open`] and [`Reader::block`] (every kept block is checked as it is
+/// copied), or a storage that fails.
+pub fn compact_values(
+    storage: &dyn Storage,
+    file: &str,
+    expect: &Header,
+    split: u64,
+) -> Result<Option<Compacted>, Error> {
+    let r = Reader::open(storage, file, expect)?;
+    if !r.derived.is_empty() || expect.kind != Kind::Values || split > r.count {
+        return Ok(None);
+    }
+    let per = u64::from(r.block_elems);
+    let nb = r.blocks.len();
+    // Blocks wholly below the split, and wholly from it.
+    let low = 0..(split / per) as usize;
+    let high = (split.div_ceil(per) as usize).min(nb)..nb;
+    let bytes = |b: &std::ops::Range<usize>| -> u64 {
+        r.blocks[b.clone()].iter().map(|e| u64::from(e.1)).sum()
+    };
+    let drop = if bytes(&high) >= bytes(&low) {
+        high
+    } else {
+        low
+    };
+    if drop.is_empty() {
+        return Ok(None);
+    }
+    let io_r = |e| Error::io(r.name.clone(), "read", e);
+    let io_w = |e| Error::io(r.name.clone(), "write", e);
+    let before = storage.size(file).map_err(io_r)?.unwrap_or(0);
+    let mut h = [0u8; HEADER as usize];
+    storage.read_at(file, 0, &mut h).map_err(io_r)?;
+    h[36..40].copy_from_slice(&(drop.start as u32).to_le_bytes());
+    h[136..140].copy_from_slice(&(drop.len() as u32).to_le_bytes());
+    let crc = crc32fast::hash(&h[..HEADER_CRC]);
+    h[HEADER_CRC..].copy_from_slice(&crc.to_le_bytes());
+    let mut out = storage.create(file).map_err(io_w)?;
+    out.write_all(&h).map_err(io_w)?;
+    let mut index: Vec<u8> = Vec::with_capacity(nb * ENTRY as usize);
+    let mut offset = HEADER;
+    let mut buf = Vec::new();
+    for (b, &(off, stored, crc, n, first)) in r.blocks.iter().enumerate() {
+        let keep = !drop.contains(&b);
+        let (stored, crc) = if keep { (stored, crc) } else { (0, 0) };
+        if keep {
+            buf.resize(stored as usize, 0);
+            storage.read_at(file, off, &mut buf).map_err(io_r)?;
+            if crc32fast::hash(&buf) != crc {
+                return Err(Error::damaged(
+                    r.name.clone(),
+                    format!("block {b} checksum mismatch"),
+                ));
+            }
+            out.write_all(&buf).map_err(io_w)?;
+        }
+        index.extend_from_slice(&offset.to_le_bytes());
+        index.extend_from_slice(&stored.to_le_bytes());
+        index.extend_from_slice(&crc.to_le_bytes());
+        index.extend_from_slice(&n.to_le_bytes());
+        index.extend_from_slice(&first.to_le_bytes());
+        offset += u64::from(stored);
+    }
+    out.write_all(&index).map_err(io_w)?;
+    let mut tail = [0u8; TAIL as usize];
+    tail[..4].copy_from_slice(&crc32fast::hash(&index).to_le_bytes());
+    tail[8..].copy_from_slice(END);
+    out.write_all(&tail).map_err(io_w)?;
+    out.commit().map_err(io_w)?;
+    Ok(Some(Compacted {
+        before,
+        after: offset + index.len() as u64 + TAIL,
+    }))
 }
 
 /// Decompresses `src` into `dst`, returning the bytes written, with a decompression
@@ -1052,6 +1195,81 @@ mod tests {
         other = header();
         other.game = "other".into();
         assert!(Reader::open(&s, "f", &other).is_err());
+    }
+
+    /// A compact file leaves out the blocks wholly inside the side that takes more bytes,
+    /// reads the others as before, says which numbers are derived, refuses to read a
+    /// left-out block, and every damage to it is still an error.
+    #[test]
+    fn compact_files_leave_out_one_side_and_every_damage_is_seen() {
+        // 2000 numbers in blocks of 300: side 0 below 1000 (blocks 0 to 2 wholly), side 1
+        // from it (blocks 4 to 6 wholly), block 3 across. Side 1 is the costlier.
+        let data: Vec<u8> = (0..2000u32)
+            .flat_map(|i| (if i < 1000 { 5 } else { i * 7919 % 4001 } as u16).to_le_bytes())
+            .collect();
+        for codec in [Codec::Zstd(3), Codec::Cells] {
+            let s = MemStorage::new();
+            write(&s, "f", &header(), &data, codec, 300).unwrap();
+            let before = s.get("f").unwrap().len() as u64;
+            let c = compact_values(&s, "f", &header(), 1000).unwrap().unwrap();
+            assert_eq!(c.before, before);
+            assert_eq!(c.after, s.get("f").unwrap().len() as u64);
+            assert!(c.after < before);
+            let r = Reader::open(&s, "f", &header()).unwrap();
+            assert_eq!((r.count(), r.blocks(), r.derived()), (2000, 7, 4..7));
+            assert!(!r.is_derived(1199) && r.is_derived(1200) && r.is_derived(1999));
+            for b in 0..4 {
+                assert_eq!(r.block(&s, b).unwrap(), data[b * 600..(b + 1) * 600]);
+            }
+            let e = r.block(&s, 5).unwrap_err();
+            assert!(
+                matches!(&e, Error::Unsupported(m) if m.contains("compact")),
+                "{e}"
+            );
+            // Compact already: nothing more to leave out.
+            assert_eq!(compact_values(&s, "f", &header(), 1000).unwrap(), None);
+            // Every byte flipped: an error, or the same kept blocks.
+            let bytes = s.get("f").unwrap();
+            for i in 0..bytes.len() {
+                let mut b = bytes.clone();
+                b[i] ^= 0x41;
+                s.put("f", b);
+                let res = Reader::open(&s, "f", &header()).and_then(|r| {
+                    let kept: Result<Vec<Vec<u8>>, Error> =
+                        (0..4).map(|b| r.block(&s, b)).collect();
+                    Ok((kept?, r.derived()))
+                });
+                match res {
+                    Ok((kept, d)) => {
+                        assert_eq!(kept.concat(), data[..2400], "byte {i} flipped");
+                        assert_eq!(d, 4..7, "byte {i} flipped");
+                    }
+                    Err(e) => assert!(e.to_string().contains("memory:f"), "{e}"),
+                }
+            }
+            s.put("f", bytes);
+        }
+        // The side below the costlier: it is the one left out.
+        let low_costly: Vec<u8> = (0..2000u32)
+            .flat_map(|i| (if i >= 1000 { 5 } else { i * 7919 % 4001 } as u16).to_le_bytes())
+            .collect();
+        let s = MemStorage::new();
+        write(&s, "f", &header(), &low_costly, Codec::Cells, 300).unwrap();
+        compact_values(&s, "f", &header(), 1000).unwrap().unwrap();
+        let r = Reader::open(&s, "f", &header()).unwrap();
+        assert_eq!(r.derived(), 0..3);
+        assert_eq!(r.block(&s, 3).unwrap(), low_costly[1800..2400]);
+        // Sides smaller than a block: nothing to leave out.
+        write(&s, "g", &header(), &data, Codec::Cells, 2000).unwrap();
+        assert_eq!(compact_values(&s, "g", &header(), 1000).unwrap(), None);
+        // A header that derives blocks past the end is damaged (its checksum made right).
+        let mut b = s.get("f").unwrap();
+        b[136..140].copy_from_slice(&9u32.to_le_bytes());
+        let crc = crc32fast::hash(&b[..HEADER_CRC]);
+        b[HEADER_CRC..HEADER as usize].copy_from_slice(&crc.to_le_bytes());
+        s.put("f", b);
+        let e = Reader::open(&s, "f", &header()).unwrap_err();
+        assert!(matches!(e, Error::Damaged { .. }), "{e}");
     }
 
     #[test]
