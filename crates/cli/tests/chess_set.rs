@@ -214,3 +214,104 @@ rtest!(
         assert!(help.contains("--up-to <N>"), "{help}");
     }
 );
+
+/// The bytes of the values files of `db`.
+fn values_bytes(db: &std::path::Path) -> u64 {
+    std::fs::read_dir(db)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".values"))
+        .map(|e| e.metadata().unwrap().len())
+        .sum()
+}
+
+rtest!(
+    compact_keeps_one_side_and_answers_every_query_the_same,
+    |dir, cmd| {
+        let whole = json(
+            &ok(cmd
+                .args(["game", "chess", "--up-to", "3", "--db", "tb", "-o", "json"])
+                .output())
+            .stdout,
+        );
+        let (tb, tbc) = (dir.path().join("tb"), dir.path().join("tbc"));
+        std::fs::create_dir(&tbc).unwrap();
+        for f in std::fs::read_dir(&tb).unwrap() {
+            let f = f.unwrap();
+            std::fs::copy(f.path(), tbc.join(f.file_name())).unwrap();
+        }
+        // A finished database made compact: nothing solved, the same report, fewer bytes.
+        let compact = ok(dir
+            .command()
+            .args(["game", "chess", "--up-to", "3", "--db", "tbc", "--compact"])
+            .args(["-o", "json"])
+            .output());
+        let c = json(&compact.stdout);
+        assert_eq!(
+            endings(&c).keys().collect::<Vec<_>>(),
+            endings(&whole).keys().collect::<Vec<_>>()
+        );
+        for (e, v) in endings(&whole) {
+            for k in ["positions", "win", "loss", "tie", "longest_win"] {
+                assert_eq!(endings(&c)[&e][k], v[k], "{e}: {k}");
+            }
+        }
+        assert_eq!(c["tables_solved"], 0);
+        let (b, bc) = (values_bytes(&tb), values_bytes(&tbc));
+        assert!(bc * 10 < b * 7, "{bc} bytes compact, {b} whole");
+        // Both sides to move, pawns, promotions, mates and stalemates: the same answers.
+        for fen in [
+            "8/8/8/4k3/8/8/8/4KQ2 w - - 0 1",
+            "8/8/8/4k3/8/8/8/4KQ2 b - - 0 1",
+            "8/8/8/4k3/8/8/8/R3K3 b - - 0 1",
+            "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+            "8/4P3/8/4k3/8/8/8/4K3 b - - 0 1",
+            "8/4P3/8/4k3/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1",
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+            "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1",
+            "7k/8/6QK/8/8/8/8/8 b - - 0 1",
+            "8/8/8/8/8/2k5/3p4/1K6 w - - 0 1",
+            "8/8/8/8/8/2k5/3p4/1K6 b - - 0 1",
+        ] {
+            let ask = |db: &str| {
+                dir.command()
+                    .args(["query", db, "--position", fen, "-o", "json"])
+                    .stdout()
+            };
+            assert_eq!(ask("tbc"), ask("tb"), "{fen}");
+        }
+        // --compact needs --db.
+        let e = dir
+            .command()
+            .args(["game", "chess", "--up-to", "3", "--compact"])
+            .error();
+        assert!(e.contains("--db"), "{e}");
+        // A damaged table of a compact database: the set is not solved again from it (an
+        // error that says why), and a query that reads it names the file.
+        let krk = tbc.join("KRvK.values");
+        let mut bytes = std::fs::read(&krk).unwrap();
+        let at = 200;
+        bytes[at] ^= 0x40;
+        std::fs::write(&krk, bytes).unwrap();
+        let m = dir
+            .command()
+            .args(["game", "chess", "--up-to", "3", "--db", "tbc"])
+            .message();
+        assert!(m.contains("compact"), "{m}");
+        let m = dir
+            .command()
+            .args([
+                "query",
+                "tbc",
+                "--position",
+                "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+            ])
+            .error();
+        assert!(m.contains("KRvK.values") && m.contains("compact"), "{m}");
+        assert!(
+            m.contains("new directory") && !m.contains("--resume"),
+            "{m}"
+        );
+    }
+);

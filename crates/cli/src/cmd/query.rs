@@ -24,7 +24,7 @@ pub struct Opened {
     /// The names of the sides, the first mover's first.
     pub sides: [String; 2],
     /// How to repair it when a file turns out damaged: `solve again with --db DIR
-    /// --resume`, or for a graph `solve the graph again with ...`.
+    /// --resume to repair it`, or for a graph `solve the graph again with ...`.
     pub repair: String,
 }
 
@@ -33,7 +33,7 @@ impl Opened {
     pub fn fail(&self, e: QueryError) -> anyhow::Error {
         match e {
             QueryError::Lookup(e) if e.is_damage() => {
-                anyhow!("{}: {e}; {} to repair it", self.name, self.repair)
+                anyhow!("{}: {e}; {}", self.name, self.repair)
             }
             e => anyhow!("{}: {e}", self.name),
         }
@@ -56,18 +56,21 @@ pub fn open(dir: &std::path::Path) -> Result<Opened> {
     }
     // A graph database is repaired by solving the graph again (its solve does not resume);
     // with its description damaged, its files say what it is.
-    let graph = match read_meta(&*storage) {
-        Ok(Some(m)) => m.game == "graph",
-        _ => dir.join("graph.values").exists(),
+    let (graph, compact) = match read_meta(&*storage) {
+        Ok(Some(m)) => (m.game == "graph", m.compact),
+        _ => (dir.join("graph.values").exists(), false),
     };
     let repair = if graph {
-        format!("solve the graph again with `retrograde solve FILE --db {shown}`")
+        format!("solve the graph again with `retrograde solve FILE --db {shown}` to repair it")
+    } else if compact {
+        "a compact database is not repaired in place: solve the game again into a new directory"
+            .to_string()
     } else {
-        format!("solve again with --db {shown} --resume")
+        format!("solve again with --db {shown} --resume to repair it")
     };
     let fail = |e: retrograde_tier::Error| {
         if e.is_damage() {
-            anyhow!("{e}; {repair} to repair it")
+            anyhow!("{e}; {repair}")
         } else {
             anyhow!("{e}")
         }

@@ -16,7 +16,7 @@ use crate::stats::merge_stats;
 use crate::stats::Stats;
 use crate::store::cell::{Cell, CellArray, Worth};
 use crate::store::cells::{load_cells, store_cells, stored_width};
-use crate::store::meta::{header, values_file, META};
+use crate::store::meta::{header, read_meta, values_file, write_meta, META};
 use crate::store::meta::{read_tier_stats, remove_tier_stats, write_tier_stats};
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Kind, Reader};
@@ -197,6 +197,13 @@ fn compact_tiers<G: DenseIndex>(
             let name = game.tier_name(t);
             let expect = header(&gname, &name, Kind::Values, 0);
             tierfile::compact_values(st, &values_file(&name), &expect, split)?;
+        }
+    }
+    // Said in the description once every file is done.
+    if let Some(mut meta) = read_meta(st)? {
+        if !meta.compact {
+            meta.compact = true;
+            write_meta(st, meta)?;
         }
     }
     Ok(())

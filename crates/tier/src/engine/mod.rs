@@ -626,6 +626,7 @@ pub(crate) fn write_finished<G: TierGame>(
             start,
             stats: solution.stats.clone(),
             tier_stats: solution.tier_stats.clone(),
+            compact: false,
             checksum: String::new(),
         },
     )
@@ -677,9 +678,15 @@ pub(crate) fn open_if_finished<'g, G: TierGame>(
         Ok(Some(m)) if m.game == game.name() => m,
         _ => return Ok(None),
     };
-    let _ = meta;
-    let Ok(Some(sol)) = open(game, st.clone()) else {
-        return Ok(None);
+    let compact = |e: Error| {
+        Error::Unsupported(format!(
+            "{e}; it is compact (one side to move kept of its tables), so it is not repaired by solving again: solve the game again into a new directory"
+        ))
+    };
+    let sol = match open(game, st.clone()) {
+        Ok(Some(sol)) => sol,
+        Err(e) if meta.compact && e.is_damage() => return Err(compact(e)),
+        _ => return Ok(None),
     };
     // Every block of every file must check out.
     for (k, d) in sol.data.iter().enumerate() {
@@ -689,10 +696,14 @@ pub(crate) fn open_if_finished<'g, G: TierGame>(
             _ => vec![],
         };
         for r in readers {
-            let ok = (0..r.blocks())
+            let damage = (0..r.blocks())
                 .into_par_iter()
-                .all(|b| r.derived().contains(&b) || r.block(&**st, b).is_ok());
-            if !ok {
+                .filter(|b| !r.derived().contains(b))
+                .find_map_any(|b| r.block(&**st, b).err());
+            if let Some(e) = damage {
+                if meta.compact {
+                    return Err(compact(e));
+                }
                 let _ = k;
                 return Ok(None);
             }

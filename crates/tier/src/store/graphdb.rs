@@ -235,6 +235,7 @@ fn meta(
         start,
         stats,
         tier_stats: vec![],
+        compact: false,
         checksum: String::new(),
     }
 }
