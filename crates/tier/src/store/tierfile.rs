@@ -1142,6 +1142,19 @@ mod tests {
         }
     }
 
+    /// Flips each byte of file `f` in turn, calling `check(i)` with byte `i` flipped, and
+    /// puts the file back.
+    fn each_byte_flipped(s: &MemStorage, f: &str, mut check: impl FnMut(usize)) {
+        let bytes = s.get(f).unwrap();
+        for i in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[i] ^= 0x41;
+            s.put(f, b);
+            check(i);
+        }
+        s.put(f, bytes);
+    }
+
     #[test]
     fn round_trip_and_every_damage() {
         // Few distinct cells in most blocks, more than 256 in one (block 5).
@@ -1162,10 +1175,7 @@ mod tests {
 
             // Every byte flipped: an error, never a different payload.
             let bytes = s.get("f").unwrap();
-            for i in 0..bytes.len() {
-                let mut b = bytes.clone();
-                b[i] ^= 0x41;
-                s.put("f", b);
+            each_byte_flipped(&s, "f", |i| {
                 let res = Reader::open(&s, "f", &header()).and_then(|r| {
                     let mut got = Vec::new();
                     r.read_all(&s, &mut got).map(|_| got)
@@ -1174,7 +1184,7 @@ mod tests {
                     Ok(got) => assert_eq!(got, data, "byte {i} flipped went unnoticed"),
                     Err(e) => assert!(e.to_string().contains("memory:f"), "{e}"),
                 }
-            }
+            });
             // Every truncation.
             for n in 0..bytes.len() {
                 s.put("f", bytes[..n].to_vec());
@@ -1229,11 +1239,7 @@ mod tests {
             // Compact already: nothing more to leave out.
             assert_eq!(compact_values(&s, "f", &header(), 1000).unwrap(), None);
             // Every byte flipped: an error, or the same kept blocks.
-            let bytes = s.get("f").unwrap();
-            for i in 0..bytes.len() {
-                let mut b = bytes.clone();
-                b[i] ^= 0x41;
-                s.put("f", b);
+            each_byte_flipped(&s, "f", |i| {
                 let res = Reader::open(&s, "f", &header()).and_then(|r| {
                     let kept: Result<Vec<Vec<u8>>, Error> =
                         (0..4).map(|b| r.block(&s, b)).collect();
@@ -1246,8 +1252,7 @@ mod tests {
                     }
                     Err(e) => assert!(e.to_string().contains("memory:f"), "{e}"),
                 }
-            }
-            s.put("f", bytes);
+            });
         }
         // The side below the costlier: it is the one left out.
         let low_costly: Vec<u8> = (0..2000u32)
