@@ -192,15 +192,18 @@ fn compact_tiers<G: DenseIndex>(
     tiers: &[G::Tier],
 ) -> Result<(), Error> {
     let gname = game.name();
+    let mut sided = false;
     for &t in tiers {
         if let Some(split) = game.sides(t) {
             let name = game.tier_name(t);
             let expect = header(&gname, &name, Kind::Values, 0);
             tierfile::compact_values(st, &values_file(&name), &expect, split)?;
+            sided = true;
         }
     }
-    // Said in the description once every file is done.
-    if let Some(mut meta) = read_meta(st)? {
+    // Said in the description once every file is done (a game without sides keeps every
+    // file whole, and stays repairable).
+    if let (true, Some(mut meta)) = (sided, read_meta(st)?) {
         if !meta.compact {
             meta.compact = true;
             write_meta(st, meta)?;

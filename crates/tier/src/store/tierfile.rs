@@ -848,7 +848,7 @@ pub fn compact_values(
     split: u64,
 ) -> Result<Option<Compacted>, Error> {
     let r = Reader::open(storage, file, expect)?;
-    if !r.derived.is_empty() || expect.kind != Kind::Values || split > r.count {
+    if !r.derived.is_empty() || expect.kind != Kind::Values || split == 0 || split >= r.count {
         return Ok(None);
     }
     let per = u64::from(r.block_elems);
@@ -1267,6 +1267,11 @@ mod tests {
         // Sides smaller than a block: nothing to leave out.
         write(&s, "g", &header(), &data, Codec::Cells, 2000).unwrap();
         assert_eq!(compact_values(&s, "g", &header(), 1000).unwrap(), None);
+        // A split at either end is no split.
+        write(&s, "g", &header(), &data, Codec::Cells, 300).unwrap();
+        for split in [0, 2000, 2001] {
+            assert_eq!(compact_values(&s, "g", &header(), split).unwrap(), None);
+        }
         // A header that derives blocks past the end is damaged (its checksum made right).
         let mut b = s.get("f").unwrap();
         b[136..140].copy_from_slice(&9u32.to_le_bytes());
