@@ -1068,3 +1068,67 @@ fn a_compact_database_answers_every_position_as_the_whole_one() {
         "{e}"
     );
 }
+
+/// A values file made compact at a split that is not the side to move: a lookup whose move
+/// inside the table lands in the part left out is an error naming the file, never a wrong
+/// value (every other lookup still gives the whole database's value).
+#[test]
+fn a_compact_file_split_where_moves_stay_on_its_side_is_an_error_not_a_value() {
+    use retrograde_tier::tierfile::{compact_values, Header, Kind};
+    use retrograde_tier::{open_lazy, MemStorage, Storage};
+    use std::sync::Arc;
+    let g = Chess::new("KQvK").unwrap();
+    let st = Arc::new(MemStorage::new());
+    let mut opts = SolveOptions::default();
+    opts.storage = Some(st.clone() as Arc<dyn Storage>);
+    solve(&g, &opts).unwrap();
+    let whole = solved(&g);
+    let t = *whole
+        .tiers()
+        .iter()
+        .find(|&&t| g.tier_name(t) == "KQvK")
+        .unwrap();
+    let header = Header {
+        game: g.name(),
+        tier: "KQvK".into(),
+        kind: Kind::Values,
+        elem: 0,
+    };
+    // A quarter of the way: the part left out holds both sides to move.
+    let id = retrograde_tier::read_meta(&*st)
+        .unwrap()
+        .unwrap()
+        .identity()
+        .unwrap();
+    let ours = retrograde_tier::Identified::wrap(st.clone() as Arc<dyn Storage>, id);
+    compact_values(&*ours, "KQvK.values", &header, g.tier_size(t) / 4)
+        .unwrap()
+        .unwrap();
+    let lazy = open_lazy(&g, st.clone() as Arc<dyn Storage>)
+        .unwrap()
+        .unwrap();
+    let (mut same, mut refused) = (0, 0);
+    g.for_each_in(t, 0..g.tier_size(t), |_, p| {
+        let Some(p) = p.filter(|p| g.is_canonical(p)) else {
+            return;
+        };
+        match lazy.value(&p) {
+            Ok(v) => {
+                assert_eq!(v, whole.value(&p).unwrap(), "{}", g.fen(&p));
+                same += 1;
+            }
+            Err(e) => {
+                let m = e.to_string();
+                assert!(
+                    m.contains("KQvK.values") && m.contains("stays on the side"),
+                    "{m}"
+                );
+                refused += 1;
+            }
+        }
+    });
+    assert!(
+        same > 10_000 && refused > 10_000,
+        "{same} answered, {refused} refused"
+    );
+}
