@@ -989,8 +989,6 @@ fn open_db(py: Python<'_>, path: PathBuf) -> PyResult<NativeGame> {
         )));
     }
     let storage: Arc<dyn Storage> = Arc::new(DirStorage::new(path.clone()));
-    // A compact database is repaired by solving it again elsewhere, not by --resume.
-    let compact = matches!(retrograde_tier::read_meta(&*storage), Ok(Some(m)) if m.compact);
     let fail = |e: retrograde_tier::Error| {
         if matches!(e, retrograde_tier::Error::Missing { .. }) {
             let why = match DirStorage::writer(&path) {
@@ -999,10 +997,9 @@ fn open_db(py: Python<'_>, path: PathBuf) -> PyResult<NativeGame> {
             };
             PyFileNotFoundError::new_err(format!("{shown}: no finished database here ({why})"))
         } else if e.is_damage() {
-            PyOSError::new_err(match compact {
-                true => format!("{e}; a compact database is not repaired in place: solve the game again into a new directory"),
-                false => format!("{e}; solve again with --db {shown} --resume to repair it"),
-            })
+            PyOSError::new_err(format!(
+                "{e}; solve again with --db {shown} --resume to repair it"
+            ))
         } else {
             PyValueError::new_err(e.to_string())
         }

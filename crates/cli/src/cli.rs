@@ -231,8 +231,8 @@ pub struct TierArgs {
     /// Once solved, keep of each table that has two sides to move (chess) only the side
     /// whose values take fewer bytes, about half the disk; a lookup of the other side
     /// reads the values of its moves (one ply). Also makes a finished --db compact. A
-    /// compact database answers every query, but a damaged table in it is an error, not
-    /// solved again.
+    /// compact database answers every query; repairing a damaged table derives what its
+    /// children leave out (slower than from whole files).
     #[arg(long, requires = "db")]
     pub compact: bool,
 }

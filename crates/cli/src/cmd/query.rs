@@ -56,15 +56,12 @@ pub fn open(dir: &std::path::Path) -> Result<Opened> {
     }
     // A graph database is repaired by solving the graph again (its solve does not resume);
     // with its description damaged, its files say what it is.
-    let (graph, compact) = match read_meta(&*storage) {
-        Ok(Some(m)) => (m.game == "graph", m.compact),
-        _ => (dir.join("graph.values").exists(), false),
+    let graph = match read_meta(&*storage) {
+        Ok(Some(m)) => m.game == "graph",
+        _ => dir.join("graph.values").exists(),
     };
     let repair = if graph {
         format!("solve the graph again with `retrograde solve FILE --db {shown}` to repair it")
-    } else if compact {
-        "a compact database is not repaired in place: solve the game again into a new directory"
-            .to_string()
     } else {
         format!("solve again with --db {shown} --resume to repair it")
     };

@@ -16,7 +16,7 @@ use crate::stats::merge_stats;
 use crate::stats::Stats;
 use crate::store::cell::{Cell, CellArray, Worth};
 use crate::store::cells::{load_cells, store_cells, stored_width};
-use crate::store::meta::{header, read_meta, values_file, write_meta, META};
+use crate::store::meta::{header, read_meta, values_file, META};
 use crate::store::meta::{read_tier_stats, remove_tier_stats, write_tier_stats};
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Kind, Reader};
@@ -192,21 +192,11 @@ fn compact_tiers<G: DenseIndex>(
     tiers: &[G::Tier],
 ) -> Result<(), Error> {
     let gname = game.name();
-    let mut sided = false;
     for &t in tiers {
         if let Some(split) = game.sides(t) {
             let name = game.tier_name(t);
             let expect = header(&gname, &name, Kind::Values, 0);
             tierfile::compact_values(st, &values_file(&name), &expect, split)?;
-            sided = true;
-        }
-    }
-    // Said in the description once every file is done (a game without sides keeps every
-    // file whole, and stays repairable).
-    if let (true, Some(mut meta)) = (sided, read_meta(st)?) {
-        if !meta.compact {
-            meta.compact = true;
-            write_meta(st, meta)?;
         }
     }
     Ok(())
@@ -264,13 +254,74 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
         self.opts.storage.as_deref()
     }
 
-    /// This rank's cells of tier `k`, from its file.
+    /// This rank's cells of tier `k`, from its file; of a compact file, the values it leaves
+    /// out derived from their moves ([`Run::derive`]).
     fn load(&self, k: usize) -> Result<Vec<C>, Error> {
+        let (mut cells, left_out) = self.load_kept(k)?;
+        if !left_out.is_empty() {
+            self.derive(k, &mut cells, left_out)?;
+        }
+        Ok(cells)
+    }
+
+    /// This rank's cells of tier `k` as its file keeps them (every block read is checked),
+    /// and the numbers a compact file leaves out.
+    fn load_kept(&self, k: usize) -> Result<(Vec<C>, std::ops::Range<u64>), Error> {
         let st = self.storage().expect("an evicted tier was stored");
         let tier = self.parts[k].header_tier(&self.dag.names[k]);
         let header = header(&self.gname, &tier, Kind::Values, 0);
         let n = self.parts[k].len(self.ex.rank());
         load_cells::<C>(st, &self.files[k], &header, n)
+    }
+
+    /// Fills the numbers of tier `k` that its compact file leaves out: each position's value
+    /// from its moves (one ply), read through the database's files, as a lookup reads it.
+    /// Only a finished database is made compact, and its description stays while a damaged
+    /// table of it is solved again, so the files can be read as a database.
+    fn derive(
+        &self,
+        k: usize,
+        cells: &mut [C],
+        numbers: std::ops::Range<u64>,
+    ) -> Result<(), Error> {
+        let name = &self.dag.names[k];
+        let Some(storage) = self.opts.storage.clone().filter(|_| P::ALONE) else {
+            return Err(Error::Unsupported(format!(
+                "tier {name}'s values file is compact: solve with one process to derive what it leaves out"
+            )));
+        };
+        let sol = super::open_lazy(self.game, storage)?.ok_or_else(|| {
+            Error::Unsupported(format!(
+                "tier {name}'s values file is compact, and the database has no description to read its moves' values from"
+            ))
+        })?;
+        let (game, t) = (self.game, self.dag.tiers[k]);
+        const PART: usize = 1 << 12;
+        let start = numbers.start;
+        cells[numbers.start as usize..numbers.end as usize]
+            .par_chunks_mut(PART)
+            .enumerate()
+            .try_for_each(|(c, dst)| -> Result<(), Error> {
+                let base = start + (c * PART) as u64;
+                let mut res = Ok(());
+                game.for_each_in(t, base..base + dst.len() as u64, |i, p| {
+                    let canonical =
+                        |p: &G::Position| <G::Symmetry as Symmetry<G>>::is_canonical(game, p);
+                    let (Some(p), true) = (p.filter(canonical), res.is_ok()) else {
+                        return;
+                    };
+                    res = sol
+                        .scored(&p)
+                        .and_then(|v| {
+                            v.and_then(<C::V as Worth>::from_scored).ok_or_else(|| {
+                                Error::Game(format!("{p:?} has no value in the database"))
+                            })
+                        })
+                        .and_then(|v| dense::enc::<C>(v, &t))
+                        .map(|c| dst[(i - base) as usize] = c);
+                });
+                res
+            })
     }
 
     /// This rank's totals of tier `k` (`moves`: its moves, when the solve counted them).
@@ -294,18 +345,33 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
             return Ok(done);
         };
         let has_start = self.game.start().is_some();
+        // A finished database's totals by tier (one being repaired keeps its description).
+        let described = match read_meta(st) {
+            Ok(Some(m)) if m.game == self.gname && P::ALONE => m
+                .tiers
+                .into_iter()
+                .map(|(name, _)| name)
+                .zip(m.tier_stats)
+                .collect(),
+            _ => std::collections::HashMap::new(),
+        };
         for &k in &self.dag.order {
             let file = &self.files[k];
             let present = st.size(file).ok().flatten().is_some();
             let mine = present
-                && match self.load(k) {
-                    Ok(cells) => {
+                && match self.load_kept(k) {
+                    Ok((mut cells, left_out)) => {
                         if !has_start {
-                            // The totals written when it was solved, else counted again
-                            // (and written, for the next time).
-                            tier_stats[k] = Some(match read_tier_stats(st, file) {
+                            // The totals written when it was solved or in the description,
+                            // else counted again (and written, for the next time).
+                            let known = read_tier_stats(st, file)
+                                .or_else(|| described.get(&self.dag.names[k]).cloned().flatten());
+                            tier_stats[k] = Some(match known {
                                 Some(recorded) => recorded,
                                 None => {
+                                    if !left_out.is_empty() {
+                                        self.derive(k, &mut cells, left_out)?;
+                                    }
                                     let counted = self.tally(k, &cells, None);
                                     write_tier_stats(st, file, &counted)?;
                                     counted
@@ -313,12 +379,6 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
                             });
                         }
                         true
-                    }
-                    // Whole but compact: not damage, and not to be removed.
-                    Err(Error::Unsupported(m)) => {
-                        return Err(Error::Unsupported(format!(
-                            "{m}; a database with compact tables is not solved again (solve into a new directory)"
-                        )))
                     }
                     Err(e) => {
                         self.opts.emit(&Event::Damaged { error: &e });

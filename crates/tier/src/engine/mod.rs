@@ -162,8 +162,9 @@ pub struct SolveOptions {
     /// Make the database compact once it is finished: of every dense tier that the game
     /// splits into two sides ([`DenseIndex::sides`](crate::DenseIndex::sides)), the values
     /// file keeps the side whose blocks take fewer bytes, and a lookup of the other side
-    /// answers from its moves (one ply). A compact database answers every lookup, but is
-    /// not solved from again: a damaged one is an error that says so.
+    /// answers from its moves (one ply). A compact database answers every lookup, and a
+    /// damaged table of it is solved again as in any database (resume): the values its
+    /// children leave out are derived from their moves as they are loaded.
     pub compact: bool,
 }
 
@@ -626,7 +627,6 @@ pub(crate) fn write_finished<G: TierGame>(
             start,
             stats: solution.stats.clone(),
             tier_stats: solution.tier_stats.clone(),
-            compact: false,
             checksum: String::new(),
         },
     )
@@ -678,15 +678,9 @@ pub(crate) fn open_if_finished<'g, G: TierGame>(
         Ok(Some(m)) if m.game == game.name() => m,
         _ => return Ok(None),
     };
-    let compact = |e: Error| {
-        Error::Unsupported(format!(
-            "{e}; it is compact (one side to move kept of its tables), so it is not repaired by solving again: solve the game again into a new directory"
-        ))
-    };
-    let sol = match open(game, st.clone()) {
-        Ok(Some(sol)) => sol,
-        Err(e) if meta.compact && e.is_damage() => return Err(compact(e)),
-        _ => return Ok(None),
+    let _ = meta;
+    let Ok(Some(sol)) = open(game, st.clone()) else {
+        return Ok(None);
     };
     // Every block of every file must check out.
     for (k, d) in sol.data.iter().enumerate() {
@@ -696,14 +690,10 @@ pub(crate) fn open_if_finished<'g, G: TierGame>(
             _ => vec![],
         };
         for r in readers {
-            let damage = (0..r.blocks())
+            let ok = (0..r.blocks())
                 .into_par_iter()
-                .filter(|b| !r.derived().contains(b))
-                .find_map_any(|b| r.block(&**st, b).err());
-            if let Some(e) = damage {
-                if meta.compact {
-                    return Err(compact(e));
-                }
+                .all(|b| r.derived().contains(&b) || r.block(&**st, b).is_ok());
+            if !ok {
                 let _ = k;
                 return Ok(None);
             }

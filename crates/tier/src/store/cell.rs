@@ -43,6 +43,9 @@ pub trait Worth: Copy + Ord + std::fmt::Debug + Send + Sync + 'static {
     fn class(self) -> Class<Self::Stage>;
     /// The value with scores (`+1`/`-1`/`0` without).
     fn scored(self) -> Scored;
+    /// The value of a [`Scored`] (`None` for a game without scores when it has no outcome
+    /// and remoteness: never for a value this type wrote).
+    fn from_scored(s: Scored) -> Option<Self>;
     /// Counts `n` positions of this value.
     fn count(self, n: u64, st: &mut Stats);
     /// Whether the score is within `range` (always without scores).
@@ -96,6 +99,10 @@ impl Worth for Value {
         Scored::from(self)
     }
     #[inline]
+    fn from_scored(s: Scored) -> Option<Value> {
+        s.value()
+    }
+    #[inline]
     fn count(self, n: u64, st: &mut Stats) {
         st.count_many(self, n)
     }
@@ -133,6 +140,10 @@ impl Worth for Scored {
     #[inline]
     fn scored(self) -> Scored {
         self
+    }
+    #[inline]
+    fn from_scored(s: Scored) -> Option<Scored> {
+        Some(s)
     }
     /// A game that never ends after points were collected counts as a win or a loss by
     /// their sign.

@@ -71,8 +71,28 @@ pub(crate) fn store_cells<C: Cell>(
     )
 }
 
+/// [`load_cells`] of a file that must keep every block (a sorted tier's, a rank's share):
+/// a compact one is an error.
+pub(crate) fn load_whole_cells<C: Cell>(
+    st: &dyn Storage,
+    file: &str,
+    header: &Header,
+    count: u64,
+) -> Result<Vec<C>, Error> {
+    let (cells, left_out) = load_cells(st, file, header, count)?;
+    if !left_out.is_empty() {
+        return Err(Error::damaged(
+            st.describe(file),
+            "leaves blocks out (a compact file), where every block is kept".to_string(),
+        ));
+    }
+    Ok(cells)
+}
+
 /// Reads the cells of `count` places back from `file` (a rank's share of a tier, or all
-/// of it), one per place ([`Cell::UNDECIDED`] for holes).
+/// of it), one per place ([`Cell::UNDECIDED`] for holes), and the numbers a compact file
+/// leaves out (empty for a whole file; [`Cell::UNDECIDED`] there, for the caller to
+/// derive). Every block read is checked.
 ///
 /// # Errors
 /// A missing or damaged file, or one of another tier, game or dealing (its header).
@@ -81,7 +101,7 @@ pub(crate) fn load_cells<C: Cell>(
     file: &str,
     header: &Header,
     count: u64,
-) -> Result<Vec<C>, Error> {
+) -> Result<(Vec<C>, std::ops::Range<u64>), Error> {
     let r = Reader::open(st, file, header)?;
     if r.count() != count {
         return Err(Error::damaged(
@@ -91,9 +111,13 @@ pub(crate) fn load_cells<C: Cell>(
     }
     let per = r.block_elems() as u64;
     let mut out = vec![C::UNDECIDED; count as usize];
+    let left_out = r.derived();
     out.par_chunks_mut(per.max(1) as usize)
         .enumerate()
         .try_for_each(|(b, dst)| -> Result<(), Error> {
+            if left_out.contains(&b) {
+                return Ok(());
+            }
             let raw = r.block(st, b)?;
             let e = r.elem() as usize;
             if raw.len() != dst.len() * e {
@@ -111,7 +135,8 @@ pub(crate) fn load_cells<C: Cell>(
             }
             Ok(())
         })?;
-    Ok(out)
+    let numbers = left_out.start as u64 * per..(left_out.end as u64 * per).min(count);
+    Ok((out, numbers))
 }
 
 #[cfg(test)]
@@ -147,7 +172,7 @@ mod tests {
             out.extend([0, win, 0, 0]);
             4
         });
-        let cells = load_cells::<u16>(&st, "t.values", &h, 10).unwrap();
+        let cells = load_whole_cells::<u16>(&st, "t.values", &h, 10).unwrap();
         let holes: Vec<usize> = (0..10).filter(|&i| cells[i] == u16::UNDECIDED).collect();
         assert_eq!(holes, [4, 6, 7]);
         assert_eq!(cells[5].decode(), Some(Value::Win(1)));
@@ -159,7 +184,7 @@ mod tests {
             out.extend([0, 0, 0]);
             3
         });
-        let e = load_cells::<u16>(&st, "t.values", &h, 10).unwrap_err();
+        let e = load_whole_cells::<u16>(&st, "t.values", &h, 10).unwrap_err();
         assert!(e.to_string().contains("t.values"), "{e}");
         assert!(
             e.to_string().contains("block 1 holds 3 values, not 4"),
@@ -170,11 +195,11 @@ mod tests {
             out.extend([0, 2, 0, 0]);
             4
         });
-        let e = load_cells::<u16>(&st, "t.values", &h, 10).unwrap_err();
+        let e = load_whole_cells::<u16>(&st, "t.values", &h, 10).unwrap_err();
         assert!(e.to_string().contains("t.values"), "{e}");
         assert!(e.to_string().contains("not a value"), "{e}");
         // A file of another length than the tier's.
-        let e = load_cells::<u16>(&st, "t.values", &h, 11).unwrap_err();
+        let e = load_whole_cells::<u16>(&st, "t.values", &h, 11).unwrap_err();
         assert!(e.to_string().contains("covers 10 places"), "{e}");
     }
 }

@@ -235,7 +235,6 @@ fn meta(
         start,
         stats,
         tier_stats: vec![],
-        compact: false,
         checksum: String::new(),
     }
 }

@@ -35,11 +35,6 @@ pub struct Meta {
     pub stats: Stats,
     /// Per tier totals (games without a start), in the order of `tiers`.
     pub tier_stats: Vec<Option<Stats>>,
-    /// Whether its values files were made compact ([`SolveOptions::compact`](crate::SolveOptions::compact)):
-    /// it answers every lookup, but a damaged one is solved again into a new directory,
-    /// not repaired in place. Absent (false) before compact databases.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub compact: bool,
     /// CRC-32 of this object written with an empty checksum, in hex.
     pub checksum: String,
 }

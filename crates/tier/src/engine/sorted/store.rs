@@ -19,7 +19,7 @@ use crate::engine::driver::share_file;
 use crate::engine::{Dag, Event, SolveOptions};
 use crate::error::Error;
 use crate::store::cell::CellArray;
-use crate::store::cells::{load_cells, store_cells, stored_width};
+use crate::store::cells::{load_whole_cells, store_cells, stored_width};
 use crate::store::meta::{header, keys_file, values_file, META};
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Codec, Kind};
@@ -86,7 +86,7 @@ pub(crate) fn reread<G: OrderedMoves, C: CellArray<V = Value>, K: Key, P: KeyPla
     let file = share_file(name, ex.rank(), ex.size());
     let h = header(&game.name(), name, Kind::Values, 0);
     let n = keys.len() as u64;
-    load_cells::<C>(st, &file, &h, n)
+    load_whole_cells::<C>(st, &file, &h, n)
 }
 
 /// The values of every position of a solved tier (its sorted `keys`), from the database's
@@ -100,7 +100,7 @@ fn restore_vals<G: OrderedMoves, C: CellArray<V = Value>, K: Key>(
 ) -> Result<Vec<C>, Error> {
     let gname = game.name();
     let canon = load_keys::<K>(st, &gname, name, &keys_file(name))?;
-    let cvals = load_cells::<C>(
+    let cvals = load_whole_cells::<C>(
         st,
         &values_file(name),
         &header(&gname, name, Kind::Values, 0),
