@@ -259,6 +259,15 @@ rtest!(
         assert_eq!(c["tables_solved"], 0);
         let (b, bc) = (values_bytes(&tb), values_bytes(&tbc));
         assert!(bc * 10 < b * 7, "{bc} bytes compact, {b} whole");
+        // The same answer from both databases.
+        let same = |fen: &str| {
+            let ask = |db: &str| {
+                dir.command()
+                    .args(["query", db, "--position", fen, "-o", "json"])
+                    .stdout()
+            };
+            assert_eq!(ask("tbc"), ask("tb"), "{fen}");
+        };
         // Both sides to move, pawns, promotions, mates and stalemates: the same answers.
         for fen in [
             "8/8/8/4k3/8/8/8/4KQ2 w - - 0 1",
@@ -274,12 +283,7 @@ rtest!(
             "8/8/8/8/8/2k5/3p4/1K6 w - - 0 1",
             "8/8/8/8/8/2k5/3p4/1K6 b - - 0 1",
         ] {
-            let ask = |db: &str| {
-                dir.command()
-                    .args(["query", db, "--position", fen, "-o", "json"])
-                    .stdout()
-            };
-            assert_eq!(ask("tbc"), ask("tb"), "{fen}");
+            same(fen);
         }
         // --compact needs --db.
         let e = dir
@@ -319,12 +323,7 @@ rtest!(
             "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
             "8/8/8/4k3/8/8/8/R3K3 b - - 0 1",
         ] {
-            let ask = |db: &str| {
-                dir.command()
-                    .args(["query", db, "--position", fen, "-o", "json"])
-                    .stdout()
-            };
-            assert_eq!(ask("tbc"), ask("tb"), "{fen}");
+            same(fen);
         }
     }
 );
