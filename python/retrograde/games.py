@@ -18,7 +18,9 @@ Every function also takes, by keyword:
   number);
 - ``progress``: ``None`` (default) shows a progress line on ``sys.stderr`` once a solve has
   taken more than a second, ``True`` from the start, ``False`` never;
-- ``memory``: refuse to use more than this (bytes, or ``"20G"``), as ``--memory``.
+- ``memory``: refuse to use more than this (bytes, or ``"20G"``), as ``--memory``;
+- ``compact=True`` (tier games, with ``db``): as ``--compact``, keep one side to move of
+  each table that has two (chess), about half the disk; every lookup answers as before.
 
 Before anything big is allocated, the command line's memory plan refuses a game that would
 not fit (``MemoryError``, with its message: ``quixo(size=5)`` needs about 1.5 TiB), and a
@@ -62,6 +64,7 @@ def game(
     threads: int | None = None,
     progress: bool | None = None,
     memory: int | str | None = None,
+    compact: bool = False,
     **params: Any,
 ) -> _Game:
     """Solves the built-in game ``name`` (as the command line names it) with its parameters
@@ -77,6 +80,7 @@ def game(
             threads,
             progress,
             _memory(memory),
+            bool(compact),
         )
     )
 
@@ -110,7 +114,7 @@ def _function(entry: dict) -> Callable[..., _Game]:
     params.sort(key=lambda p: p.default is not P.empty)
     extra = ["threads", "progress", "memory"]
     if entry["tiered"]:
-        extra.insert(0, "db")
+        extra[:0] = ["db", "compact"]
     params += [P(k, P.KEYWORD_ONLY, default=None) for k in extra]
     signature = _inspect.Signature(params, return_annotation="retrograde.Game")
 
@@ -129,6 +133,7 @@ def _function(entry: dict) -> Callable[..., _Game]:
         lines.append(f"    {p.replace('-', '_')}: {help_text}{shown}")
     if entry["tiered"]:
         lines.append("    db: keep the solved tiers in this directory (a database).")
+        lines.append("    compact: with db, keep one side to move of each table that has two.")
     lines.append("    threads, progress, memory: see the module's help.")
     if entry["moves"]:
         lines += ["", f"Moves (``Game.value``, ``Game.moves``): {entry['moves']}."]

@@ -13,6 +13,7 @@ def game(
     threads: int | None = ...,
     progress: bool | None = ...,
     memory: int | str | None = ...,
+    compact: bool = ...,
     **params: Any,
 ) -> Game: ...
 

@@ -850,10 +850,12 @@ impl NativeGame {
 
 /// Solves the built-in game `name` with `args` (parameter name to value as the CLI takes it;
 /// for a file parameter, its path), keeping its tiers in `db` when given (reusing a finished
-/// database there, resuming an unfinished one). The memory plan (`memory` as `--memory`)
-/// is checked as `retrograde game` checks it, before anything big is allocated.
+/// database there, resuming an unfinished one; `compact` as `--compact`). The memory plan
+/// (`memory` as `--memory`) is checked as `retrograde game` checks it, before anything big
+/// is allocated.
 #[pyfunction]
-#[pyo3(signature = (name, args, db, threads, progress, memory=None))]
+#[pyo3(signature = (name, args, db, threads, progress, memory=None, compact=false))]
+#[allow(clippy::too_many_arguments)]
 fn game(
     py: Python<'_>,
     name: &str,
@@ -862,8 +864,14 @@ fn game(
     threads: Option<usize>,
     progress: Option<bool>,
     memory: Option<&str>,
+    compact: bool,
 ) -> PyResult<NativeGame> {
     let limit = memory_limit(memory)?;
+    if compact && db.is_none() {
+        return Err(PyValueError::new_err(format!(
+            "{name}: compact=True makes a database compact: it needs db="
+        )));
+    }
     let e = entry(name).ok_or_else(|| PyValueError::new_err(format!("no game {name:?}")))?;
     let mut values =
         Args::with_defaults(e.params).map_err(|m| PyRuntimeError::new_err(m.to_string()))?;
@@ -940,7 +948,9 @@ fn game(
     })?;
     // Explored games (pebbles, the police map) stop at the limit as they find positions.
     retrograde_games::set_memory_limit(limit.map(|l| l.bytes));
-    if let (Some(st), Some(_)) = (&storage, &db) {
+    // A finished database is opened as it is (with compact=True, the solve below takes it
+    // up and makes it compact).
+    if let (Some(st), Some(_), false) = (&storage, &db, compact) {
         match built.open(st.clone()) {
             Ok(Some(answer)) => {
                 return Ok(NativeGame {
@@ -964,6 +974,7 @@ fn game(
     let mut opts = retrograde_tier::SolveOptions::default();
     opts.memory_limit = limit.map(|l| l.bytes);
     opts.resume = db.is_some();
+    opts.compact = compact;
     opts.storage = storage;
     opts.cancel = Some(cancel.clone());
     opts.progress = Some(tier_progress(shown.clone()));

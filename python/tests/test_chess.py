@@ -97,6 +97,28 @@ def test_the_command_line_solves_the_same_set(tb, cli, tmp_path):
     assert tb.probe_dtm(KQK) == want["remoteness"]
 
 
+def _values_bytes(d):
+    return sum(f.stat().st_size for f in pathlib.Path(d).glob("*.values"))
+
+
+def test_a_compact_set_probes_the_same_in_half_the_bytes(tb, tb_dir, tmp_path):
+    g = retrograde.games.chess(up_to=3, db=tmp_path, compact=True)
+    assert g.name == "chess up to 3 pieces"
+    compact = retrograde.chess.open_tablebase(tmp_path)
+    assert _values_bytes(tmp_path) * 10 < _values_bytes(tb_dir) * 7
+    for fen in [
+        KQK,
+        "8/8/8/4k3/8/8/8/4KQ2 b - - 0 1",
+        "8/8/8/4k3/8/8/8/4KR2 b - - 0 1",
+        "8/8/8/4k3/8/8/8/4KR2 w - - 0 1",
+        "8/8/8/8/8/2k5/4P3/4K3 w - - 0 1",
+        "8/8/8/8/8/2k5/4P3/4K3 b - - 0 1",
+    ]:
+        assert compact.probe(fen) == tb.probe(fen)
+    with pytest.raises(ValueError, match="needs db="):
+        retrograde.games.chess("KQvK", compact=True)
+
+
 def test_errors(tb, tb_dir, tmp_path):
     # A position of an ending the set does not hold: KeyError, as chess.syzygy raises.
     with pytest.raises(KeyError, match="KQvKR"):
