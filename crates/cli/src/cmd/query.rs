@@ -24,7 +24,7 @@ pub struct Opened {
     /// The names of the sides, the first mover's first.
     pub sides: [String; 2],
     /// How to repair it when a file turns out damaged: `solve again with --db DIR
-    /// --resume to repair it`, or for a graph `solve the graph again with ...`.
+    /// --resume`, or for a graph `solve the graph again with ...`.
     pub repair: String,
 }
 
@@ -33,7 +33,7 @@ impl Opened {
     pub fn fail(&self, e: QueryError) -> anyhow::Error {
         match e {
             QueryError::Lookup(e) if e.is_damage() => {
-                anyhow!("{}: {e}; {}", self.name, self.repair)
+                anyhow!("{}: {e}; {} to repair it", self.name, self.repair)
             }
             e => anyhow!("{}: {e}", self.name),
         }
@@ -61,13 +61,13 @@ pub fn open(dir: &std::path::Path) -> Result<Opened> {
         _ => dir.join("graph.values").exists(),
     };
     let repair = if graph {
-        format!("solve the graph again with `retrograde solve FILE --db {shown}` to repair it")
+        format!("solve the graph again with `retrograde solve FILE --db {shown}`")
     } else {
-        format!("solve again with --db {shown} --resume to repair it")
+        format!("solve again with --db {shown} --resume")
     };
     let fail = |e: retrograde_tier::Error| {
         if e.is_damage() {
-            anyhow!("{e}; {repair}")
+            anyhow!("{e}; {repair} to repair it")
         } else {
             anyhow!("{e}")
         }

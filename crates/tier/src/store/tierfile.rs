@@ -436,11 +436,14 @@ pub(crate) fn write_batches(
             .map_err(io)?;
         for (stored, n, head) in blocks {
             out.write_all(&stored).map_err(io)?;
-            index.extend_from_slice(&offset.to_le_bytes());
-            index.extend_from_slice(&(stored.len() as u32).to_le_bytes());
-            index.extend_from_slice(&crc32fast::hash(&stored).to_le_bytes());
-            index.extend_from_slice(&n.to_le_bytes());
-            index.extend_from_slice(&head.to_le_bytes());
+            let entry = (
+                offset,
+                stored.len() as u32,
+                crc32fast::hash(&stored),
+                n,
+                head,
+            );
+            push_entry(&mut index, entry);
             offset += stored.len() as u64;
         }
     }
@@ -822,6 +825,15 @@ impl Reader {
     }
 }
 
+/// Appends a block's index entry: offset, stored length, CRC-32, elements, first element.
+fn push_entry(index: &mut Vec<u8>, (offset, stored, crc, n, first): (u64, u32, u32, u64, u64)) {
+    index.extend_from_slice(&offset.to_le_bytes());
+    index.extend_from_slice(&stored.to_le_bytes());
+    index.extend_from_slice(&crc.to_le_bytes());
+    index.extend_from_slice(&n.to_le_bytes());
+    index.extend_from_slice(&first.to_le_bytes());
+}
+
 /// What [`compact_values`] did to a values file.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Compacted {
@@ -895,11 +907,7 @@ pub fn compact_values(
             }
             out.write_all(&buf).map_err(io_w)?;
         }
-        index.extend_from_slice(&offset.to_le_bytes());
-        index.extend_from_slice(&stored.to_le_bytes());
-        index.extend_from_slice(&crc.to_le_bytes());
-        index.extend_from_slice(&n.to_le_bytes());
-        index.extend_from_slice(&first.to_le_bytes());
+        push_entry(&mut index, (offset, stored, crc, n, first));
         offset += u64::from(stored);
     }
     out.write_all(&index).map_err(io_w)?;
