@@ -371,7 +371,9 @@ impl Log {
             "retrograde: table {}/{} {name} ({size} slots) solved in {took:.1} s; {:.1}% of the work done, {}",
             self.seen,
             self.tiers,
-            100.0 * self.solved.1.min(to_solve) as f64 / to_solve as f64,
+            // Of the whole set: a resume starts where the last run stopped, not at 0%.
+            100.0 * (self.reused.1 + self.solved.1.min(to_solve)) as f64
+                / self.slots.max(1) as f64,
             match pace * left as f64 {
                 _ if left == 0 => "done".to_string(),
                 s if s < 0.5 => "under a second left".to_string(),
@@ -639,4 +641,50 @@ pub fn print_report(
         }
     }
     Ok(Status::Success)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// After a resume the share done counts the tables taken up, and the time left only
+    /// the slots still to solve.
+    #[test]
+    fn a_resumed_set_reports_its_share_of_the_whole_set() {
+        let mut log = Log::default();
+        log.event(&Event::Plan {
+            tiers: 4,
+            slots: 1000,
+        });
+        let taken = log.event(&Event::Reused {
+            tiers: 2,
+            slots: 600,
+        });
+        assert!(taken.unwrap().contains("2 finished tables (600 slots)"));
+        for (tier, done) in [("KvK", 0), ("KBvK", 300)] {
+            let line = log.event(&Event::Tier {
+                tier,
+                size: 300,
+                done,
+                reused: true,
+            });
+            assert_eq!(line, None);
+        }
+        for (i, tier) in ["KQvK", "KRvK"].into_iter().enumerate() {
+            let line = log.event(&Event::Tier {
+                tier,
+                size: 200,
+                done: 600 + 200 * i as u64,
+                reused: false,
+            });
+            assert_eq!(line.is_some(), i == 1, "{line:?}");
+            if let Some(line) = line {
+                assert!(line.contains("table 3/4 KQvK (200 slots)"), "{line}");
+                assert!(line.contains("80.0% of the work done"), "{line}");
+            }
+        }
+        let last = log.finished().unwrap();
+        assert!(last.contains("100.0% of the work done, done"), "{last}");
+        assert_eq!(log.tables(), (2, 2));
+    }
 }
