@@ -206,6 +206,7 @@ fn run() -> Result<(), String> {
             return Err(format!("{fen}: {a:?} whole, {b:?} compact"));
         }
     }
+    longest_mates(&probe, pieces)?;
     for (d, kind) in [(&dir, ""), (&compact, ", compact")] {
         let name = format!("chess, up to {pieces} pieces{kind}");
         measure(d, &name, &fens, &mut table)?;
@@ -225,6 +226,92 @@ fn run() -> Result<(), String> {
     println!(
         "cold: the first probe on a tablebase just opened (block cache empty; the OS file cache is warm)."
     );
+    Ok(())
+}
+
+/// OEIS A274458 (David A. Corneth, 2016, from K. Kryukov's longest checkmates of the
+/// Nalimov tables; OEIS, CC BY-SA 4.0): `A274458[n - 1]` endings of up to 5 pieces (each
+/// material of each colour, `KQvKR` and `KRvKQ` two) have their longest mate, white to
+/// move, in `n` moves; those where white never mates are not counted.
+const A274458: [u32; 127] = [
+    20, 6, 3, 8, 3, 2, 6, 5, 5, 4, 0, 1, 3, 1, 3, 6, 5, 0, 5, 3, 6, 2, 1, 3, 1, 1, 1, 6, 11, 7, 4,
+    3, 9, 3, 3, 2, 3, 2, 2, 7, 7, 0, 5, 1, 1, 0, 0, 0, 1, 3, 2, 0, 1, 2, 2, 1, 1, 1, 0, 0, 0, 0, 0,
+    0, 1, 0, 3, 2, 1, 2, 0, 1, 1, 3, 0, 0, 0, 1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 1, 0, 0, 1, 2, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 1,
+];
+
+/// The longest mate of each ending, white to move, read from every file of the whole
+/// tablebase and counted by its length in moves: with 5 pieces, equal to OEIS A274458 term
+/// by term; with fewer, the longest of all is the one the sequence's comments name (KPvK,
+/// mate in 28, for 3 pieces; KPvKR, 43, for 4).
+fn longest_mates(probe: &Probe<'_>, pieces: usize) -> Result<(), String> {
+    let started = Instant::now();
+    let mates = probe.longest_mates().map_err(|e| e.to_string())?;
+    let seconds = started.elapsed().as_secs_f64();
+    let mut counts = vec![0u32; 1];
+    let mut longest: Option<(u32, &str)> = None;
+    for (ending, plies) in &mates {
+        let Some(plies) = plies else { continue };
+        let moves = plies.div_ceil(2) as usize;
+        if counts.len() <= moves {
+            counts.resize(moves + 1, 0);
+        }
+        counts[moves] += 1;
+        if longest.is_none_or(|(m, _)| moves as u32 > m) {
+            longest = Some((moves as u32, ending));
+        }
+    }
+    let ours: Vec<u32> = counts[1..].to_vec();
+    println!(
+        "longest mates, white to move: {} endings, {} with a mate, the longest {longest:?} moves; read in {seconds:.1} s",
+        mates.len(),
+        ours.iter().sum::<u32>()
+    );
+    println!(
+        "  by moves (n: endings): {}",
+        ours.iter()
+            .enumerate()
+            .filter(|c| *c.1 > 0)
+            .map(|(n, c)| format!("{}: {c}", n + 1))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if pieces == 5 {
+        let mut ours = ours;
+        ours.resize(A274458.len().max(ours.len()), 0);
+        let differ: Vec<String> = (0..ours.len())
+            .filter(|&n| ours[n] != A274458.get(n).copied().unwrap_or(0))
+            .map(|n| {
+                format!(
+                    "{} moves: {} against {}",
+                    n + 1,
+                    ours[n],
+                    A274458.get(n).copied().unwrap_or(0)
+                )
+            })
+            .collect();
+        if !differ.is_empty() {
+            return Err(format!(
+                "the longest mates differ from OEIS A274458: {}",
+                differ.join("; ")
+            ));
+        }
+        println!(
+            "  equal to OEIS A274458, all 127 terms ({} endings)",
+            A274458.iter().sum::<u32>()
+        );
+    } else {
+        let named = if pieces == 3 {
+            (28, "KPvK")
+        } else {
+            (43, "KPvKR")
+        };
+        if longest != Some(named) {
+            return Err(format!(
+                "the longest mate is {longest:?}, OEIS A274458 names {named:?}"
+            ));
+        }
+    }
     Ok(())
 }
 

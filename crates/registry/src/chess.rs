@@ -11,7 +11,7 @@ use retrograde_tier::{
     DenseIndex, Error, Notation, SolveOptions, Stats, Storage, SymmetricGame, TierGame,
     TierSolution,
 };
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::sync::Arc;
 
@@ -686,6 +686,56 @@ impl Probe<'_> {
     /// As [`Probe::fen`].
     pub fn value(&self, fen: &str) -> Result<Value, ProbeError> {
         Ok(self.find(fen)?.1)
+    }
+
+    /// The longest mate of every ending the tablebase holds, white to move, in plies
+    /// (`None`: white never mates there), by ending: each table counts for both colours,
+    /// `KQvKR` from its positions with white to move and `KRvKQ` from those with black to
+    /// move, its colour swap. The published lists of longest mates count so (OEIS
+    /// A274458: the endings of up to 5 pieces by their longest mate, white to move). A pass
+    /// over every value the files keep, a table per thread of the current pool (minutes
+    /// for five pieces).
+    ///
+    /// # Errors
+    /// A damaged or missing table; a compact table ([`ProbeError::Database`]: the side it
+    /// leaves out has no stored values to read; ask the whole tablebase).
+    pub fn longest_mates(&self) -> Result<BTreeMap<String, Option<u32>>, ProbeError> {
+        use rayon::prelude::*;
+        let game = self.solution.game();
+        let per_tier = self
+            .solution
+            .tiers()
+            .par_iter()
+            .map(|&t| {
+                let mut longest = [None::<u32>; 2];
+                let left = self.solution.for_each_stored(t, |first, values| {
+                    for (i, v) in (first..).zip(values) {
+                        if let Some(Value::Win(r)) = v.and_then(|v| v.value()) {
+                            let side = &mut longest[usize::from(game.side_to_move_at(t, i))];
+                            *side = (*side).max(Some(r));
+                        }
+                    }
+                })?;
+                if left > 0 {
+                    return Err(ProbeError::Database(Error::Unsupported(format!(
+                        "table {t:?} is compact: it leaves out {left} positions of a side to move; ask a whole tablebase for its longest mates"
+                    ))));
+                }
+                Ok((t.mat.to_string(), longest))
+            })
+            .collect::<Result<Vec<_>, ProbeError>>()?;
+        let mut out = BTreeMap::new();
+        for (name, [white, black]) in per_tier {
+            let swapped = match name.split_once('v') {
+                Some((w, b)) => format!("{b}v{w}"),
+                None => name.clone(),
+            };
+            for (ending, r) in [(name, white), (swapped, black)] {
+                let e = out.entry(ending).or_insert(None);
+                *e = (*e).max(r);
+            }
+        }
+        Ok(out)
     }
 
     /// The position of `fen` and its value.

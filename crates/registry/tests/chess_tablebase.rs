@@ -157,6 +157,57 @@ fn the_longest_mates_are_the_published_ones() {
     }
 }
 
+#[test]
+fn the_longest_mates_by_side_are_each_ending_reports() {
+    // Read block by block and split by the side to move, against each ending solved alone
+    // and counted position by position (its report's white to move).
+    let tb = set3();
+    let mates = tb.probe().unwrap().longest_mates().unwrap();
+    let all: Vec<&str> = vec![
+        "KvK", "KQvK", "KvKQ", "KRvK", "KvKR", "KPvK", "KvKP", "KBvK", "KvKB", "KNvK", "KvKN",
+    ];
+    assert_eq!(
+        mates
+            .keys()
+            .map(String::as_str)
+            .collect::<std::collections::BTreeSet<_>>(),
+        all.iter().copied().collect()
+    );
+    for ending in all {
+        if ending == "KvK" {
+            assert_eq!(mates[ending], None);
+            continue;
+        }
+        let alone = built("chess", serde_json::json!({ "material": ending }));
+        let report = alone
+            .solve(&SolveOptions::default())
+            .unwrap()
+            .report()
+            .unwrap();
+        let white = &report
+            .fields
+            .iter()
+            .find(|f| f.0 == "white_to_move")
+            .unwrap()
+            .1;
+        let plies = white["longest_win"].as_u64().map(|r| r as u32);
+        assert_eq!(mates[ending], plies, "{ending}");
+    }
+    // KPvK: mate in 28 (OEIS A274458, the longest of 3 pieces); a lone king never mates.
+    assert_eq!(mates["KPvK"], Some(55));
+    assert_eq!(mates["KvKP"], None);
+    // A compact tablebase keeps one side to move only: an error, not half an answer.
+    let dir = tempfile::tempdir().unwrap();
+    let built = built("chess", serde_json::json!({ "material": "KQvK" }));
+    let mut opts = SolveOptions::default();
+    opts.storage = Some(Arc::new(DirStorage::new(dir.path().to_path_buf())));
+    opts.compact = true;
+    built.solve(&opts).unwrap();
+    let compact = Tablebase::open(dir.path()).unwrap();
+    let err = compact.probe().unwrap().longest_mates().unwrap_err();
+    assert!(err.to_string().contains("compact"), "{err}");
+}
+
 /// `fen` with the board turned upside down and the colours swapped.
 fn mirror(board: &cozy_chess::Board) -> String {
     let fen = board.to_string();

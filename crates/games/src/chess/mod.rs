@@ -1058,6 +1058,17 @@ impl Chess {
         (u != t && self.kept_tier(u) == t).then_some(u)
     }
 
+    /// Whose turn it is at number `i` of tier `t` (0: white, 1: black): a tier without en
+    /// passant keeps white to move in its first half (where [`DenseIndex::sides`] splits
+    /// it), an en-passant tier one side only (the side that can take).
+    pub fn side_to_move_at(&self, t: Tier, i: u64) -> u8 {
+        match t.ep {
+            0 => u8::from(i >= self.tier_size(t) / 2),
+            1 => 1,
+            _ => 0,
+        }
+    }
+
     /// The ending this game solves (with every ending it converts into); the first of
     /// several.
     pub fn material(&self) -> Material {

@@ -315,6 +315,70 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
         Ok(l.opened.get_or_init(|| d))
     }
 
+    /// The values tier `t` keeps, in number order, a block at a time: `f(first, values)`,
+    /// `first` the number of `values[0]`, holes `None`. A pass over a whole database (a
+    /// report by side to move, a census) reads each block of a file once, past the cache
+    /// that probes keep. The blocks a compact file leaves out are not visited (their
+    /// values follow from their moves: [`TierSolution::scored`] derives them one position
+    /// at a time): returns how many numbers were left out that way (0 but for a compact
+    /// file).
+    ///
+    /// # Errors
+    /// A tier this solution does not hold, not kept, or kept as sorted keys (whose numbers
+    /// are no positions'); a file that cannot be read or is damaged.
+    pub fn for_each_stored(
+        &self,
+        t: G::Tier,
+        mut f: impl FnMut(u64, &[Option<Scored>]),
+    ) -> Result<u64, Error> {
+        let k = *self
+            .index
+            .get(&t)
+            .ok_or_else(|| Error::Unsupported(format!("tier {t:?} is not one of this solution")))?;
+        let mut data = &self.data[k];
+        if let TierData::Lazy(l) = data {
+            data = self.opened(k, l)?;
+        }
+        const CHUNK: u64 = 1 << 16;
+        let mut values = Vec::with_capacity(CHUNK as usize);
+        match data {
+            TierData::Cells(c) => {
+                let n = c.len() as u64;
+                for first in (0..n).step_by(CHUNK as usize) {
+                    values.clear();
+                    values.extend((first..n.min(first + CHUNK)).map(|i| c.value(i)));
+                    f(first, &values);
+                }
+                Ok(0)
+            }
+            TierData::File(r) => {
+                let per = u64::from(r.block_elems());
+                let e = r.elem() as usize;
+                for b in (0..r.blocks()).filter(|b| !r.derived().contains(b)) {
+                    let raw = r.block(self.storage()?, b)?;
+                    values.clear();
+                    for cell in raw.chunks_exact(e) {
+                        values.push(match e {
+                            4 => stored_cell::<ScoreCell>(cell, r.name())?.decode(),
+                            _ => stored_cell::<u16>(cell, r.name())?
+                                .decode()
+                                .map(Scored::from),
+                        });
+                    }
+                    f(b as u64 * per, &values);
+                }
+                let left = r.derived().map(|b| (r.count() - b as u64 * per).min(per));
+                Ok(left.sum())
+            }
+            TierData::Sorted { .. } | TierData::SortedFiles { .. } => Err(Error::Unsupported(
+                format!("tier {t:?} keeps sorted keys: its values are by key, not by number"),
+            )),
+            TierData::Dropped | TierData::Lazy(_) => Err(Error::Unsupported(format!(
+                "tier {t:?} was solved for the totals only and not kept"
+            ))),
+        }
+    }
+
     /// The value of a canonical position of tier number `k`.
     fn lookup(&self, k: usize, p: &G::Position) -> Result<Option<Scored>, Error> {
         self.lookup_in(k, &self.data[k], p)
