@@ -449,6 +449,16 @@ impl Bars {
                     .get_or_insert_with(|| progress::bar(*total, "database"));
                 b.set_position(*done);
             }
+            Event::Compact { done, total } => {
+                for b in [self.solve.take(), self.count.take()].into_iter().flatten() {
+                    b.finish_and_clear();
+                }
+                let b = self
+                    .assemble
+                    .get_or_insert_with(|| progress::bar(*total, "compact"));
+                b.set_message("bytes of values files");
+                b.set_position(*done);
+            }
             Event::Damaged { error } => {
                 if let Some(s) = &self.solve {
                     s.suspend(|| eprintln!("retrograde: warning: {error}: solving it again"));

@@ -1025,7 +1025,21 @@ fn a_compact_database_answers_every_position_as_the_whole_one() {
     solve(&g, &opts(false)).unwrap();
     let size = |name: &str| st.size(&format!("{name}.values")).unwrap().unwrap();
     let whole_krk = size("KRvK");
-    let compact = solve(&g, &opts(true)).unwrap();
+    // Compaction reports its progress in bytes of values files, from 0 to all of them.
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut o = opts(true);
+    let log = seen.clone();
+    o.progress = Some(Arc::new(move |e: &retrograde_tier::Event<'_>| {
+        if let retrograde_tier::Event::Compact { done, total } = e {
+            log.lock().unwrap().push((*done, *total));
+        }
+    }));
+    let compact = solve(&g, &o).unwrap();
+    let seen = seen.lock().unwrap().clone();
+    let total = seen[0].1;
+    assert!(total > whole_krk, "{seen:?}");
+    assert_eq!((seen[0].0, *seen.last().unwrap()), (0, (total, total)));
+    assert!(seen.windows(2).all(|w| w[0].0 < w[1].0), "{seen:?}");
     assert!(
         size("KRvK") * 10 < whole_krk * 7,
         "{} of {whole_krk}",

@@ -94,7 +94,7 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: Staged, P: Dealing>(
                 return Ok((done, Traffic::default()));
             }
             // Finished before: made compact now, and opened again.
-            compact_tiers(game, &**st, &done.tiers)?;
+            compact_tiers(game, &**st, &done.tiers, opts)?;
             let again = super::open(game, st.clone())?.ok_or_else(|| Error::Missing {
                 file: st.describe(META),
             })?;
@@ -165,7 +165,7 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: Staged, P: Dealing>(
             remove_tier_stats(st, f)?;
         }
         if opts.compact && ex.rank() == 0 {
-            compact_tiers(game, st, &dag.tiers)?;
+            compact_tiers(game, st, &dag.tiers, opts)?;
             // One process reads its answers from the files just rewritten (ranks' rank 0
             // holds its answer in memory).
             for (k, d) in solution.data.iter_mut().enumerate() {
@@ -190,14 +190,22 @@ fn compact_tiers<G: DenseIndex>(
     game: &G,
     st: &dyn Storage,
     tiers: &[G::Tier],
+    opts: &SolveOptions,
 ) -> Result<(), Error> {
     let gname = game.name();
-    for &t in tiers {
-        if let Some(split) = game.sides(t) {
-            let name = game.tier_name(t);
-            let expect = header(&gname, &name, Kind::Values, 0);
-            tierfile::compact_values(st, &values_file(&name), &expect, split)?;
-        }
+    let split: Vec<(G::Tier, u64, String)> = tiers
+        .iter()
+        .filter_map(|&t| Some((t, game.sides(t)?, values_file(&game.tier_name(t)))))
+        .collect();
+    let bytes = |f: &str| st.size(f).ok().flatten().unwrap_or(0);
+    let total = split.iter().map(|(_, _, f)| bytes(f)).sum();
+    let mut done = 0;
+    opts.emit(&Event::Compact { done, total });
+    for (t, at, file) in &split {
+        done += bytes(file);
+        let expect = header(&gname, &game.tier_name(*t), Kind::Values, 0);
+        tierfile::compact_values(st, file, &expect, *at)?;
+        opts.emit(&Event::Compact { done, total });
     }
     Ok(())
 }

@@ -100,6 +100,14 @@ pub enum Event<'a> {
         /// In all, in the same unit.
         total: u64,
     },
+    /// Making a finished database compact ([`SolveOptions::compact`]): a table's values
+    /// file rewritten with one side to move.
+    Compact {
+        /// Bytes of the values files read so far.
+        done: u64,
+        /// Bytes of the values files in all.
+        total: u64,
+    },
     /// A damaged file met while resuming: it is solved again.
     Damaged {
         /// The error.
