@@ -6,7 +6,7 @@ use crate::tier::{query, session};
 use crate::{Answer, BuildError, Built, Query, QueryAnswer, QueryError, Report};
 use retrograde_games::chess::{Chess, Pos, Tier};
 use retrograde_games::play::DynSession;
-use retrograde_solve::Value;
+use retrograde_solve::{Scored, Value};
 use retrograde_tier::{
     DenseIndex, Error, Notation, SolveOptions, Stats, Storage, SymmetricGame, TierGame,
     TierSolution,
@@ -709,10 +709,19 @@ impl Probe<'_> {
             .map(|&t| {
                 let mut longest = [None::<u32>; 2];
                 let left = self.solution.for_each_stored(t, |first, values| {
-                    for (i, v) in (first..).zip(values) {
-                        if let Some(Value::Win(r)) = v.and_then(|v| v.value()) {
-                            let side = &mut longest[usize::from(game.side_to_move_at(t, i))];
-                            *side = (*side).max(Some(r));
+                    let win = |v: &Option<Scored>| match v.and_then(|v| v.value()) {
+                        Some(Value::Win(r)) => Some(r),
+                        _ => None,
+                    };
+                    let last = first + values.len().saturating_sub(1) as u64;
+                    let side = |i| usize::from(game.side_to_move_at(t, i));
+                    if side(first) == side(last) {
+                        // The whole block has one side to move (all but one block a tier).
+                        let best = values.iter().filter_map(win).max();
+                        longest[side(first)] = longest[side(first)].max(best);
+                    } else {
+                        for (i, v) in (first..).zip(values) {
+                            longest[side(i)] = longest[side(i)].max(win(v));
                         }
                     }
                 })?;
