@@ -23,6 +23,14 @@ fn solve_into(game: &str, args: serde_json::Value, dir: &std::path::Path) {
     built.solve(&opts).expect("solved");
 }
 
+/// The report of `ending` solved alone (in memory), as `retrograde game chess ENDING`
+/// prints it.
+fn report_alone(ending: &str) -> retrograde_registry::Report {
+    let alone = built("chess", serde_json::json!({ "material": ending }));
+    let answer = alone.solve(&SolveOptions::default()).unwrap();
+    answer.report().unwrap()
+}
+
 /// Every ending of up to three pieces, solved once for all the tests.
 fn set3() -> &'static Tablebase {
     static TB: OnceLock<(tempfile::TempDir, Tablebase)> = OnceLock::new();
@@ -139,12 +147,7 @@ fn the_longest_mates_are_the_published_ones() {
     let tb = set3();
     let probe = tb.probe().unwrap();
     for (ending, plies) in [("KQvK", 19), ("KRvK", 31)] {
-        let alone = built("chess", serde_json::json!({ "material": ending }));
-        let report = alone
-            .solve(&SolveOptions::default())
-            .unwrap()
-            .report()
-            .unwrap();
+        let report = report_alone(ending);
         let longest = report.fields.iter().find(|f| f.0 == "longest_win").unwrap();
         assert_eq!(longest.1, serde_json::json!(plies), "{ending}");
         let fen = report.example.expect("a position of white's longest win");
@@ -178,12 +181,7 @@ fn the_longest_mates_by_side_are_each_ending_reports() {
             assert_eq!(mates[ending], None);
             continue;
         }
-        let alone = built("chess", serde_json::json!({ "material": ending }));
-        let report = alone
-            .solve(&SolveOptions::default())
-            .unwrap()
-            .report()
-            .unwrap();
+        let report = report_alone(ending);
         let white = &report
             .fields
             .iter()

@@ -440,23 +440,19 @@ impl Bars {
                     .get_or_insert_with(|| progress::bar(*total, "count"));
                 b.set_position(*done);
             }
-            Event::Assemble { done, total } => {
+            // Putting ranks' shares together, or making the files compact: the last phase.
+            Event::Assemble { done, total } | Event::Compact { done, total } => {
                 for b in [self.solve.take(), self.count.take()].into_iter().flatten() {
                     b.finish_and_clear();
                 }
-                let b = self
-                    .assemble
-                    .get_or_insert_with(|| progress::bar(*total, "database"));
-                b.set_position(*done);
-            }
-            Event::Compact { done, total } => {
-                for b in [self.solve.take(), self.count.take()].into_iter().flatten() {
-                    b.finish_and_clear();
-                }
-                let b = self
-                    .assemble
-                    .get_or_insert_with(|| progress::bar(*total, "compact"));
-                b.set_message("bytes of values files");
+                let b = self.assemble.get_or_insert_with(|| match e {
+                    Event::Compact { .. } => {
+                        let b = progress::bar(*total, "compact");
+                        b.set_message("bytes of values files");
+                        b
+                    }
+                    _ => progress::bar(*total, "database"),
+                });
                 b.set_position(*done);
             }
             Event::Damaged { error } => {
