@@ -291,12 +291,7 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
         let cell = raw.get(at..at + e).ok_or_else(|| {
             Error::damaged(r.name().to_string(), format!("block {b} is cut short"))
         })?;
-        Ok(match e {
-            4 => stored_cell::<ScoreCell>(cell, r.name())?.decode(),
-            _ => stored_cell::<u16>(cell, r.name())?
-                .decode()
-                .map(Scored::from),
-        })
+        decode_stored(cell, r.name())
     }
 
     /// Tier number `k`'s files, opened (their header and index checked) when first needed.
@@ -358,12 +353,7 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
                     let raw = r.block(self.storage()?, b)?;
                     values.clear();
                     for cell in raw.chunks_exact(e) {
-                        values.push(match e {
-                            4 => stored_cell::<ScoreCell>(cell, r.name())?.decode(),
-                            _ => stored_cell::<u16>(cell, r.name())?
-                                .decode()
-                                .map(Scored::from),
-                        });
+                        values.push(decode_stored(cell, r.name())?);
                     }
                     f(b as u64 * per, &values);
                 }
@@ -572,6 +562,14 @@ impl<G: TierGame> Solved for TierSolution<'_, G> {
     fn stats(&self) -> &Stats {
         &self.stats
     }
+}
+
+/// One stored cell of a values file (two bytes or one, four with scores), decoded.
+fn decode_stored(cell: &[u8], file: &str) -> Result<Option<Scored>, Error> {
+    Ok(match cell.len() {
+        4 => stored_cell::<ScoreCell>(cell, file)?.decode(),
+        _ => stored_cell::<u16>(cell, file)?.decode().map(Scored::from),
+    })
 }
 
 #[cfg(test)]
