@@ -126,7 +126,7 @@ fn run() -> Result<(), String> {
             }
             let longest = tiers
                 .iter()
-                .filter_map(|&t| s.tier_stats(t).and_then(|x| x.longest_win))
+                .filter_map(|&t| s.tier_stats(t).ok().flatten().and_then(|x| x.longest_win))
                 .max();
             if longest != Some(2 * moves - 1) {
                 return Err(format!(

@@ -236,7 +236,7 @@ impl ChessAnswer<'_> {
         let mut bytes = Some(0u64);
         let mut solve = std::time::Duration::ZERO;
         for &t in sol.tiers() {
-            let Some(st) = sol.tier_stats(t) else {
+            let Some(st) = sol.tier_stats(t)? else {
                 continue;
             };
             let stored = sol.stored_bytes(t);
@@ -349,18 +349,15 @@ impl Answer for ChessAnswer<'_> {
         }
         // Moves are counted by the engine per tier.
         // A table kept for its colour-swapped twin too counts for both when both are asked.
-        all.moves = game
-            .root_tiers()
-            .iter()
-            .filter_map(|&t| {
-                let twice = game.twin_tier(t).is_some_and(|u| {
-                    game.roots().contains(&t.mat) && game.roots().contains(&u.mat)
-                });
-                self.solution
-                    .tier_stats(t)
-                    .map(|s| s.moves * if twice { 2 } else { 1 })
-            })
-            .sum();
+        all.moves = 0;
+        for t in game.root_tiers() {
+            let twice = game
+                .twin_tier(t)
+                .is_some_and(|u| game.roots().contains(&t.mat) && game.roots().contains(&u.mat));
+            if let Some(s) = self.solution.tier_stats(t)? {
+                all.moves += s.moves * if twice { 2 } else { 1 };
+            }
+        }
         let endings: BTreeSet<String> = self
             .solution
             .tiers()

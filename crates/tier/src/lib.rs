@@ -103,4 +103,4 @@ pub use stats::Stats;
 pub use storage::{DirStorage, MemStorage, Storage, StorageWriter};
 pub use store::cell::{AnyCells, Cell, ScoreCell};
 pub use store::identity::{Identified, Identity};
-pub use store::meta::{read_meta, Meta, META};
+pub use store::meta::{read_meta, read_tier_totals, Meta, META, TOTALS};

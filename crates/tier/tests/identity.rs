@@ -131,9 +131,10 @@ fn an_older_database_says_to_solve_again() {
     }
     // A description of version 1.
     let meta = String::from_utf8(st.get(META).unwrap()).unwrap();
+    assert!(meta.contains("\"version\": 3"));
     st.put(
         META,
-        meta.replace("\"version\": 2", "\"version\": 1")
+        meta.replace("\"version\": 3", "\"version\": 1")
             .into_bytes(),
     );
     let e = open(&g, Arc::new(st.clone())).map(|_| ()).unwrap_err();

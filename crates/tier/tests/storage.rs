@@ -259,7 +259,10 @@ fn an_interrupted_solve_takes_up_the_recorded_totals_of_its_finished_tiers() {
         let resumed = solve(&g, &opts).unwrap();
         assert_eq!(values(&g, &resumed), values(&g, &full), "seed {seed}");
         for &t in resumed.tiers() {
-            let (got, want) = (resumed.tier_stats(t).unwrap(), full.tier_stats(t).unwrap());
+            let (got, want) = (
+                resumed.tier_stats(t).unwrap().unwrap(),
+                full.tier_stats(t).unwrap().unwrap(),
+            );
             assert_eq!(timeless(got), timeless(want), "seed {seed} tier {t:?}");
             // A record taken up keeps the time the tier took; a count has none.
             let file = format!("{}.values.stats", g.tier_name(t));
@@ -324,5 +327,57 @@ fn a_lazy_open_reads_a_tier_when_first_asked_and_finds_its_damage_then() {
             assert!(e.to_string().contains(file), "{file} {what}: {e}");
             st.put(file, bytes.clone());
         }
+    }
+}
+
+#[test]
+fn a_description_of_version_2_is_read_and_a_resume_writes_it_again() {
+    for seed in 0..10 {
+        // Without a start, so that each tier has its totals.
+        let mut g = game(seed);
+        g.0.start = None;
+        let st = MemStorage::new();
+        let full = solve(&g, &stored(&st)).unwrap();
+        let meta = read_meta(&st).unwrap().unwrap();
+        assert_eq!(meta.version, 3);
+        assert!(meta.tier_stats.is_empty(), "seed {seed}: the totals inside");
+        let totals = read_tier_totals(&st, &meta).unwrap();
+        // Written as version 2 wrote it: the totals inside, no totals file.
+        let mut old = meta.clone();
+        old.version = 2;
+        old.tier_stats = totals;
+        old.checksum = String::new();
+        let crc = crc32fast::hash(&serde_json::to_vec(&old).unwrap());
+        old.checksum = format!("{crc:08x}");
+        st.put(META, serde_json::to_vec_pretty(&old).unwrap());
+        st.remove(TOTALS).unwrap();
+        let same = |s: &TierSolution<'_, SymAgain>| {
+            for &t in full.tiers() {
+                let want = full.tier_stats(t).unwrap();
+                assert!(want.is_some(), "seed {seed}");
+                assert_eq!(s.tier_stats(t).unwrap(), want, "seed {seed} {t:?}");
+            }
+        };
+        same(&open(&g, Arc::new(st.clone())).unwrap().unwrap());
+        same(&open_lazy(&g, Arc::new(st.clone())).unwrap().unwrap());
+        // Resuming takes every tier up, solves none, and writes it again as version 3.
+        let solved = Arc::new(Mutex::new(0));
+        let s = solved.clone();
+        let mut opts = stored(&st);
+        opts.resume = true;
+        opts.progress = Some(Arc::new(move |ev: &Event<'_>| {
+            if let Event::Tier { reused: false, .. } = ev {
+                *s.lock().unwrap() += 1;
+            }
+        }));
+        same(&solve(&g, &opts).unwrap());
+        assert_eq!(
+            *solved.lock().unwrap(),
+            0,
+            "seed {seed}: a tier solved again"
+        );
+        assert_eq!(read_meta(&st).unwrap().unwrap().version, 3);
+        assert!(st.get(TOTALS).is_some(), "seed {seed}");
+        same(&open(&g, Arc::new(st.clone())).unwrap().unwrap());
     }
 }

@@ -19,7 +19,7 @@ fn longest_win(s: &TierSolution<'_, Chess>, m: &str) -> Option<u32> {
     let g = Chess::new(m).unwrap();
     g.root_tiers()
         .iter()
-        .filter_map(|&t| s.tier_stats(t).and_then(|st| st.longest_win))
+        .filter_map(|&t| s.tier_stats(t).unwrap().and_then(|st| st.longest_win))
         .max()
 }
 
@@ -158,7 +158,7 @@ fn published_longest_mates_of_three_piece_endings() {
     // Black to move loses at most one ply later.
     let g = Chess::new("KQvK").unwrap();
     let t = g.root_tiers()[0];
-    assert_eq!(s.tier_stats(t).unwrap().longest_loss, Some(20));
+    assert_eq!(s.tier_stats(t).unwrap().unwrap().longest_loss, Some(20));
     assert_eq!(longest_win(s, "KBvK"), None);
 }
 

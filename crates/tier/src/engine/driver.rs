@@ -9,7 +9,7 @@
 use crate::api::game::{canonical, DenseIndex, Symmetry};
 use crate::engine::dense::{self, Below, Staged, TASK};
 use crate::engine::dense::{cell_at, push_cell};
-use crate::engine::solution::{TierData, TierSolution};
+use crate::engine::solution::{TierData, TierSolution, TierTotals};
 use crate::engine::{count, write_finished, Dag, Engine, Event, SolveOptions, Traffic};
 use crate::error::Error;
 use crate::stats::merge_stats;
@@ -17,7 +17,7 @@ use crate::stats::Stats;
 use crate::store::cell::{Cell, CellArray, Worth};
 use crate::store::cells::{load_cells, store_cells, stored_width};
 use crate::store::meta::{header, read_meta, values_file, META};
-use crate::store::meta::{read_tier_stats, remove_tier_stats, write_tier_stats};
+use crate::store::meta::{read_tier_stats, read_tier_totals, remove_tier_stats, write_tier_stats};
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Kind, Reader};
 use rayon::prelude::*;
@@ -152,7 +152,7 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: Staged, P: Dealing>(
         data,
         if P::ALONE { opts.storage.clone() } else { None },
         stats,
-        tier_stats,
+        TierTotals::Known(tier_stats),
         sizes.clone(),
         C::BYTES as u32,
     );
@@ -355,12 +355,15 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
         let has_start = self.game.start().is_some();
         // A finished database's totals by tier (one being repaired keeps its description).
         let described = match read_meta(st) {
-            Ok(Some(m)) if m.game == self.gname && P::ALONE => m
-                .tiers
-                .into_iter()
-                .map(|(name, _)| name)
-                .zip(m.tier_stats)
-                .collect(),
+            Ok(Some(m)) if m.game == self.gname && P::ALONE => {
+                // Unreadable totals are counted again.
+                let totals = read_tier_totals(st, &m).unwrap_or_default();
+                m.tiers
+                    .into_iter()
+                    .map(|(name, _)| name)
+                    .zip(totals)
+                    .collect()
+            }
             _ => std::collections::HashMap::new(),
         };
         for &k in &self.dag.order {

@@ -15,13 +15,14 @@ pub(crate) mod sorted;
 use crate::api::game::{visit, DenseIndex, LayoutVisitor, OrderedMoves, Scoring, TierGame};
 pub use crate::engine::driver::share_file;
 use crate::engine::driver::solve_dense;
-use crate::engine::solution::{LazyTier, TierData, TierSolution};
+use crate::engine::solution::{LazyTier, TierData, TierSolution, TierTotals};
 use crate::engine::sorted::{solve_sorted, KeyRanges, WholeRange};
 use crate::error::{human_bytes, Error};
 use crate::store::cell::{Cell, ScoreCell};
 use crate::store::identity::{for_solve, Identified, Identity};
 use crate::store::meta::{
-    header, keys_file, read_meta, values_file, write_meta, Meta, FORMAT, META, META_VERSION,
+    header, keys_file, read_meta, values_file, write_meta, write_tier_totals, Meta, FORMAT, META,
+    META_VERSION,
 };
 use crate::store::storage::Storage;
 use crate::store::tierfile::{Codec, Kind, Reader};
@@ -420,10 +421,12 @@ pub fn solve_distributed<'g, G: TierGame>(
 }
 
 /// Opens the finished database in `storage` without solving, every tier file's header and
-/// index read and checked here; `Ok(None)` when the storage holds no finished database.
+/// index read and checked here, and its totals by tier ([`TOTALS`](crate::TOTALS));
+/// `Ok(None)` when the storage holds no finished database.
 ///
 /// # Errors
-/// A database of another game, a damaged description, or missing or damaged tier files.
+/// A database of another game, a damaged description, or missing or damaged tier files or
+/// totals.
 pub fn open<'g, G: TierGame>(
     game: &'g G,
     storage: Arc<dyn Storage>,
@@ -434,7 +437,8 @@ pub fn open<'g, G: TierGame>(
 /// As [`open`], but a tier's files are opened (header and index read and checked) when a
 /// position of the tier is first looked up: for a database of many tiers probed at a few
 /// positions (a chess tablebase of 912 tables, whose indexes take 90 MB). A missing or
-/// damaged file is then an error of that lookup.
+/// damaged file is then an error of that lookup, and its totals by tier are read when
+/// first asked for ([`TierSolution::tier_stats`]).
 ///
 /// # Errors
 /// A database of another game, or a damaged description.
@@ -468,10 +472,12 @@ fn open_with<'g, G: TierGame>(
         .ok_or_else(|| Error::damaged(name.clone(), "no valid database identity"))?;
     let storage = Identified::wrap(storage, id);
     let dag = Dag::build(game)?;
-    let listed: Vec<&str> = meta.tiers.iter().map(|(n, _)| n.as_str()).collect();
+    let listed: std::collections::HashMap<&str, usize> = (meta.tiers.iter().enumerate())
+        .map(|(p, (n, _))| (n.as_str(), p))
+        .collect();
     let mut data = Vec::with_capacity(dag.tiers.len());
     let mut sizes = Vec::with_capacity(dag.tiers.len());
-    let mut tier_stats = Vec::with_capacity(dag.tiers.len());
+    let mut at = Vec::with_capacity(dag.tiers.len());
     let cell_bytes = meta.cell_bytes;
     let scored = <G::Score as Scoring<G>>::SCORED;
     if !matches!((cell_bytes, scored), (1 | 2, false) | (4, true)) {
@@ -482,7 +488,7 @@ fn open_with<'g, G: TierGame>(
         ));
     }
     for (k, tname) in dag.names.iter().enumerate() {
-        let Some(pos) = listed.iter().position(|l| l == tname) else {
+        let Some(&pos) = listed.get(tname.as_str()) else {
             return Err(Error::damaged(
                 name,
                 format!("tier {tname} of the game is not in the database"),
@@ -490,7 +496,7 @@ fn open_with<'g, G: TierGame>(
         };
         let size = meta.tiers[pos].1;
         sizes.push(size);
-        tier_stats.push(meta.tier_stats.get(pos).cloned().flatten());
+        at.push(pos);
         let t = dag.tiers[k];
         data.push(match lazy {
             false => open_tier(game, t, &*storage, &meta.game, size)?,
@@ -505,7 +511,19 @@ fn open_with<'g, G: TierGame>(
         });
     }
     let stats = meta.stats.clone();
-    Ok(Some(TierSolution::new(
+    let tier_stats = match meta.version {
+        2 => TierTotals::Known(
+            (at.iter())
+                .map(|&p| meta.tier_stats.get(p).cloned().flatten())
+                .collect(),
+        ),
+        _ => TierTotals::Stored {
+            meta: Box::new(meta),
+            at,
+            read: std::sync::OnceLock::new(),
+        },
+    };
+    let solution = TierSolution::new(
         game,
         dag.tiers,
         data,
@@ -514,7 +532,12 @@ fn open_with<'g, G: TierGame>(
         tier_stats,
         sizes,
         cell_bytes,
-    )))
+    );
+    if !lazy {
+        // Checked with the tier files (a lazy open reads them when first asked).
+        solution.all_tier_stats()?;
+    }
+    Ok(Some(solution))
 }
 
 /// Opens tier `t`'s files in a finished database of game `game_name` that says the tier has
@@ -621,6 +644,7 @@ pub(crate) fn write_finished<G: TierGame>(
     sizes: &[u64],
 ) -> Result<(), Error> {
     let start = solution.start_text()?;
+    write_tier_totals(st, names, solution.all_tier_stats()?)?;
     write_meta(
         st,
         Meta {
@@ -634,7 +658,7 @@ pub(crate) fn write_finished<G: TierGame>(
             tiers: names.iter().cloned().zip(sizes.iter().copied()).collect(),
             start,
             stats: solution.stats.clone(),
-            tier_stats: solution.tier_stats.clone(),
+            tier_stats: vec![],
             checksum: String::new(),
         },
     )
@@ -682,11 +706,12 @@ pub(crate) fn open_if_finished<'g, G: TierGame>(
     game: &'g G,
     st: &Arc<dyn Storage>,
 ) -> Result<Option<TierSolution<'g, G>>, Error> {
-    let meta = match read_meta(&**st) {
-        Ok(Some(m)) if m.game == game.name() => m,
+    // A description of an older version is written again by the solve that takes its
+    // tiers up.
+    match read_meta(&**st) {
+        Ok(Some(m)) if m.game == game.name() && m.version == META_VERSION => {}
         _ => return Ok(None),
     };
-    let _ = meta;
     let Ok(Some(sol)) = open(game, st.clone()) else {
         return Ok(None);
     };

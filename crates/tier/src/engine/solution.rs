@@ -6,11 +6,12 @@ use crate::error::Error;
 use crate::stats::Stats;
 use crate::store::cell::{AnyCells, Cell, ScoreCell, Worth};
 use crate::store::cells::stored_cell;
+use crate::store::meta::{read_tier_totals, Meta};
 use crate::store::storage::Storage;
 use crate::store::tierfile::Reader;
 use retrograde_solve::{Scored, Value};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// A solved game, whatever solved it and wherever its values are kept: the value of any
 /// position, its moves ranked, and the totals.
@@ -173,6 +174,19 @@ impl<T> BlockCache<T> {
     }
 }
 
+/// The totals of each tier (games without a start), in the order of the solution's tiers.
+pub(crate) enum TierTotals {
+    /// Counted by the solve, or read with the description (a database of version 2).
+    Known(Vec<Option<Stats>>),
+    /// In the database's totals file, read when first asked (a probe never asks): `at[k]`
+    /// is tier `k`'s place in the description's order.
+    Stored {
+        meta: Box<Meta>,
+        at: Vec<usize>,
+        read: OnceLock<Vec<Option<Stats>>>,
+    },
+}
+
 /// A game solved by the tier engine: every tier's values, in memory or in files.
 pub struct TierSolution<'g, G: TierGame> {
     pub(crate) game: &'g G,
@@ -181,7 +195,7 @@ pub struct TierSolution<'g, G: TierGame> {
     pub(crate) data: Vec<TierData>,
     pub(crate) storage: Option<Arc<dyn Storage>>,
     pub(crate) stats: Stats,
-    pub(crate) tier_stats: Vec<Option<Stats>>,
+    pub(crate) tier_stats: TierTotals,
     pub(crate) sizes: Vec<u64>,
     pub(crate) cell_bytes: u32,
     keys_cache: BlockCache<u64>,
@@ -206,7 +220,7 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
         data: Vec<TierData>,
         storage: Option<Arc<dyn Storage>>,
         stats: Stats,
-        tier_stats: Vec<Option<Stats>>,
+        tier_stats: TierTotals,
         sizes: Vec<u64>,
         cell_bytes: u32,
     ) -> Self {
@@ -245,9 +259,34 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
         &self.sizes
     }
 
-    /// Totals over every position solved in tier `t` (games without a start only).
-    pub fn tier_stats(&self, t: G::Tier) -> Option<&Stats> {
-        self.tier_stats.get(*self.index.get(&t)?)?.as_ref()
+    /// Totals over every position solved in tier `t` (games without a start only; `None`
+    /// for others, and for a tier not of the game).
+    ///
+    /// # Errors
+    /// An opened database whose totals file is missing or damaged (read at the first call).
+    pub fn tier_stats(&self, t: G::Tier) -> Result<Option<&Stats>, Error> {
+        let Some(&k) = self.index.get(&t) else {
+            return Ok(None);
+        };
+        Ok(self.all_tier_stats()?.get(k).and_then(Option::as_ref))
+    }
+
+    /// Every tier's totals, in the order of [`TierSolution::tiers`].
+    pub(crate) fn all_tier_stats(&self) -> Result<&[Option<Stats>], Error> {
+        match &self.tier_stats {
+            TierTotals::Known(v) => Ok(v),
+            TierTotals::Stored { meta, at, read } => {
+                if let Some(v) = read.get() {
+                    return Ok(v);
+                }
+                let st = self.storage.as_deref().ok_or_else(|| {
+                    Error::Unsupported("the totals of a database without its storage".into())
+                })?;
+                let listed = read_tier_totals(st, meta)?;
+                let v = at.iter().map(|&p| listed[p].clone()).collect();
+                Ok(read.get_or_init(|| v))
+            }
+        }
     }
 
     /// Bytes of tier `t`'s files in the storage (`None` when it is kept in memory, or

@@ -33,7 +33,10 @@ pub struct Meta {
     pub start: Option<String>,
     /// The totals.
     pub stats: Stats,
-    /// Per tier totals (games without a start), in the order of `tiers`.
+    /// Per tier totals (games without a start), in the order of `tiers`, in databases of
+    /// version 2; empty from version 3, which keeps them in [`TOTALS`] (read with
+    /// [`read_tier_totals`]) so that opening a database of many tiers reads a short
+    /// description (912 chess tables' totals and histograms made it 5.5 MB).
     pub tier_stats: Vec<Option<Stats>>,
     /// CRC-32 of this object written with an empty checksum, in hex.
     pub checksum: String,
@@ -42,8 +45,12 @@ pub struct Meta {
 /// The name of the database's description file.
 pub const META: &str = "database.json";
 pub(crate) const FORMAT: &str = "retrograde tier database";
-/// The version of `database.json` written and read (2: with the database's identity).
-pub const META_VERSION: u32 = 2;
+/// The version of `database.json` written (2: with the database's identity; 3: the totals
+/// by tier in [`TOTALS`]). Versions 2 and 3 are read.
+pub const META_VERSION: u32 = 3;
+/// The file of a tier database's totals by tier (version 3 on), written before
+/// `database.json`.
+pub const TOTALS: &str = "totals.json";
 
 /// A JSON record sealed by its own checksum: the CRC-32, in hex, of the record written with
 /// an empty checksum.
@@ -92,11 +99,11 @@ pub fn read_meta(storage: &dyn Storage) -> Result<Option<Meta>, Error> {
             format!("format {:?}, expected {FORMAT:?}", meta.format),
         ));
     }
-    if meta.version != META_VERSION {
+    if !(2..=META_VERSION).contains(&meta.version) {
         return Err(Error::damaged(
             name,
             format!(
-                "version {} of the format, this build reads version {META_VERSION} (solve again to rewrite the database)",
+                "version {} of the format, this build reads versions 2 to {META_VERSION} (solve again to rewrite the database)",
                 meta.version
             ),
         ));
@@ -116,6 +123,94 @@ impl Meta {
     pub fn identity(&self) -> Option<Identity> {
         Identity::from_hex(&self.id).filter(|&id| id != Identity::NONE)
     }
+}
+
+/// What [`TOTALS`] holds: every tier's totals, by name, in the order of `database.json`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+struct Totals {
+    /// Always `retrograde tier totals`.
+    format: String,
+    /// The database's identity, in hex.
+    id: String,
+    tiers: Vec<(String, Option<Stats>)>,
+    /// CRC-32 of this object written with an empty checksum, in hex.
+    checksum: String,
+}
+
+impl Sealed for Totals {
+    fn checksum(&mut self) -> &mut String {
+        &mut self.checksum
+    }
+}
+
+const TOTALS_FORMAT: &str = "retrograde tier totals";
+
+/// Writes [`TOTALS`]: tier `names[k]`'s totals `stats[k]` (before `database.json`).
+pub(crate) fn write_tier_totals(
+    storage: &dyn Storage,
+    names: &[String],
+    stats: &[Option<Stats>],
+) -> Result<(), Error> {
+    let totals = Totals {
+        format: TOTALS_FORMAT.into(),
+        id: storage.identity().to_hex(),
+        tiers: names.iter().cloned().zip(stats.iter().cloned()).collect(),
+        checksum: String::new(),
+    }
+    .sealed();
+    let bytes = serde_json::to_vec(&totals).expect("serializable");
+    let io = |e| Error::io(storage.describe(TOTALS), "write", e);
+    let mut w = storage.create(TOTALS).map_err(io)?;
+    std::io::Write::write_all(&mut w, &bytes).map_err(io)?;
+    w.commit().map_err(io)
+}
+
+/// The totals by tier of the finished database `meta` describes, in the order of its
+/// `tiers`: from `database.json` (version 2) or [`TOTALS`] (version 3).
+///
+/// # Errors
+/// [`TOTALS`] missing, damaged, of another database, or not of the tiers `meta` lists.
+pub fn read_tier_totals(storage: &dyn Storage, meta: &Meta) -> Result<Vec<Option<Stats>>, Error> {
+    if meta.version < 3 {
+        return Ok(meta.tier_stats.clone());
+    }
+    let name = storage.describe(TOTALS);
+    let len = storage
+        .size(TOTALS)
+        .map_err(|e| Error::io(name.clone(), "read", e))?
+        .ok_or_else(|| Error::Missing { file: name.clone() })?;
+    if len > 1 << 30 {
+        return Err(Error::damaged(name, "too big for the totals of a database"));
+    }
+    let mut buf = vec![0u8; len as usize];
+    storage
+        .read_at(TOTALS, 0, &mut buf)
+        .map_err(|e| Error::io(name.clone(), "read", e))?;
+    let t: Totals = serde_json::from_slice(&buf)
+        .map_err(|e| Error::damaged(name.clone(), format!("not the totals of a database: {e}")))?;
+    if t.format != TOTALS_FORMAT {
+        return Err(Error::damaged(
+            name,
+            format!("format {:?}, expected {TOTALS_FORMAT:?}", t.format),
+        ));
+    }
+    if t.clone().sealed().checksum != t.checksum {
+        return Err(Error::damaged(name, "checksum mismatch"));
+    }
+    if t.id != meta.id {
+        return Err(Error::damaged(
+            name,
+            format!(
+                "written by another solve (database identity {}, this database's is {})",
+                t.id, meta.id
+            ),
+        ));
+    }
+    let listed = meta.tiers.iter().map(|(n, _)| n);
+    if t.tiers.len() != meta.tiers.len() || !t.tiers.iter().map(|(n, _)| n).eq(listed) {
+        return Err(Error::damaged(name, "not the tiers database.json lists"));
+    }
+    Ok(t.tiers.into_iter().map(|(_, s)| s).collect())
 }
 
 /// Writes `database.json` (sealed with its checksum; the last file a solve writes).

@@ -68,7 +68,7 @@ pub(crate) use place::{KeyRanges, WholeRange};
 
 use crate::api::game::{OrderedMoves, Symmetry};
 use crate::engine::small_rounds;
-use crate::engine::solution::{TierData, TierSolution};
+use crate::engine::solution::{TierData, TierSolution, TierTotals};
 use crate::engine::{prepare_storage, write_finished, Dag, Event, SolveOptions, Traffic};
 use crate::error::Error;
 use crate::stats::merge_stats;
@@ -286,7 +286,7 @@ impl<'g, 'a, G: OrderedMoves, K: Key, C: CellArray<V = Value>, P: KeyPlacement>
                 None
             },
             stats,
-            vec![None; n],
+            TierTotals::Known(vec![None; n]),
             classes.clone(),
             C::BYTES as u32,
         );
