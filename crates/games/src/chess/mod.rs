@@ -1351,9 +1351,10 @@ impl TierGame for Chess {
 
     fn root_tiers(&self) -> Vec<Tier> {
         let mut out: Vec<Tier> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for t in self.roots.iter().flat_map(|&m| self.tiers_of(m)) {
             let t = self.kept_tier(t);
-            if !out.contains(&t) {
+            if seen.insert(t) {
                 out.push(t);
             }
         }
