@@ -1059,6 +1059,8 @@ fn a_compact_database_answers_every_position_as_the_whole_one() {
             let want = whole.value(&p).unwrap();
             assert!(want.is_some(), "{}", g.fen(&p));
             assert_eq!(lazy.value(&p).unwrap(), want, "{}", g.fen(&p));
+            // Asked again: a derived value as it was derived (kept).
+            assert_eq!(lazy.value(&p).unwrap(), want, "{}", g.fen(&p));
             assert_eq!(compact.value(&p).unwrap(), want, "{}", g.fen(&p));
             n += 1;
             derived += usize::from(split.is_some_and(|s| i >= s));

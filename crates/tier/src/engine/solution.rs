@@ -98,6 +98,34 @@ type BlockKey = (usize, usize);
 /// Bytes of decoded blocks a solution keeps, per kind (keys, values).
 const CACHE_BYTES: usize = 256 << 20;
 
+/// Values derived for the numbers a compact file leaves out, kept at most (about 40 MB).
+const DERIVED_KEPT: usize = 1 << 20;
+
+/// The values derived for the numbers compact files leave out, by (tier, number): each is
+/// a pass over the position's moves, whose blocks (a few dozen, of other tables) a block
+/// cache does not keep for long, so that a position asked again costs a look-up. Emptied
+/// when full ([`DERIVED_KEPT`]).
+#[derive(Debug, Default)]
+struct DerivedMemo(Mutex<HashMap<(usize, u64), Scored>>);
+
+impl DerivedMemo {
+    fn get(&self, key: (usize, u64)) -> Option<Scored> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .copied()
+    }
+
+    fn put(&self, key: (usize, u64), v: Scored) {
+        let mut m = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if m.len() >= DERIVED_KEPT {
+            m.clear();
+        }
+        m.insert(key, v);
+    }
+}
+
 /// Decoded blocks, kept up to [`CACHE_BYTES`] and dropped least recently used first, so
 /// that a position and its moves read a block once, and a long-lived solution (`serve`)
 /// answers from memory once its blocks have been read.
@@ -199,6 +227,7 @@ pub struct TierSolution<'g, G: TierGame> {
     pub(crate) sizes: Vec<u64>,
     pub(crate) cell_bytes: u32,
     keys_cache: BlockCache<u64>,
+    derived: DerivedMemo,
     /// Stored cells, as the values file holds them (one, two or four bytes a number).
     values_cache: BlockCache<u8>,
 }
@@ -236,6 +265,7 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
             sizes,
             cell_bytes,
             keys_cache: BlockCache::default(),
+            derived: DerivedMemo::default(),
             values_cache: BlockCache::default(),
         }
     }
@@ -429,7 +459,12 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
             TierData::File(r) => {
                 let i = <G::Layout as Layout<G>>::number(self.game, p);
                 if r.is_derived(i) {
-                    return self.derived(k, r, p).map(Some);
+                    if let Some(v) = self.derived.get((k, i)) {
+                        return Ok(Some(v));
+                    }
+                    let v = self.derived(k, r, p)?;
+                    self.derived.put((k, i), v);
+                    return Ok(Some(v));
                 }
                 self.file_value(k, r, i)
             }
