@@ -10,14 +10,18 @@
 //! each, p50, p99 and max:
 //! - *value, warm*: [`Probe::value`] (the outcome and depth to mate) on one open tablebase,
 //!   every position asked once before the timed pass;
-//! - *probe, warm*: [`Probe::fen`], what `query` answers: the value and every legal move's;
+//! - *probe, warm*: [`Probe::fen`], what `query` answers: the value and every legal move's,
+//!   every position asked once before (after the values' pass: the blocks of 10,000
+//!   positions' moves do not fit the probe's cache of 256 MiB of decoded blocks);
 //! - *open*: [`Tablebase::open`] and [`Tablebase::probe`] (the directory's description;
 //!   a table's file is opened when first probed);
 //! - *value, cold*: the first [`Probe::value`] on a tablebase just opened (its table's file
 //!   opened, its header and index read and checked, and a block read, checked and
 //!   decompressed). The operating system's file cache is
 //!   warm (dropping it would disturb the machine's other users): a cold start of the
-//!   tablebase, not of the disk.
+//!   tablebase, not of the disk;
+//! - *query, a process a FEN*: `retrograde query DIR --position FEN` run for each of the
+//!   first 200 positions: the process's start, the open and the answer with every move's.
 //!
 //! Also the tablebase's size on disk and bits a position. Without `--bench` (as `cargo test
 //! --benches` runs it), a smoke run on 3 pieces with 300 positions.
@@ -211,6 +215,7 @@ fn run() -> Result<(), String> {
     for (d, kind) in [(&dir, ""), (&compact, ", compact")] {
         let name = format!("chess, up to {pieces} pieces{kind}");
         measure(d, &name, &fens, &mut table)?;
+        query_processes(&cli, d, &name, &fens[..fens.len().min(QUERIES)], &mut table)?;
     }
     println!("{}", table.render());
     let positions = probe_positions(&cli, &dir, pieces)?;
@@ -335,11 +340,17 @@ fn longest_mates(probe: &Probe<'_>, pieces: usize) -> Result<(), String> {
 fn measure(dir: &Path, name: &str, fens: &[String], table: &mut Table) -> Result<(), String> {
     let tb = Tablebase::open(dir).map_err(|e| e.to_string())?;
     let probe = tb.probe().map_err(|e| e.to_string())?;
-    // Warm: every position once, then the timed passes.
-    for fen in fens {
-        probe.fen(fen).map_err(|e| e.to_string())?;
-    }
+    // Warm: every position asked the same question once, then the timed pass (a probe
+    // with moves reads its moves' blocks too: their blocks would crowd the cache of the
+    // values' pass).
     for (what, full) in [("value, warm", false), ("probe with moves, warm", true)] {
+        for fen in fens {
+            if full {
+                probe.fen(fen).map_err(|e| e.to_string())?;
+            } else {
+                probe.value(fen).map_err(|e| e.to_string())?;
+            }
+        }
         let mut times = Vec::with_capacity(fens.len());
         let started = Instant::now();
         for fen in fens {
@@ -381,6 +392,48 @@ fn measure(dir: &Path, name: &str, fens: &[String], table: &mut Table) -> Result
         "value, cold (just opened)",
         fens.len(),
         cold,
+        total,
+    );
+    Ok(())
+}
+
+/// Positions asked of `query` one process each.
+const QUERIES: usize = 200;
+
+/// `retrograde query DIR --position FEN`, a process for each of `fens`: what a script that
+/// asks one position pays, the process's start and the tablebase's open included.
+fn query_processes(
+    cli: &Path,
+    dir: &Path,
+    name: &str,
+    fens: &[String],
+    table: &mut Table,
+) -> Result<(), String> {
+    let mut times = Vec::with_capacity(fens.len());
+    let started = Instant::now();
+    for fen in fens {
+        let t = Instant::now();
+        let out = Command::new(cli)
+            .arg("query")
+            .arg(dir)
+            .args(["--position", fen, "--output", "json"])
+            .output()
+            .map_err(|e| format!("{}: {e}", cli.display()))?;
+        times.push(t.elapsed());
+        if !out.status.success() {
+            return Err(format!(
+                "query {fen}: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+    }
+    let (n, total) = (fens.len(), started.elapsed());
+    latency_row(
+        table,
+        name,
+        "query, a process a FEN",
+        n,
+        percentiles(times),
         total,
     );
     Ok(())
