@@ -98,6 +98,16 @@ type BlockKey = (usize, usize);
 /// Bytes of decoded blocks a solution keeps, per kind (keys, values).
 const CACHE_BYTES: usize = 256 << 20;
 
+/// Bytes of decoded blocks kept for the moves of positions being derived (below).
+const DERIVING_CACHE_BYTES: usize = 64 << 20;
+
+thread_local! {
+    /// Set while a value a compact file leaves out is derived: the blocks its moves read (a
+    /// few dozen, of other tables) go to a cache of their own, so that they do not push
+    /// the blocks of the positions asked out of the main one.
+    static DERIVING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Values derived for the numbers a compact file leaves out, kept at most (about 40 MB).
 const DERIVED_KEPT: usize = 1 << 20;
 
@@ -144,13 +154,19 @@ struct CacheInner<T> {
 
 impl<T> Default for BlockCache<T> {
     fn default() -> Self {
+        BlockCache::with_budget(CACHE_BYTES)
+    }
+}
+
+impl<T> BlockCache<T> {
+    fn with_budget(budget: usize) -> Self {
         BlockCache {
             inner: Mutex::new(CacheInner {
                 blocks: HashMap::new(),
                 bytes: 0,
                 clock: 0,
             }),
-            budget: CACHE_BYTES,
+            budget,
         }
     }
 }
@@ -228,6 +244,8 @@ pub struct TierSolution<'g, G: TierGame> {
     pub(crate) cell_bytes: u32,
     keys_cache: BlockCache<u64>,
     derived: DerivedMemo,
+    /// The blocks read while deriving ([`DERIVING`]).
+    deriving_cache: BlockCache<u8>,
     /// Stored cells, as the values file holds them (one, two or four bytes a number).
     values_cache: BlockCache<u8>,
 }
@@ -266,6 +284,7 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
             cell_bytes,
             keys_cache: BlockCache::default(),
             derived: DerivedMemo::default(),
+            deriving_cache: BlockCache::with_budget(DERIVING_CACHE_BYTES),
             values_cache: BlockCache::default(),
         }
     }
@@ -352,9 +371,11 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
         }
         let per = u64::from(r.block_elems());
         let b = (i / per) as usize;
-        let raw = self
-            .values_cache
-            .get((k, b), || r.block(self.storage()?, b))?;
+        let cache = match DERIVING.with(std::cell::Cell::get) {
+            true => &self.deriving_cache,
+            false => &self.values_cache,
+        };
+        let raw = cache.get((k, b), || r.block(self.storage()?, b))?;
         let e = r.elem() as usize;
         let at = (i % per) as usize * e;
         let cell = raw.get(at..at + e).ok_or_else(|| {
@@ -512,7 +533,10 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
                 )));
             }
         }
-        let best = self.scored_moves(p)?.into_iter().next();
+        let was = DERIVING.with(|d| d.replace(true));
+        let moves = self.scored_moves(p);
+        DERIVING.with(|d| d.set(was));
+        let best = moves?.into_iter().next();
         best.map(|(_, v)| v).ok_or_else(|| {
             Error::Game(format!(
                 "{p:?} has moves, then none (the game's moves changed)"
