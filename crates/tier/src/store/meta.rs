@@ -72,27 +72,42 @@ impl Sealed for Meta {
     }
 }
 
+/// Reads JSON record `file` of at most `max` bytes, `what` it should be; `Ok(None)` when
+/// there is none.
+fn read_json<T: serde::de::DeserializeOwned>(
+    storage: &dyn Storage,
+    file: &str,
+    max: u64,
+    what: &str,
+) -> Result<Option<T>, Error> {
+    let name = storage.describe(file);
+    let Some(len) = storage
+        .size(file)
+        .map_err(|e| Error::io(name.clone(), "read", e))?
+    else {
+        return Ok(None);
+    };
+    if len > max {
+        return Err(Error::damaged(name, format!("too big for {what}")));
+    }
+    let mut buf = vec![0u8; len as usize];
+    storage
+        .read_at(file, 0, &mut buf)
+        .map_err(|e| Error::io(name.clone(), "read", e))?;
+    serde_json::from_slice(&buf)
+        .map(Some)
+        .map_err(|e| Error::damaged(name, format!("not {what}: {e}")))
+}
+
 /// Reads a database's description, checking its checksum; `Ok(None)` when there is none.
 ///
 /// # Errors
 /// A description that cannot be read, is not one, or whose checksum does not hold.
 pub fn read_meta(storage: &dyn Storage) -> Result<Option<Meta>, Error> {
     let name = storage.describe(META);
-    let Some(len) = storage
-        .size(META)
-        .map_err(|e| Error::io(name.clone(), "read", e))?
-    else {
+    let Some(meta) = read_json::<Meta>(storage, META, 64 << 20, "a database description")? else {
         return Ok(None);
     };
-    if len > 64 << 20 {
-        return Err(Error::damaged(name, "too big for a database description"));
-    }
-    let mut buf = vec![0u8; len as usize];
-    storage
-        .read_at(META, 0, &mut buf)
-        .map_err(|e| Error::io(name.clone(), "read", e))?;
-    let meta: Meta = serde_json::from_slice(&buf)
-        .map_err(|e| Error::damaged(name.clone(), format!("not a database description: {e}")))?;
     if meta.format != FORMAT {
         return Err(Error::damaged(
             name,
@@ -175,19 +190,8 @@ pub fn read_tier_totals(storage: &dyn Storage, meta: &Meta) -> Result<Vec<Option
         return Ok(meta.tier_stats.clone());
     }
     let name = storage.describe(TOTALS);
-    let len = storage
-        .size(TOTALS)
-        .map_err(|e| Error::io(name.clone(), "read", e))?
+    let t = read_json::<Totals>(storage, TOTALS, 1 << 30, "the totals of a database")?
         .ok_or_else(|| Error::Missing { file: name.clone() })?;
-    if len > 1 << 30 {
-        return Err(Error::damaged(name, "too big for the totals of a database"));
-    }
-    let mut buf = vec![0u8; len as usize];
-    storage
-        .read_at(TOTALS, 0, &mut buf)
-        .map_err(|e| Error::io(name.clone(), "read", e))?;
-    let t: Totals = serde_json::from_slice(&buf)
-        .map_err(|e| Error::damaged(name.clone(), format!("not the totals of a database: {e}")))?;
     if t.format != TOTALS_FORMAT {
         return Err(Error::damaged(
             name,
