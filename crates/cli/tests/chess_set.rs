@@ -145,6 +145,33 @@ rtest!(
             text.stdout
         );
 
+        // The totals by tier (totals.json) damaged, then missing: every table is taken up,
+        // none solved, their totals counted again (the same report), and written again.
+        for damage in ["damaged", "missing"] {
+            let path = db.join("totals.json");
+            if damage == "damaged" {
+                let mut b = std::fs::read(&path).unwrap();
+                let at = b.len() / 2;
+                b[at] ^= 0x01;
+                std::fs::write(&path, b).unwrap();
+            } else {
+                std::fs::remove_file(&path).unwrap();
+            }
+            let repaired = ok(dir
+                .command()
+                .args(["game", "chess", "--up-to", "3", "--db", "tb", "-o", "json"])
+                .output());
+            let j = json(&repaired.stdout);
+            assert_eq!(endings(&j), set, "{damage}");
+            assert_eq!(
+                (&j["tables_solved"], &j["tables_reused"]),
+                (&0.into(), &11.into()),
+                "{damage}"
+            );
+            assert_eq!(written(&db), before, "{damage}: a table written again");
+            assert!(path.exists(), "{damage}: totals.json not written again");
+        }
+
         // Interrupted: the description and two tables missing (a run stopped before its end
         // writes no database.json). The rest is taken up, the two are solved, same answer.
         for f in ["database.json", "KRvK.values", "KPvK_4.values"] {
