@@ -129,9 +129,21 @@ fn an_older_database_says_to_solve_again() {
             "{e}"
         );
     }
-    // A description of version 1.
     let meta = String::from_utf8(st.get(META).unwrap()).unwrap();
     assert!(meta.contains("\"version\": 3"));
+    // A description of a newer version: not damage, and not "solve again".
+    st.put(
+        META,
+        meta.replace("\"version\": 3", "\"version\": 9")
+            .into_bytes(),
+    );
+    let e = open(&g, Arc::new(st.clone())).map(|_| ()).unwrap_err();
+    let m = e.to_string();
+    assert!(
+        m.contains("version 9") && m.contains("newer") && !e.is_damage(),
+        "{e}"
+    );
+    // A description of version 1.
     st.put(
         META,
         meta.replace("\"version\": 3", "\"version\": 1")

@@ -114,7 +114,14 @@ pub fn read_meta(storage: &dyn Storage) -> Result<Option<Meta>, Error> {
             format!("format {:?}, expected {FORMAT:?}", meta.format),
         ));
     }
-    if !(2..=META_VERSION).contains(&meta.version) {
+    if meta.version > META_VERSION {
+        // Not damage: a newer build wrote it.
+        return Err(Error::Unsupported(format!(
+            "{name}: version {} of the format, newer than this build reads (2 to {META_VERSION}): open it with a newer retrograde",
+            meta.version
+        )));
+    }
+    if meta.version < 2 {
         return Err(Error::damaged(
             name,
             format!(
