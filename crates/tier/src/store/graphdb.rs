@@ -239,7 +239,7 @@ fn meta(
     }
 }
 
-/// [`write`] for a graph solved across ranks ([`retrograde_solve::solve_distributed`],
+/// [`write()`] for a graph solved across ranks ([`retrograde_solve::solve_distributed`],
 /// with best moves): every rank calls it with its share of the graph and of the solution
 /// and its totals; rank 0 writes the same files one process writes for the whole graph,
 /// one batch of blocks at a time, every rank sending its elements of the batch (each
@@ -248,7 +248,7 @@ fn meta(
 /// target's rank in one exchange. A collective; `storage` is used at rank 0 only.
 ///
 /// # Errors
-/// As [`write`]; a remoteness past 2^30 is found by every rank alike.
+/// As [`write()`]; a remoteness past 2^30 is found by every rank alike.
 pub fn write_distributed(
     storage: &dyn Storage,
     g: &retrograde_solve::DistGraph,

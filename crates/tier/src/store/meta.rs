@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 pub struct Meta {
     /// Always `retrograde tier database`.
     pub format: String,
-    /// Format version ([`META_VERSION`]).
+    /// Format version (2 or 3; 3 is written).
     pub version: u32,
     /// The database's identity, in hex: every one of its files carries it
     /// ([`crate::store::identity`]). Empty in databases of version 1, which had none.
