@@ -511,17 +511,11 @@ fn open_with<'g, G: TierGame>(
         });
     }
     let stats = meta.stats.clone();
-    let tier_stats = match meta.version {
-        2 => TierTotals::Known(
-            (at.iter())
-                .map(|&p| meta.tier_stats.get(p).cloned().flatten())
-                .collect(),
-        ),
-        _ => TierTotals::Stored {
-            meta: Box::new(meta),
-            at,
-            read: std::sync::OnceLock::new(),
-        },
+    // Read by `read_tier_totals`, which knows where each version keeps them.
+    let tier_stats = TierTotals::Stored {
+        meta: Box::new(meta),
+        at,
+        read: std::sync::OnceLock::new(),
     };
     let solution = TierSolution::new(
         game,

@@ -220,10 +220,11 @@ impl<T> BlockCache<T> {
 
 /// The totals of each tier (games without a start), in the order of the solution's tiers.
 pub(crate) enum TierTotals {
-    /// Counted by the solve, or read with the description (a database of version 2).
+    /// Counted by the solve.
     Known(Vec<Option<Stats>>),
-    /// In the database's totals file, read when first asked (a probe never asks): `at[k]`
-    /// is tier `k`'s place in the description's order.
+    /// In an opened database ([`read_tier_totals`]: its totals file, or with version 2 its
+    /// description), read when first asked (a probe never asks): `at[k]` is tier `k`'s
+    /// place in the description's order.
     Stored {
         meta: Box<Meta>,
         at: Vec<usize>,
@@ -332,7 +333,10 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
                     Error::Unsupported("the totals of a database without its storage".into())
                 })?;
                 let listed = read_tier_totals(st, meta)?;
-                let v = at.iter().map(|&p| listed[p].clone()).collect();
+                let v = at
+                    .iter()
+                    .map(|&p| listed.get(p).cloned().flatten())
+                    .collect();
                 Ok(read.get_or_init(|| v))
             }
         }
