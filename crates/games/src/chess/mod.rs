@@ -2017,6 +2017,21 @@ impl SymmetricGame for Chess {
             _ => self.is_canonical_mirrored(p),
         }
     }
+
+    /// Two moves of `p` are made by one side, so their positions have the other side's
+    /// king on the same square and the same side to move. A symmetry mapping one onto the
+    /// other must then keep that king's square and not swap the colours (which changes the
+    /// side to move); of the board's symmetries only the reflections in the long diagonals
+    /// keep a square (the mirror alone, with pawns, keeps none).
+    #[inline]
+    fn children_apart(&self, p: &Pos) -> bool {
+        if p.pawns() {
+            return true;
+        }
+        let king = p.sq(1 - usize::from(p.stm()));
+        let (file, rank) = (king & 7, king >> 3);
+        file != rank && file + rank != 7
+    }
 }
 
 impl Notation for Chess {

@@ -839,6 +839,39 @@ fn class_sizes_and_canonical_tests_agree_with_all_symmetries() {
     }
 }
 
+/// `children_apart` against the plain definition: where it says so, no two moves inside
+/// the tier reach positions that one of the 16 symmetries maps onto each other; and where
+/// it does not (the king of the side not to move on a long diagonal, no pawns), some do.
+#[test]
+fn children_apart_where_no_symmetry_maps_one_move_onto_another() {
+    let mut met = 0;
+    for m in ["KQvK", "KBBvK", "KRvKB", "KRvKR", "KPvK", "KPvKP", "KRPvK"] {
+        let g = Chess::new(m).unwrap();
+        let mut apart = 0;
+        for p in sample(&g, 2000) {
+            if !g.is_canonical(&p) || g.primitive(&p).is_some() {
+                continue;
+            }
+            let t = g.tier(&p);
+            let mut moves = Vec::new();
+            g.moves(&p, &mut moves);
+            moves.retain(|c| g.tier(c) == t);
+            let twins = moves.iter().enumerate().any(|(i, c)| {
+                moves[..i]
+                    .iter()
+                    .any(|d| (0..16).any(|s| g.apply_symmetry(c, s) == *d))
+            });
+            if g.children_apart(&p) {
+                assert!(!twins, "{m}: {}", g.fen(&p));
+                apart += 1;
+            }
+            met += usize::from(twins);
+        }
+        assert!(apart > 100, "{m}: {apart} positions with moves apart");
+    }
+    assert!(met > 0, "positions with two moves to one class sampled");
+}
+
 /// The bit tricks on materials against counting.
 #[test]
 fn material_length_and_pawns_by_bits() {

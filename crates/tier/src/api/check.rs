@@ -128,6 +128,15 @@ pub fn check_game<G: TierGame>(game: &G, samples: u64) -> Result<(), Violation> 
                     "{p:?} and its canonical {cp:?} have moves to different classes"
                 ));
             }
+            if <G::Symmetry as Symmetry<G>>::children_apart(game, &p) {
+                let inside: HashSet<G::Position> = moves
+                    .iter()
+                    .filter(|c| game.tier(c) == t)
+                    .copied()
+                    .collect();
+                let classes: Vec<G::Position> = inside.iter().map(|c| canonical(game, c)).collect();
+                twice(&classes).map_err(|c| format!("{p:?}: two of its moves reach the class of {c:?}, but children_apart says no symmetry maps one onto the other"))?;
+            }
         }
     }
     Ok(())

@@ -334,6 +334,13 @@ pub trait SymmetricGame: TierGame {
         let fixed = (0..n).filter(|&g| self.apply_symmetry(p, g) == *p).count();
         (n / fixed.max(1)) as u64
     }
+    /// Whether no symmetry maps one of `p`'s moves inside its tier onto another (their
+    /// positions are in distinct classes). With [`TierGame::DISTINCT_MOVES`] and un-moves,
+    /// the engine then counts `p`'s moves inside the tier without their canonical forms.
+    /// Default: `false`, which is always true to say; `check_game` tests a `true`.
+    fn children_apart(&self, _p: &Self::Position) -> bool {
+        false
+    }
 }
 
 /// Whether and how the engine reduces by symmetry, chosen by [`TierGame::Symmetry`].
@@ -348,6 +355,9 @@ pub trait Symmetry<G: TierGame>: sealed::Sealed {
     fn class_size(game: &G, p: &G::Position) -> u64;
     /// The images of `p` under every symmetry, the identity's first (`p` alone without).
     fn images(game: &G, p: &G::Position) -> Vec<G::Position>;
+    /// Whether `p`'s moves inside its tier reach distinct classes when they reach distinct
+    /// positions (always, without symmetries).
+    fn children_apart(game: &G, p: &G::Position) -> bool;
 }
 
 /// Symmetry: the game gives symmetries ([`SymmetricGame`]).
@@ -376,6 +386,10 @@ impl<G: SymmetricGame> Symmetry<G> for Symmetries {
             .map(|g| game.apply_symmetry(p, g))
             .collect()
     }
+    #[inline(always)]
+    fn children_apart(game: &G, p: &G::Position) -> bool {
+        game.children_apart(p)
+    }
 }
 impl<G: TierGame> Symmetry<G> for NoSymmetry {
     const SYMMETRIC: bool = false;
@@ -392,6 +406,10 @@ impl<G: TierGame> Symmetry<G> for NoSymmetry {
     }
     fn images(_: &G, p: &G::Position) -> Vec<G::Position> {
         vec![*p]
+    }
+    #[inline]
+    fn children_apart(_: &G, _: &G::Position) -> bool {
+        true
     }
 }
 

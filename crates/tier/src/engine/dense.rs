@@ -940,10 +940,19 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
     s.exits.clear();
     let pending = out.pending.len() as u32;
     let mut remote = false;
+    // With un-moves the moves inside are only counted: distinct moves to classes the game
+    // says are distinct are counted as they come, without their canonical forms.
+    let apart =
+        unmoves && G::DISTINCT_MOVES && <G::Symmetry as Symmetry<G>>::children_apart(game, &p);
+    let mut apart_inside = 0;
     // Exits are located and prefetched first, read after the moves inside are counted.
     for c in &s.moves {
         let k = keeps(game, &p, c);
         if game.tier(c) == t {
+            if apart {
+                apart_inside += 1;
+                continue;
+            }
             let cc = canonical(game, c);
             let sure = G::DISTINCT_MOVES && cc == *c;
             if unmoves {
@@ -976,7 +985,7 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
         }
     }
     let inside = if unmoves {
-        s.inside_pos.keys().len()
+        s.inside_pos.keys().len() + apart_inside
     } else {
         let keys = s.inside.keys();
         for &e in keys {
