@@ -122,6 +122,7 @@ use crate::engine::SolveOptions;
 use crate::error::Error;
 use crate::store::cell::{Cell, CellArray, Class, Open, ScoreCell, Worth};
 use rayon::prelude::*;
+use rdst::RadixSort;
 use retrograde_solve::exchange::Exchange;
 use retrograde_solve::place::Placement;
 pub(crate) use retrograde_solve::prefetch;
@@ -1250,9 +1251,10 @@ pub(crate) fn levels<G: DenseIndex, C: Open, P: Placement, R: Rule<C>, const TIE
             );
         }
         // In place order, so that neighbours' parents share cache lines and each chunk
-        // works on one stretch of the tier.
+        // works on one stretch of the tier. A radix sort (places are below the tier's
+        // size): the comparison sort took 3% of a chess ending's time.
         if frontier.len() > CHUNK {
-            frontier.par_sort_unstable();
+            frontier.radix_sort_unstable();
         } else {
             frontier.sort_unstable();
         }
