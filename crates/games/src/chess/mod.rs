@@ -854,7 +854,7 @@ impl Chess {
     }
 
     /// The tier of `p` as it stands, before any swap of colours.
-    #[inline]
+    #[inline(always)]
     fn own_tier(&self, p: &Pos) -> Tier {
         let mut ranks = 0u16;
         if p.pawns() {
@@ -1362,7 +1362,7 @@ impl TierGame for Chess {
     }
 
     /// The tier that holds `p`: its own, or the one of its colour-swapped twin.
-    #[inline]
+    #[inline(always)]
     fn tier(&self, p: &Pos) -> Tier {
         self.kept_tier(self.own_tier(p))
     }
