@@ -15,7 +15,9 @@
 //!    places that every rank runs alike). A primitive position, or one without moves, is
 //!    decided at remoteness 0. Otherwise its moves are split: moves *inside* the tier are
 //!    collected as (canonical child's slot, keeps-turn) pairs, **deduplicated**, and counted
-//!    (the counter); moves to child tiers (*exits*) are looked up, and only the best exit
+//!    (the counter; with un-moves only counted, and without canonical forms where the game
+//!    says no symmetry maps one move onto another, `SymmetricGame::children_apart`); moves
+//!    to child tiers (*exits*) are looked up, and only the best exit
 //!    value (seen through the move, by the mover's preference) is kept:
 //!    - a win in `r` through an exit: the position is *seeded* to be won at level `r` unless
 //!      something inside the tier wins sooner, and its counter gets one more (a move that is
