@@ -227,8 +227,9 @@ fn an_interrupted_solve_takes_up_the_recorded_totals_of_its_finished_tiers() {
         let mut opts = stored(&st);
         opts.cancel = Some(cancel);
         opts.progress = Some(Arc::new(move |ev: &Event<'_>| {
-            // Stopped as the third tier starts.
-            if matches!(ev, Event::Tier { .. }) && seen.fetch_add(1, Relaxed) == 2 {
+            // Stopped as the second tier is solved (small tiers are solved several at a
+            // time, so others may be under way).
+            if matches!(ev, Event::Solved { .. }) && seen.fetch_add(1, Relaxed) == 1 {
                 c.store(true, Relaxed);
             }
         }));
@@ -242,7 +243,8 @@ fn an_interrupted_solve_takes_up_the_recorded_totals_of_its_finished_tiers() {
             .into_iter()
             .filter(|n| n.ends_with(".stats"))
             .collect();
-        // The tiers finished before the stop (two or three: the flag is read between levels).
+        // The tiers finished before the stop (at least two: the flag is read between levels
+        // and tiers).
         assert!(
             (2..full.tiers().len()).contains(&recorded.len()),
             "seed {seed}: {recorded:?}"
@@ -380,4 +382,69 @@ fn a_description_of_version_2_is_read_and_a_resume_writes_it_again() {
         assert!(st.get(TOTALS).is_some(), "seed {seed}");
         same(&open(&g, Arc::new(st.clone())).unwrap().unwrap());
     }
+}
+
+/// Small tiers are solved side by side (one process, more than one thread): the values and
+/// every tier's totals are those of one tier at a time, the log of a tier's start and end
+/// shows tiers under way together, and a stored solve within the least memory of one tier
+/// at a time still fits.
+#[test]
+fn tiers_solved_side_by_side_agree_with_one_at_a_time() {
+    let pool = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    };
+    let timeless = |s: &Stats| Stats {
+        solve: Default::default(),
+        explore: Default::default(),
+        ..s.clone()
+    };
+    let mut together = 0;
+    for seed in 0..120 {
+        let mut g = game(seed);
+        g.0.start = None;
+        let one = pool(1).install(|| solve(&g, &SolveOptions::default()).unwrap());
+        let log: Arc<Mutex<Vec<(bool, String)>>> = Arc::default();
+        let mut opts = SolveOptions::default();
+        let l = log.clone();
+        opts.progress = Some(Arc::new(move |ev: &Event<'_>| {
+            let mut l = l.lock().unwrap();
+            match ev {
+                Event::Tier { tier, .. } => l.push((true, tier.to_string())),
+                Event::Solved { tier, .. } => l.push((false, tier.to_string())),
+                _ => {}
+            }
+        }));
+        let three = pool(3).install(|| solve(&g, &opts).unwrap());
+        assert_eq!(values(&g, &three), values(&g, &one), "seed {seed}");
+        for &t in one.tiers() {
+            let (a, b) = (three.tier_stats(t).unwrap(), one.tier_stats(t).unwrap());
+            assert_eq!(a.map(timeless), b.map(timeless), "seed {seed} tier {t:?}");
+        }
+        // Each tier starts once and ends once, after its start; count the starts while
+        // another tier is under way.
+        let log = log.lock().unwrap();
+        let mut under_way: Vec<&str> = Vec::new();
+        for (start, tier) in log.iter() {
+            if *start {
+                together += usize::from(!under_way.is_empty());
+                under_way.push(tier);
+            } else {
+                let at = under_way.iter().position(|t| t == tier);
+                under_way.remove(at.unwrap_or_else(|| panic!("seed {seed}: {tier} ended")));
+            }
+        }
+        assert!(under_way.is_empty(), "seed {seed}: {under_way:?}");
+        assert_eq!(log.len(), 2 * one.tiers().len(), "seed {seed}: {log:?}");
+        // Within the least memory of one tier at a time, with a storage.
+        let least = memory_plan(&g, true).unwrap().unwrap();
+        let st = MemStorage::new();
+        let mut opts = stored(&st);
+        opts.memory_limit = Some(least);
+        let s = pool(3).install(|| solve(&g, &opts).unwrap_or_else(|e| panic!("seed {seed}: {e}")));
+        assert_eq!(values(&g, &s), values(&g, &one), "seed {seed}");
+    }
+    assert!(together >= 10, "{together} tiers started beside another");
 }

@@ -310,8 +310,9 @@ pub struct Bars {
 }
 
 /// The log of a long solve (a set of chess tables): a line per tier solved, with how long
-/// it took and the time left at the pace of the tiers solved so far, and one line for the
-/// tiers taken up from the database (they cost nothing).
+/// it took and the time left at the pace of the run so far (small tiers are solved several
+/// at a time, so the pace is of the wall time, not the sum of the tiers' times), and one
+/// line for the tiers taken up from the database (they cost nothing).
 #[derive(Default)]
 pub struct Log {
     /// Tiers and slots in all (the plan).
@@ -319,21 +320,17 @@ pub struct Log {
     slots: u64,
     /// Tiers and slots taken up from the database.
     reused: (usize, u64),
-    /// Tiers and slots solved so far, and the seconds they took.
-    solved: (usize, u64, f64),
+    /// Tiers and slots solved so far.
+    solved: (usize, u64),
     /// Tiers met so far (solved or reused).
     seen: usize,
-    /// The tier being solved: name, slots, started.
-    current: Option<(String, u64, Instant)>,
+    /// When the first tier to solve started.
+    since: Option<Instant>,
 }
 
 impl Log {
     /// Takes an event; returns the line to print, if any.
     fn event(&mut self, e: &Event<'_>) -> Option<String> {
-        let line = match e {
-            Event::Tier { .. } | Event::Count { .. } | Event::Assemble { .. } => self.finished(),
-            _ => None,
-        };
         match e {
             Event::Plan { tiers, slots } => (self.tiers, self.slots) = (*tiers, *slots),
             Event::Reused { tiers, slots } => {
@@ -342,32 +339,29 @@ impl Log {
                     "retrograde: {tiers} finished tables ({slots} slots) taken up from the database"
                 ));
             }
-            Event::Tier {
-                tier, size, reused, ..
-            } => {
-                self.seen += 1;
-                if !reused {
-                    self.current = Some((tier.to_string(), *size, Instant::now()));
-                }
+            Event::Tier { reused: true, .. } => self.seen += 1,
+            Event::Tier { reused: false, .. } => {
+                self.since.get_or_insert_with(Instant::now);
             }
+            Event::Solved {
+                tier,
+                size,
+                seconds,
+            } => return Some(self.solved(tier, *size, *seconds)),
             _ => {}
         }
-        line
+        None
     }
 
-    /// The line of the tier that just finished, if one was being solved.
-    fn finished(&mut self) -> Option<String> {
-        let (name, size, at) = self.current.take()?;
-        let took = at.elapsed().as_secs_f64();
-        self.solved = (
-            self.solved.0 + 1,
-            self.solved.1 + size,
-            self.solved.2 + took,
-        );
+    /// The line of a tier just solved.
+    fn solved(&mut self, name: &str, size: u64, took: f64) -> String {
+        self.seen += 1;
+        self.solved = (self.solved.0 + 1, self.solved.1 + size);
         let to_solve = self.slots.saturating_sub(self.reused.1).max(1);
         let left = to_solve.saturating_sub(self.solved.1);
-        let pace = self.solved.2 / self.solved.1.max(1) as f64;
-        Some(format!(
+        let spent = self.since.map_or(0.0, |t| t.elapsed().as_secs_f64());
+        let pace = spent / self.solved.1.max(1) as f64;
+        format!(
             "retrograde: table {}/{} {name} ({size} slots) solved in {took:.1} s; {:.1}% of the work done, {}",
             self.seen,
             self.tiers,
@@ -382,7 +376,7 @@ impl Log {
                     indicatif::HumanDuration(std::time::Duration::try_from_secs_f64(s).unwrap_or(std::time::Duration::MAX))
                 ),
             }
-        ))
+        )
     }
 
     /// The tables solved and reused, for the report.
@@ -467,9 +461,6 @@ impl Bars {
     }
 
     fn finish(&mut self) {
-        if let Some(line) = self.log.as_mut().and_then(Log::finished) {
-            self.say(line);
-        }
         for b in [
             self.discover.take(),
             self.solve.take(),
@@ -677,20 +668,26 @@ mod tests {
             assert_eq!(line, None);
         }
         for (i, tier) in ["KQvK", "KRvK"].into_iter().enumerate() {
-            let line = log.event(&Event::Tier {
+            let start = log.event(&Event::Tier {
                 tier,
                 size: 200,
                 done: 600 + 200 * i as u64,
                 reused: false,
             });
-            assert_eq!(line.is_some(), i == 1, "{line:?}");
-            if let Some(line) = line {
-                assert!(line.contains("table 3/4 KQvK (200 slots)"), "{line}");
-                assert!(line.contains("80.0% of the work done"), "{line}");
-            }
+            assert_eq!(start, None);
+            let line = log
+                .event(&Event::Solved {
+                    tier,
+                    size: 200,
+                    seconds: 1.25,
+                })
+                .unwrap();
+            let want = [
+                "table 3/4 KQvK (200 slots) solved in 1.2 s; 80.0% of the work done",
+                "table 4/4 KRvK (200 slots) solved in 1.2 s; 100.0% of the work done, done",
+            ];
+            assert!(line.contains(want[i]), "{line}");
         }
-        let last = log.finished().unwrap();
-        assert!(last.contains("100.0% of the work done, done"), "{last}");
         assert_eq!(log.tables(), (2, 2));
     }
 }

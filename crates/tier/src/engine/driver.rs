@@ -21,10 +21,10 @@ use crate::store::meta::{read_tier_stats, read_tier_totals, remove_tier_stats, w
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Kind, Reader};
 use rayon::prelude::*;
-use retrograde_solve::exchange::Exchange;
+use retrograde_solve::exchange::{Exchange, Solo};
 use retrograde_solve::place::{Blocks, Placement, Whole};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A placement of a tier's slots, with the file a rank keeps its share in.
 pub(crate) trait Dealing: Placement {
@@ -407,9 +407,10 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
     }
 
     /// Solves the tiers not `done`, children first, keeping in memory only the tiers
-    /// parents still need (with a storage; all of them without), and only the tier's
+    /// parents still need (with a storage; all of them without), and only the tiers'
     /// children when the memory limit requires it ([`Run::evict`]); writes each solved tier.
-    /// Returns the tiers still in memory and the positions this rank solved.
+    /// Small tiers are solved several at a time ([`Run::batch`]). Returns the tiers still in
+    /// memory and the positions this rank solved.
     #[allow(clippy::type_complexity)]
     fn solve_tiers(
         &self,
@@ -423,38 +424,62 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
         let mut resident: Vec<Option<Arc<Vec<C>>>> = vec![None; self.n()];
         let mut parents_left: Vec<usize> = dag.parents.iter().map(Vec::len).collect();
         let (mut finished, mut solved) = (0u64, 0u64);
-        for &k in &dag.order {
+        let mut started = vec![false; self.n()];
+        let mut first = 0;
+        loop {
+            while first < dag.order.len() && started[dag.order[first]] {
+                first += 1;
+            }
+            if first == dag.order.len() {
+                break;
+            }
             opts.cancelled()?;
-            let name = &dag.names[k];
-            opts.emit(&Event::Tier {
-                tier: name,
-                size: self.sizes[k],
-                done: finished,
-                reused: done[k],
-            });
-            if !done[k] {
-                let work = self.parts[k].len(me).saturating_mul(cell + 1 + 4);
-                if let (Some(_), Some(limit)) = (storage, opts.memory_limit) {
-                    let room = limit.saturating_sub(work).saturating_sub(uncounted(limit));
-                    self.evict(k, &mut resident, room);
+            let batch = self.batch(&dag.order[first..], &started, &done, &resident);
+            for &k in &batch {
+                started[k] = true;
+                opts.emit(&Event::Tier {
+                    tier: &dag.names[k],
+                    size: self.sizes[k],
+                    done: finished,
+                    reused: done[k],
+                });
+            }
+            let todo: Vec<usize> = batch.iter().copied().filter(|&k| !done[k]).collect();
+            let work: u64 = todo.iter().map(|&k| self.work(k)).sum();
+            let kids = self.children_of(&todo);
+            if let (Some(_), Some(limit), false) = (storage, opts.memory_limit, todo.is_empty()) {
+                let room = limit.saturating_sub(work).saturating_sub(uncounted(limit));
+                self.evict(&kids, &mut resident, room);
+            }
+            for &c in &kids {
+                if resident[c].is_none() {
+                    resident[c] = Some(Arc::new(self.load(c)?));
                 }
-                for &c in &dag.children[k] {
-                    if resident[c].is_none() {
-                        resident[c] = Some(Arc::new(self.load(c)?));
-                    }
-                }
+            }
+            if !todo.is_empty() {
                 let held: u64 = resident.iter().flatten().map(|c| c.len() as u64).sum();
-                let what = || match P::ALONE {
-                    true => format!("tier {name}"),
-                    false => format!("tier {name} (rank {me})"),
+                let names = todo.iter().map(|&k| dag.names[k].as_str());
+                let what = || match (P::ALONE, todo.len()) {
+                    (true, 1) => format!("tier {}", dag.names[todo[0]]),
+                    (true, _) => format!("tiers {}", names.collect::<Vec<_>>().join(", ")),
+                    (false, _) => format!("tier {} (rank {me})", dag.names[todo[0]]),
                 };
                 opts.check_memory(what, (held * cell).saturating_add(work))?;
-                let started = Instant::now();
-                let (cells, s, moves) = self.solve_tier(k, &resident)?;
-                let took = started.elapsed();
+            }
+            let results = self.solve_batch(&todo, &resident);
+            let mut failed = None;
+            for (&k, result) in todo.iter().zip(results) {
+                // A tier solved beside one that failed is kept all the same.
+                let (cells, s, moves, took) = match result {
+                    Ok(r) => r,
+                    Err(e) => {
+                        failed.get_or_insert(e);
+                        continue;
+                    }
+                };
                 solved += s;
                 if let Some(st) = storage {
-                    let tier = self.parts[k].header_tier(name);
+                    let tier = self.parts[k].header_tier(&dag.names[k]);
                     let header = header(&self.gname, &tier, Kind::Values, 0);
                     store_cells(st, &self.files[k], &header, &cells, opts.codec)?;
                 }
@@ -471,26 +496,146 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
                 }
                 resident[k] = Some(Arc::new(cells));
                 done[k] = true;
+                opts.emit(&Event::Solved {
+                    tier: &dag.names[k],
+                    size: self.sizes[k],
+                    seconds: took.as_secs_f64(),
+                });
             }
-            finished += self.sizes[k];
-            for &c in &dag.children[k] {
-                parents_left[c] -= 1;
-                if parents_left[c] == 0 && storage.is_some() {
-                    resident[c] = None;
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            for &k in &batch {
+                finished += self.sizes[k];
+                for &c in &dag.children[k] {
+                    parents_left[c] -= 1;
+                    if parents_left[c] == 0 && storage.is_some() {
+                        resident[c] = None;
+                    }
                 }
             }
         }
         Ok((resident, solved))
     }
 
-    /// Drops from memory the tiers that tier `k` does not read, the largest first, until its
-    /// children fit in `room` bytes beside those kept: they are in their files, and a parent
-    /// that needs one later reads it again ([`Run::load`]). So a set whose finished tiers
-    /// would not all fit (every chess ending of 5 pieces) runs within the memory limit.
-    fn evict(&self, k: usize, resident: &mut [Option<Arc<Vec<C>>>], room: u64) {
+    /// The bytes tier `k` takes while it is solved: its cells, a byte of lists and 4 of
+    /// frontier per slot (at most).
+    fn work(&self, k: usize) -> u64 {
+        let cell = C::BYTES as u64;
+        self.parts[k]
+            .len(self.ex.rank())
+            .saturating_mul(cell + 1 + 4)
+    }
+
+    /// The children of `tiers`, each once.
+    fn children_of(&self, tiers: &[usize]) -> Vec<usize> {
+        let mut kids: Vec<usize> = tiers
+            .iter()
+            .flat_map(|&k| self.dag.children[k].iter().copied())
+            .collect();
+        kids.sort_unstable();
+        kids.dedup();
+        kids
+    }
+
+    /// The tiers to start now: the first of `order` (every tier before it has started, and
+    /// every batch is finished before the next starts, so its children are solved); with
+    /// one process and more than one thread, beside it up to one tier per further thread
+    /// among the next [`LOOK_AHEAD`] whose children are all solved, each at most
+    /// [`TOGETHER`] bytes of work, all of them within the memory limit. A tier's levels
+    /// end with a few steps and a sort that one thread runs: another tier's work fills the
+    /// other threads meanwhile (every 3- and 4-piece chess ending: a thread idle a tenth of
+    /// the time, one tier at a time).
+    fn batch(
+        &self,
+        order: &[usize],
+        started: &[bool],
+        done: &[bool],
+        resident: &[Option<Arc<Vec<C>>>],
+    ) -> Vec<usize> {
+        let head = order[0];
+        let mut batch = vec![head];
+        let threads = rayon::current_num_threads();
+        let alone = P::ALONE && self.opts.engine != Engine::Sequential && threads > 1;
+        if !alone || done[head] || self.work(head) > TOGETHER {
+            return batch;
+        }
+        let cell = C::BYTES as u64;
+        let fits = |batch: &[usize]| -> bool {
+            let Some(limit) = self.opts.memory_limit else {
+                return true;
+            };
+            let work: u64 = batch.iter().map(|&k| self.work(k)).sum();
+            let bytes = |c: usize| self.parts[c].len(0).saturating_mul(cell);
+            // With a storage, the children beside the work; without, every tier so far.
+            let held: u64 = match self.storage() {
+                Some(_) => self.children_of(batch).into_iter().map(bytes).sum(),
+                None => (0..resident.len())
+                    .filter(|&c| resident[c].is_some() || batch.contains(&c))
+                    .map(bytes)
+                    .sum(),
+            };
+            held.saturating_add(work) <= limit.saturating_sub(uncounted(limit))
+        };
+        for &k in order.iter().skip(1).take(LOOK_AHEAD) {
+            if batch.len() == threads {
+                break;
+            }
+            let ready = self.dag.children[k].iter().all(|&c| done[c]);
+            if started[k] || done[k] || !ready || self.work(k) > TOGETHER {
+                continue;
+            }
+            batch.push(k);
+            if !fits(&batch) {
+                batch.pop();
+                break;
+            }
+        }
+        batch
+    }
+
+    /// Solves `tiers` (their children in memory), each with its own time: one on this
+    /// rank's exchange, several side by side on the pool (one process).
+    #[allow(clippy::type_complexity)]
+    fn solve_batch(
+        &self,
+        tiers: &[usize],
+        resident: &[Option<Arc<Vec<C>>>],
+    ) -> Vec<Result<(Vec<C>, u64, Option<u64>, Duration), Error>> {
+        // Not `self`: its exchange is not shared between threads.
+        let (game, opts, tiers_of, parts) = (self.game, self.opts, &self.dag.tiers, &self.parts);
+        let timed = |k: usize, below: &Below<'_, G, C, P>, ex: &dyn Exchange| {
+            let started = Instant::now();
+            let t = tiers_of[k];
+            let r = match opts.engine {
+                Engine::Sequential if P::ALONE => {
+                    C::sequential::<G, P>(game, t, below).map(|(c, s)| (c, s, None))
+                }
+                _ => dense::solve_tier::<G, C, P>(game, t, parts[k], below, ex, opts),
+            };
+            r.map(|(c, s, m)| (c, s, m, started.elapsed()))
+        };
+        if let [k] = tiers {
+            return vec![timed(*k, &self.below(*k, resident), self.ex)];
+        }
+        let belows: Vec<_> = tiers
+            .iter()
+            .map(|&k| (k, self.below(k, resident)))
+            .collect();
+        // Only with one process (`Run::batch`): its exchange is `Solo`.
+        belows
+            .par_iter()
+            .map(|(k, below)| timed(*k, below, &Solo))
+            .collect()
+    }
+
+    /// Drops from memory the tiers that none of `kids` is, the largest first, until `kids`
+    /// fit in `room` bytes beside those kept: they are in their files, and a parent that
+    /// needs one later reads it again ([`Run::load`]). So a set whose finished tiers would
+    /// not all fit (every chess ending of 5 pieces) runs within the memory limit.
+    fn evict(&self, kids: &[usize], resident: &mut [Option<Arc<Vec<C>>>], room: u64) {
         let cell = C::BYTES as u64;
         let me = self.ex.rank();
-        let kids = &self.dag.children[k];
         let bytes = |c: usize| self.parts[c].len(me).saturating_mul(cell);
         let mut need: u64 = kids.iter().map(|&c| bytes(c)).sum();
         let mut idle: Vec<usize> = Vec::new();
@@ -510,14 +655,10 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
         }
     }
 
-    /// Tier `k`, its children in memory.
-    fn solve_tier(
-        &self,
-        k: usize,
-        resident: &[Option<Arc<Vec<C>>>],
-    ) -> Result<(Vec<C>, u64, Option<u64>), Error> {
+    /// Tier `k`'s children, in memory.
+    fn below<'r>(&self, k: usize, resident: &'r [Option<Arc<Vec<C>>>]) -> Below<'r, G, C, P> {
         let dag = &self.dag;
-        let below = Below {
+        Below {
             tiers: dag.children[k]
                 .iter()
                 .map(|&c| {
@@ -525,13 +666,6 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
                     (dag.tiers[c], cells, self.parts[c])
                 })
                 .collect(),
-        };
-        let (game, t) = (self.game, dag.tiers[k]);
-        match self.opts.engine {
-            Engine::Sequential if P::ALONE => {
-                C::sequential::<G, P>(game, t, &below).map(|(c, s)| (c, s, None))
-            }
-            _ => dense::solve_tier::<G, C, P>(game, t, self.parts[k], &below, self.ex, self.opts),
         }
     }
 
@@ -832,6 +966,13 @@ pub(crate) fn tally<G: DenseIndex, C: Cell, P: Placement>(
 /// program and its threads, the allocator's slack, the blocks being compressed or read. A
 /// 32nd of the limit, at most 256 MiB: the whole 5-piece chess set under `--memory 8G`
 /// peaked 7.7 MB over the limit when the eviction filled it to the byte.
+/// A tier of at most this many bytes of work may be solved beside others
+/// ([`Run::batch`]): so the peak grows by at most this much a further thread.
+const TOGETHER: u64 = 256 << 20;
+
+/// How far down the order [`Run::batch`] looks for tiers to solve beside the first.
+const LOOK_AHEAD: usize = 16;
+
 fn uncounted(limit: u64) -> u64 {
     (limit / 32).min(256 << 20)
 }

@@ -86,6 +86,16 @@ pub enum Event<'a> {
         /// Whether its finished file is reused.
         reused: bool,
     },
+    /// A tier is solved (dense layout), after its [`Event::Tier`]: small tiers are solved
+    /// several at a time, so another tier may start before this one ends.
+    Solved {
+        /// The tier's name.
+        tier: &'a str,
+        /// Its slots.
+        size: u64,
+        /// Its own time, in seconds (tiers solved together overlap).
+        seconds: f64,
+    },
     /// Counting the positions reachable from the start.
     Count {
         /// Slots of the tiers counted so far.
