@@ -18,6 +18,15 @@ fn values<G: TierGame>(game: &G, s: &TierSolution<'_, G>) -> HashMap<G::Position
         .collect()
 }
 
+/// Totals without the times.
+fn timeless(s: &Stats) -> Stats {
+    Stats {
+        solve: Default::default(),
+        explore: Default::default(),
+        ..s.clone()
+    }
+}
+
 fn stored(st: &MemStorage) -> SolveOptions {
     let mut o = SolveOptions::default();
     o.storage = Some(Arc::new(st.clone()));
@@ -209,12 +218,6 @@ fn a_stored_solve_drops_tiers_to_stay_within_the_limit() {
 #[test]
 fn an_interrupted_solve_takes_up_the_recorded_totals_of_its_finished_tiers() {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-    // Totals without the times.
-    let timeless = |s: &Stats| Stats {
-        solve: Default::default(),
-        explore: Default::default(),
-        ..s.clone()
-    };
     let mut interrupted = 0;
     for seed in 0..30 {
         // Without a start, so that each tier's totals are counted (and recorded).
@@ -395,11 +398,6 @@ fn tiers_solved_side_by_side_agree_with_one_at_a_time() {
             .num_threads(threads)
             .build()
             .unwrap()
-    };
-    let timeless = |s: &Stats| Stats {
-        solve: Default::default(),
-        explore: Default::default(),
-        ..s.clone()
     };
     let mut together = 0;
     for seed in 0..120 {
