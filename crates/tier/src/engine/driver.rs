@@ -10,7 +10,9 @@ use crate::api::game::{canonical, DenseIndex, Symmetry};
 use crate::engine::dense::{self, Below, Staged, TASK};
 use crate::engine::dense::{cell_at, push_cell};
 use crate::engine::solution::{TierData, TierSolution, TierTotals};
-use crate::engine::{count, write_finished, Dag, Engine, Event, SolveOptions, Traffic};
+use crate::engine::{
+    count, working_bytes, write_finished, Dag, Engine, Event, SolveOptions, Traffic,
+};
 use crate::error::Error;
 use crate::stats::merge_stats;
 use crate::stats::Stats;
@@ -518,13 +520,9 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
         Ok((resident, solved))
     }
 
-    /// The bytes tier `k` takes while it is solved: its cells, a byte of lists and 4 of
-    /// frontier per slot (at most).
+    /// The bytes this rank's share of tier `k` takes while it is solved.
     fn work(&self, k: usize) -> u64 {
-        let cell = C::BYTES as u64;
-        self.parts[k]
-            .len(self.ex.rank())
-            .saturating_mul(cell + 1 + 4)
+        working_bytes(self.parts[k].len(self.ex.rank()), C::BYTES as u64)
     }
 
     /// The children of `tiers`, each once.
@@ -566,12 +564,12 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
                 return true;
             };
             let work: u64 = batch.iter().map(|&k| self.work(k)).sum();
-            let bytes = |c: usize| self.parts[c].len(0).saturating_mul(cell);
+            let bytes = |c: usize| self.parts[c].len(self.ex.rank()).saturating_mul(cell);
             // With a storage, the children beside the work; without, every tier so far.
             let held: u64 = match self.storage() {
                 Some(_) => self.children_of(batch).into_iter().map(bytes).sum(),
                 None => (0..resident.len())
-                    .filter(|&c| resident[c].is_some() || batch.contains(&c))
+                    .filter(|&c| resident[c].is_some())
                     .map(bytes)
                     .sum(),
             };

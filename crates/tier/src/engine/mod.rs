@@ -765,6 +765,13 @@ pub(crate) fn plan_memory(
     Ok(())
 }
 
+/// The bytes a dense tier of `slots` slots takes while it is solved, with `cell`-byte cells:
+/// its cells, counters and level lists (`cell + 5` bytes a slot). The plan ([`peak`]) and
+/// the driver's batches count it the same way.
+pub(crate) fn working_bytes(slots: u64, cell: u64) -> u64 {
+    slots.saturating_mul(cell + 1 + 4)
+}
+
 /// The bytes a dense solve holds at its peak, and the tier it is solving then: the cells of
 /// the tiers kept and the tier's working memory (cells, counters and level lists, `cell +
 /// 5` bytes a slot). Without a storage every solved tier is kept. With one, the least the
@@ -780,7 +787,7 @@ pub(crate) fn peak(dag: &Dag<impl Copy>, sizes: &[u64], cell: u64, stored: bool)
                 let kids: u64 = dag.children[k].iter().map(|&c| sizes[c]).sum();
                 let need = kids
                     .saturating_mul(cell)
-                    .saturating_add(sizes[k].saturating_mul(cell + 1 + 4));
+                    .saturating_add(working_bytes(sizes[k], cell));
                 (need, k)
             })
             .max_by_key(|&(need, _)| need)
@@ -789,7 +796,7 @@ pub(crate) fn peak(dag: &Dag<impl Copy>, sizes: &[u64], cell: u64, stored: bool)
     let mut held = 0u64;
     let mut peak = (0u64, 0usize);
     for &k in &dag.order {
-        let now = held.saturating_add(sizes[k].saturating_mul(cell + 1 + 4));
+        let now = held.saturating_add(working_bytes(sizes[k], cell));
         if now > peak.0 {
             peak = (now, k);
         }
