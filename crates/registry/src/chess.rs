@@ -137,26 +137,112 @@ fn for_each_solved(
     mut f: impl FnMut(&Pos, Value) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let game = solution.game();
-    let asked = |t: Option<Tier>| t.is_some_and(|t| game.roots().contains(&t.mat));
-    let mut result = Ok(());
     for t in game.root_tiers() {
-        let (own, twin) = (asked(Some(t)), asked(game.twin_tier(t)));
-        game.for_each_in(t, 0..game.tier_size(t), |_, p| {
-            let Some(p) = p.filter(|p| result.is_ok() && game.is_canonical(p)) else {
-                return;
-            };
-            result = match solution.value(&p) {
-                Ok(Some(v)) => {
-                    let first = if own { f(&p, v) } else { Ok(()) };
-                    first.and_then(|()| if twin { f(&p.flipped(), v) } else { Ok(()) })
-                }
-                Ok(None) => Ok(()),
-                Err(e) => Err(e),
-            };
-        });
-        std::mem::replace(&mut result, Ok(()))?;
+        each_solved_in(solution, t, 0..game.tier_size(t), &mut f)?;
     }
     Ok(())
+}
+
+/// [`for_each_solved`] of the slots `slots` of root tier `t`.
+fn each_solved_in(
+    solution: &TierSolution<'_, Chess>,
+    t: Tier,
+    slots: std::ops::Range<u64>,
+    mut f: impl FnMut(&Pos, Value) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let game = solution.game();
+    let asked = |t: Option<Tier>| t.is_some_and(|t| game.roots().contains(&t.mat));
+    let (own, twin) = (asked(Some(t)), asked(game.twin_tier(t)));
+    let mut result = Ok(());
+    game.for_each_in(t, slots, |_, p| {
+        let Some(p) = p.filter(|p| result.is_ok() && game.is_canonical(p)) else {
+            return;
+        };
+        result = match solution.value(&p) {
+            Ok(Some(v)) => {
+                let first = if own { f(&p, v) } else { Ok(()) };
+                first.and_then(|()| if twin { f(&p.flipped(), v) } else { Ok(()) })
+            }
+            Ok(None) => Ok(()),
+            Err(e) => Err(e),
+        };
+    });
+    result
+}
+
+/// [`for_each_solved`] in parallel, for totals: each root tier in runs of slots, every run
+/// folded into an `A` of its own by `fold`, the runs' `A`s merged in the order of the
+/// slots (so a `merge` that keeps the first of equals keeps what one pass would).
+fn fold_solved<A: Default + Send>(
+    solution: &TierSolution<'_, Chess>,
+    fold: impl Fn(&mut A, &Pos, Value) + Sync,
+    merge: impl Fn(&mut A, A) + Sync,
+) -> Result<A, Error> {
+    use rayon::prelude::*;
+    const RUN: u64 = 1 << 14;
+    let game = solution.game();
+    let mut all = A::default();
+    for t in game.root_tiers() {
+        let size = game.tier_size(t);
+        let runs: Vec<A> = (0..size.div_ceil(RUN))
+            .into_par_iter()
+            .map(|k| {
+                let mut acc = A::default();
+                let slots = k * RUN..((k + 1) * RUN).min(size);
+                each_solved_in(solution, t, slots, |p, v| {
+                    fold(&mut acc, p, v);
+                    Ok(())
+                })
+                .map(|()| acc)
+            })
+            .collect::<Result<_, Error>>()?;
+        for a in runs {
+            merge(&mut all, a);
+        }
+    }
+    Ok(all)
+}
+
+/// The totals of each side to move of an ending, and a position to show first (the
+/// ending has no start): white's longest win, else the first position with white to move
+/// (as the rank of its win, plus one, and the position).
+type Sides = ([Stats; 2], Option<(u32, Pos)>);
+
+/// Counts canonical position `p` of value `v` into `sides`.
+fn count_side(game: &Chess, (sides, example): &mut Sides, p: &Pos, v: Value) {
+    // A position whose swap of colours is a symmetry (`KRvKR`) stands for as many
+    // positions with the other side to move, of the same value.
+    let inside = game.swaps_inside(p);
+    let w = game.class_size(p) / if inside { 2 } else { 1 };
+    let q = p.flipped();
+    for (p, first) in std::iter::once((p, true)).chain(inside.then_some((&q, false))) {
+        if p.side_to_move() == 0 {
+            let rank = match v {
+                Value::Win(r) => r + 1,
+                _ => 0,
+            };
+            if example.is_none_or(|(best, _)| rank > best) {
+                *example = Some((rank, *p));
+            }
+        }
+        let s = &mut sides[usize::from(p.side_to_move())];
+        s.positions += w;
+        s.classes += u64::from(first);
+        s.count_many(v, w);
+    }
+}
+
+/// Adds the totals of positions after those of `sides` (the first of equal examples is
+/// kept, as one pass keeps it).
+fn merge_sides((sides, example): &mut Sides, (more, later): Sides) {
+    for (s, m) in sides.iter_mut().zip(&more) {
+        s.merge(m);
+    }
+    if let Some((rank, _)) = later {
+        if example.is_none_or(|(best, _)| rank > best) {
+            *example = later;
+        }
+    }
 }
 
 /// The depth to mate of a side's longest win, in words.
@@ -316,33 +402,11 @@ impl Answer for ChessAnswer<'_> {
             return self.set_report(n);
         }
         let game = self.solution.game();
-        let mut sides = [Stats::default(), Stats::default()];
-        // A position to show first (the ending has no start): white's longest win, else
-        // any position with white to move.
-        let mut example: Option<(u32, Pos)> = None;
-        for_each_solved(&self.solution, |p, v| {
-            // A position whose swap of colours is a symmetry (`KRvKR`) stands for as many
-            // positions with the other side to move, of the same value.
-            let inside = game.swaps_inside(p);
-            let w = game.class_size(p) / if inside { 2 } else { 1 };
-            let q = p.flipped();
-            for (p, first) in std::iter::once((p, true)).chain(inside.then_some((&q, false))) {
-                if p.side_to_move() == 0 {
-                    let rank = match v {
-                        Value::Win(r) => r + 1,
-                        _ => 0,
-                    };
-                    if example.is_none_or(|(best, _)| rank > best) {
-                        example = Some((rank, *p));
-                    }
-                }
-                let s = &mut sides[usize::from(p.side_to_move())];
-                s.positions += w;
-                s.classes += u64::from(first);
-                s.count_many(v, w);
-            }
-            Ok(())
-        })?;
+        let (sides, example) = fold_solved(
+            &self.solution,
+            |a, p, v| count_side(game, a, p, v),
+            merge_sides,
+        )?;
         let mut all = Stats::default();
         for s in &sides {
             all.merge(s);
@@ -760,6 +824,39 @@ impl Probe<'_> {
                 fen: fen.to_string(),
                 ending: p.material().to_string(),
             }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_report_counted_in_parallel_runs_is_the_one_pass_count() {
+        // The one pass (`for_each_solved`) is the oracle: totals by side and the example,
+        // the first of white's longest wins, against runs of 16,384 slots on 3 threads,
+        // merged in order (a table of 3 pieces has 2 to 4 of them).
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        for ending in ["KQvK", "KPvK", "KvKR", "KNvK"] {
+            let game = Chess::new(ending).unwrap();
+            let solution = retrograde_tier::solve(&game, &SolveOptions::default()).unwrap();
+            let mut one: Sides = Default::default();
+            for_each_solved(&solution, |p, v| {
+                count_side(&game, &mut one, p, v);
+                Ok(())
+            })
+            .unwrap();
+            let runs = pool
+                .install(|| {
+                    fold_solved(&solution, |a, p, v| count_side(&game, a, p, v), merge_sides)
+                })
+                .unwrap();
+            assert_eq!(runs, one, "{ending}");
+            assert!(one.0[0].positions > 0 && one.1.is_some(), "{ending}");
         }
     }
 }
