@@ -23,14 +23,20 @@
 //! - *query, a process a FEN*: `retrograde query DIR --position FEN` run for each of the
 //!   first 200 positions: the process's start, the open and the answer with every move's.
 //!
-//! Also the tablebase's size on disk and bits a position. Without `--bench` (as `cargo test
-//! --benches` runs it), a smoke run on 3 pieces with 300 positions.
+//! Also the tablebase's size on disk and bits a position. Checked before the measurements
+//! (a difference fails the bench after them): the whole and compact tablebases agree on
+//! the 10,000 positions; the longest mate of each ending (with 5 pieces, term by term
+//! OEIS A274458); and short depths to mate against a plain search of the crate's boards
+//! (`plain_search`: in every ending of the largest size, random positions with a mate
+//! within 3 plies for or against the side to move, or none). Without `--bench` (as `cargo
+//! test --benches` runs it), a smoke run on 3 pieces with 300 positions.
 
 use crate::table::{grouped, latency_row, percentiles, Table};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use retrograde_games::chess::Material;
+use retrograde_games::chess::{plain, Material};
 use retrograde_registry::chess::{Probe, Tablebase};
+use retrograde_solve::Value;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -211,7 +217,8 @@ fn run() -> Result<(), String> {
         }
     }
     // Checked first, reported last: a difference fails the bench after its measurements.
-    let checked = longest_mates(&probe, pieces);
+    let searched = plain_search(&probe, pieces, if bench_mode { 2_000 } else { 1_000 });
+    let checked = longest_mates(&probe, pieces).and(searched);
     for (d, kind) in [(&dir, ""), (&compact, ", compact")] {
         let name = format!("chess, up to {pieces} pieces{kind}");
         measure(d, &name, &fens, &mut table)?;
@@ -233,6 +240,122 @@ fn run() -> Result<(), String> {
         "cold: the first probe on a tablebase just opened (block cache empty; the OS file cache is warm)."
     );
     checked
+}
+
+/// The kinds of position [`plain_search`] checks, by the tablebase's value for the side to
+/// move, and what the search must find.
+const KINDS: [&str; 6] = [
+    "mate in 1 ply",
+    "mate in 3 plies (none in 1)",
+    "checkmated",
+    "mated in 2 plies (not now)",
+    "no mate within 3 plies",
+    "not mated within 2 plies",
+];
+
+/// The kind of a position of value `v` (an index of [`KINDS`]).
+fn kind(v: Value) -> usize {
+    match v {
+        Value::Win(1) => 0,
+        Value::Win(3) => 1,
+        Value::Loss(0) => 2,
+        Value::Loss(2) => 3,
+        Value::Loss(_) => 5,
+        _ => 4,
+    }
+}
+
+/// Whether a plain search of the crate's moves ([`plain`]) finds on `b` what the
+/// tablebase's value says of kind `k`.
+fn searched_as(b: &cozy_chess::Board, k: usize) -> bool {
+    match k {
+        0 => plain::can_mate(b, 1),
+        1 => plain::can_mate(b, 3) && !plain::can_mate(b, 1),
+        2 => plain::mated_within(b, 0),
+        3 => plain::mated_within(b, 2) && !plain::mated_within(b, 0),
+        4 => !plain::can_mate(b, 3),
+        _ => !plain::mated_within(b, 2),
+    }
+}
+
+/// Short depths to mate against a plain search on the crate's boards, sharing nothing
+/// with the rules: in every ending of exactly `pieces` pieces (each colouring), `tries`
+/// random positions are probed, and up to 3 of each kind of [`KINDS`] are searched. A
+/// difference is an error naming the position.
+fn plain_search(probe: &Probe<'_>, pieces: usize, tries: usize) -> Result<(), String> {
+    use rayon::prelude::*;
+    const EACH: usize = 3;
+    let started = Instant::now();
+    let endings: Vec<String> = Material::all(pieces)
+        .into_iter()
+        .map(|m| m.to_string())
+        .collect();
+    let picked: Vec<Vec<(String, Value)>> = endings
+        .par_iter()
+        .enumerate()
+        .map(|(e, ending)| {
+            let mut rng = SmallRng::seed_from_u64(1_000 + e as u64);
+            let mut got: Vec<(String, Value)> = Vec::new();
+            let mut count = [0usize; KINDS.len()];
+            for _ in 0..tries {
+                let Some(fen) = random_fen(ending, &mut rng) else {
+                    continue;
+                };
+                let Ok(v) = probe.value(&fen) else {
+                    continue;
+                };
+                let k = kind(v);
+                if count[k] < EACH {
+                    count[k] += 1;
+                    got.push((fen, v));
+                }
+                if count.iter().all(|&c| c == EACH) {
+                    break;
+                }
+            }
+            got
+        })
+        .collect();
+    let wrong: Vec<String> = picked
+        .par_iter()
+        .flatten()
+        .filter_map(|(fen, v)| {
+            let b: cozy_chess::Board = fen.parse().ok()?;
+            (!searched_as(&b, kind(*v))).then(|| format!("{fen}: {v:?}"))
+        })
+        .collect();
+    let mut by_kind = [0usize; KINDS.len()];
+    for (_, v) in picked.iter().flatten() {
+        by_kind[kind(*v)] += 1;
+    }
+    let with_mates = picked
+        .iter()
+        .filter(|got| got.iter().any(|(_, v)| kind(*v) < 4))
+        .count();
+    println!(
+        "plain search, {} endings of {pieces} pieces ({with_mates} with a short mate found), {} positions in {:.1} s: {}",
+        endings.len(),
+        by_kind.iter().sum::<usize>(),
+        started.elapsed().as_secs_f64(),
+        KINDS
+            .iter()
+            .zip(by_kind)
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if by_kind[..4].contains(&0) {
+        return Err(format!(
+            "the plain search met no position of some kind: {by_kind:?}"
+        ));
+    }
+    match wrong.first() {
+        None => Ok(()),
+        Some(first) => Err(format!(
+            "the plain search disagrees with the tablebase at {} positions, first {first}",
+            wrong.len()
+        )),
+    }
 }
 
 /// OEIS A274458 (David A. Corneth, 2016, from K. Kryukov's longest checkmates of the

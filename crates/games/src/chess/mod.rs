@@ -2151,5 +2151,7 @@ fn digits(t: Tier, mut i: u64) -> ([u8; MAX_PIECES], u64) {
     (sqs, i)
 }
 
+pub mod plain;
+
 #[cfg(test)]
 mod tests;

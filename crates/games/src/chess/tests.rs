@@ -272,57 +272,7 @@ fn moves_are_the_crate_s_legal_moves() {
     );
 }
 
-// ------------------------------------------------------------------------------------------
-// A plain search on the crate's boards, sharing nothing with the rules above.
-
-fn board_moves(b: &Board) -> Vec<Board> {
-    let mut out = Vec::new();
-    b.generate_moves(|pm| {
-        for mv in pm {
-            let mut c = b.clone();
-            c.play(mv);
-            out.push(c);
-        }
-        false
-    });
-    out
-}
-
-/// No pawns, rooks or queens, and at most one minor piece or bishops on one colour only.
-fn dead(b: &Board) -> bool {
-    let heavy = b.pieces(Piece::Pawn) | b.pieces(Piece::Rook) | b.pieces(Piece::Queen);
-    if !heavy.is_empty() {
-        return false;
-    }
-    let minors = b.pieces(Piece::Knight) | b.pieces(Piece::Bishop);
-    if minors.len() <= 1 {
-        return true;
-    }
-    let light = BitBoard(0x55aa_55aa_55aa_55aa);
-    b.pieces(Piece::Knight).is_empty()
-        && ((b.pieces(Piece::Bishop) & light).is_empty()
-            || (b.pieces(Piece::Bishop) & !light).is_empty())
-}
-
-/// Whether the side to move can force mate within `d` plies (odd).
-fn can_mate(b: &Board, d: u32) -> bool {
-    board_moves(b).iter().any(|c| {
-        let replies = board_moves(c);
-        if replies.is_empty() {
-            return !c.checkers().is_empty();
-        }
-        d >= 3 && !dead(c) && replies.iter().all(|r| can_mate(r, d - 2))
-    })
-}
-
-/// Whether the side to move is mated within `d` plies (even) whatever it does.
-fn mated_within(b: &Board, d: u32) -> bool {
-    let moves = board_moves(b);
-    if moves.is_empty() {
-        return !b.checkers().is_empty();
-    }
-    d >= 2 && !dead(b) && moves.iter().all(|c| can_mate(c, d - 1))
-}
+use super::plain::{self, can_mate, mated_within};
 
 /// Random positions of KQvK, KRvK and KPvK with a short mate: the table's depth to mate is
 /// the one a plain search of the crate's moves finds (a mate that soon, none sooner).
@@ -493,14 +443,14 @@ fn underpromotion_is_played_where_a_queen_would_stalemate() {
     // The plain search agrees that the queen stalemates and the rook does not.
     let b = g.board(&p).unwrap();
     let after = |piece: Piece| {
-        board_moves(&b)
+        plain::moves(&b)
             .into_iter()
             .find(|c| c.pieces(piece).len() == 1 && c.pieces(Piece::Pawn).is_empty())
             .unwrap()
     };
     let q = after(Piece::Queen);
-    assert!(board_moves(&q).is_empty() && q.checkers().is_empty());
-    assert!(!board_moves(&after(Piece::Rook)).is_empty());
+    assert!(plain::moves(&q).is_empty() && q.checkers().is_empty());
+    assert!(!plain::moves(&after(Piece::Rook)).is_empty());
     // Somewhere in KPvK an underpromotion is the only winning move.
     let mut only = 0;
     for t in g.root_tiers() {
