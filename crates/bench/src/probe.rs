@@ -319,9 +319,9 @@ fn plain_search(probe: &Probe<'_>, pieces: usize, tries: usize) -> Result<(), St
     let wrong: Vec<String> = picked
         .par_iter()
         .flatten()
-        .filter_map(|(fen, v)| {
-            let b: cozy_chess::Board = fen.parse().ok()?;
-            (!searched_as(&b, kind(*v))).then(|| format!("{fen}: {v:?}"))
+        .filter_map(|(fen, v)| match fen.parse::<cozy_chess::Board>() {
+            Ok(b) => (!searched_as(&b, kind(*v))).then(|| format!("{fen}: {v:?}")),
+            Err(e) => Some(format!("{fen}: not a board to search ({e:?})")),
         })
         .collect();
     let mut by_kind = [0usize; KINDS.len()];
