@@ -446,3 +446,113 @@ fn tiers_solved_side_by_side_agree_with_one_at_a_time() {
     }
     assert!(together >= 10, "{together} tiers started beside another");
 }
+
+/// Pebbles (take 1 or 2; a tier a pile) whose tiers are named back as `naming` says.
+struct Named {
+    naming: Naming,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Naming {
+    /// `tier_named` left out.
+    Not,
+    /// `tier_named` is `tier_name` backwards.
+    Right,
+    /// `tier_named` gives the next pile: a game that breaks the promise.
+    Wrong,
+}
+
+const PILE: u32 = 12;
+
+impl TierGame for Named {
+    type Position = u32;
+    type Tier = u32;
+    type Layout = Dense;
+    type Parents = ReverseEdges;
+    type Symmetry = NoSymmetry;
+    type Turn = Alternate;
+    type Score = Unscored;
+
+    fn name(&self) -> String {
+        "named pebbles".into()
+    }
+    fn start(&self) -> Option<u32> {
+        Some(PILE)
+    }
+    fn tier(&self, p: &u32) -> u32 {
+        *p
+    }
+    fn child_tiers(&self, t: u32, out: &mut Vec<u32>) {
+        out.extend((1..=2).filter(|&k| k <= t).map(|k| t - k));
+    }
+    fn tier_name(&self, t: u32) -> String {
+        format!("p{t}")
+    }
+    fn tier_named(&self, name: &str) -> Option<u32> {
+        let t: u32 = name.strip_prefix('p')?.parse().ok()?;
+        match self.naming {
+            Naming::Not => None,
+            Naming::Right => Some(t),
+            Naming::Wrong => Some((t + 1) % (PILE + 1)),
+        }
+    }
+    fn primitive(&self, _: &u32) -> Option<retrograde_graph::Primitive> {
+        None
+    }
+    fn moves(&self, p: &u32, out: &mut Vec<u32>) {
+        out.extend((1..=2).filter(|&k| k <= *p).map(|k| p - k));
+    }
+}
+
+/// Pile `t` at number 0 of a tier of `t + 1` numbers (the rest holes): tiers of different
+/// sizes, so that a tier taken for another is found out.
+impl DenseIndex for Named {
+    fn tier_size(&self, t: u32) -> u64 {
+        u64::from(t) + 1
+    }
+    fn rank(&self, _: &u32) -> u64 {
+        0
+    }
+    fn unrank(&self, t: u32, i: u64) -> Option<u32> {
+        (i == 0).then_some(t)
+    }
+}
+
+/// A lazy open takes the tiers from the description when the game names them back, and
+/// walks the game's tiers when it names one otherwise: right either way, and the
+/// conformance check names the game that breaks the promise.
+#[test]
+fn a_lazy_open_takes_the_described_tiers_only_as_the_game_names_them() {
+    let st = MemStorage::new();
+    let right = Named {
+        naming: Naming::Right,
+    };
+    solve(&right, &stored(&st)).unwrap();
+    let fresh = solve(&right, &SolveOptions::default()).unwrap();
+    let want: Vec<_> = (0..=PILE).map(|p| (p, fresh.value(&p).unwrap())).collect();
+    // Taking 1 or 2: a multiple of 3 is lost.
+    assert_eq!(want[9].1, Some(Value::Loss(6)));
+    for naming in [Naming::Not, Naming::Right, Naming::Wrong] {
+        let g = Named { naming };
+        let s = open_lazy(&g, Arc::new(st.clone())).unwrap().unwrap();
+        let got: Vec<_> = (0..=PILE).map(|p| (p, s.value(&p).unwrap())).collect();
+        assert_eq!(got, want, "{naming:?}");
+        for t in 0..=PILE {
+            let totals = |s: &TierSolution<'_, Named>| s.tier_stats(t).unwrap().map(timeless);
+            assert_eq!(totals(&s), totals(&fresh), "{naming:?} {t}");
+        }
+        let mut tiers = s.tiers().to_vec();
+        tiers.sort_unstable();
+        assert_eq!(tiers, (0..=PILE).collect::<Vec<_>>(), "{naming:?}");
+        let checked = check_game(&g, 10);
+        match naming {
+            Naming::Wrong => assert!(
+                checked
+                    .as_ref()
+                    .is_err_and(|e| e.contains("tier_named(\"p12\") is 0, not 12")),
+                "{checked:?}"
+            ),
+            _ => checked.unwrap(),
+        }
+    }
+}

@@ -54,11 +54,16 @@ pub fn open(dir: &std::path::Path) -> Result<Opened> {
     if !matches!(storage.size(META), Ok(Some(_))) {
         return Err(super::db::not_finished(dir));
     }
+    let db = database(storage.clone());
     // A graph database is repaired by solving the graph again (its solve does not resume);
     // with its description damaged, its files say what it is.
-    let graph = match read_meta(&*storage) {
-        Ok(Some(m)) => m.game == "graph",
-        _ => dir.join("graph.values").exists(),
+    let graph = match &db {
+        Ok(Database::Graph(_)) => true,
+        Ok(Database::Game(_)) => false,
+        Err(_) => match read_meta(&*storage) {
+            Ok(Some(m)) => m.game == "graph",
+            _ => dir.join("graph.values").exists(),
+        },
     };
     let repair = if graph {
         format!("solve the graph again with `retrograde solve FILE --db {shown}`")
@@ -72,7 +77,7 @@ pub fn open(dir: &std::path::Path) -> Result<Opened> {
             anyhow!("{e}")
         }
     };
-    match database(storage.clone()).map_err(fail)? {
+    match db.map_err(fail)? {
         Database::Graph(g) => Ok(Opened {
             title: format!("a solved graph of {} vertices", g.db().vertices()),
             answer: g,

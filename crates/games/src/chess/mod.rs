@@ -1449,6 +1449,43 @@ impl TierGame for Chess {
         out.extend(found);
     }
 
+    fn tier_named(&self, name: &str) -> Option<Tier> {
+        let mut parts = name.split('_');
+        let mat = Material::parse(parts.next()?).ok()?;
+        let mut ranks = 0u16;
+        let mut rest = parts.next();
+        if mat.has_pawns() {
+            // One digit a pawn, in slot order, as `tier_name` writes them.
+            let mut digits = rest?.bytes();
+            let mut last = (0u8, 0u8);
+            for (i, c) in mat.codes().enumerate() {
+                if c & 7 != 1 {
+                    continue;
+                }
+                let r = digits.next()?.checked_sub(b'1')?;
+                // On the 2nd to 7th rank; identical pawns in slot order ascending.
+                if !(1..=6).contains(&r) || (last.0 == c && r < last.1) {
+                    return None;
+                }
+                last = (c, r);
+                ranks |= u16::from(r) << (3 * i);
+            }
+            if digits.next().is_some() {
+                return None;
+            }
+            rest = parts.next();
+        }
+        let ep = match rest {
+            None => 0,
+            Some("epw") => 1,
+            Some("epb") => 2,
+            Some(_) => return None,
+        };
+        let t = Tier { mat, ranks, ep };
+        let valid = parts.next().is_none() && (ep == 0 || ep_possible(t));
+        (valid && self.kept_tier(t) == t).then_some(t)
+    }
+
     fn tier_name(&self, t: Tier) -> String {
         let mut s = t.mat.to_string();
         let pawns: String = t

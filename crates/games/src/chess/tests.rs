@@ -889,6 +889,48 @@ fn equal_material_keeps_the_swap_as_a_symmetry() {
     assert!(n > 3_000_000, "{n}");
 }
 
+/// `tier_named` is `tier_name` backwards for each of the 912 tables of up to five pieces,
+/// and names no other tier: not a tier kept as its twin, not a name `tier_name` would not
+/// write (a lazy open trusts it to find each table's file).
+#[test]
+fn every_table_is_named_back_and_nothing_else() {
+    let five = Chess::up_to(5).unwrap();
+    let mut kept = 0;
+    for m in (2..=5).flat_map(Material::all) {
+        for t in five.tiers_of(m) {
+            let name = five.tier_name(t);
+            if five.kept_tier(t) == t {
+                assert_eq!(five.tier_named(&name), Some(t), "{name}");
+                kept += 1;
+            } else {
+                assert_eq!(five.tier_named(&name), None, "{name}");
+            }
+        }
+    }
+    assert_eq!(kept, 912);
+    for bad in [
+        "",
+        "K",
+        "KvK_",
+        "KvK_2",
+        "KPvK",
+        "KPvK_1",
+        "KPvK_8",
+        "KPvK_22",
+        "KPvK_2_",
+        "KPvK_4_epw",
+        "KPvKP_44_epx",
+        "KPvKP_44_epw_",
+        "KPPvK_32",
+        "KvKP_5",
+        "KXvK",
+        "KQQQQvK",
+    ] {
+        assert_eq!(five.tier_named(bad), None, "{bad}");
+    }
+    assert!(five.tier_named("KPvKP_44_epw").is_some());
+}
+
 /// Swapping colours twice is nothing; the swap is the FEN's (ranks reversed, case
 /// swapped, the other side to move); a tier's swap holds the swapped positions; and no
 /// move of any tier of five pieces reaches the kept twin of its own tier (a debug build's

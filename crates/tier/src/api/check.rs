@@ -1,7 +1,7 @@
 //! A conformance test any game can call: does it keep the promises of the API?
 //!
-//! [`check_game`] samples positions of every tier and checks that rank and unrank are
-//! inverse, that moves stay in the tier or go to a child tier, that un-moves give exactly
+//! [`check_game`] checks that a tier named back is the tier of that name, samples positions
+//! of every tier and checks that rank and unrank are inverse, that moves stay in the tier or go to a child tier, that un-moves give exactly
 //! the parents in the tier, that symmetries keep tiers, primitive values and moves and that
 //! canonical forms are stable, that the turn rule is symmetric, and, with sorted keys, that
 //! keys round-trip and slots are ordered. The engine relies on all of it; a game that
@@ -23,6 +23,16 @@ pub type Violation = String;
 /// The first promise found broken.
 pub fn check_game<G: TierGame>(game: &G, samples: u64) -> Result<(), Violation> {
     let dag = Dag::build(game).map_err(|e| e.to_string())?;
+    for (&t, name) in dag.tiers.iter().zip(&dag.names) {
+        match game.tier_named(name) {
+            Some(u) if u != t => {
+                return Err(format!(
+                    "tier_named({name:?}) is {u:?}, not {t:?}, the tier tier_name calls so"
+                ))
+            }
+            _ => {}
+        }
+    }
     let rules = visit::<G, _>(ByLayout);
     let positions = (rules.sample)(game, &dag, samples)?;
     let mut moves = Vec::new();

@@ -79,6 +79,16 @@ pub trait TierGame: Sync + Sized {
     /// `_` (e.g. `07`, `KRvK`).
     fn tier_name(&self, t: Self::Tier) -> String;
 
+    /// The tier [`tier_name`](TierGame::tier_name) calls `name`, when the game can tell
+    /// (`None` by default). Optional: with it, opening a database lazily
+    /// ([`open_lazy`](crate::open_lazy)) takes the tiers from the database's description
+    /// (each checked against its name and size) instead of walking every tier of the game,
+    /// which for a chess tablebase of 912 tables costs more than the query.
+    fn tier_named(&self, name: &str) -> Option<Self::Tier> {
+        let _ = name;
+        None
+    }
+
     /// The value the rules fix at `p` for the player to move (the game is over there), or
     /// `None` to play on. Not asked of positions the index holds but that are not positions
     /// of the game.

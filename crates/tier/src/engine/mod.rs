@@ -459,6 +459,19 @@ pub fn open_lazy<'g, G: TierGame>(
     open_with(game, storage, true)
 }
 
+/// Every tier `meta` lists, as the game names it back ([`TierGame::tier_named`]), with its
+/// place in the list; `None` when the game cannot, or names a tier otherwise or twice (then
+/// the game's DAG says which tier is missing).
+fn described_tiers<G: TierGame>(game: &G, meta: &Meta) -> Option<Vec<(G::Tier, usize)>> {
+    let mut seen = rustc_hash::FxHashSet::default();
+    (meta.tiers.iter().enumerate())
+        .map(|(pos, (tname, _))| {
+            let t = game.tier_named(tname)?;
+            (seen.insert(t) && game.tier_name(t) == *tname).then_some((t, pos))
+        })
+        .collect()
+}
+
 fn open_with<'g, G: TierGame>(
     game: &'g G,
     storage: Arc<dyn Storage>,
@@ -481,13 +494,6 @@ fn open_with<'g, G: TierGame>(
         .identity()
         .ok_or_else(|| Error::damaged(name.clone(), "no valid database identity"))?;
     let storage = Identified::wrap(storage, id);
-    let dag = Dag::build(game)?;
-    let listed: std::collections::HashMap<&str, usize> = (meta.tiers.iter().enumerate())
-        .map(|(p, (n, _))| (n.as_str(), p))
-        .collect();
-    let mut data = Vec::with_capacity(dag.tiers.len());
-    let mut sizes = Vec::with_capacity(dag.tiers.len());
-    let mut at = Vec::with_capacity(dag.tiers.len());
     let cell_bytes = meta.cell_bytes;
     let scored = <G::Score as Scoring<G>>::SCORED;
     if !matches!((cell_bytes, scored), (1 | 2, false) | (4, true)) {
@@ -497,17 +503,39 @@ fn open_with<'g, G: TierGame>(
             format!("{cell_bytes}-byte cells, for a game {of} scores"),
         ));
     }
-    for (k, tname) in dag.names.iter().enumerate() {
-        let Some(&pos) = listed.get(tname.as_str()) else {
-            return Err(Error::damaged(
-                name,
-                format!("tier {tname} of the game is not in the database"),
-            ));
-        };
-        let size = meta.tiers[pos].1;
+    // Each tier of the game and its place in the description. A lazy open takes them from
+    // the description when the game names its tiers back: walking the game's tiers costs
+    // more than the query (a chess tablebase's 912 tiers).
+    let placed = match lazy.then(|| described_tiers(game, &meta)).flatten() {
+        Some(placed) => placed,
+        None => {
+            let dag = Dag::build(game)?;
+            let listed: std::collections::HashMap<&str, usize> = (meta.tiers.iter().enumerate())
+                .map(|(p, (n, _))| (n.as_str(), p))
+                .collect();
+            let mut placed = Vec::with_capacity(dag.tiers.len());
+            for (&t, tname) in dag.tiers.iter().zip(&dag.names) {
+                let Some(&pos) = listed.get(tname.as_str()) else {
+                    return Err(Error::damaged(
+                        name,
+                        format!("tier {tname} of the game is not in the database"),
+                    ));
+                };
+                placed.push((t, pos));
+            }
+            placed
+        }
+    };
+    let mut tiers = Vec::with_capacity(placed.len());
+    let mut data = Vec::with_capacity(placed.len());
+    let mut sizes = Vec::with_capacity(placed.len());
+    let mut at = Vec::with_capacity(placed.len());
+    for (t, pos) in placed {
+        let (tname, size) = &meta.tiers[pos];
+        let size = *size;
+        tiers.push(t);
         sizes.push(size);
         at.push(pos);
-        let t = dag.tiers[k];
         data.push(match lazy {
             false => open_tier(game, t, &*storage, &meta.game, size)?,
             true => TierData::Lazy(Box::new(LazyTier {
@@ -529,7 +557,7 @@ fn open_with<'g, G: TierGame>(
     };
     let solution = TierSolution::new(
         game,
-        dag.tiers,
+        tiers,
         data,
         Some(storage),
         stats,
