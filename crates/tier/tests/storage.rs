@@ -447,8 +447,10 @@ fn tiers_solved_side_by_side_agree_with_one_at_a_time() {
     assert!(together >= 10, "{together} tiers started beside another");
 }
 
-/// Pebbles (take 1 or 2; a tier a pile) whose tiers are named back as `naming` says.
+/// Pebbles from a pile of `pile` (take 1 or 2; a tier a pile) whose tiers are named back
+/// as `naming` says.
 struct Named {
+    pile: u32,
     naming: Naming,
 }
 
@@ -477,7 +479,7 @@ impl TierGame for Named {
         "named pebbles".into()
     }
     fn start(&self) -> Option<u32> {
-        Some(PILE)
+        Some(self.pile)
     }
     fn tier(&self, p: &u32) -> u32 {
         *p
@@ -493,7 +495,7 @@ impl TierGame for Named {
         match self.naming {
             Naming::Not => None,
             Naming::Right => Some(t),
-            Naming::Wrong => Some((t + 1) % (PILE + 1)),
+            Naming::Wrong => Some((t + 1) % (self.pile + 1)),
         }
     }
     fn primitive(&self, _: &u32) -> Option<retrograde_graph::Primitive> {
@@ -525,6 +527,7 @@ impl DenseIndex for Named {
 fn a_lazy_open_takes_the_described_tiers_only_as_the_game_names_them() {
     let st = MemStorage::new();
     let right = Named {
+        pile: PILE,
         naming: Naming::Right,
     };
     solve(&right, &stored(&st)).unwrap();
@@ -533,7 +536,7 @@ fn a_lazy_open_takes_the_described_tiers_only_as_the_game_names_them() {
     // Taking 1 or 2: a multiple of 3 is lost.
     assert_eq!(want[9].1, Some(Value::Loss(6)));
     for naming in [Naming::Not, Naming::Right, Naming::Wrong] {
-        let g = Named { naming };
+        let g = Named { pile: PILE, naming };
         let s = open_lazy(&g, Arc::new(st.clone())).unwrap().unwrap();
         let got: Vec<_> = (0..=PILE).map(|p| (p, s.value(&p).unwrap())).collect();
         assert_eq!(got, want, "{naming:?}");
@@ -555,4 +558,41 @@ fn a_lazy_open_takes_the_described_tiers_only_as_the_game_names_them() {
             _ => checked.unwrap(),
         }
     }
+    // A game with one more tier than the database holds (another build's rules under the
+    // same name): the walk refuses it at once; the described tiers open, and the lookup
+    // of the missing tier is the error, the others' answers still right.
+    let missing = "tier p13 of the game is not in the database";
+    let walked = Named {
+        pile: PILE + 1,
+        naming: Naming::Not,
+    };
+    let refused = open_lazy(&walked, Arc::new(st.clone())).map(|_| ());
+    assert!(
+        refused
+            .as_ref()
+            .is_err_and(|e| e.to_string().contains(missing)),
+        "{refused:?}"
+    );
+    let named = Named {
+        pile: PILE + 1,
+        naming: Naming::Right,
+    };
+    let s = open_lazy(&named, Arc::new(st.clone())).unwrap().unwrap();
+    assert_eq!(s.value(&9).unwrap(), Some(Value::Loss(6)));
+    let asked = s.value(&(PILE + 1));
+    assert!(
+        asked
+            .as_ref()
+            .is_err_and(|e| e.to_string().contains(missing)),
+        "{asked:?}"
+    );
+    let totals = s.tier_stats(PILE + 1).map(|_| ());
+    assert!(
+        totals
+            .as_ref()
+            .is_err_and(|e| e.to_string().contains(missing)),
+        "{totals:?}"
+    );
+    // A tier of no game is still no tier.
+    assert_eq!(s.tier_stats(PILE + 5).unwrap(), None);
 }

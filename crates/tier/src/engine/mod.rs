@@ -15,7 +15,7 @@ pub(crate) mod sorted;
 use crate::api::game::{visit, DenseIndex, LayoutVisitor, OrderedMoves, Scoring, TierGame};
 pub use crate::engine::driver::share_file;
 use crate::engine::driver::solve_dense;
-use crate::engine::solution::{LazyTier, TierData, TierSolution, TierTotals};
+use crate::engine::solution::{LazyTier, Listed, TierData, TierSolution, TierTotals};
 use crate::engine::sorted::{solve_sorted, KeyRanges, WholeRange};
 use crate::error::{human_bytes, Error};
 use crate::store::cell::{Cell, ScoreCell};
@@ -506,7 +506,12 @@ fn open_with<'g, G: TierGame>(
     // Each tier of the game and its place in the description. A lazy open takes them from
     // the description when the game names its tiers back: walking the game's tiers costs
     // more than the query (a chess tablebase's 912 tiers).
-    let placed = match lazy.then(|| described_tiers(game, &meta)).flatten() {
+    let described = lazy.then(|| described_tiers(game, &meta)).flatten();
+    let listed = described.is_some().then(|| Listed {
+        file: name.clone(),
+        walked: std::sync::OnceLock::new(),
+    });
+    let placed = match described {
         Some(placed) => placed,
         None => {
             let dag = Dag::build(game)?;
@@ -555,7 +560,7 @@ fn open_with<'g, G: TierGame>(
         at,
         read: std::sync::OnceLock::new(),
     };
-    let solution = TierSolution::new(
+    let mut solution = TierSolution::new(
         game,
         tiers,
         data,
@@ -565,6 +570,7 @@ fn open_with<'g, G: TierGame>(
         sizes,
         cell_bytes,
     );
+    solution.listed = listed;
     if !lazy {
         // Checked with the tier files (a lazy open reads them when first asked).
         solution.all_tier_stats()?;

@@ -249,6 +249,22 @@ pub struct TierSolution<'g, G: TierGame> {
     deriving_cache: BlockCache<u8>,
     /// Stored cells, as the values file holds them (one, two or four bytes a number).
     values_cache: BlockCache<u8>,
+    /// Set when the tiers came from a database's description ([`open_lazy`] through
+    /// [`TierGame::tier_named`]) rather than from a walk of the game's tiers.
+    ///
+    /// [`open_lazy`]: crate::open_lazy
+    pub(crate) listed: Option<Listed<G::Tier>>,
+}
+
+/// The tiers of a solution taken from its description, checked when a lookup meets a tier
+/// the description does not list: the game's own tiers are walked then (once), so that a
+/// tier of the game the description leaves out is an error naming it, not an answer of no
+/// position.
+pub(crate) struct Listed<T> {
+    /// The description, for the error.
+    pub(crate) file: String,
+    /// The game's tiers, walked when first needed (the walk's error as text).
+    pub(crate) walked: OnceLock<Result<rustc_hash::FxHashSet<T>, String>>,
 }
 
 impl<G: TierGame> std::fmt::Debug for TierSolution<'_, G> {
@@ -287,6 +303,32 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
             derived: DerivedMemo::default(),
             deriving_cache: BlockCache::with_budget(DERIVING_CACHE_BYTES),
             values_cache: BlockCache::default(),
+            listed: None,
+        }
+    }
+
+    /// `Ok` when tier `t`, which this solution does not hold, is no tier of the game
+    /// either; an error when the solution's tiers came from a description that leaves out
+    /// this tier of the game ([`Listed`]).
+    fn unlisted(&self, t: G::Tier) -> Result<(), Error> {
+        let Some(l) = &self.listed else {
+            return Ok(());
+        };
+        let walked = l.walked.get_or_init(|| {
+            crate::api::dag::Dag::build(self.game)
+                .map(|d| d.tiers.into_iter().collect())
+                .map_err(|e| e.to_string())
+        });
+        match walked {
+            Ok(tiers) if tiers.contains(&t) => Err(Error::damaged(
+                l.file.clone(),
+                format!(
+                    "tier {} of the game is not in the database",
+                    self.game.tier_name(t)
+                ),
+            )),
+            Ok(_) => Ok(()),
+            Err(e) => Err(Error::Game(e.clone())),
         }
     }
 
@@ -316,6 +358,7 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
     /// An opened database whose totals file is missing or damaged (read at the first call).
     pub fn tier_stats(&self, t: G::Tier) -> Result<Option<&Stats>, Error> {
         let Some(&k) = self.index.get(&t) else {
+            self.unlisted(t)?;
             return Ok(None);
         };
         Ok(self.all_tier_stats()?.get(k).and_then(Option::as_ref))
@@ -586,7 +629,9 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
     /// # Errors
     /// A tier file that cannot be read or is damaged.
     pub fn scored(&self, p: &G::Position) -> Result<Option<Scored>, Error> {
-        let Some(&k) = self.index.get(&self.game.tier(p)) else {
+        let t = self.game.tier(p);
+        let Some(&k) = self.index.get(&t) else {
+            self.unlisted(t)?;
             return Ok(None);
         };
         // A number past a tier's values is no position of it (`None` from the lookup).
