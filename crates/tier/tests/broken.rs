@@ -19,6 +19,8 @@ enum Fault {
     UnmovePast,
     /// A move is listed twice (by a game that promises distinct moves: `Cycles<true>`).
     Twice,
+    /// `moves_leaving` lists the move inside the tier too, and counts none inside.
+    LeavingInside,
 }
 
 /// Tiers `0..=N`, each a cycle of `S` positions `(tier, i)`: a move steps round the cycle,
@@ -69,6 +71,18 @@ impl<const D: bool> TierGame for Cycles<D> {
             Fault::UndeclaredTier if t == N && i == 5 => out.push((t - 2, i)),
             Fault::Twice => out.push((t, (i + 1) % S)),
             _ => {}
+        }
+    }
+    fn moves_leaving(&self, p: &(u32, u64), out: &mut Vec<(u32, u64)>) -> usize {
+        let mut all = Vec::new();
+        self.moves(p, &mut all);
+        let lie = self.0 == Fault::LeavingInside;
+        let inside = all.iter().filter(|c| c.0 == p.0).count();
+        out.extend(all.into_iter().filter(|c| lie || c.0 != p.0));
+        if lie {
+            0
+        } else {
+            inside
         }
     }
 }
@@ -181,4 +195,17 @@ fn the_promise_of_distinct_moves_is_checked_and_kept() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("twice") && e.contains("DISTINCT_MOVES"), "{e}");
+    // The engine counts the moves inside from `moves_leaving` (distinct moves, un-moves, no
+    // symmetry): one that lists a move inside the tier is refused by the check, and the
+    // engine's error names it instead of a value.
+    let lying = Cycles::<true>(Fault::LeavingInside);
+    let e = check_game(&lying, 100).unwrap_err().to_string();
+    assert!(e.contains("moves_leaving"), "{e}");
+    match &solve(&lying, &SolveOptions::default()) {
+        Err(Error::Game(m)) => assert!(m.contains("moves_leaving"), "{m}"),
+        other => panic!(
+            "expected a game error, got {:?}",
+            other.as_ref().map(|_| ())
+        ),
+    }
 }

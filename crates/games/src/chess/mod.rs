@@ -1529,6 +1529,21 @@ impl TierGame for Chess {
             false
         });
     }
+
+    /// The quiet moves of the king and the pieces are the moves that stay in the tier
+    /// (pawn moves, captures and promotions change the material or the pawns' ranks), so
+    /// they are counted, not made; in a tier with an en-passant right every move leaves it.
+    fn moves_leaving(&self, p: &Pos, out: &mut Vec<Pos>) -> usize {
+        if p.ep() != 0 {
+            self.moves(p, out);
+            return 0;
+        }
+        Chess::generate::<true>(p, |c| {
+            out.push(c);
+            false
+        })
+        .1
+    }
 }
 
 impl Chess {
@@ -1541,7 +1556,17 @@ impl Chess {
     /// passant (which empties two squares of a rank). Tested against the crate's own
     /// legal moves (`Chess::legal_moves`), which `play` and `query` use for the moves'
     /// names.
-    pub fn children(&self, p: &Pos, mut f: impl FnMut(Pos) -> bool) -> bool {
+    pub fn children(&self, p: &Pos, f: impl FnMut(Pos) -> bool) -> bool {
+        Chess::generate::<false>(p, f).0
+    }
+
+    /// [`Chess::children`], and with `QUIET` the quiet moves of the king and the pieces
+    /// (no pawn, no capture: the moves that stay in the tier of a position without an
+    /// en-passant right) are only counted, not made: returns whether `f` returned true, and
+    /// that count.
+    #[inline]
+    fn generate<const QUIET: bool>(p: &Pos, mut f: impl FnMut(Pos) -> bool) -> (bool, usize) {
+        let mut quiet = 0;
         let b = Bits::of(p);
         let us = usize::from(p.stm());
         let them = 1 - us;
@@ -1580,7 +1605,12 @@ impl Chess {
         base.set_stm(base.stm() ^ 1);
         base.set_ep(0);
         // King moves.
-        for t in BitBoard(get_king_moves(ks).0 & !ours & !b.kind[6] & !danger) {
+        let mut steps = get_king_moves(ks).0 & !ours & !b.kind[6] & !danger;
+        if QUIET {
+            quiet += (steps & !theirs).count_ones() as usize;
+            steps &= theirs;
+        }
+        for t in BitBoard(steps) {
             let t = t as u8;
             let victim = theirs & 1u64 << t;
             let mut q = base;
@@ -1589,7 +1619,7 @@ impl Chess {
                 q.remove(p.slot_at(t).expect("a piece is captured"));
             }
             if f(q) {
-                return true;
+                return (true, quiet);
             }
         }
         // Other pieces.
@@ -1602,7 +1632,19 @@ impl Chess {
             let from = p.sq(2 + j);
             let kind = code & 7;
             if kind != 1 {
-                for t in BitBoard(Bits::reach(kind, from, occ) & !ours & !b.kind[6]) {
+                let mut targets = Bits::reach(kind, from, occ) & !ours & !b.kind[6];
+                if QUIET {
+                    let empty = targets & !theirs;
+                    if !in_check && pinned >> from & 1 == 0 {
+                        quiet += empty.count_ones() as usize;
+                    } else {
+                        for t in BitBoard(empty) {
+                            quiet += usize::from(safe(from, t as u8, 0, false));
+                        }
+                    }
+                    targets &= theirs;
+                }
+                for t in BitBoard(targets) {
                     let t = t as u8;
                     let victim = theirs & 1u64 << t;
                     if !safe(from, t, victim, false) {
@@ -1619,7 +1661,7 @@ impl Chess {
                     }
                     q.relocate(jj, t);
                     if f(q) {
-                        return true;
+                        return (true, quiet);
                     }
                 }
                 continue;
@@ -1675,7 +1717,7 @@ impl Chess {
                         let mut r = q;
                         r.insert(kind | our_bit, to);
                         if f(r) {
-                            return true;
+                            return (true, quiet);
                         }
                     }
                     continue;
@@ -1685,11 +1727,11 @@ impl Chess {
                     q.set_ep((to & 7) + 1);
                 }
                 if f(q) {
-                    return true;
+                    return (true, quiet);
                 }
             }
         }
-        false
+        (false, quiet)
     }
 
     /// Whether the side to move is not in check and its king can step to an empty square

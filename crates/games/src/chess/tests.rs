@@ -687,6 +687,15 @@ proptest::proptest! {
         ours.sort();
         theirs.sort();
         proptest::prop_assert_eq!(&ours, &theirs, "{}", board);
+        // The moves that leave the tier, and the count of the others, as the crate's moves
+        // split by tier say (`theirs` is sorted, and so is each part).
+        let (stay, away): (Vec<Pos>, Vec<Pos>) =
+            theirs.iter().partition(|c| g.tier(c) == g.tier(&p));
+        let mut leaving = Vec::new();
+        let inside = g.moves_leaving(&p, &mut leaving);
+        leaving.sort();
+        proptest::prop_assert_eq!(inside, stay.len(), "{}", board);
+        proptest::prop_assert_eq!(&leaving, &away, "{}", board);
         let want = if Chess::insufficient(&p) {
             Some(Primitive::Tie)
         } else if theirs.is_empty() {

@@ -1,7 +1,7 @@
 //! A conformance test any game can call: does it keep the promises of the API?
 //!
 //! [`check_game`] checks that a tier named back is the tier of that name, samples positions
-//! of every tier and checks that rank and unrank are inverse, that moves stay in the tier or go to a child tier, that un-moves give exactly
+//! of every tier and checks that rank and unrank are inverse, that moves stay in the tier or go to a child tier (and `moves_leaving` splits them so), that un-moves give exactly
 //! the parents in the tier, that symmetries keep tiers, primitive values and moves and that
 //! canonical forms are stable, that the turn rule is symmetric, and, with sorted keys, that
 //! keys round-trip and slots are ordered. The engine relies on all of it; a game that
@@ -55,6 +55,7 @@ pub fn check_game<G: TierGame>(game: &G, samples: u64) -> Result<(), Violation> 
         if G::DISTINCT_MOVES {
             twice(&moves).map_err(|c| format!("{p:?}: moves lists {c:?} twice, but the game promises distinct moves (DISTINCT_MOVES)"))?;
         }
+        leaving(game, &p, t, &moves)?;
         for c in &moves {
             let tc = game.tier(c);
             if tc != t && !dag.children[k].iter().any(|&x| dag.tiers[x] == tc) {
@@ -148,6 +149,34 @@ pub fn check_game<G: TierGame>(game: &G, samples: u64) -> Result<(), Violation> 
                 twice(&classes).map_err(|c| format!("{p:?}: two of its moves reach the class of {c:?}, but children_apart says no symmetry maps one onto the other"))?;
             }
         }
+    }
+    Ok(())
+}
+
+/// Whether `moves_leaving` gives `p`'s moves out of tier `t` (as a multiset) and the number
+/// of the others, as `moves` (given) says.
+fn leaving<G: TierGame>(
+    game: &G,
+    p: &G::Position,
+    t: G::Tier,
+    moves: &[G::Position],
+) -> Result<(), Violation> {
+    let mut want: Vec<G::Position> = moves
+        .iter()
+        .filter(|c| game.tier(c) != t)
+        .copied()
+        .collect();
+    let inside = moves.len() - want.len();
+    let mut got = Vec::new();
+    let n = game.moves_leaving(p, &mut got);
+    want.sort();
+    got.sort();
+    if n != inside || got != want {
+        return Err(format!(
+            "{p:?}: moves_leaving gives {} moves out of the tier and {n} inside, moves {} and {inside}",
+            got.len(),
+            want.len()
+        ));
     }
     Ok(())
 }

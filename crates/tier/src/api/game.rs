@@ -98,6 +98,30 @@ pub trait TierGame: Sync + Sized {
     /// when [`primitive`](TierGame::primitive) fixes `p`'s value.
     fn moves(&self, p: &Self::Position, out: &mut Vec<Self::Position>);
 
+    /// Appends the positions after `p`'s moves that leave its tier (those
+    /// [`moves`](TierGame::moves) lists, in any order) and returns how many of its moves
+    /// stay inside the tier. The engine asks it where it only counts the moves inside
+    /// (un-moves, [`DISTINCT_MOVES`](TierGame::DISTINCT_MOVES) and
+    /// [`children_apart`](SymmetricGame::children_apart)), so that a game can count them
+    /// without making their positions. Default: `moves`, split by
+    /// [`tier`](TierGame::tier); `check_game` tests an override against it.
+    fn moves_leaving(&self, p: &Self::Position, out: &mut Vec<Self::Position>) -> usize {
+        let start = out.len();
+        self.moves(p, out);
+        let t = self.tier(p);
+        // Exits to the front, in their order; the moves inside dropped.
+        let mut kept = start;
+        for i in start..out.len() {
+            if self.tier(&out[i]) != t {
+                out.swap(kept, i);
+                kept += 1;
+            }
+        }
+        let inside = out.len() - kept;
+        out.truncate(kept);
+        inside
+    }
+
     /// Whether [`moves`](TierGame::moves) never lists one position twice, nor (for an
     /// [`UnmoveGame`]) `unmoves`. The engine counts each move to a distinct canonical
     /// position once; with this promise, two moves can meet only when one's position is

@@ -911,18 +911,30 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
     }
     out.solved += 1;
     let scored = <C::V as Worth>::SCORED;
+    let unmoves = <G::Parents as Parents<G>>::UNMOVES;
+    // With un-moves the moves inside are only counted: distinct moves to classes the game
+    // says are distinct are counted as they come, without their canonical forms, and the
+    // game need not even make their positions (`moves_leaving`).
+    let mut apart = false;
+    let mut apart_inside = 0;
     let fixed = match game.primitive(&p) {
         Some(v) => Some(<C::V as Worth>::over(game, &p, Some(v))),
         None => {
             s.moves.clear();
-            game.moves(&p, &mut s.moves);
+            apart = unmoves
+                && G::DISTINCT_MOVES
+                && <G::Symmetry as Symmetry<G>>::children_apart(game, &p);
+            if apart {
+                apart_inside = game.moves_leaving(&p, &mut s.moves);
+            } else {
+                game.moves(&p, &mut s.moves);
+            }
+            let all = s.moves.len() + apart_inside;
             if weigh {
                 let w = <G::Symmetry as Symmetry<G>>::class_size(game, &p);
-                out.moves += w * s.moves.len() as u64;
+                out.moves += w * all as u64;
             }
-            s.moves
-                .is_empty()
-                .then(|| <C::V as Worth>::over(game, &p, None))
+            (all == 0).then(|| <C::V as Worth>::over(game, &p, None))
         }
     };
     if let Some(v) = fixed {
@@ -937,24 +949,19 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
         }
         return Ok(());
     }
-    let unmoves = <G::Parents as Parents<G>>::UNMOVES;
     s.inside.clear(G::DISTINCT_MOVES);
     s.inside_pos.clear(G::DISTINCT_MOVES);
     s.exits.clear();
     let pending = out.pending.len() as u32;
     let mut remote = false;
-    // With un-moves the moves inside are only counted: distinct moves to classes the game
-    // says are distinct are counted as they come, without their canonical forms.
-    let apart =
-        unmoves && G::DISTINCT_MOVES && <G::Symmetry as Symmetry<G>>::children_apart(game, &p);
-    let mut apart_inside = 0;
     // Exits are located and prefetched first, read after the moves inside are counted.
     for c in &s.moves {
         let k = keeps(game, &p, c);
         if game.tier(c) == t {
             if apart {
-                apart_inside += 1;
-                continue;
+                return Err(Error::Game(format!(
+                    "{c:?}, a move of {p:?} that moves_leaving gives, is inside its tier {t:?}"
+                )));
             }
             let cc = canonical(game, c);
             let sure = G::DISTINCT_MOVES && cc == *c;
