@@ -93,9 +93,9 @@ pub use engine::{
 };
 pub use error::{human_bytes, Error};
 pub use game::{
-    Alternate, Dense, DenseIndex, GoAgain, GoAgainGame, Layout, LayoutVisitor, NoSymmetry,
-    OrderedMoves, Parents, ReverseEdges, ScoredGame, Scores, Scoring, SortedKeys, SymmetricGame,
-    Symmetries, Symmetry, TierGame, Turn, UnmoveGame, Unmoves, Unscored,
+    moves_split_by_tier, Alternate, Dense, DenseIndex, GoAgain, GoAgainGame, Layout, LayoutVisitor,
+    NoSymmetry, OrderedMoves, Parents, ReverseEdges, ScoredGame, Scores, Scoring, SortedKeys,
+    SymmetricGame, Symmetries, Symmetry, TierGame, Turn, UnmoveGame, Unmoves, Unscored,
 };
 pub use graphdb::GraphDb;
 pub use notation::{play_moves, replay, Notation, NotationError};

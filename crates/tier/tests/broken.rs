@@ -73,17 +73,14 @@ impl<const D: bool> TierGame for Cycles<D> {
             _ => {}
         }
     }
+    /// The default (so that the engine runs it on this game), but with
+    /// `Fault::LeavingInside` every move, none counted inside.
     fn moves_leaving(&self, p: &(u32, u64), out: &mut Vec<(u32, u64)>) -> usize {
-        let mut all = Vec::new();
-        self.moves(p, &mut all);
-        let lie = self.0 == Fault::LeavingInside;
-        let inside = all.iter().filter(|c| c.0 == p.0).count();
-        out.extend(all.into_iter().filter(|c| lie || c.0 != p.0));
-        if lie {
-            0
-        } else {
-            inside
+        if self.0 == Fault::LeavingInside {
+            self.moves(p, out);
+            return 0;
         }
+        moves_split_by_tier(self, p, out)
     }
 }
 

@@ -103,23 +103,10 @@ pub trait TierGame: Sync + Sized {
     /// stay inside the tier. The engine asks it where it only counts the moves inside
     /// (un-moves, [`DISTINCT_MOVES`](TierGame::DISTINCT_MOVES) and
     /// [`children_apart`](SymmetricGame::children_apart)), so that a game can count them
-    /// without making their positions. Default: `moves`, split by
+    /// without making their positions. Default: [`moves_split_by_tier`], `moves` split by
     /// [`tier`](TierGame::tier); `check_game` tests an override against it.
     fn moves_leaving(&self, p: &Self::Position, out: &mut Vec<Self::Position>) -> usize {
-        let start = out.len();
-        self.moves(p, out);
-        let t = self.tier(p);
-        // Exits to the front, in their order; the moves inside dropped.
-        let mut kept = start;
-        for i in start..out.len() {
-            if self.tier(&out[i]) != t {
-                out.swap(kept, i);
-                kept += 1;
-            }
-        }
-        let inside = out.len() - kept;
-        out.truncate(kept);
-        inside
+        moves_split_by_tier(self, p, out)
     }
 
     /// Whether [`moves`](TierGame::moves) never lists one position twice, nor (for an
@@ -597,6 +584,29 @@ pub(crate) fn canonical<G: TierGame>(g: &G, p: &G::Position) -> G::Position {
 }
 
 #[inline]
+/// [`TierGame::moves_leaving`]'s default: appends `p`'s moves that leave its tier (in the
+/// order [`TierGame::moves`] lists them) and returns how many stay inside it.
+pub fn moves_split_by_tier<G: TierGame>(
+    game: &G,
+    p: &G::Position,
+    out: &mut Vec<G::Position>,
+) -> usize {
+    let start = out.len();
+    game.moves(p, out);
+    let t = game.tier(p);
+    // Exits to the front, in their order; the moves inside dropped.
+    let mut kept = start;
+    for i in start..out.len() {
+        if game.tier(&out[i]) != t {
+            out.swap(kept, i);
+            kept += 1;
+        }
+    }
+    let inside = out.len() - kept;
+    out.truncate(kept);
+    inside
+}
+
 pub(crate) fn keeps<G: TierGame>(g: &G, from: &G::Position, to: &G::Position) -> bool {
     <G::Turn as Turn<G>>::keeps_turn(g, from, to)
 }
