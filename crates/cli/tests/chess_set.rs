@@ -144,6 +144,12 @@ rtest!(
             "{}",
             text.stdout
         );
+        // The last line: the time and, where the system tells it, the peak memory.
+        let last = text.stdout.lines().last().unwrap_or_default();
+        assert!(last.starts_with("time "), "{}", text.stdout);
+        if cfg!(target_os = "linux") {
+            assert!(last.contains(", peak memory "), "{}", text.stdout);
+        }
 
         // The totals by tier (totals.json) damaged, then missing: every table is taken up,
         // none solved, their totals counted again (the same report), and written again.

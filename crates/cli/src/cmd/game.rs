@@ -540,6 +540,14 @@ fn rate(n: u64, seconds: f64) -> String {
     }
 }
 
+/// Ends a report's time line with the peak memory, when the system tells it.
+fn end_with_peak(out: &mut impl Write, peak: Option<u64>) -> std::io::Result<()> {
+    match peak {
+        Some(p) => writeln!(out, ", peak memory {}", mem::human(p)),
+        None => writeln!(out),
+    }
+}
+
 /// Prints a report: the start value (or the game's own first line), its lines, the totals.
 pub fn print_report(
     r: &Report,
@@ -587,12 +595,10 @@ pub fn print_report(
                     st.solve.as_secs_f64(),
                     rate(st.positions, seconds)
                 )?;
-                match peak {
-                    Some(p) => writeln!(out, ", peak memory {}", mem::human(p))?,
-                    None => writeln!(out)?,
-                }
+                end_with_peak(out, peak)?;
             } else if r.timed {
-                writeln!(out, "time {seconds:.3} s")?;
+                write!(out, "time {seconds:.3} s")?;
+                end_with_peak(out, peak)?;
             }
         }
         GameOutput::Json => {
