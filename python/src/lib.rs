@@ -973,6 +973,7 @@ fn game(
     let shown = Progress::new(progress);
     let mut opts = retrograde_tier::SolveOptions::default();
     opts.memory_limit = limit.map(|l| l.bytes);
+    opts.give_back = Some(retrograde_mem::give_back);
     opts.resume = db.is_some();
     opts.compact = compact;
     opts.storage = storage;

@@ -8,7 +8,7 @@
 //! with exit status 2 and the same kind of message when an allocation fails, instead of
 //! the standard library's abort (status 134).
 
-pub use retrograde_mem::{human, open_files_limit, peak_rss_bytes, refusal, Limit};
+pub use retrograde_mem::{give_back, human, open_files_limit, peak_rss_bytes, refusal, Limit};
 use std::sync::OnceLock;
 
 static LIMIT: OnceLock<Option<Limit>> = OnceLock::new();

@@ -265,6 +265,7 @@ pub fn options(
     let b = bars.clone();
     let mut opts = SolveOptions::default();
     opts.memory_limit = limit;
+    opts.give_back = Some(mem::give_back);
     opts.keep_values = keep_values;
     opts.storage = storage;
     opts.resume = resume;

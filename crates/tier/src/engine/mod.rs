@@ -185,6 +185,12 @@ pub struct SolveOptions {
     /// damaged table of it is solved again as in any database (resume): the values its
     /// children leave out are derived from their moves as they are loaded.
     pub compact: bool,
+    /// Called after the driver drops tiers from memory to stay within `memory_limit`,
+    /// before it reads the next tiers' children and allocates their work: where the
+    /// allocator keeps freed memory (glibc's heap), the caller can give its pages back to
+    /// the system here, so that the resident set follows the memory in use (the binary
+    /// and the Python extension pass `retrograde_mem::give_back`).
+    pub give_back: Option<fn()>,
 }
 
 impl Default for SolveOptions {
@@ -201,6 +207,7 @@ impl Default for SolveOptions {
             params: serde_json::Value::Null,
             keep_values: true,
             compact: false,
+            give_back: None,
         }
     }
 }
