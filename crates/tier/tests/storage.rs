@@ -186,9 +186,17 @@ fn a_memory_limit_too_small_is_an_error_before_solving() {
     assert!(matches!(e, Error::Memory { .. }), "{e}");
 }
 
+/// The times `SolveOptions::give_back` was called (only the test below sets it).
+static GIVEN_BACK: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn count_give_back() {
+    GIVEN_BACK.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// With a storage, a limit that holds no more than the largest tier's children and working
 /// memory still solves: the tiers a tier does not read are dropped and read again from
-/// their files when a parent needs them. The values are those of the solve in memory.
+/// their files when a parent needs them (and the caller's `give_back` is called after each
+/// eviction). The values are those of the solve in memory.
 #[test]
 fn a_stored_solve_drops_tiers_to_stay_within_the_limit() {
     let mut tighter = 0;
@@ -202,8 +210,15 @@ fn a_stored_solve_drops_tiers_to_stay_within_the_limit() {
         let st = MemStorage::new();
         let mut opts = stored(&st);
         opts.memory_limit = Some(least);
+        opts.give_back = Some(count_give_back);
+        let before = GIVEN_BACK.load(std::sync::atomic::Ordering::Relaxed);
         let s = solve(&g, &opts).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         assert_eq!(values(&g, &s), want, "seed {seed}");
+        // Before every batch of tiers, with a storage and a limit.
+        assert!(
+            GIVEN_BACK.load(std::sync::atomic::Ordering::Relaxed) > before,
+            "seed {seed}: give_back was not called"
+        );
         // One byte less does not fit.
         opts.memory_limit = Some(least - 1);
         let e = solve(&g, &opts).unwrap_err();

@@ -185,8 +185,9 @@ pub struct SolveOptions {
     /// damaged table of it is solved again as in any database (resume): the values its
     /// children leave out are derived from their moves as they are loaded.
     pub compact: bool,
-    /// Called after the driver drops tiers from memory to stay within `memory_limit`,
-    /// before it reads the next tiers' children and allocates their work: where the
+    /// Called before each batch of tiers when there are a storage and a `memory_limit`,
+    /// after the driver has dropped from memory what the batch does not need to stay within
+    /// the limit, and before it reads the batch's children and allocates its work: where the
     /// allocator keeps freed memory (glibc's heap), the caller can give its pages back to
     /// the system here, so that the resident set follows the memory in use (the binary
     /// and the Python extension pass `retrograde_mem::give_back`).
