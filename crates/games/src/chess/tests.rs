@@ -1201,3 +1201,51 @@ fn a_compact_file_split_where_moves_stay_on_its_side_is_an_error_not_a_value() {
         "{same} answered, {refused} refused"
     );
 }
+
+/// `for_each_in` over any range visits its numbers in order with `unrank`'s answer for
+/// each: ranges that start inside a king pair's run, cross pairs and blocks, and end
+/// anywhere, in tiers with pawns, without, and with an en-passant right.
+#[test]
+fn for_each_in_is_unrank_over_any_range() {
+    let g = Chess::endings(&[
+        Material::parse("KRvKN").unwrap(),
+        Material::parse("KPvKP").unwrap(),
+    ]);
+    let mut tiers = Vec::new();
+    let mut todo = g.root_tiers();
+    let mut seen = std::collections::HashSet::new();
+    while let Some(t) = todo.pop() {
+        if seen.insert(t) {
+            tiers.push(t);
+            let mut c = Vec::new();
+            g.child_tiers(t, &mut c);
+            todo.extend(c);
+        }
+    }
+    assert!(tiers.iter().any(|t| t.ep != 0), "an en-passant tier");
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: u64| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng % n
+    };
+    let mut visited = 0u64;
+    for &t in &tiers {
+        let size = g.tier_size(t);
+        for _ in 0..8 {
+            let start = next(size);
+            // Up to four kings' runs of 64^2 (or 64 * 8) numbers: across pairs and blocks.
+            let end = (start + 1 + next(4 * 4096)).min(size);
+            let mut want = start;
+            g.for_each_in(t, start..end, |i, p| {
+                assert_eq!(i, want, "{t:?}");
+                assert_eq!(p, g.unrank(t, i), "{t:?} {i}");
+                want += 1;
+            });
+            assert_eq!(want, end, "{t:?} {start}..{end}");
+            visited += end - start;
+        }
+    }
+    assert!(visited > 100_000, "{visited}");
+}
