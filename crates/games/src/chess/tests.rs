@@ -193,12 +193,11 @@ fn mates_stalemates_and_short_wins() {
     assert_eq!(v("k7/8/8/8/8/8/8/K6N w - - 0 1"), Value::Tie(0));
 }
 
-/// Positions of the tiers of `m` (sampled), with en-passant tiers first.
-fn sample(g: &Chess, per_tier: u64) -> Vec<Pos> {
+/// Every tier of `g`: its root tiers and all they convert into.
+fn all_tiers(g: &Chess) -> Vec<Tier> {
     let mut tiers = Vec::new();
-    let dag_roots = g.root_tiers();
     let mut seen = std::collections::HashSet::new();
-    let mut todo = dag_roots.clone();
+    let mut todo = g.root_tiers();
     while let Some(t) = todo.pop() {
         if seen.insert(t) {
             tiers.push(t);
@@ -207,9 +206,14 @@ fn sample(g: &Chess, per_tier: u64) -> Vec<Pos> {
             todo.extend(c);
         }
     }
+    tiers
+}
+
+/// Positions of the tiers of `m` (sampled), with en-passant tiers first.
+fn sample(g: &Chess, per_tier: u64) -> Vec<Pos> {
     let mut out = Vec::new();
     let mut rng = 0x2545_f491_4f6c_dd1du64;
-    for t in tiers {
+    for t in all_tiers(g) {
         let size = g.tier_size(t);
         for _ in 0..per_tier {
             rng ^= rng << 13;
@@ -1211,17 +1215,7 @@ fn for_each_in_is_unrank_over_any_range() {
         Material::parse("KRvKN").unwrap(),
         Material::parse("KPvKP").unwrap(),
     ]);
-    let mut tiers = Vec::new();
-    let mut todo = g.root_tiers();
-    let mut seen = std::collections::HashSet::new();
-    while let Some(t) = todo.pop() {
-        if seen.insert(t) {
-            tiers.push(t);
-            let mut c = Vec::new();
-            g.child_tiers(t, &mut c);
-            todo.extend(c);
-        }
-    }
+    let tiers = all_tiers(&g);
     assert!(tiers.iter().any(|t| t.ep != 0), "an en-passant tier");
     let mut rng = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move |n: u64| {
