@@ -1017,12 +1017,19 @@ fn dict_decode(payload: &[u8], elem: usize, dst: &mut [u8]) -> Result<(), String
                     dst.len() / elem
                 ));
             }
-            for (&c, out) in codes.iter().zip(dst.chunks_exact_mut(elem)) {
-                let c = usize::from(c);
-                if c >= k {
-                    return Err(format!("cell code {c} beyond a dictionary of {k}"));
+            // Checked first, so that the copy below has no exit (one-byte cells: a load).
+            if let Some(&c) = codes.iter().find(|&&c| usize::from(c) >= k) {
+                return Err(format!("cell code {c} beyond a dictionary of {k}"));
+            }
+            if elem == 1 {
+                for (&c, out) in codes.iter().zip(dst.iter_mut()) {
+                    *out = dict[usize::from(c)];
                 }
-                out.copy_from_slice(&dict[c * elem..(c + 1) * elem]);
+            } else {
+                for (&c, out) in codes.iter().zip(dst.chunks_exact_mut(elem)) {
+                    let c = usize::from(c) * elem;
+                    out.copy_from_slice(&dict[c..c + elem]);
+                }
             }
             Ok(())
         }
