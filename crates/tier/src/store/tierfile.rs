@@ -588,6 +588,9 @@ impl Reader {
         if &tail[8..] != END {
             return Err(bad("no end marker (truncated?)".into()));
         }
+        if tail[4..8] != [0; 4] {
+            return Err(bad("the index's tail is not as written".into()));
+        }
         if crc32fast::hash(entries) != u32::from_le_bytes(tail[..4].try_into().expect("4")) {
             return Err(bad("index checksum mismatch".into()));
         }
@@ -744,6 +747,32 @@ impl Reader {
                 dst.len()
             ))),
         }
+    }
+
+    /// Checks every stored block's checksum (in parallel), without decoding any: with
+    /// [`Reader::open`]'s checks of the header, the index and the lengths, what a file that
+    /// is whole takes to be trusted, at the cost of reading it.
+    ///
+    /// # Errors
+    /// [`Error::Damaged`] naming the first block found whose checksum does not hold.
+    pub fn check_blocks(&self, storage: &dyn Storage) -> Result<(), Error> {
+        (0..self.blocks.len())
+            .into_par_iter()
+            .filter(|b| !self.derived.contains(b))
+            .try_for_each_init(Vec::new, |buf, b| {
+                let (off, stored, crc, _, _) = self.blocks[b];
+                buf.resize(stored as usize, 0);
+                storage
+                    .read_at(&self.file, off, buf)
+                    .map_err(|e| Error::io(self.name.clone(), "read", e))?;
+                if crc32fast::hash(buf) != crc {
+                    return Err(Error::damaged(
+                        self.name.clone(),
+                        format!("block {b} checksum mismatch"),
+                    ));
+                }
+                Ok(())
+            })
     }
 
     /// Reads block `b`, checks it, and returns its elements' bytes.
