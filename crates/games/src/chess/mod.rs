@@ -1875,6 +1875,94 @@ impl Chess {
     }
 }
 
+impl Chess {
+    /// `f(k, position or none)` for `k` in `0..len`: the positions of tier `t` (not an
+    /// en-passant one) with king pair and block `top` and the squares `sqs` of the pieces
+    /// but the last, whose square is `sqs`'s last one plus `k` (its digit counted up), as
+    /// [`Chess::assemble`] gives them. The other pieces are checked once: placed apart and
+    /// in order, and whether they attack the king of the side not to move. When they do not
+    /// (almost always), a square of the last piece holds a position unless it is taken, out
+    /// of order, or one from which that piece attacks that king; when they do, the last
+    /// piece might block the line, and each square is assembled in full.
+    #[inline]
+    fn run_of_last(
+        &self,
+        t: Tier,
+        top: u64,
+        mut sqs: [u8; MAX_PIECES],
+        len: u64,
+        mut f: impl FnMut(u64, Option<Pos>),
+    ) {
+        let last = t.mat.len() - 1;
+        let pairs = &self.pairs[self.table(t)];
+        let (top32, n_pairs) = (top as u32, pairs.len() as u32);
+        let (w, b) = pairs[(top32 % n_pairs) as usize];
+        let stm = (top32 / n_pairs) as u8;
+        sqs[0] = w;
+        sqs[1] = b;
+        let mut occ = 1u64 << w | 1u64 << b;
+        let mut apart = true;
+        for j in 0..last {
+            let s = sqs[2 + j];
+            apart &= occ >> s & 1 == 0
+                && !(j > 0 && t.mat.code(j) == t.mat.code(j - 1) && sqs[1 + j] > s);
+            occ |= 1 << s;
+        }
+        let first = sqs[2 + last];
+        if !apart {
+            for k in 0..len {
+                f(k, None);
+            }
+            return;
+        }
+        // The board without the last piece.
+        let mut bits = Bits {
+            col: [1u64 << w, 1u64 << b],
+            kind: [0; 7],
+        };
+        bits.kind[6] = 1u64 << w | 1u64 << b;
+        for j in 0..last {
+            let (c, at) = (t.mat.code(j), 1u64 << sqs[2 + j]);
+            bits.col[usize::from(c & BLACK != 0)] |= at;
+            bits.kind[usize::from(c & 7)] |= at;
+        }
+        let (us, other) = (usize::from(stm), 1 - usize::from(stm));
+        let king = sqs[other];
+        if bits.attacked(king, us, bits.col[us], occ) {
+            for k in 0..len {
+                sqs[2 + last] = first + k as u8;
+                f(k, self.assemble(t, top, sqs));
+            }
+            return;
+        }
+        let code = t.mat.code(last);
+        let checks = if usize::from(code & BLACK != 0) != us {
+            0
+        } else if code & 7 == 1 {
+            let defender = if us == 0 { Color::Black } else { Color::White };
+            get_pawn_attacks(sq(king), defender).0
+        } else {
+            Bits::reach(code & 7, king, occ)
+        };
+        let after = if last > 0 && code == t.mat.code(last - 1) {
+            sqs[1 + last]
+        } else {
+            0
+        };
+        let bad = occ | checks;
+        let mut p = Pos::new(sqs, 0, stm, t.mat);
+        for k in 0..len {
+            let s = first + k as u8;
+            if bad >> s & 1 != 0 || s < after {
+                f(k, None);
+            } else {
+                p.set_sq(2 + last, s);
+                f(k, Some(p));
+            }
+        }
+    }
+}
+
 impl DenseIndex for Chess {
     fn tier_size(&self, t: Tier) -> u64 {
         let blocks = if t.ep == 0 { 2 } else { 8 };
@@ -1941,7 +2029,9 @@ impl DenseIndex for Chess {
     }
 
     /// The numbers of a range in order, the digits counted up one at a time instead of
-    /// divided out of each number.
+    /// divided out of each number. Outside en-passant tiers the last piece's digit runs
+    /// through its squares with everything else fixed ([`Chess::run_of_last`]): what the
+    /// other pieces allow is found once for the run, and each square is a few bit tests.
     fn for_each_in(
         &self,
         t: Tier,
@@ -1952,6 +2042,24 @@ impl DenseIndex for Chess {
             return;
         }
         let n = t.mat.len();
+        if t.ep == 0 && n > 0 {
+            let last = n - 1;
+            let radix = Chess::radix(t, last);
+            let (mut sqs, mut top) = digits(t, range.start);
+            let mut i = range.start;
+            while i < range.end {
+                let d = u64::from(sqs[2 + last]) % radix;
+                let len = (radix - d).min(range.end - i);
+                self.run_of_last(t, top, sqs, len, |k, p| f(i + k, p));
+                i += len;
+                if i == range.end {
+                    break;
+                }
+                // The run ended at its last square: count the other digits up.
+                (sqs, top) = digits(t, i);
+            }
+            return;
+        }
         let mut radix = [0u8; MAX_OTHERS];
         let mut base = [0u8; MAX_OTHERS];
         for j in 0..n {
