@@ -2103,6 +2103,26 @@ impl UnmoveGame for Chess {
     /// in `p` is not in check there. (Positions with an en-passant right are reached by
     /// double pushes only, from other tiers.)
     fn unmoves(&self, p: &Pos, out: &mut Vec<Pos>) {
+        self.unmoves_into(p, None, out);
+    }
+
+    /// The un-moves of a piece other than a king by number when the king pair needs no
+    /// symmetry (the parent is then its own canonical form), the others as positions.
+    fn unmoves_ranked(&self, p: &Pos, i: u64, ranked: &mut Vec<(u64, bool)>, out: &mut Vec<Pos>) {
+        self.unmoves_into(p, Some((i, ranked)), out);
+    }
+}
+
+impl Chess {
+    /// [`UnmoveGame::unmoves`], with `ranked` (`p`'s number and the list) the parents
+    /// [`UnmoveGame::unmoves_ranked`] numbers.
+    #[inline(always)]
+    fn unmoves_into(
+        &self,
+        p: &Pos,
+        mut ranked: Option<(u64, &mut Vec<(u64, bool)>)>,
+        out: &mut Vec<Pos>,
+    ) {
         if p.ep() != 0 {
             return;
         }
@@ -2150,7 +2170,31 @@ impl UnmoveGame for Chess {
                 out.push(q);
             }
         }
-        for j in 0..p.mat().len() {
+        // The parent's number when a piece other than the king moved: the king pair is the
+        // same, so with a pair that needs no symmetry (and colours kept) the parent is its
+        // own canonical form; its number is `p`'s with the side to move (the block) and
+        // the squares changed. `shift[k]`: where piece `k`'s digit starts.
+        let n = p.mat().len();
+        let mut shift = [0u32; MAX_OTHERS];
+        let mut bits = 0;
+        for k in (0..n).rev() {
+            shift[k] = bits;
+            bits += if p.mat().code(k) & 7 == 1 { 3 } else { 6 };
+        }
+        let mut numbered = match ranked.as_mut() {
+            Some((i, list))
+                if self.colouring(p) == KEEP
+                    && self.to_canonical[usize::from(p.pawns())][p.king_pair()] == 1 =>
+            {
+                let pairs = self.pairs[usize::from(p.pawns())].len() as u64;
+                // The block is the side to move: the mover's in the parent.
+                let block = (pairs << bits).wrapping_mul(mover as u64);
+                let own = (pairs << bits).wrapping_mul(u64::from(p.stm()));
+                Some((i.wrapping_sub(own).wrapping_add(block), list))
+            }
+            _ => None,
+        };
+        for j in 0..n {
             let code = p.mat().code(j);
             let kind = code & 7;
             if code & BLACK != mover_bit || kind == 1 {
@@ -2163,7 +2207,17 @@ impl UnmoveGame for Chess {
                 if !test || safe(usize::from(kind), from, e) {
                     let mut q = base;
                     q.relocate(j, e);
-                    out.push(q);
+                    match numbered.as_mut() {
+                        Some((at, list)) => {
+                            let mut r = *at;
+                            for (k, &at) in shift.iter().enumerate().take(n) {
+                                let d = u64::from(q.sq(2 + k)).wrapping_sub(u64::from(p.sq(2 + k)));
+                                r = r.wrapping_add(d << at);
+                            }
+                            list.push((r, false));
+                        }
+                        None => out.push(q),
+                    }
                 }
             }
         }

@@ -2,7 +2,7 @@
 //!
 //! [`check_game`] checks that a tier named back is the tier of that name, samples positions
 //! of every tier and checks that rank and unrank are inverse, that moves stay in the tier or go to a child tier (and `moves_leaving` splits them so), that un-moves give exactly
-//! the parents in the tier, that symmetries keep tiers, primitive values and moves and that
+//! the parents in the tier (and the ones the game numbers itself, their numbers), that symmetries keep tiers, primitive values and moves and that
 //! canonical forms are stable, that the turn rule is symmetric, and, with sorted keys, that
 //! keys round-trip and slots are ordered. The engine relies on all of it; a game that
 //! breaks one gives wrong values, so run this in the game's tests.
@@ -81,6 +81,7 @@ pub fn check_game<G: TierGame>(game: &G, samples: u64) -> Result<(), Violation> 
             if G::DISTINCT_MOVES {
                 twice(&parents).map_err(|q| format!("{p:?}: unmoves lists {q:?} twice, but the game promises distinct moves (DISTINCT_MOVES)"))?;
             }
+            (rules.ranked)(game, &p, &parents)?;
             for q in &parents {
                 if game.tier(q) != t {
                     return Err(format!("un-move {q:?} of {p:?} is outside the tier {t:?}"));
@@ -183,7 +184,7 @@ fn leaving<G: TierGame>(
 
 /// A check of one position.
 type Check<G, X> = fn(&G, &<G as TierGame>::Position, X) -> Result<(), Violation>;
-/// A check of one position's moves.
+/// A check of one position against a list (its moves, or its un-moves).
 type CheckMoves<G> =
     fn(&G, &<G as TierGame>::Position, &[<G as TierGame>::Position]) -> Result<(), Violation>;
 /// Positions to check, from a game's tiers.
@@ -198,6 +199,9 @@ struct Rules<G: TierGame> {
     slots: CheckMoves<G>,
     /// Whether a position of tier `t` is one the index numbers (an un-move may give a hole).
     numbered: fn(&G, &G::Position, G::Tier) -> bool,
+    /// With a dense index, the un-moves the game numbers itself are the un-moves given
+    /// (the last argument), numbered.
+    ranked: CheckMoves<G>,
     /// Positions of every tier to check.
     sample: Sample<G>,
 }
@@ -214,6 +218,7 @@ impl<G: TierGame> LayoutVisitor<G> for ByLayout {
             numbering: dense_numbering::<G>,
             slots: |_, _, _| Ok(()),
             numbered: |game, q, t| game.unrank(t, game.rank(q)) == Some(*q),
+            ranked: dense_ranked::<G>,
             sample: dense_sample::<G>,
         }
     }
@@ -225,8 +230,45 @@ impl<G: TierGame> LayoutVisitor<G> for ByLayout {
             numbering: sorted_numbering::<G>,
             slots: sorted_slots::<G>,
             numbered: |_, _, _| false,
+            ranked: |_, _, _| Ok(()),
             sample: sorted_sample::<G>,
         }
+    }
+}
+
+/// [`UnmoveGame::unmoves_ranked`](crate::UnmoveGame::unmoves_ranked) of a canonical `p`:
+/// its numbered parents and the others are `parents` (`unmoves`' list), by canonical rank
+/// and turn, and each numbered one is the rank of a parent that is its own canonical form.
+fn dense_ranked<G: DenseIndex>(
+    game: &G,
+    p: &G::Position,
+    parents: &[G::Position],
+) -> Result<(), Violation> {
+    if !<G::Symmetry as Symmetry<G>>::is_canonical(game, p) {
+        return Ok(());
+    }
+    let (mut ranked, mut out) = (Vec::new(), Vec::new());
+    <G::Parents as Parents<G>>::unmoves_ranked(game, p, game.rank(p), &mut ranked, &mut out);
+    let key = |q: &G::Position| (game.rank(&canonical(game, q)), keeps(game, q, p));
+    let mut want: Vec<(u64, bool)> = parents.iter().map(key).collect();
+    let mut got: Vec<(u64, bool)> = ranked.iter().copied().chain(out.iter().map(key)).collect();
+    want.sort_unstable();
+    got.sort_unstable();
+    if want != got {
+        return Err(format!(
+            "{p:?}: unmoves_ranked gives the parents (rank, keeps-turn) {got:?}, unmoves {want:?}"
+        ));
+    }
+    let own: HashSet<(u64, bool)> = parents
+        .iter()
+        .filter(|q| canonical(game, q) == **q)
+        .map(|q| (game.rank(q), keeps(game, q, p)))
+        .collect();
+    match ranked.iter().find(|r| !own.contains(r)) {
+        Some(r) => Err(format!(
+            "{p:?}: unmoves_ranked numbers {r:?}, which is no un-move that is its own canonical form"
+        )),
+        None => Ok(()),
     }
 }
 

@@ -292,6 +292,31 @@ pub trait UnmoveGame: TierGame {
     /// Numbers that are not positions (holes of a dense index) may be included: the engine
     /// skips them. Positions of other tiers must not be.
     fn unmoves(&self, p: &Self::Position, out: &mut Vec<Self::Position>);
+
+    /// [`UnmoveGame::unmoves`] of the canonical position `p`, whose number in its tier is
+    /// `i` (a [`DenseIndex`] game's [`rank`](DenseIndex::rank)), with the parents the game
+    /// numbers more cheaply than the engine: `ranked` gets each such parent's number and
+    /// whether its move to `p` keeps the turn, `out` the other parents, as `unmoves`
+    /// gives them. A number in `ranked` must be the rank of a parent that is its own
+    /// canonical form, and the two lists together must be `unmoves`' parents, each once
+    /// ([`check_game`](crate::check_game) checks it). The engine then counts a ranked
+    /// parent down without making it, finding its canonical form or ranking it. By default
+    /// every parent goes to `out`.
+    ///
+    /// For chess, an un-move of a piece other than a king keeps the king pair, so when that
+    /// pair needs no symmetry the parent is canonical, and its number is the child's with
+    /// the side to move and one square changed.
+    #[inline]
+    fn unmoves_ranked(
+        &self,
+        p: &Self::Position,
+        i: u64,
+        ranked: &mut Vec<(u64, bool)>,
+        out: &mut Vec<Self::Position>,
+    ) {
+        let _ = (i, ranked);
+        self.unmoves(p, out)
+    }
 }
 
 /// How the engine finds predecessors, chosen by [`TierGame::Parents`].
@@ -300,6 +325,19 @@ pub trait Parents<G: TierGame>: sealed::Sealed {
     const UNMOVES: bool;
     /// The game's un-moves; called only when `UNMOVES`.
     fn unmoves(game: &G, p: &G::Position, out: &mut Vec<G::Position>);
+    /// The game's un-moves, some by number ([`UnmoveGame::unmoves_ranked`]); called only
+    /// when `UNMOVES`.
+    #[inline]
+    fn unmoves_ranked(
+        game: &G,
+        p: &G::Position,
+        i: u64,
+        ranked: &mut Vec<(u64, bool)>,
+        out: &mut Vec<G::Position>,
+    ) {
+        let _ = (i, ranked);
+        Self::unmoves(game, p, out)
+    }
 }
 
 /// Parents: the game gives un-moves ([`UnmoveGame`]).
@@ -315,6 +353,16 @@ impl<G: UnmoveGame> Parents<G> for Unmoves {
     #[inline]
     fn unmoves(game: &G, p: &G::Position, out: &mut Vec<G::Position>) {
         game.unmoves(p, out)
+    }
+    #[inline]
+    fn unmoves_ranked(
+        game: &G,
+        p: &G::Position,
+        i: u64,
+        ranked: &mut Vec<(u64, bool)>,
+        out: &mut Vec<G::Position>,
+    ) {
+        game.unmoves_ranked(p, i, ranked, out)
     }
 }
 impl<G: TierGame> Parents<G> for ReverseEdges {

@@ -433,6 +433,8 @@ impl<S: Copy + Ord + std::hash::Hash> Lists<S> {
 /// Per-thread scratch space.
 pub(crate) struct Scratch<P> {
     pub(crate) moves: Vec<P>,
+    /// Parents the game numbered itself: (number, keeps-turn).
+    pub(crate) ranked: Vec<(u64, bool)>,
     /// The distinct (slot << 1 | keeps-turn) of moves inside the tier or of parents.
     pub(crate) inside: Keys<u64>,
     /// Moves inside the tier as (canonical child, keeps-turn), with un-moves: counting
@@ -449,6 +451,7 @@ impl<P: Copy + Eq + std::hash::Hash> Scratch<P> {
     pub(crate) fn new() -> Scratch<P> {
         Scratch {
             moves: Vec::with_capacity(64),
+            ranked: Vec::with_capacity(64),
             inside: Keys::new(),
             inside_pos: Keys::new(),
             exits: Vec::with_capacity(64),
@@ -1493,9 +1496,23 @@ impl<G: DenseIndex, P: Placement> ParentsOf<'_, G, P> {
             ))
         })?;
         s.moves.clear();
-        <G::Parents as Parents<G>>::unmoves(game, &p, &mut s.moves);
+        s.ranked.clear();
+        <G::Parents as Parents<G>>::unmoves_ranked(game, &p, i, &mut s.ranked, &mut s.moves);
         s.inside.clear(G::DISTINCT_MOVES);
-        let mut by = Sides::new(&mut s.sorted, if P::ALONE { 0 } else { s.moves.len() });
+        let all = s.ranked.len() + s.moves.len();
+        let mut by = Sides::new(&mut s.sorted, if P::ALONE { 0 } else { all });
+        // Parents the game numbered: their own canonical forms, so distinct when the game
+        // promises distinct moves.
+        for &(j, k) in &s.ranked {
+            if j >= self.part.size() {
+                return Err(Error::Game(format!(
+                    "unmoves_ranked of {p:?} gives rank {j}, past the size {} of tier {:?}",
+                    self.part.size(),
+                    self.t
+                )));
+            }
+            s.inside.add(j << 1 | u64::from(k), G::DISTINCT_MOVES);
+        }
         for q in &s.moves {
             if game.tier(q) != self.t {
                 return Err(Error::Game(format!(
