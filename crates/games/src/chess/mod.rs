@@ -1799,6 +1799,17 @@ impl Chess {
 }
 
 impl Chess {
+    /// The kings' squares and the block (the side to move, or the en-passant file) of the
+    /// index's top part `top` (`block * pairs + pair`) in tier `t`.
+    #[inline]
+    fn kings_and_block(&self, t: Tier, top: u64) -> (u8, u8, u8) {
+        let pairs = &self.pairs[self.table(t)];
+        // At most 8 blocks of 1806 pairs: a 32-bit division.
+        let (top, len) = (top as u32, pairs.len() as u32);
+        let (w, b) = pairs[(top % len) as usize];
+        (w, b, (top / len) as u8)
+    }
+
     /// Radix of each slot other than the kings in tier `t`: 8 for a pawn (its file), 64.
     #[inline]
     fn radix(t: Tier, i: usize) -> u64 {
@@ -1814,11 +1825,7 @@ impl Chess {
     /// [`DenseIndex::unrank`]).
     #[inline]
     fn assemble(&self, t: Tier, top: u64, mut sqs: [u8; MAX_PIECES]) -> Option<Pos> {
-        let pairs = &self.pairs[self.table(t)];
-        // At most 8 blocks of 1806 pairs: a 32-bit division.
-        let (top, len) = (top as u32, pairs.len() as u32);
-        let (w, b) = pairs[(top % len) as usize];
-        let block = (top / len) as u8;
+        let (w, b, block) = self.kings_and_block(t, top);
         sqs[0] = w;
         sqs[1] = b;
         // Distinct squares; identical pieces in ascending order.
@@ -1894,10 +1901,7 @@ impl Chess {
         mut f: impl FnMut(u64, Option<Pos>),
     ) {
         let last = t.mat.len() - 1;
-        let pairs = &self.pairs[self.table(t)];
-        let (top32, n_pairs) = (top as u32, pairs.len() as u32);
-        let (w, b) = pairs[(top32 % n_pairs) as usize];
-        let stm = (top32 / n_pairs) as u8;
+        let (w, b, stm) = self.kings_and_block(t, top);
         sqs[0] = w;
         sqs[1] = b;
         let mut occ = 1u64 << w | 1u64 << b;
@@ -2010,11 +2014,9 @@ impl DenseIndex for Chess {
     /// The digits and the king pair only: no test of the squares, the checks or en passant.
     #[inline]
     fn unrank_solved(&self, t: Tier, i: u64) -> Option<Pos> {
-        let (mut sqs, i) = digits(t, i);
-        let pairs = &self.pairs[self.table(t)];
-        let (top, len) = (i as u32, pairs.len() as u32);
-        (sqs[0], sqs[1]) = pairs[(top % len) as usize];
-        let block = (top / len) as u8;
+        let (mut sqs, top) = digits(t, i);
+        let block;
+        (sqs[0], sqs[1], block) = self.kings_and_block(t, top);
         let (stm, ep) = match t.ep {
             0 => (block, 0),
             1 => (1, block + 1),
