@@ -17,6 +17,8 @@ enum Fault {
     UnmoveOutside,
     /// An un-move gives a rank past the tier's size.
     UnmovePast,
+    /// `unmoves_ranked` numbers a parent past the tier's size.
+    RankedPast,
     /// A move is listed twice (by a game that promises distinct moves: `Cycles<true>`).
     Twice,
     /// `moves_leaving` lists the move inside the tier too, and counts none inside.
@@ -105,6 +107,18 @@ impl<const D: bool> UnmoveGame for Cycles<D> {
             _ => {}
         }
     }
+    fn unmoves_ranked(
+        &self,
+        p: &(u32, u64),
+        i: u64,
+        ranked: &mut Vec<(u64, bool)>,
+        out: &mut Vec<(u32, u64)>,
+    ) {
+        self.unmoves(p, out);
+        if self.0 == Fault::RankedPast {
+            ranked.push((S + i, false));
+        }
+    }
 }
 
 fn assert_game_error(r: Result<(), Error>, fault: Fault, what: &str) {
@@ -136,6 +150,7 @@ fn a_game_that_breaks_the_api_is_an_error_not_a_panic() {
         Fault::UndeclaredTier,
         Fault::UnmoveOutside,
         Fault::UnmovePast,
+        Fault::RankedPast,
     ] {
         let g: Cycles = Cycles(fault);
         assert!(
@@ -147,7 +162,10 @@ fn a_game_that_breaks_the_api_is_an_error_not_a_panic() {
             opts.engine = engine;
             let r = solve(&g, &opts).map(|_| ());
             if engine == Engine::Sequential
-                && matches!(fault, Fault::UnmoveOutside | Fault::UnmovePast)
+                && matches!(
+                    fault,
+                    Fault::UnmoveOutside | Fault::UnmovePast | Fault::RankedPast
+                )
             {
                 // The reference reads no un-moves: it finds parents from the moves.
                 assert!(r.is_ok(), "{fault:?} {engine:?}");
