@@ -17,11 +17,11 @@ use crate::error::Error;
 use crate::stats::merge_stats;
 use crate::stats::Stats;
 use crate::store::cell::{Cell, CellArray, Worth};
-use crate::store::cells::{load_cells, store_cells, stored_width};
+use crate::store::cells::{check_cells, load_cells, store_cells, stored_width};
 use crate::store::meta::{header, read_meta, values_file, META};
 use crate::store::meta::{read_tier_stats, read_tier_totals, remove_tier_stats, write_tier_stats};
 use crate::store::storage::Storage;
-use crate::store::tierfile::{self, Kind, Reader};
+use crate::store::tierfile::{self, Header, Kind, Reader};
 use rayon::prelude::*;
 use retrograde_solve::exchange::{Exchange, Solo};
 use retrograde_solve::place::{Blocks, Placement, Whole};
@@ -277,28 +277,24 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
     /// This rank's cells of tier `k` as its file keeps them (every block read is checked),
     /// and the numbers a compact file leaves out.
     fn load_kept(&self, k: usize) -> Result<(Vec<C>, std::ops::Range<u64>), Error> {
-        let st = self.storage().expect("an evicted tier was stored");
-        let tier = self.parts[k].header_tier(&self.dag.names[k]);
-        let header = header(&self.gname, &tier, Kind::Values, 0);
-        let n = self.parts[k].len(self.ex.rank());
+        let (st, header, n) = self.kept(k);
         load_cells::<C>(st, &self.files[k], &header, n)
     }
 
     /// Checks the file of tier `k` as [`Run::load_kept`] would read it (header, index,
     /// lengths and every block's checksum), without decoding it.
     fn check_kept(&self, k: usize) -> Result<(), Error> {
+        let (st, header, n) = self.kept(k);
+        check_cells(st, &self.files[k], &header, n)
+    }
+
+    /// The storage, the expected header and this rank's number of places of tier `k`'s
+    /// file.
+    fn kept(&self, k: usize) -> (&'a dyn Storage, Header, u64) {
         let st = self.storage().expect("a kept tier was stored");
         let tier = self.parts[k].header_tier(&self.dag.names[k]);
         let header = header(&self.gname, &tier, Kind::Values, 0);
-        let n = self.parts[k].len(self.ex.rank());
-        let r = Reader::open(st, &self.files[k], &header)?;
-        if r.count() != n {
-            return Err(Error::damaged(
-                r.name().to_string(),
-                format!("covers {} places, the tier has {n} here", r.count()),
-            ));
-        }
-        r.check_blocks(st)
+        (st, header, self.parts[k].len(self.ex.rank()))
     }
 
     /// Fills the numbers of tier `k` that its compact file leaves out: each position's value

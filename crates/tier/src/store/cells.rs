@@ -133,6 +133,32 @@ pub(crate) fn store_cells<C: Cell>(
     )
 }
 
+/// Opens the values file of `count` places, its header, index and length checked.
+fn open_cells(st: &dyn Storage, file: &str, header: &Header, count: u64) -> Result<Reader, Error> {
+    let r = Reader::open(st, file, header)?;
+    if r.count() != count {
+        return Err(Error::damaged(
+            r.name().to_string(),
+            format!("covers {} places, the tier has {count} here", r.count()),
+        ));
+    }
+    Ok(r)
+}
+
+/// Checks what [`load_cells`] checks (header, index, length and every block's checksum)
+/// without decoding the cells.
+///
+/// # Errors
+/// As [`load_cells`].
+pub(crate) fn check_cells(
+    st: &dyn Storage,
+    file: &str,
+    header: &Header,
+    count: u64,
+) -> Result<(), Error> {
+    open_cells(st, file, header, count)?.check_blocks(st)
+}
+
 /// [`load_cells`] of a file that must keep every block (a sorted tier's, a rank's share):
 /// a compact one is an error.
 pub(crate) fn load_whole_cells<C: Cell>(
@@ -164,13 +190,7 @@ pub(crate) fn load_cells<C: Cell>(
     header: &Header,
     count: u64,
 ) -> Result<(Vec<C>, std::ops::Range<u64>), Error> {
-    let r = Reader::open(st, file, header)?;
-    if r.count() != count {
-        return Err(Error::damaged(
-            r.name().to_string(),
-            format!("covers {} places, the tier has {count} here", r.count()),
-        ));
-    }
+    let r = open_cells(st, file, header, count)?;
     let per = r.block_elems() as u64;
     let mut out = vec![C::UNDECIDED; count as usize];
     let left_out = r.derived();
