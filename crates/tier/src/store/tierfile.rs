@@ -1050,19 +1050,28 @@ fn dict_decode(payload: &[u8], elem: usize, dst: &mut [u8]) -> Result<(), String
             if let Some(&c) = codes.iter().find(|&&c| usize::from(c) >= k) {
                 return Err(format!("cell code {c} beyond a dictionary of {k}"));
             }
-            if elem == 1 {
-                for (&c, out) in codes.iter().zip(dst.iter_mut()) {
-                    *out = dict[usize::from(c)];
-                }
-            } else {
-                for (&c, out) in codes.iter().zip(dst.chunks_exact_mut(elem)) {
-                    let c = usize::from(c) * elem;
-                    out.copy_from_slice(&dict[c..c + elem]);
-                }
+            match elem {
+                1 => spread::<1>(dict, codes, dst),
+                2 => spread::<2>(dict, codes, dst),
+                4 => spread::<4>(dict, codes, dst),
+                _ => return Err(format!("{elem}-byte cells")),
             }
             Ok(())
         }
         _ => Err("not a block of cells".into()),
+    }
+}
+
+/// Writes the cell of each code of `codes` (each within the dictionary `dict` of cells
+/// of `E` bytes) to `dst`: cells of a size the compiler knows are copied as one load and
+/// store, not as a call to copy a slice.
+fn spread<const E: usize>(dict: &[u8], codes: &[u8], dst: &mut [u8]) {
+    let mut cells = [[0u8; E]; 256];
+    for (cell, d) in cells.iter_mut().zip(dict.chunks_exact(E)) {
+        cell.copy_from_slice(d);
+    }
+    for (&c, out) in codes.iter().zip(dst.chunks_exact_mut(E)) {
+        out.copy_from_slice(&cells[usize::from(c)]);
     }
 }
 
