@@ -16,7 +16,7 @@
 //! - *open*: [`Tablebase::open`] and [`Tablebase::probe`] (the directory's description;
 //!   a table's file is opened when first probed);
 //! - *value, cold*: the first [`Probe::value`] on a tablebase just opened (its table's file
-//!   opened, its header and index read and checked, and a block read, checked and
+//!   opened, its header read and checked, and a block and its index entry read, checked and
 //!   decompressed). The operating system's file cache is
 //!   warm (dropping it would disturb the machine's other users): a cold start of the
 //!   tablebase, not of the disk;

@@ -8,7 +8,7 @@
 //!   does:
 //!   - *warm*: one open database, asked every position once before the timed pass;
 //!   - *cold*: a database opened afresh for each query (its block cache empty: the tier
-//!     file's header and index read, one block read and decompressed); the operating
+//!     file's header read, one block and its index entry read and decompressed); the operating
 //!     system's file cache is warm (dropping it would disturb the other users of the
 //!     machine), so this is a cold start of the database, not of the disk;
 //! - `retrograde serve` under load: 16 clients on loopback, each sending 200 requests for

@@ -682,9 +682,9 @@ impl Tablebase {
         self.built.name()
     }
 
-    /// Opens the values for probing: a table's file is opened (its header and index read
-    /// and checked) when a position of it is first probed, its blocks read, checked and
-    /// kept as positions ask for them.
+    /// Opens the values for probing: a table's file is opened (its header read and
+    /// checked) when a position of it is first probed, its blocks read with their index
+    /// entries, checked and kept as positions ask for them.
     ///
     /// # Errors
     /// A damaged description of the database (a missing or damaged table is an error of

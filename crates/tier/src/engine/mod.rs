@@ -452,11 +452,12 @@ pub fn open<'g, G: TierGame>(
     open_with(game, storage, false)
 }
 
-/// As [`open`], but a tier's files are opened (header and index read and checked) when a
-/// position of the tier is first looked up: for a database of many tiers probed at a few
-/// positions (a chess tablebase of 912 tables, whose indexes take 90 MB). A missing or
-/// damaged file is then an error of that lookup, and its totals by tier are read when
-/// first asked for ([`TierSolution::tier_stats`]).
+/// As [`open`], but a tier's files are opened when a position of the tier is first looked
+/// up, and a values file's index is read an entry at a time, with the blocks read
+/// ([`Reader::open_lazy`]): for a database of many tiers probed at a few positions (a chess
+/// tablebase of 912 tables, whose indexes take 90 MB, and a probe reads a few blocks of a
+/// few). A missing or damaged file is then an error of that lookup, and its totals by
+/// tier are read when first asked for ([`TierSolution::tier_stats`]).
 ///
 /// # Errors
 /// A database of another game, or a damaged description.
@@ -550,7 +551,7 @@ fn open_with<'g, G: TierGame>(
         sizes.push(size);
         at.push(pos);
         data.push(match lazy {
-            false => open_tier(game, t, &*storage, &meta.game, size)?,
+            false => open_tier(game, t, &*storage, &meta.game, size, false)?,
             true => TierData::Lazy(Box::new(LazyTier {
                 game_name: meta.game.clone(),
                 size,
@@ -587,16 +588,22 @@ fn open_with<'g, G: TierGame>(
 }
 
 /// Opens tier `t`'s files in a finished database of game `game_name` that says the tier has
-/// `size` numbers, checking their headers and indexes.
+/// `size` numbers, checking their headers and indexes; `lazy`, a values file's index is
+/// read an entry at a time with the blocks a probe asks for ([`Reader::open_lazy`]).
 pub(crate) fn open_tier<G: TierGame>(
     game: &G,
     t: G::Tier,
     storage: &dyn Storage,
     game_name: &str,
     size: u64,
+    lazy: bool,
 ) -> Result<TierData, Error> {
     let tname = game.tier_name(t);
-    let vals = Reader::open(
+    let open = match lazy {
+        true => Reader::open_lazy,
+        false => Reader::open,
+    };
+    let vals = open(
         storage,
         &values_file(&tname),
         &header(game_name, &tname, Kind::Values, 0),

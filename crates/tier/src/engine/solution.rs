@@ -443,6 +443,7 @@ impl<'g, G: TierGame> TierSolution<'g, G> {
             self.storage()?,
             &l.game_name,
             l.size,
+            true,
         )?;
         Ok(l.opened.get_or_init(|| d))
     }

@@ -455,17 +455,27 @@ pub(crate) fn write_batches(
     out.commit().map_err(io)
 }
 
+/// A block's index entry: offset (u64) and length (u32) of the stored block, its CRC-32,
+/// its elements, and its first element (see the module's notes).
+type Entry = (u64, u32, u32, u64, u64);
+
 /// An open tier file: its header and block index, checked; blocks are read on demand.
 #[derive(Debug)]
 pub struct Reader {
     file: String,
     name: String,
+    kind: u32,
     elem: u32,
     codec: u32,
     count: u64,
     block_elems: u32,
-    /// Per block: (offset, stored length, CRC-32, elements, first element).
-    blocks: Vec<(u64, u32, u32, u64, u64)>,
+    /// Blocks in the file.
+    nblocks: usize,
+    /// Where the index begins.
+    index_at: u64,
+    /// The index, read whole and checked by [`Reader::open`]; `None` after
+    /// [`Reader::open_lazy`], whose reads take each block's entry from the file.
+    blocks: Option<Vec<Entry>>,
     /// The blocks left out, whose numbers are derived from their moves.
     derived: std::ops::Range<usize>,
 }
@@ -477,6 +487,36 @@ impl Reader {
     /// # Errors
     /// [`Error::Missing`], [`Error::Damaged`] (with what is wrong), or [`Error::Io`].
     pub fn open(storage: &dyn Storage, file: &str, expect: &Header) -> Result<Reader, Error> {
+        let mut r = Reader::head(storage, file, expect)?;
+        r.blocks = Some(r.read_index(storage)?);
+        Ok(r)
+    }
+
+    /// Opens a values `file` as [`Reader::open`] does, but reads only its header and the
+    /// index's tail: each block's entry is read with the block, checked for its place in
+    /// the file, and the block against the entry's checksum; a wrong length or count
+    /// fails the block's decoding. So a damaged byte that a read comes to is still an
+    /// error, never a wrong value, and a probe of a few blocks does not read and check an
+    /// index of thousands (the index's own checksum is not read; [`Reader::open`] reads
+    /// it). A keys file is opened whole: a lookup by key searches its index.
+    ///
+    /// # Errors
+    /// As [`Reader::open`].
+    pub fn open_lazy(storage: &dyn Storage, file: &str, expect: &Header) -> Result<Reader, Error> {
+        if expect.kind == Kind::Keys {
+            return Reader::open(storage, file, expect);
+        }
+        let r = Reader::head(storage, file, expect)?;
+        let mut tail = [0u8; TAIL as usize];
+        storage
+            .read_at(file, r.index_at + r.nblocks as u64 * ENTRY, &mut tail)
+            .map_err(|e| Error::io(r.name.clone(), "read", e))?;
+        r.check_tail(&tail)?;
+        Ok(r)
+    }
+
+    /// The header's checks, and where the index is; the index not read.
+    fn head(storage: &dyn Storage, file: &str, expect: &Header) -> Result<Reader, Error> {
         let name = storage.describe(file);
         let bad = |m: String| Error::damaged(name.clone(), m);
         let len = storage
@@ -580,58 +620,120 @@ impl Reader {
                     "{len} bytes cannot hold the index of {count} elements (truncated?)"
                 ))
             })?;
-        let mut index = vec![0u8; (nblocks * ENTRY + TAIL) as usize];
-        storage
-            .read_at(file, index_at, &mut index)
-            .map_err(|e| Error::io(name.clone(), "read", e))?;
-        let (entries, tail) = index.split_at(index.len() - TAIL as usize);
-        if &tail[8..] != END {
-            return Err(bad("no end marker (truncated?)".into()));
-        }
-        if tail[4..8] != [0; 4] {
-            return Err(bad("the index's tail is not as written".into()));
-        }
-        if crc32fast::hash(entries) != u32::from_le_bytes(tail[..4].try_into().expect("4")) {
-            return Err(bad("index checksum mismatch".into()));
-        }
-        let mut blocks = Vec::with_capacity(nblocks as usize);
-        let mut expect_at = HEADER;
-        for (b, e) in entries.chunks_exact(ENTRY as usize).enumerate() {
-            let off = u64::from_le_bytes(e[..8].try_into().expect("8"));
-            let stored = u32::from_le_bytes(e[8..12].try_into().expect("4"));
-            let crc = u32::from_le_bytes(e[12..16].try_into().expect("4"));
-            let n = u64::from_le_bytes(e[16..24].try_into().expect("8"));
-            let first = u64::from_le_bytes(e[24..32].try_into().expect("8"));
-            let span = (count - b as u64 * u64::from(block_elems)).min(u64::from(block_elems));
-            // Keys fill their blocks; values hold at most one cell per number.
-            let n_ok = if kind == Kind::Keys as u32 {
-                n == span
-            } else {
-                n <= span
-            };
-            let left_out = derived.contains(&b);
-            if off != expect_at
-                || !n_ok
-                || (left_out && (stored != 0 || crc != 0))
-                || (!left_out && codec == 0 && u64::from(stored) != n * u64::from(elem))
-            {
-                return Err(bad(format!("block {b} is out of place")));
-            }
-            expect_at += u64::from(stored);
-            blocks.push((off, stored, crc, n, first));
-        }
-        if expect_at != index_at {
-            return Err(bad("the blocks do not fill the file".into()));
-        }
         Ok(Reader {
             file: file.to_string(),
             name,
+            kind,
             elem,
             codec,
             count,
             block_elems,
-            blocks,
+            nblocks: nblocks as usize,
+            index_at,
+            blocks: None,
             derived,
+        })
+    }
+
+    /// An error naming the file: `m` says what is wrong.
+    fn bad(&self, m: String) -> Error {
+        Error::damaged(self.name.clone(), m)
+    }
+
+    /// Checks the 16 bytes after the index (its checksum is the caller's).
+    fn check_tail(&self, tail: &[u8]) -> Result<(), Error> {
+        if &tail[8..] != END {
+            return Err(self.bad("no end marker (truncated?)".into()));
+        }
+        if tail[4..8] != [0; 4] {
+            return Err(self.bad("the index's tail is not as written".into()));
+        }
+        Ok(())
+    }
+
+    /// Block `b`'s entry from its 32 bytes, checked on its own: in the file, its count
+    /// possible, a left-out block empty, a raw block as long as its elements.
+    fn entry_from(&self, b: usize, e: &[u8]) -> Result<Entry, Error> {
+        let off = u64::from_le_bytes(e[..8].try_into().expect("8"));
+        let stored = u32::from_le_bytes(e[8..12].try_into().expect("4"));
+        let crc = u32::from_le_bytes(e[12..16].try_into().expect("4"));
+        let n = u64::from_le_bytes(e[16..24].try_into().expect("8"));
+        let first = u64::from_le_bytes(e[24..32].try_into().expect("8"));
+        let per = u64::from(self.block_elems);
+        let span = (self.count - b as u64 * per).min(per);
+        // Keys fill their blocks; values hold at most one cell per number.
+        let n_ok = if self.kind == Kind::Keys as u32 {
+            n == span
+        } else {
+            n <= span
+        };
+        let left_out = self.derived.contains(&b);
+        let inside = off >= HEADER
+            && off
+                .checked_add(u64::from(stored))
+                .is_some_and(|end| end <= self.index_at);
+        if !inside
+            || !n_ok
+            || (left_out && (stored != 0 || crc != 0))
+            || (!left_out && self.codec == 0 && u64::from(stored) != n * u64::from(self.elem))
+        {
+            return Err(self.bad(format!("block {b} is out of place")));
+        }
+        Ok((off, stored, crc, n, first))
+    }
+
+    /// Reads the whole index and checks it: its tail, its checksum, and every entry, each
+    /// block right after the one before, the last right before the index.
+    fn read_index(&self, storage: &dyn Storage) -> Result<Vec<Entry>, Error> {
+        let mut index = vec![0u8; (self.nblocks as u64 * ENTRY + TAIL) as usize];
+        storage
+            .read_at(&self.file, self.index_at, &mut index)
+            .map_err(|e| Error::io(self.name.clone(), "read", e))?;
+        let (entries, tail) = index.split_at(index.len() - TAIL as usize);
+        self.check_tail(tail)?;
+        if crc32fast::hash(entries) != u32::from_le_bytes(tail[..4].try_into().expect("4")) {
+            return Err(self.bad("index checksum mismatch".into()));
+        }
+        let mut blocks = Vec::with_capacity(self.nblocks);
+        let mut expect_at = HEADER;
+        for (b, e) in entries.chunks_exact(ENTRY as usize).enumerate() {
+            let entry = self.entry_from(b, e)?;
+            if entry.0 != expect_at {
+                return Err(self.bad(format!("block {b} is out of place")));
+            }
+            expect_at += u64::from(entry.1);
+            blocks.push(entry);
+        }
+        if expect_at != self.index_at {
+            return Err(self.bad("the blocks do not fill the file".into()));
+        }
+        Ok(blocks)
+    }
+
+    /// Block `b`'s entry: from the index read at open, else read from the file and
+    /// checked.
+    fn entry(&self, storage: &dyn Storage, b: usize) -> Result<Entry, Error> {
+        if b >= self.nblocks {
+            return Err(Error::Unsupported(format!(
+                "{}: block {b} asked of {} blocks",
+                self.name, self.nblocks
+            )));
+        }
+        if let Some(blocks) = &self.blocks {
+            return Ok(blocks[b]);
+        }
+        let mut e = [0u8; ENTRY as usize];
+        storage
+            .read_at(&self.file, self.index_at + b as u64 * ENTRY, &mut e)
+            .map_err(|e| Error::io(self.name.clone(), "read", e))?;
+        self.entry_from(b, &e)
+    }
+
+    /// Every entry: the index read at open, else read whole now (and checked whole).
+    fn whole(&self, storage: &dyn Storage) -> Result<std::borrow::Cow<'_, [Entry]>, Error> {
+        Ok(match &self.blocks {
+            Some(blocks) => std::borrow::Cow::Borrowed(blocks),
+            None => std::borrow::Cow::Owned(self.read_index(storage)?),
         })
     }
 
@@ -660,11 +762,6 @@ impl Reader {
         self.elem
     }
 
-    /// Elements stored in block `b` (for values: the numbers that hold one).
-    pub fn block_len(&self, b: usize) -> u64 {
-        self.blocks[b].3
-    }
-
     /// Elements per block.
     pub fn block_elems(&self) -> u32 {
         self.block_elems
@@ -672,18 +769,26 @@ impl Reader {
 
     /// Blocks in the file.
     pub fn blocks(&self) -> usize {
-        self.blocks.len()
+        self.nblocks
     }
 
-    /// The first element of every block (for keys: where to look for a key).
+    /// The first element of every block (for keys: where to look for a key), of a file
+    /// whose index was read at open (a keys file's always is; none of a values file
+    /// opened by [`Reader::open_lazy`]).
     pub fn firsts(&self) -> impl Iterator<Item = u64> + '_ {
-        self.blocks.iter().map(|b| b.4)
+        self.read_at_open().iter().map(|b| b.4)
     }
 
     /// The block where `key` would be in a keys file: the last whose first key is at most
     /// `key` (`None` when `key` is below every key).
     pub fn block_of(&self, key: u64) -> Option<usize> {
-        self.blocks.partition_point(|b| b.4 <= key).checked_sub(1)
+        let blocks = self.read_at_open();
+        blocks.partition_point(|b| b.4 <= key).checked_sub(1)
+    }
+
+    /// The index as read at open (none when opened lazily).
+    fn read_at_open(&self) -> &[Entry] {
+        self.blocks.as_deref().unwrap_or_default()
     }
 
     /// The file, as the storage names it.
@@ -700,8 +805,13 @@ impl Reader {
     ///
     /// # Errors
     /// [`Error::Damaged`] when the checksum or the length does not hold.
-    fn block_into(&self, storage: &dyn Storage, b: usize, dst: &mut [u8]) -> Result<(), Error> {
-        let (off, stored, crc, _, _) = self.blocks[b];
+    fn block_into(
+        &self,
+        storage: &dyn Storage,
+        b: usize,
+        (off, stored, crc, _, _): Entry,
+        dst: &mut [u8],
+    ) -> Result<(), Error> {
         if self.derived.contains(&b) {
             return Err(Error::Unsupported(format!(
                 "{} is compact: block {b} is left out, its values are derived from their moves and it cannot be read whole",
@@ -756,11 +866,12 @@ impl Reader {
     /// # Errors
     /// [`Error::Damaged`] naming the first block found whose checksum does not hold.
     pub fn check_blocks(&self, storage: &dyn Storage) -> Result<(), Error> {
-        (0..self.blocks.len())
+        let blocks = self.whole(storage)?;
+        (0..blocks.len())
             .into_par_iter()
             .filter(|b| !self.derived.contains(b))
             .try_for_each_init(Vec::new, |buf, b| {
-                let (off, stored, crc, _, _) = self.blocks[b];
+                let (off, stored, crc, _, _) = blocks[b];
                 buf.resize(stored as usize, 0);
                 storage
                     .read_at(&self.file, off, buf)
@@ -780,8 +891,9 @@ impl Reader {
     /// # Errors
     /// [`Error::Damaged`] when the checksum or the length does not hold.
     pub fn block(&self, storage: &dyn Storage, b: usize) -> Result<Vec<u8>, Error> {
-        let mut out = vec![0u8; (self.blocks[b].3 * u64::from(self.elem)) as usize];
-        self.block_into(storage, b, &mut out)?;
+        let entry = self.entry(storage, b)?;
+        let mut out = vec![0u8; (entry.3 * u64::from(self.elem)) as usize];
+        self.block_into(storage, b, entry, &mut out)?;
         Ok(out)
     }
 
@@ -792,27 +904,24 @@ impl Reader {
     /// As [`Reader::block`].
     pub fn read_all(&self, storage: &dyn Storage, out: &mut Vec<u8>) -> Result<(), Error> {
         out.clear();
-        let total = self.stored() as usize * self.elem as usize;
+        let blocks = self.whole(storage)?;
+        let total = stored(&blocks) as usize * self.elem as usize;
         out.try_reserve_exact(total).map_err(|_| Error::Memory {
             what: format!("reading {}", self.name),
             needed: total as u64,
             limit: 0,
         })?;
         out.resize(total, 0);
-        self.fill(storage, out)
+        self.fill(storage, &blocks, out)
     }
 
-    /// Elements stored in all.
-    pub fn stored(&self) -> u64 {
-        self.blocks.iter().map(|b| b.3).sum()
-    }
-
-    /// Reads every block (in parallel) into `dst`, the whole payload's size.
-    fn fill(&self, storage: &dyn Storage, dst: &mut [u8]) -> Result<(), Error> {
+    /// Reads every block of `blocks`, the index, (in parallel) into `dst`, the whole
+    /// payload's size.
+    fn fill(&self, storage: &dyn Storage, blocks: &[Entry], dst: &mut [u8]) -> Result<(), Error> {
         let e = self.elem as usize;
-        let mut parts = Vec::with_capacity(self.blocks.len());
+        let mut parts = Vec::with_capacity(blocks.len());
         let mut rest = dst;
-        for blk in &self.blocks {
+        for blk in blocks {
             let (head, tail) = rest.split_at_mut(blk.3 as usize * e);
             parts.push(head);
             rest = tail;
@@ -820,7 +929,7 @@ impl Reader {
         parts
             .into_par_iter()
             .enumerate()
-            .try_for_each(|(b, d)| self.block_into(storage, b, d))
+            .try_for_each(|(b, d)| self.block_into(storage, b, blocks[b], d))
     }
 
     /// Reads the whole file as elements of `T` (of the file's element size), checked, with
@@ -839,7 +948,8 @@ impl Reader {
                 ),
             ));
         }
-        let n = self.stored();
+        let blocks = self.whole(storage)?;
+        let n = stored(&blocks);
         let mut v: Vec<T> = Vec::new();
         v.try_reserve_exact(n as usize).map_err(|_| Error::Memory {
             what: format!("reading {}", self.name),
@@ -847,11 +957,16 @@ impl Reader {
             limit: 0,
         })?;
         v.resize(n as usize, T::zeroed());
-        self.fill(storage, bytemuck::cast_slice_mut(&mut v))?;
+        self.fill(storage, &blocks, bytemuck::cast_slice_mut(&mut v))?;
         #[cfg(target_endian = "big")]
         from_le_in_place(bytemuck::cast_slice_mut(&mut v), self.elem as usize);
         Ok(v)
     }
+}
+
+/// Elements stored in the blocks of `index`.
+fn stored(index: &[Entry]) -> u64 {
+    index.iter().map(|b| b.3).sum()
 }
 
 /// Appends a block's index entry: offset, stored length, CRC-32, elements, first element.
@@ -893,12 +1008,13 @@ pub fn compact_values(
         return Ok(None);
     }
     let per = u64::from(r.block_elems);
-    let nb = r.blocks.len();
+    let blocks = r.whole(storage)?;
+    let nb = blocks.len();
     // Blocks wholly below the split, and wholly from it.
     let low = 0..(split / per) as usize;
     let high = (split.div_ceil(per) as usize).min(nb)..nb;
     let bytes = |b: &std::ops::Range<usize>| -> u64 {
-        r.blocks[b.clone()].iter().map(|e| u64::from(e.1)).sum()
+        blocks[b.clone()].iter().map(|e| u64::from(e.1)).sum()
     };
     let drop = if bytes(&high) >= bytes(&low) {
         high
@@ -922,7 +1038,7 @@ pub fn compact_values(
     let mut index: Vec<u8> = Vec::with_capacity(nb * ENTRY as usize);
     let mut offset = HEADER;
     let mut buf = Vec::new();
-    for (b, &(off, stored, crc, n, first)) in r.blocks.iter().enumerate() {
+    for (b, &(off, stored, crc, n, first)) in blocks.iter().enumerate() {
         let keep = !drop.contains(&b);
         let (stored, crc) = if keep { (stored, crc) } else { (0, 0) };
         if keep {
@@ -1238,10 +1354,34 @@ mod tests {
                     Err(e) => assert!(e.to_string().contains("memory:f"), "{e}"),
                 }
             });
+            // Opened lazily, block by block: an error, never a different block.
+            each_byte_flipped(&s, "f", |i| {
+                let Ok(r) = Reader::open_lazy(&s, "f", &header()) else {
+                    return;
+                };
+                for b in 0..r.blocks() {
+                    match r.block(&s, b) {
+                        Ok(got) => assert_eq!(
+                            got,
+                            data[b * 600..(b * 600 + 600).min(4000)],
+                            "byte {i} flipped, block {b}"
+                        ),
+                        Err(e) => assert!(e.to_string().contains("memory:f"), "{e}"),
+                    }
+                }
+                if let Ok(got) = r.read_elems::<u16>(&s) {
+                    assert_eq!(
+                        bytemuck::cast_slice::<u16, u8>(&got),
+                        data,
+                        "byte {i} flipped"
+                    );
+                }
+            });
             // Every truncation.
             for n in 0..bytes.len() {
                 s.put("f", bytes[..n].to_vec());
                 assert!(Reader::open(&s, "f", &header()).is_err(), "cut at {n}");
+                assert!(Reader::open_lazy(&s, "f", &header()).is_err(), "cut at {n}");
             }
             s.put("f", bytes);
         }
@@ -1258,6 +1398,36 @@ mod tests {
         other = header();
         other.game = "other".into();
         assert!(Reader::open(&s, "f", &other).is_err());
+    }
+
+    /// A lazy open reads the index entry of each block it reads: a damaged entry of block
+    /// 3 is an error when block 3 is read, not before, and not when others are; opened
+    /// whole, the file is refused at once. A block past the last is an error.
+    #[test]
+    fn a_lazy_open_reads_the_entries_of_the_blocks_it_reads() {
+        let data: Vec<u8> = (0..2000u32)
+            .flat_map(|i| ((i % 5) as u16).to_le_bytes())
+            .collect();
+        let s = MemStorage::new();
+        write(&s, "f", &header(), &data, Codec::Cells, 300).unwrap();
+        let mut bytes = s.get("f").unwrap();
+        let entry3 = bytes.len() - TAIL as usize - (7 - 3) * ENTRY as usize;
+        bytes[entry3 + 12] ^= 1; // block 3's checksum
+        s.put("f", bytes);
+        let e = Reader::open(&s, "f", &header()).unwrap_err();
+        assert!(e.to_string().contains("index checksum"), "{e}");
+        let r = Reader::open_lazy(&s, "f", &header()).unwrap();
+        assert_eq!((r.count(), r.blocks(), r.firsts().count()), (2000, 7, 0));
+        for b in [0, 1, 2, 4, 5, 6] {
+            let want = &data[b * 600..(b * 600 + 600).min(4000)];
+            assert_eq!(r.block(&s, b).unwrap(), want, "block {b}");
+        }
+        let e = r.block(&s, 3).unwrap_err();
+        assert!(e.to_string().contains("block 3 checksum mismatch"), "{e}");
+        // A whole read checks the whole index.
+        let e = r.read_elems::<u16>(&s).unwrap_err();
+        assert!(e.to_string().contains("index checksum"), "{e}");
+        assert!(r.block(&s, 7).is_err());
     }
 
     /// A compact file leaves out the blocks wholly inside the side that takes more bytes,
@@ -1291,21 +1461,25 @@ mod tests {
             );
             // Compact already: nothing more to leave out.
             assert_eq!(compact_values(&s, "f", &header(), 1000).unwrap(), None);
-            // Every byte flipped: an error, or the same kept blocks.
-            each_byte_flipped(&s, "f", |i| {
-                let res = Reader::open(&s, "f", &header()).and_then(|r| {
-                    let kept: Result<Vec<Vec<u8>>, Error> =
-                        (0..4).map(|b| r.block(&s, b)).collect();
-                    Ok((kept?, r.derived()))
-                });
-                match res {
-                    Ok((kept, d)) => {
-                        assert_eq!(kept.concat(), data[..2400], "byte {i} flipped");
-                        assert_eq!(d, 4..7, "byte {i} flipped");
+            // Every byte flipped: an error, or the same kept blocks (opened whole or
+            // lazily).
+            type Open = fn(&dyn Storage, &str, &Header) -> Result<Reader, Error>;
+            for open in [Reader::open as Open, Reader::open_lazy] {
+                each_byte_flipped(&s, "f", |i| {
+                    let res = open(&s, "f", &header()).and_then(|r| {
+                        let kept: Result<Vec<Vec<u8>>, Error> =
+                            (0..4).map(|b| r.block(&s, b)).collect();
+                        Ok((kept?, r.derived()))
+                    });
+                    match res {
+                        Ok((kept, d)) => {
+                            assert_eq!(kept.concat(), data[..2400], "byte {i} flipped");
+                            assert_eq!(d, 4..7, "byte {i} flipped");
+                        }
+                        Err(e) => assert!(e.to_string().contains("memory:f"), "{e}"),
                     }
-                    Err(e) => assert!(e.to_string().contains("memory:f"), "{e}"),
-                }
-            });
+                });
+            }
         }
         // The side below the costlier: it is the one left out.
         let low_costly: Vec<u8> = (0..2000u32)
