@@ -81,6 +81,7 @@ mod tests {
     use super::*;
     use retrograde_games::play::start_session;
     use retrograde_graph::GraphBuilder;
+    use retrograde_solve::exchange::Solo;
     use retrograde_solve::{solve, Rules};
     use retrograde_tier::{graphdb, MemStorage, Stats};
     use std::sync::Arc;
@@ -99,7 +100,7 @@ mod tests {
         let g = b.build().unwrap();
         let s = solve(&g, &Rules::default());
         let st = MemStorage::new();
-        graphdb::write(&st, &g, &s, &Stats::default(), serde_json::json!({})).unwrap();
+        graphdb::write(&st, &g, &s, &Stats::default(), serde_json::json!({}), &Solo).unwrap();
         GraphDb::open(Arc::new(st)).unwrap().unwrap()
     }
 

@@ -1,13 +1,14 @@
-//! A graph database written by ranks (`graphdb::write_distributed`, every rank holding its
-//! share of the graph and of the solution) is one process's (`graphdb::write`), byte for
-//! byte, on random graphs with cycles, duplicate moves, go-again moves, arenas, names,
-//! scores and ranks with no vertices; and it reads back the values it was written with.
+//! A graph database written by ranks (`graphdb::write`, every rank holding its share of the
+//! graph and of the solution) is one process's (the same call over the whole graph), byte
+//! for byte, on random graphs with cycles, duplicate moves, go-again moves, arenas, names,
+//! scores and ranks with no vertices; and it reads back the values, best moves and moves (with
+//! their turns) it was written with.
 
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use retrograde_graph::{Graph, GraphBuilder, Primitive};
-use retrograde_solve::exchange::{run_local, Exchange};
+use retrograde_solve::exchange::{run_local, Exchange, Solo};
 use retrograde_solve::{solve, solve_distributed, DistGraph, Rules};
 use retrograde_tier::{graphdb, tierfile, GraphDb, MemStorage, Stats, Storage};
 use std::sync::Arc;
@@ -69,7 +70,7 @@ proptest! {
         let s = solve(&g, &rules);
         let params = serde_json::json!({"game": "graph"});
         let one = MemStorage::new();
-        graphdb::write(&one, &g, &s, &Stats::default(), params.clone()).unwrap();
+        graphdb::write(&one, &g, &s, &Stats::default(), params.clone(), &Solo).unwrap();
         let db = GraphDb::open(Arc::new(one.clone())).unwrap().unwrap();
         prop_assert_eq!(db.is_scored(), g.is_scored());
         prop_assert_eq!(one.get("graph.scores").is_some(), g.is_scored());
@@ -78,6 +79,15 @@ proptest! {
             prop_assert_eq!(db.scored(v).unwrap(), s.scored(v));
             prop_assert_eq!(read(v).unwrap(), s.scored(v));
             prop_assert_eq!(db.value(v).unwrap(), s.value(v));
+            prop_assert_eq!(db.best_move(v).unwrap(), s.best_move(v));
+            // The moves, with whether each keeps the turn, as the graph itself says.
+            let mut moves: Vec<(u32, bool)> = g
+                .successor_range(v)
+                .zip(g.successors(v))
+                .map(|(e, &w)| (w, g.forward_keeps_turn(e, v, w)))
+                .collect();
+            moves.sort_unstable();
+            prop_assert_eq!(db.moves(v).unwrap(), moves);
         }
         for k in 1..=4 {
             let many = MemStorage::new();
@@ -85,7 +95,7 @@ proptest! {
                 let share = DistGraph::from_graph(&g, ex).unwrap();
                 let part = solve_distributed(&share, &rules, true, ex).unwrap();
                 let st: &dyn Storage = &many;
-                graphdb::write_distributed(st, &share, &part, &Stats::default(), params.clone(), ex)
+                graphdb::write(st, &share, &part.into_part(), &Stats::default(), params.clone(), ex)
                     .unwrap();
                 ex.rank()
             });

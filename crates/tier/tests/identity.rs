@@ -7,6 +7,7 @@ mod random;
 use proptest::prelude::*;
 use random::*;
 use retrograde_graph::GraphBuilder;
+use retrograde_solve::exchange::Solo;
 use retrograde_solve::Rules as GraphRules;
 use retrograde_tier::*;
 use std::sync::Arc;
@@ -91,8 +92,8 @@ proptest! {
         let s = retrograde_solve::solve(&g, &GraphRules::default());
         let (a, b) = (MemStorage::new(), MemStorage::new());
         let params = serde_json::json!({"game": "graph"});
-        graphdb::write(&a, &g, &s, &Stats::default(), params.clone()).unwrap();
-        graphdb::write(&b, &g, &s, &Stats::default(), params).unwrap();
+        graphdb::write(&a, &g, &s, &Stats::default(), params.clone(), &Solo).unwrap();
+        graphdb::write(&b, &g, &s, &Stats::default(), params, &Solo).unwrap();
         let names = a.names();
         let file = pick.get(&names).clone();
         a.put(&file, b.get(&file).unwrap());

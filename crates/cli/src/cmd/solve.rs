@@ -16,7 +16,7 @@
 //! `retrograde_solve::verify_share` before anything is printed. `--line V` walks the best
 //! moves across the ranks, then prints the line run by run (see [`line`]). `--db DIR` writes
 //! one process's database (across ranks rank 0 writes the files, every rank sending its
-//! part: `retrograde_tier::graphdb::write_distributed`).
+//! part: `retrograde_tier::graphdb::write`, one path for both).
 
 use super::Status;
 use crate::cli::{OutputArg, SolveArgs};
@@ -27,8 +27,7 @@ use anyhow::{anyhow, Result};
 use retrograde_solve::exchange::{Exchange, Solo};
 use retrograde_solve::place::Placement;
 use retrograde_solve::{
-    solve_share, verify_share, DistGraph, DistSolution, Engine, Graph, Rules, Scored, Share,
-    Solution, SolveOptions, Value,
+    solve_share, verify_share, Engine, Rules, Scored, Share, Solution, SolveOptions, Value,
 };
 use retrograde_tier::{graphdb, Stats, Storage};
 use std::collections::HashMap;
@@ -38,11 +37,6 @@ use std::time::Instant;
 /// Bytes of formatted rows a rank sends to rank 0 in one step, at most (about).
 const PIECE: usize = 4 << 20;
 
-/// Writes the database of a graph (a share of it) and its part of the solution (a
-/// collective), and gives the part back.
-type WriteDb<'a, G> =
-    &'a dyn Fn(&G, &dyn Storage, Solution, &Stats, serde_json::Value) -> Result<Solution>;
-
 pub fn run(
     args: &SolveArgs,
     ex: Option<&dyn Exchange>,
@@ -51,7 +45,6 @@ pub fn run(
     out: &mut impl Write,
 ) -> Result<Status> {
     let path = args.file.as_deref();
-    let db = |e: retrograde_tier::Error| anyhow!("{e}");
     let ranks = ex.filter(|w| w.size() > 1);
     // One writer at a time (rank 0 locks for the job): a second one stops here, before
     // reading its graph.
@@ -64,28 +57,11 @@ pub fn run(
     match ranks {
         Some(ex) => {
             let loaded = input::load_share(path, &args.graph, ex)?;
-            let write: WriteDb<DistGraph> = &|g, st, s, stats, params| {
-                let s = DistSolution::new(g, s)?;
-                graphdb::write_distributed(st, g, &s, stats, params, ex).map_err(db)?;
-                Ok(s.into_part())
-            };
-            solve(&loaded, args, ex, (storage, write), verbose, started, out)
+            solve(&loaded, args, ex, storage, verbose, started, out)
         }
         None => {
             let loaded = input::load(path, &args.graph)?;
-            let write: WriteDb<Graph> = &|g, st, s, stats, params| {
-                graphdb::write(st, g, &s, stats, params).map_err(db)?;
-                Ok(s)
-            };
-            solve(
-                &loaded,
-                args,
-                &Solo,
-                (storage, write),
-                verbose,
-                started,
-                out,
-            )
+            solve(&loaded, args, &Solo, storage, verbose, started, out)
         }
     }
 }
@@ -107,7 +83,7 @@ fn solve<G: Share>(
     loaded: &Loaded<G>,
     args: &SolveArgs,
     ex: &dyn Exchange,
-    (storage, write_db): (Option<&dyn Storage>, WriteDb<G>),
+    storage: Option<&dyn Storage>,
     verbose: bool,
     started: Instant,
     out: &mut impl Write,
@@ -131,7 +107,7 @@ fn solve<G: Share>(
         best_moves: !args.summary || args.verify || line_from.is_some() || args.db.is_some(),
         ..SolveOptions::default()
     };
-    let (mut s, phases) =
+    let (s, phases) =
         solve_share(g, &rules, &opts, ex).map_err(|e| solver_error(&loaded.name, e))?;
     let solve_time = t.elapsed();
     if args.verify {
@@ -173,7 +149,7 @@ fn solve<G: Share>(
             g.start(),
             &rules,
         );
-        s = write_db(g, storage, s, &stats, params)?;
+        graphdb::write(storage, g, &s, &stats, params, ex).map_err(|e| anyhow!("{e}"))?;
     }
     let counts = s.counts_across(ex);
     if verbose {

@@ -22,8 +22,11 @@ use crate::store::identity::{Identified, Identity};
 use crate::store::meta::{header, read_meta, write_meta, Meta, META};
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Codec, Kind, Reader};
-use retrograde_graph::Graph;
-use retrograde_solve::{Outcome, Scored, Solution, Value};
+use retrograde_graph::TurnRule;
+use retrograde_solve::exchange::Exchange;
+use retrograde_solve::place::Placement;
+use retrograde_solve::{Outcome, Scored, Share, Solution, Value};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -67,89 +70,132 @@ fn array_header(name: &str, elem: u32) -> tierfile::Header {
 /// Writes a solved graph (with its best moves) as a database; `params` are recorded (the
 /// file it came from, the rules).
 ///
+/// One path for one process and for ranks: `g` is this process's [`Share`] of the graph (a
+/// whole [`Graph`](retrograde_graph::Graph) with [`Solo`](retrograde_solve::exchange::Solo), or a rank's
+/// [`DistGraph`](retrograde_solve::DistGraph)) and `s` its part of the solution, by place
+/// (as [`retrograde_solve::solve_share`] gives it). Rank 0 writes the files, one batch of
+/// blocks at a time, every rank sending its elements of the batch (each array is the
+/// ranks' parts in rank order: placements of graphs deal ascending ranges of vertices), so
+/// that any number of ranks writes one process's bytes. In an arena, whether a move keeps
+/// the turn needs the owner of its target, asked of the target's rank in one exchange. A
+/// collective; `storage` is used at rank 0 only.
+///
 /// # Errors
-/// A storage that fails, or a remoteness past 2^30.
-pub fn write(
+/// A storage that fails, a part that is not one value per vertex held, or a remoteness past
+/// 2^30 (found by every rank alike).
+pub fn write<G: Share + ?Sized>(
     storage: &dyn Storage,
-    g: &Graph,
+    g: &G,
     s: &Solution,
     stats: &Stats,
     params: serde_json::Value,
+    ex: &dyn Exchange,
 ) -> Result<(), Error> {
-    storage
-        .remove(META)
-        .map_err(|e| Error::io(storage.describe(META), "remove", e))?;
-    // A new database: its files carry a new identity.
-    let id = Identity::random();
-    let storage = &Identified::borrowed(storage, id);
-    let n = g.vertex_count();
-    let mut values = Vec::with_capacity(n);
-    for v in 0..n as u32 {
-        values.push(code(s.value(v)).ok_or_else(|| Error::Remoteness {
+    let (k, me) = (ex.size(), ex.rank());
+    let n = g.len() as u32;
+    if s.len() != g.len() {
+        return Err(Error::Game(format!(
+            "a solution of {} vertices for a share of {n}",
+            s.len()
+        )));
+    }
+    let values: Vec<u32> = (0..n).filter_map(|l| code(s.value(l))).collect();
+    if ex.any(values.len() != g.len()) {
+        return Err(Error::Remoteness {
             tier: GAME.into(),
             max: (1 << 30) - 1,
-        })?);
+        });
     }
-    let best: Vec<u32> = (0..n as u32)
-        .map(|v| s.best_move(v).unwrap_or(NONE))
-        .collect();
-    // Per vertex its moves sorted by (target, turn): the order a share of the graph gives
-    // too (`write_distributed`), so that both write the same bytes.
-    let mut turn: Vec<u8> = Vec::with_capacity(g.edge_count());
-    for u in 0..n as u32 {
-        let from = turn.len();
-        turn.extend(
-            g.successor_range(u)
-                .zip(g.successors(u))
-                .map(|(e, &v)| u8::from(g.forward_keeps_turn(e, u, v))),
-        );
-        // Successors are sorted: only runs of one target can need their turns sorted.
-        let targets = g.successors(u);
-        let mut i = 0;
-        while i < targets.len() {
-            let j = i + targets[i..]
-                .iter()
-                .take_while(|&&v| v == targets[i])
-                .count();
-            turn[from + i..from + j].sort_unstable();
-            i = j;
+    let best: Vec<u32> = (0..n).map(|l| s.best_move(l).unwrap_or(NONE)).collect();
+    // Per vertex its moves sorted by (target, turn), whoever holds the vertex.
+    let (off, to) = (g.forward_offsets(), g.forward_targets());
+    let owners = remote_owners(g, ex)?;
+    let keeps = |l: u32, e: usize| -> u8 {
+        u8::from(match g.turn_rule() {
+            TurnRule::Alternate => false,
+            TurnRule::GoAgain { forward, .. } => forward.get(e),
+            TurnRule::Arena { .. } => {
+                let v = to[e];
+                let owner = g
+                    .held(v)
+                    .map_or_else(|| owners.get(&v).copied().unwrap_or(0), |m| g.owner_at(m));
+                owner == g.owner_at(l)
+            }
+        })
+    };
+    // A whole graph's targets are sorted per vertex already: only a rank's are copied.
+    let copy = !G::Place::ALONE;
+    let mut targets = Vec::with_capacity(if copy { to.len() } else { 0 });
+    let mut turn = Vec::with_capacity(to.len());
+    let mut moves = Vec::new();
+    for l in 0..n {
+        moves.clear();
+        let (a, b) = (off[l as usize] as usize, off[l as usize + 1] as usize);
+        moves.extend((a..b).map(|e| (to[e], keeps(l, e))));
+        moves.sort_unstable();
+        if copy {
+            targets.extend(moves.iter().map(|m| m.0));
         }
+        turn.extend(moves.iter().map(|m| m.1));
     }
+    let targets = if copy { &targets[..] } else { to };
+    // Where this rank's moves start among all ranks'; the last rank adds the end.
+    let mut counts = vec![0u64; k];
+    counts[me] = to.len() as u64;
+    ex.sum(&mut counts);
+    let base: u64 = counts[..me].iter().sum();
+    let offsets: Cow<[u64]> = if k == 1 {
+        Cow::Borrowed(off)
+    } else {
+        let mine = &off[..n as usize + usize::from(me + 1 == k)];
+        Cow::Owned(mine.iter().map(|&o| o + base).collect())
+    };
     let mut names = String::new();
-    for v in 0..n as u32 {
-        if let Some(name) = g.name(v) {
-            name_line(&mut names, v, name);
+    for l in 0..n {
+        if let Some(name) = g.name_at(l) {
+            name_line(&mut names, g.global(l), name);
         }
     }
+    // Scored at every rank or at none (every rank has every directive).
     let scores: Option<Vec<i64>> = g
         .is_scored()
-        .then(|| (0..n as u32).map(|v| s.scored(v).score).collect());
-    let z = Codec::Zstd(3);
-    let put = |file: &str, elem: u32, data: &[u8]| {
-        tierfile::write(
-            storage,
-            file,
-            &array_header(file, elem),
-            data,
-            z,
-            tierfile::BLOCK_ELEMS,
-        )
-    };
-    Arrays {
-        values: &values,
-        best: &best,
-        offsets: g.forward_offsets(),
-        targets: g.forward_targets(),
-        turn: &turn,
-        names: &names,
-        scores: scores.as_deref(),
+        .then(|| (0..n).map(|l| s.scored(l).score).collect());
+    if me == 0 {
+        storage
+            .remove(META)
+            .map_err(|e| Error::io(storage.describe(META), "remove", e))?;
     }
-    .put(put)?;
-    let start = g.start().map(|v| s.value(v).to_string());
-    write_meta(
-        storage,
-        meta(id, params, n as u64, start, stats.clone(), scores.is_some()),
-    )
+    // A new database: rank 0 makes its identity (only rank 0 writes, but every rank knows).
+    let mut id = Identity::random().0.to_vec();
+    ex.broadcast(&mut id);
+    let id = Identity(id.try_into().expect("16 bytes"));
+    let storage = &Identified::borrowed(storage, id);
+    let put = |file: &str, elem: u32, data: &[u8]| {
+        let h = &array_header(file, elem);
+        tierfile::write_spread(storage, file, h, data, Codec::Zstd(3), ex)
+    };
+    put(VALUES, 4, &tierfile::le_bytes(&values))?;
+    put(BEST, 4, &tierfile::le_bytes(&best))?;
+    put(OFFSETS, 8, &tierfile::le_bytes(&offsets))?;
+    put(TARGETS, 4, &tierfile::le_bytes(targets))?;
+    put(TURN, 1, &turn)?;
+    put(NAMES, 1, names.as_bytes())?;
+    if let Some(scores) = &scores {
+        put(SCORES, 8, &tierfile::le_bytes(scores))?;
+    }
+    let stats = merge_stats(ex, vec![stats.clone()])?.pop().expect("one");
+    // The start's value, from the rank that holds it.
+    let start = g.start().map(|v| {
+        let mine = g.held(v).map(|l| s.value(l).to_string());
+        let all = ex.gather(mine.unwrap_or_default().as_bytes());
+        let b = all.and_then(|a| a.into_iter().find(|x| !x.is_empty()));
+        String::from_utf8_lossy(&b.unwrap_or_default()).into_owned()
+    });
+    if me != 0 {
+        return Ok(());
+    }
+    let n = g.vertex_count() as u64;
+    write_meta(storage, meta(id, params, n, start, stats, scores.is_some()))
 }
 
 /// Appends the line of `graph.names` that names `v`: `v TAB name`, the name escaped so
@@ -187,33 +233,6 @@ fn unescape(text: &str) -> Option<String> {
     Some(out)
 }
 
-/// A graph database's arrays, each written by `put(file, element bytes, data)`.
-struct Arrays<'a> {
-    values: &'a [u32],
-    best: &'a [u32],
-    offsets: &'a [u64],
-    targets: &'a [u32],
-    turn: &'a [u8],
-    names: &'a str,
-    /// A scored graph's scores (at a rank, of its vertices).
-    scores: Option<&'a [i64]>,
-}
-
-impl Arrays<'_> {
-    fn put(&self, put: impl Fn(&str, u32, &[u8]) -> Result<(), Error>) -> Result<(), Error> {
-        put(VALUES, 4, &tierfile::le_bytes(self.values))?;
-        put(BEST, 4, &tierfile::le_bytes(self.best))?;
-        put(OFFSETS, 8, &tierfile::le_bytes(self.offsets))?;
-        put(TARGETS, 4, &tierfile::le_bytes(self.targets))?;
-        put(TURN, 1, self.turn)?;
-        put(NAMES, 1, self.names.as_bytes())?;
-        match self.scores {
-            Some(scores) => put(SCORES, 8, &tierfile::le_bytes(scores)),
-            None => Ok(()),
-        }
-    }
-}
-
 /// The description (`database.json`) of a graph database of `n` vertices.
 fn meta(
     id: Identity,
@@ -239,201 +258,61 @@ fn meta(
     }
 }
 
-/// [`write()`] for a graph solved across ranks ([`retrograde_solve::solve_distributed`],
-/// with best moves): every rank calls it with its share of the graph and of the solution
-/// and its totals; rank 0 writes the same files one process writes for the whole graph,
-/// one batch of blocks at a time, every rank sending its elements of the batch (each
-/// array is the ranks' parts in rank order: they own ascending ranges of vertices). In an
-/// arena, whether a move keeps the turn needs the owner of its target, asked of the
-/// target's rank in one exchange. A collective; `storage` is used at rank 0 only.
+/// In an arena, the owners (players) of the targets of this share's moves that other ranks
+/// hold, asked of their ranks in one exchange (nothing is asked outside an arena, nor of a
+/// whole graph).
 ///
 /// # Errors
-/// As [`write()`]; a remoteness past 2^30 is found by every rank alike.
-pub fn write_distributed(
-    storage: &dyn Storage,
-    g: &retrograde_solve::DistGraph,
-    s: &retrograde_solve::DistSolution,
-    stats: &Stats,
-    params: serde_json::Value,
-    ex: &dyn retrograde_solve::exchange::Exchange,
-) -> Result<(), Error> {
-    let (k, me) = (ex.size(), ex.rank());
-    let ranges = g.ranges();
-    let range = g.range();
-    let mut values = Vec::with_capacity(range.len());
-    let mut too_far = false;
-    for v in range.clone() {
-        match code(s.value(v)) {
-            Some(c) => values.push(c),
-            None => too_far = true,
-        }
+/// [`Error::Exchange`]: a rank's questions or answers that do not read.
+fn remote_owners<G: Share + ?Sized>(g: &G, ex: &dyn Exchange) -> Result<HashMap<u32, u8>, Error> {
+    if !ex.any(g.is_arena()) {
+        return Ok(HashMap::new());
     }
-    if ex.any(too_far) {
-        return Err(Error::Remoteness {
-            tier: GAME.into(),
-            max: (1 << 30) - 1,
-        });
-    }
-    let best: Vec<u32> = range
-        .clone()
-        .map(|v| s.best_move(v).unwrap_or(NONE))
-        .collect();
-    let (asks, owners) = remote_owners(g, ex);
-    let owner_of = |v: u32| -> u8 {
-        let o = ranges.owner(v);
-        if o == me {
-            return g.owner(v);
-        }
-        asks[o]
-            .binary_search(&v)
-            .ok()
-            .and_then(|i| owners[o].get(i).copied())
-            .unwrap_or(0)
-    };
-    let mut degrees = Vec::with_capacity(range.len());
-    let mut targets = Vec::new();
-    let mut turn = Vec::new();
-    let mut moves = Vec::new();
-    for u in range.clone() {
-        moves.clear();
-        moves.extend(g.moves(u).map(|(again, v)| {
-            let keeps = if g.is_arena() {
-                owner_of(v) == g.owner(u)
-            } else {
-                again
-            };
-            (v, u8::from(keeps))
-        }));
-        moves.sort_unstable();
-        degrees.push(moves.len() as u64);
-        for &(v, t) in &moves {
-            targets.push(v);
-            turn.push(t);
-        }
-    }
-    // Where this rank's moves start among all ranks'.
-    let mut counts = vec![0u64; k];
-    counts[me] = targets.len() as u64;
-    ex.sum(&mut counts);
-    let mut at: u64 = counts[..me].iter().sum();
-    let mut offsets = Vec::with_capacity(range.len() + 1);
-    for d in degrees {
-        offsets.push(at);
-        at += d;
-    }
-    if me + 1 == k {
-        offsets.push(at);
-    }
-    let mut names = String::new();
-    for v in range.clone() {
-        if let Some(name) = g.name(v) {
-            name_line(&mut names, v, name);
-        }
-    }
-    // Scored at every rank or at none (every rank has every directive).
-    let scores: Option<Vec<i64>> = retrograde_solve::Share::is_scored(g)
-        .then(|| range.clone().map(|v| s.scored(v).score).collect());
-    if me == 0 {
-        storage
-            .remove(META)
-            .map_err(|e| Error::io(storage.describe(META), "remove", e))?;
-    }
-    // A new database: rank 0 makes its identity (only rank 0 writes, but every rank knows).
-    let mut id = Identity::random().0.to_vec();
-    ex.broadcast(&mut id);
-    let id = Identity(id.try_into().expect("16 bytes"));
-    let storage = &Identified::borrowed(storage, id);
-    let z = Codec::Zstd(3);
-    let put = |file: &str, elem: u32, data: &[u8]| {
-        tierfile::write_spread(storage, file, &array_header(file, elem), data, z, ex)
-    };
-    Arrays {
-        values: &values,
-        best: &best,
-        offsets: &offsets,
-        targets: &targets,
-        turn: &turn,
-        names: &names,
-        scores: scores.as_deref(),
-    }
-    .put(put)?;
-    let mut stats = merge_stats(ex, vec![stats.clone()])?;
-    let stats = stats.pop().expect("one");
-    let start = g.start().map(|v| {
-        let mine = range.contains(&v).then(|| s.value(v).to_string());
-        let mut b = mine.map(String::into_bytes).unwrap_or_default();
-        let all = ex.gather(&b);
-        b = all
-            .and_then(|a| a.into_iter().find(|x| !x.is_empty()))
-            .unwrap_or_default();
-        String::from_utf8_lossy(&b).into_owned()
-    });
-    if me != 0 {
-        return Ok(());
-    }
-    write_meta(
-        storage,
-        meta(
-            id,
-            params,
-            g.vertex_count() as u64,
-            start,
-            stats,
-            scores.is_some(),
-        ),
-    )
-}
-
-/// In an arena, the owners (players) of the targets of this rank's moves that other ranks
-/// hold: by rank, the targets asked for (sorted, without repeats) and their owners in the
-/// same order, in one exchange. Outside an arena, nothing is asked.
-fn remote_owners(
-    g: &retrograde_solve::DistGraph,
-    ex: &dyn retrograde_solve::exchange::Exchange,
-) -> (Vec<Vec<u32>>, Vec<Vec<u8>>) {
-    let (k, me) = (ex.size(), ex.rank());
-    let (ranges, range) = (g.ranges(), g.range());
-    let mut asks: Vec<Vec<u32>> = vec![Vec::new(); k];
+    let place = g.placement();
+    let mut asks: Vec<Vec<u32>> = vec![Vec::new(); ex.size()];
     if g.is_arena() {
-        for u in range.clone() {
-            for (_, v) in g.moves(u) {
-                let o = ranges.owner(v);
-                if o != me {
-                    asks[o].push(v);
-                }
+        for &v in g.forward_targets() {
+            if g.held(v).is_none() {
+                asks[place.owner(u64::from(v))].push(v);
             }
         }
-        for a in &mut asks {
-            a.sort_unstable();
-            a.dedup();
-        }
     }
-    let owners = if ex.any(g.is_arena()) {
-        let send = asks
-            .iter()
-            .map(|a| a.iter().flat_map(|v| v.to_le_bytes()).collect())
-            .collect();
-        let answers = ex
-            .all_to_all(send)
-            .into_iter()
-            .map(|b| {
-                b.chunks_exact(4)
-                    .map(|c| {
-                        let v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                        if range.contains(&v) {
-                            g.owner(v)
-                        } else {
-                            0
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        ex.all_to_all(answers)
-    } else {
-        vec![Vec::new(); k]
+    for a in &mut asks {
+        a.sort_unstable();
+        a.dedup();
+    }
+    let send = asks
+        .iter()
+        .map(|a| a.iter().flat_map(|v| v.to_le_bytes()).collect())
+        .collect();
+    let bad = |from: usize, what: &str| {
+        Error::Exchange(format!(
+            "the owners of arena vertices: rank {from} sent {what}"
+        ))
     };
-    (asks, owners)
+    let mut answers = Vec::with_capacity(ex.size());
+    for (from, b) in ex.all_to_all(send).into_iter().enumerate() {
+        if b.len() % 4 != 0 {
+            return Err(bad(from, "a partial vertex id"));
+        }
+        let owners = b.chunks_exact(4).map(|c| {
+            let v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            g.held(v).map(|l| g.owner_at(l))
+        });
+        answers.push(
+            owners
+                .collect::<Option<Vec<u8>>>()
+                .ok_or_else(|| bad(from, "a vertex not held here"))?,
+        );
+    }
+    let mut owners = HashMap::new();
+    for (from, (a, o)) in asks.into_iter().zip(ex.all_to_all(answers)).enumerate() {
+        if a.len() != o.len() {
+            return Err(bad(from, "a wrong number of owners"));
+        }
+        owners.extend(a.into_iter().zip(o));
+    }
+    Ok(owners)
 }
 
 /// One array of a graph database, read a block at a time through a small cache.
