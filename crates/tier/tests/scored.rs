@@ -590,6 +590,12 @@ fn broken_scored_games_are_errors() {
         Err(e) => panic!("{e}"),
         Ok(_) => panic!("solved"),
     }
+    // The check says so by the same rule, and of a range wider than a cell stores too.
+    let e = check_scored(&g, 1000).unwrap_err();
+    assert!(e.contains("does not hold 0"), "{e}");
+    g.bound = 40_000;
+    let e = check_scored(&g, 1000).unwrap_err();
+    assert!(e.contains("32766"), "{e}");
 
     // A move into a tier that is not a child tier.
     let mut g = ScoredRandom::new(13, false);

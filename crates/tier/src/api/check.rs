@@ -9,8 +9,8 @@
 
 use crate::api::dag::Dag;
 use crate::api::game::{
-    canonical, keeps, visit, DenseIndex, LayoutVisitor, OrderedMoves, Parents, ScoredGame,
-    Symmetry, TierGame,
+    canonical, keeps, score_range_fits, visit, DenseIndex, LayoutVisitor, OrderedMoves, Parents,
+    ScoredGame, Symmetry, TierGame,
 };
 use std::collections::HashSet;
 
@@ -435,12 +435,7 @@ fn class_by_images<G: TierGame>(game: &G, p: &G::Position) -> u64 {
 pub fn check_scored<G: ScoredGame + DenseIndex>(game: &G, samples: u64) -> Result<(), Violation> {
     check_game(game, samples)?;
     let (lo, hi) = game.score_range();
-    let max = crate::store::cell::ScoreCell::MAX_SCORE;
-    if lo > 0 || hi < 0 || lo < -max || hi > max {
-        return Err(format!(
-            "the score range {lo}..={hi} must hold 0 and lie within -{max}..={max}"
-        ));
-    }
+    score_range_fits((lo, hi)).map_err(|e| e.to_string())?;
     let width = hi - lo;
     let dag = Dag::build(game).map_err(|e| e.to_string())?;
     let mut moves = Vec::new();

@@ -22,6 +22,7 @@
 //! Moves inside a tier may form cycles (a *loopy* tier); a tier none of whose moves stay in
 //! it is solved in one pass.
 
+use crate::error::Error;
 use retrograde_graph::Primitive;
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -548,6 +549,27 @@ pub trait ScoredGame: TierGame {
     /// The points the mover collects by the move from `from` to `to`, a move that leaves
     /// `from`'s tier (never asked of a move inside a tier).
     fn reward(&self, from: &Self::Position, to: &Self::Position) -> i64;
+}
+
+/// The largest score a tier solve stores, and the least is its negation: 32,766 (a value is
+/// stored in 4 bytes).
+pub const MAX_SCORE: i64 = 0x7FFE;
+
+/// The rule for a declared score range ([`ScoredGame::score_range`]): it holds 0 (ties and
+/// draws; else [`Error::Game`]) and lies within `±`[`MAX_SCORE`] (else
+/// [`Error::Unsupported`]).
+pub(crate) fn score_range_fits((lo, hi): (i64, i64)) -> Result<(), Error> {
+    if lo > 0 || hi < 0 {
+        return Err(Error::Game(format!(
+            "the score range {lo}..={hi} does not hold 0 (ties and draws)"
+        )));
+    }
+    if lo < -MAX_SCORE || hi > MAX_SCORE {
+        return Err(Error::Unsupported(format!(
+            "a score range of {lo}..={hi}: scores from -{MAX_SCORE} to {MAX_SCORE} are stored"
+        )));
+    }
+    Ok(())
 }
 
 /// Whether a game has scores, chosen by [`TierGame::Score`].

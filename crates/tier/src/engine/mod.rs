@@ -12,7 +12,9 @@ pub(crate) mod seq;
 pub(crate) mod solution;
 pub(crate) mod sorted;
 
-use crate::api::game::{visit, DenseIndex, LayoutVisitor, OrderedMoves, Scoring, TierGame};
+use crate::api::game::{
+    score_range_fits, visit, DenseIndex, LayoutVisitor, OrderedMoves, Scoring, TierGame,
+};
 pub use crate::engine::driver::share_file;
 use crate::engine::driver::solve_dense;
 use crate::engine::solution::{LazyTier, Listed, TierData, TierSolution, TierTotals};
@@ -300,7 +302,7 @@ impl<'g, G: TierGame> LayoutVisitor<G> for Solve<'g, '_, G> {
             ..
         } = self;
         if <G::Score as Scoring<G>>::SCORED {
-            scores_fit(game)?;
+            score_range_fits(<G::Score as Scoring<G>>::score_range(game))?;
             return match ex.size() == 1 {
                 true => solve_dense::<G, ScoreCell, Whole>(game, opts, ex, whole),
                 false => solve_dense::<G, ScoreCell, Blocks>(game, opts, ex, whole),
@@ -360,24 +362,6 @@ fn identify<G: TierGame>(
     let id = Identity(bytes[1..].try_into().expect("16 bytes"));
     opts.storage = Some(Identified::wrap(st, id));
     Ok(opts)
-}
-
-/// Refuses a game with scores whose declared range does not hold 0 (ties and draws) or
-/// does not fit a cell ([`ScoreCell::MAX_SCORE`]).
-fn scores_fit<G: TierGame>(game: &G) -> Result<(), Error> {
-    let (lo, hi) = <G::Score as Scoring<G>>::score_range(game);
-    if lo > 0 || hi < 0 {
-        return Err(Error::Game(format!(
-            "the score range {lo}..={hi} does not hold 0 (ties and draws)"
-        )));
-    }
-    let max = ScoreCell::MAX_SCORE;
-    if lo < -max || hi > max {
-        return Err(Error::Unsupported(format!(
-            "a score range of {lo}..={hi}: scores from -{max} to {max} are stored"
-        )));
-    }
-    Ok(())
 }
 
 /// Refuses a game whose name does not fit a file's header.

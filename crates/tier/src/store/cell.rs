@@ -372,8 +372,8 @@ unsafe impl bytemuck::Pod for ScoreCell {}
 impl ScoreCell {
     /// Added to a score in the high bits.
     pub const BIAS: i64 = 0x7FFF;
-    /// The largest score a cell holds (and the least is its negation): 32,766.
-    pub const MAX_SCORE: i64 = 0x7FFE;
+    /// The largest score a cell holds (and the least is its negation).
+    pub const MAX_SCORE: i64 = crate::api::game::MAX_SCORE;
 }
 
 impl Open for ScoreCell {
