@@ -23,11 +23,11 @@
 //! where every vertex is decided, the pass took 1.7x the unscored one's time reading the
 //! scores, and is now faster than it). Remote targets are compared through their answers.
 
-use crate::error::{places, Error};
+use crate::error::Error;
 use crate::exchange::Exchange;
 use crate::place::Placement;
 use crate::retro::prefetch;
-use crate::share::{terminal, Share};
+use crate::share::{ask_holders, terminal, Share};
 use crate::solution::{Solution, NONE};
 use crate::value::{Outcome, Scored, Value};
 use crate::Rules;
@@ -247,35 +247,15 @@ fn answers<G: Share + ?Sized>(
     asks: &[Vec<u32>],
     ex: &dyn Exchange,
 ) -> Result<Vec<Vec<u8>>, Error> {
-    let send = asks
-        .iter()
-        .map(|a| a.iter().flat_map(|x| x.to_le_bytes()).collect())
-        .collect();
-    let mut replies = Vec::with_capacity(asks.len());
-    for (from, b) in ex.all_to_all(send).iter().enumerate() {
-        let mut reply = Vec::with_capacity(b.len() / 4 * 5);
-        places(b, from, "values of targets: a question", g.len(), |l, _| {
-            let x = s.value(l);
-            reply.push(x.outcome() as u8 | g.owner_at(l) << 7);
-            reply.extend_from_slice(&x.remoteness().unwrap_or(NONE).to_le_bytes());
-            if g.is_scored() {
-                reply.extend_from_slice(&s.scored(l).score.to_le_bytes());
-            }
-        })?;
-        replies.push(reply);
-    }
-    let got = ex.all_to_all(replies);
-    let size = answer_size(g);
-    for (from, (b, a)) in got.iter().zip(asks).enumerate() {
-        if b.len() != size * a.len() {
-            return Err(Error::Message {
-                step: "values of targets: an answer",
-                from,
-                problem: format!("{} bytes for {} values of {size} bytes", b.len(), a.len()),
-            });
+    let step = "values of targets";
+    ask_holders(g, ex, step, asks, Some(answer_size(g)), |l, reply| {
+        let x = s.value(l);
+        reply.push(x.outcome() as u8 | g.owner_at(l) << 7);
+        reply.extend_from_slice(&x.remoteness().unwrap_or(NONE).to_le_bytes());
+        if g.is_scored() {
+            reply.extend_from_slice(&s.scored(l).score.to_le_bytes());
         }
-    }
-    Ok(got)
+    })
 }
 
 /// The best move of every vertex `g` holds, by place (`NONE` at terminals): the smallest

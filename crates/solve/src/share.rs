@@ -8,6 +8,8 @@
 //! itself); moves name their other end by its global id, and [`Share::held`] says whether
 //! that end is held here, and where.
 
+use crate::error::{places, Error};
+use crate::exchange::Exchange;
 use crate::place::{Placement, Whole};
 use crate::retro::LOW;
 use crate::{Rules, Scored, Value};
@@ -147,6 +149,49 @@ pub(crate) fn terminal<G: Share + ?Sized>(g: &G, rules: &Rules, l: u32) -> Optio
     }))
 }
 
+/// Asks the holders of other ranks' vertices about them, in one collective: this rank asks
+/// rank `r` about `asks[r]` (places at `r`), and answers the questions it gets with
+/// `answer(place, reply)`, which appends the bytes of one answer. With `size`, every answer
+/// has that many bytes, and each holder's reply is checked to hold one per question;
+/// without, the caller reads the replies. Returns the replies by holder.
+///
+/// # Errors
+/// [`Error::Message`] (naming `step`) for a question that is not a place held here, or a
+/// reply of another length.
+pub fn ask_holders<G: Share + ?Sized>(
+    g: &G,
+    ex: &dyn Exchange,
+    step: &'static str,
+    asks: &[Vec<u32>],
+    size: Option<usize>,
+    mut answer: impl FnMut(u32, &mut Vec<u8>),
+) -> Result<Vec<Vec<u8>>, Error> {
+    let send = asks
+        .iter()
+        .map(|a| a.iter().flat_map(|x| x.to_le_bytes()).collect())
+        .collect();
+    let mut replies = Vec::with_capacity(asks.len());
+    for (from, b) in ex.all_to_all(send).iter().enumerate() {
+        let mut reply = Vec::with_capacity(b.len() / 4 * size.unwrap_or(4));
+        places(b, from, step, g.len(), |l, _| answer(l, &mut reply))?;
+        replies.push(reply);
+    }
+    let got = ex.all_to_all(replies);
+    for (from, (b, a)) in got.iter().zip(asks).enumerate() {
+        match size {
+            Some(size) if b.len() != size * a.len() => {
+                return Err(Error::Message {
+                    step,
+                    from,
+                    problem: format!("{} bytes for {} answers of {size} bytes", b.len(), a.len()),
+                })
+            }
+            _ => {}
+        }
+    }
+    Ok(got)
+}
+
 /// A whole graph is the one share of one process.
 impl Share for Graph {
     type Place = Whole;
@@ -213,5 +258,41 @@ impl Share for Graph {
     }
     fn whole(&self) -> Option<&Graph> {
         Some(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{forged, random_graph};
+    use crate::DistGraph;
+
+    /// A question past the vertices held, or a reply of another length than one answer per
+    /// question, is an error naming the step and the rank, never a panic or a short answer.
+    #[test]
+    fn malformed_questions_and_replies_are_errors() {
+        let g = random_graph(5);
+        let asks = vec![vec![], vec![0]];
+        // Rank 1's question and its reply are both these 4 bytes: place 0, then 4 bytes
+        // for one answer of 1.
+        let ex = forged(vec![0; 4]);
+        let share = DistGraph::from_graph(&g, &ex).unwrap();
+        let e = ask_holders(&share, &ex, "a test", &asks, Some(1), |_, r| r.push(7)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a malformed message from rank 1 (a test): 4 bytes for 1 answers of 1 bytes"
+        );
+        // Without a size the caller reads the replies.
+        let got = ask_holders(&share, &ex, "a test", &asks, None, |_, r| r.push(7)).unwrap();
+        assert_eq!(got, vec![Vec::<u8>::new(), vec![0; 4]]);
+        // A place this rank does not hold.
+        let past = (share.len() as u32).to_le_bytes().to_vec();
+        let ex = forged(past);
+        let e = ask_holders(&share, &ex, "a test", &asks, Some(1), |_, r| r.push(7)).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("a malformed message from rank 1 (a test): vertex place"),
+            "{e}"
+        );
     }
 }

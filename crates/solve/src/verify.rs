@@ -334,7 +334,7 @@ mod tests {
         let e = verify_share(&share, &rules, &part, &ex).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "a malformed message from rank 1 (values of targets: a question): 6 bytes, not a whole number of 4-byte words"
+            "a malformed message from rank 1 (values of targets): 6 bytes, not a whole number of 4-byte words"
         );
     }
 }

@@ -26,6 +26,7 @@ use crate::output::{self, Rows};
 use anyhow::{anyhow, Result};
 use retrograde_solve::exchange::{Exchange, Solo};
 use retrograde_solve::place::Placement;
+use retrograde_solve::share::ask_holders;
 use retrograde_solve::{
     solve_share, verify_share, Engine, Rules, Scored, Share, Solution, SolveOptions, Value,
 };
@@ -160,7 +161,7 @@ fn solve<G: Share>(
         g,
         s: &s,
         names: if text_rows && g.has_names() && !G::Place::ALONE {
-            remote_best_names(g, &s, ex)
+            remote_best_names(g, &s, ex).map_err(|e| solver_error(&loaded.name, e))?
         } else {
             HashMap::new()
         },
@@ -555,53 +556,51 @@ fn line<G: Share>(
 }
 
 /// The names of the best moves of this rank's vertices that other ranks hold, asked of
-/// their holders in one batched exchange (4 bytes an id, answered with the name's length and
+/// their holders in one batched exchange (a place asked, answered with the name's length and
 /// bytes).
-fn remote_best_names<G: Share>(g: &G, s: &Solution, ex: &dyn Exchange) -> HashMap<u32, String> {
-    let k = ex.size();
+fn remote_best_names<G: Share>(
+    g: &G,
+    s: &Solution,
+    ex: &dyn Exchange,
+) -> Result<HashMap<u32, String>, retrograde_solve::Error> {
     let place = g.placement();
-    let mut asks: Vec<Vec<u32>> = vec![Vec::new(); k];
+    let mut asks: Vec<Vec<u32>> = vec![Vec::new(); ex.size()];
     for l in 0..g.len() as u32 {
         if let Some(b) = s.best_move(l).filter(|&b| g.held(b).is_none()) {
-            asks[place.owner(u64::from(b))].push(b);
+            let (o, at) = place.place(u64::from(b));
+            asks[o].push(at as u32);
         }
     }
     for a in &mut asks {
         a.sort_unstable();
         a.dedup();
     }
-    let send = asks
-        .iter()
-        .map(|a| a.iter().flat_map(|x| x.to_le_bytes()).collect())
-        .collect();
-    let answers = ex
-        .all_to_all(send)
-        .into_iter()
-        .map(|b| {
-            let mut a = Vec::new();
-            for c in b.chunks_exact(4) {
-                let v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                let name = g.held(v).and_then(|l| g.name_at(l)).unwrap_or_default();
-                a.extend_from_slice(&(name.len() as u32).to_le_bytes());
-                a.extend_from_slice(name.as_bytes());
-            }
-            a
-        })
-        .collect();
+    let step = "names of best moves";
+    let got = ask_holders(g, ex, step, &asks, None, |l, a| {
+        let name = g.name_at(l).unwrap_or_default();
+        a.extend_from_slice(&(name.len() as u32).to_le_bytes());
+        a.extend_from_slice(name.as_bytes());
+    })?;
     let mut names = HashMap::new();
-    for (o, b) in ex.all_to_all(answers).into_iter().enumerate() {
-        let mut at = 0;
-        for &v in &asks[o] {
-            let Some(l) = b.get(at..at + 4) else { break };
-            let l = u32::from_le_bytes([l[0], l[1], l[2], l[3]]) as usize;
-            let text = b.get(at + 4..at + 4 + l).unwrap_or_default();
-            at += 4 + l;
+    for (from, (a, b)) in asks.iter().zip(got).enumerate() {
+        let short = || retrograde_solve::Error::Message {
+            step,
+            from,
+            problem: format!("fewer than {} names", a.len()),
+        };
+        let mut rest = &b[..];
+        for &l in a {
+            let len = rest.get(..4).ok_or_else(short)?;
+            let len = u32::from_le_bytes(len.try_into().expect("4 bytes")) as usize;
+            let text = rest.get(4..4 + len).ok_or_else(short)?;
             if !text.is_empty() {
+                let v = place.global(from, u64::from(l)) as u32;
                 names.insert(v, String::from_utf8_lossy(text).into_owned());
             }
+            rest = &rest[4 + len..];
         }
     }
-    names
+    Ok(names)
 }
 
 /// The `params` a graph database records (`database.json`): the file and the rules.

@@ -25,6 +25,7 @@ use crate::store::tierfile::{self, Codec, Kind, Reader};
 use retrograde_graph::TurnRule;
 use retrograde_solve::exchange::Exchange;
 use retrograde_solve::place::Placement;
+use retrograde_solve::share::ask_holders;
 use retrograde_solve::{Outcome, Scored, Share, Solution, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -259,8 +260,8 @@ fn meta(
 }
 
 /// In an arena, the owners (players) of the targets of this share's moves that other ranks
-/// hold, asked of their ranks in one exchange (nothing is asked outside an arena, nor of a
-/// whole graph).
+/// hold, asked of their holders in one exchange (nothing is asked outside an arena, nor of
+/// a whole graph).
 ///
 /// # Errors
 /// [`Error::Exchange`]: a rank's questions or answers that do not read.
@@ -270,47 +271,24 @@ fn remote_owners<G: Share + ?Sized>(g: &G, ex: &dyn Exchange) -> Result<HashMap<
     }
     let place = g.placement();
     let mut asks: Vec<Vec<u32>> = vec![Vec::new(); ex.size()];
-    if g.is_arena() {
-        for &v in g.forward_targets() {
-            if g.held(v).is_none() {
-                asks[place.owner(u64::from(v))].push(v);
-            }
-        }
+    for &v in g.forward_targets().iter().filter(|&&v| g.held(v).is_none()) {
+        let (o, l) = place.place(u64::from(v));
+        asks[o].push(l as u32);
     }
     for a in &mut asks {
         a.sort_unstable();
         a.dedup();
     }
-    let send = asks
-        .iter()
-        .map(|a| a.iter().flat_map(|v| v.to_le_bytes()).collect())
-        .collect();
-    let bad = |from: usize, what: &str| {
-        Error::Exchange(format!(
-            "the owners of arena vertices: rank {from} sent {what}"
-        ))
-    };
-    let mut answers = Vec::with_capacity(ex.size());
-    for (from, b) in ex.all_to_all(send).into_iter().enumerate() {
-        if b.len() % 4 != 0 {
-            return Err(bad(from, "a partial vertex id"));
-        }
-        let owners = b.chunks_exact(4).map(|c| {
-            let v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-            g.held(v).map(|l| g.owner_at(l))
-        });
-        answers.push(
-            owners
-                .collect::<Option<Vec<u8>>>()
-                .ok_or_else(|| bad(from, "a vertex not held here"))?,
-        );
-    }
+    let step = "owners of arena vertices";
+    let got = ask_holders(g, ex, step, &asks, Some(1), |l, r| r.push(g.owner_at(l)))
+        .map_err(|e| Error::Exchange(e.to_string()))?;
     let mut owners = HashMap::new();
-    for (from, (a, o)) in asks.into_iter().zip(ex.all_to_all(answers)).enumerate() {
-        if a.len() != o.len() {
-            return Err(bad(from, "a wrong number of owners"));
-        }
-        owners.extend(a.into_iter().zip(o));
+    for (o, (a, b)) in asks.iter().zip(got).enumerate() {
+        owners.extend(
+            a.iter()
+                .map(|&l| place.global(o, u64::from(l)) as u32)
+                .zip(b),
+        );
     }
     Ok(owners)
 }
