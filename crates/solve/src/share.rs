@@ -192,6 +192,42 @@ pub fn ask_holders<G: Share + ?Sized>(
     Ok(got)
 }
 
+/// What one holder was asked ([`ask_about`]): the vertices (global ids, in the order of
+/// their places there) and its reply.
+pub type Asked = (Vec<u32>, Vec<u8>);
+
+/// [`ask_holders`] about vertices `vs` (global ids, in any order, repeats and all) that
+/// other ranks hold: each is asked of its holder once. Returns, by holder, the vertices
+/// asked of it (in the order of their places there) and its reply.
+///
+/// # Errors
+/// As [`ask_holders`].
+pub fn ask_about<G: Share + ?Sized>(
+    g: &G,
+    ex: &dyn Exchange,
+    step: &'static str,
+    vs: impl IntoIterator<Item = u32>,
+    size: Option<usize>,
+    answer: impl FnMut(u32, &mut Vec<u8>),
+) -> Result<Vec<Asked>, Error> {
+    let place = g.placement();
+    let mut asks: Vec<Vec<u32>> = vec![Vec::new(); ex.size()];
+    for v in vs {
+        let (o, l) = place.place(u64::from(v));
+        asks[o].push(l as u32);
+    }
+    for a in &mut asks {
+        a.sort_unstable();
+        a.dedup();
+    }
+    let got = ask_holders(g, ex, step, &asks, size, answer)?;
+    let global = |(o, a): (usize, Vec<u32>)| -> Vec<u32> {
+        let at = |l: u32| place.global(o, u64::from(l)) as u32;
+        a.into_iter().map(at).collect()
+    };
+    Ok(asks.into_iter().enumerate().map(global).zip(got).collect())
+}
+
 /// A whole graph is the one share of one process.
 impl Share for Graph {
     type Place = Whole;
@@ -266,6 +302,36 @@ mod tests {
     use super::*;
     use crate::testing::{forged, random_graph};
     use crate::DistGraph;
+
+    /// Every rank asks about every vertex it does not hold (repeats and all), and each
+    /// holder answers with the vertex's global id: the replies name the vertices asked.
+    #[test]
+    fn asked_vertices_are_answered_by_their_holders() {
+        let g = random_graph(9);
+        for k in 1..=4 {
+            crate::exchange::run_local(k, |ex| {
+                let share = DistGraph::from_graph(&g, ex).unwrap();
+                let n = g.vertex_count() as u32;
+                let others = (0..n).chain(0..n).filter(|&v| share.held(v).is_none());
+                let got = ask_about(&share, ex, "a test", others, Some(4), |l, r| {
+                    r.extend_from_slice(&share.global(l).to_le_bytes())
+                })
+                .unwrap();
+                let mut all = Vec::new();
+                for (vs, reply) in got {
+                    let ids: Vec<u32> = reply
+                        .chunks_exact(4)
+                        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                        .collect();
+                    assert_eq!(ids, vs);
+                    all.extend(vs);
+                }
+                all.sort_unstable();
+                let want: Vec<u32> = (0..n).filter(|&v| share.held(v).is_none()).collect();
+                assert_eq!(all, want, "{k} ranks");
+            });
+        }
+    }
 
     /// A question past the vertices held, or a reply of another length than one answer per
     /// question, is an error naming the step and the rank, never a panic or a short answer.

@@ -26,7 +26,7 @@ use crate::output::{self, Rows};
 use anyhow::{anyhow, Result};
 use retrograde_solve::exchange::{Exchange, Solo};
 use retrograde_solve::place::Placement;
-use retrograde_solve::share::ask_holders;
+use retrograde_solve::share::ask_about;
 use retrograde_solve::{
     solve_share, verify_share, Engine, Rules, Scored, Share, Solution, SolveOptions, Value,
 };
@@ -563,38 +563,27 @@ fn remote_best_names<G: Share>(
     s: &Solution,
     ex: &dyn Exchange,
 ) -> Result<HashMap<u32, String>, retrograde_solve::Error> {
-    let place = g.placement();
-    let mut asks: Vec<Vec<u32>> = vec![Vec::new(); ex.size()];
-    for l in 0..g.len() as u32 {
-        if let Some(b) = s.best_move(l).filter(|&b| g.held(b).is_none()) {
-            let (o, at) = place.place(u64::from(b));
-            asks[o].push(at as u32);
-        }
-    }
-    for a in &mut asks {
-        a.sort_unstable();
-        a.dedup();
-    }
+    let remote =
+        (0..g.len() as u32).filter_map(|l| s.best_move(l).filter(|&b| g.held(b).is_none()));
     let step = "names of best moves";
-    let got = ask_holders(g, ex, step, &asks, None, |l, a| {
+    let got = ask_about(g, ex, step, remote, None, |l, a| {
         let name = g.name_at(l).unwrap_or_default();
         a.extend_from_slice(&(name.len() as u32).to_le_bytes());
         a.extend_from_slice(name.as_bytes());
     })?;
     let mut names = HashMap::new();
-    for (from, (a, b)) in asks.iter().zip(got).enumerate() {
+    for (from, (vs, b)) in got.into_iter().enumerate() {
         let short = || retrograde_solve::Error::Message {
             step,
             from,
-            problem: format!("fewer than {} names", a.len()),
+            problem: format!("fewer than {} names", vs.len()),
         };
         let mut rest = &b[..];
-        for &l in a {
+        for &v in &vs {
             let len = rest.get(..4).ok_or_else(short)?;
             let len = u32::from_le_bytes(len.try_into().expect("4 bytes")) as usize;
             let text = rest.get(4..4 + len).ok_or_else(short)?;
             if !text.is_empty() {
-                let v = place.global(from, u64::from(l)) as u32;
                 names.insert(v, String::from_utf8_lossy(text).into_owned());
             }
             rest = &rest[4 + len..];

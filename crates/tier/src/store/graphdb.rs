@@ -25,7 +25,7 @@ use crate::store::tierfile::{self, Codec, Kind, Reader};
 use retrograde_graph::TurnRule;
 use retrograde_solve::exchange::Exchange;
 use retrograde_solve::place::Placement;
-use retrograde_solve::share::ask_holders;
+use retrograde_solve::share::ask_about;
 use retrograde_solve::{Outcome, Scored, Share, Solution, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -269,28 +269,14 @@ fn remote_owners<G: Share + ?Sized>(g: &G, ex: &dyn Exchange) -> Result<HashMap<
     if !ex.any(g.is_arena()) {
         return Ok(HashMap::new());
     }
-    let place = g.placement();
-    let mut asks: Vec<Vec<u32>> = vec![Vec::new(); ex.size()];
-    for &v in g.forward_targets().iter().filter(|&&v| g.held(v).is_none()) {
-        let (o, l) = place.place(u64::from(v));
-        asks[o].push(l as u32);
-    }
-    for a in &mut asks {
-        a.sort_unstable();
-        a.dedup();
-    }
+    let remote = g.forward_targets().iter().filter(|&&v| g.held(v).is_none());
     let step = "owners of arena vertices";
-    let got = ask_holders(g, ex, step, &asks, Some(1), |l, r| r.push(g.owner_at(l)))
-        .map_err(|e| Error::Exchange(e.to_string()))?;
-    let mut owners = HashMap::new();
-    for (o, (a, b)) in asks.iter().zip(got).enumerate() {
-        owners.extend(
-            a.iter()
-                .map(|&l| place.global(o, u64::from(l)) as u32)
-                .zip(b),
-        );
-    }
-    Ok(owners)
+    let got = ask_about(g, ex, step, remote.copied(), Some(1), |l, r| {
+        r.push(g.owner_at(l))
+    })
+    .map_err(|e| Error::Exchange(e.to_string()))?;
+    let owners = got.into_iter().flat_map(|(vs, b)| vs.into_iter().zip(b));
+    Ok(owners.collect())
 }
 
 /// One array of a graph database, read a block at a time through a small cache.
