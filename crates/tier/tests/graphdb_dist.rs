@@ -103,3 +103,22 @@ proptest! {
         }
     }
 }
+
+/// A solution that is not one value per vertex of the share is an error, not a panic, and
+/// nothing is written.
+#[test]
+fn a_solution_of_another_graph_is_an_error() {
+    let g = random(3);
+    let other = random(4);
+    let s = solve(&other, &Rules::default());
+    assert_ne!(
+        s.len(),
+        g.vertex_count(),
+        "seeds of graphs of different sizes"
+    );
+    let st = MemStorage::new();
+    let e =
+        graphdb::write(&st, &g, &s, &Stats::default(), serde_json::json!({}), &Solo).unwrap_err();
+    assert!(e.to_string().contains("a part of"), "{e}");
+    assert!(st.names().is_empty(), "{:?}", st.names());
+}

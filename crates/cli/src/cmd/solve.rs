@@ -609,3 +609,73 @@ fn db_params(
         "no_move": rules.no_move.as_str(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use retrograde_graph::GraphBuilder;
+    use retrograde_solve::DistGraph;
+    use std::cell::Cell;
+
+    /// Rank 0 of two, whose partner asks nothing and answers with `reply`.
+    struct Partner {
+        reply: Vec<u8>,
+        calls: Cell<usize>,
+    }
+
+    impl Exchange for Partner {
+        fn rank(&self) -> usize {
+            0
+        }
+        fn size(&self) -> usize {
+            2
+        }
+        fn all_to_all(&self, mut send: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+            self.calls.set(self.calls.get() + 1);
+            send[1] = if self.calls.get() == 1 {
+                Vec::new()
+            } else {
+                self.reply.clone()
+            };
+            send
+        }
+        fn sum(&self, _: &mut [u64]) {}
+        fn max(&self, _: &mut [u64]) {}
+        fn gather(&self, bytes: &[u8]) -> Option<Vec<Vec<u8>>> {
+            Some(vec![bytes.to_vec(), Vec::new()])
+        }
+        fn broadcast(&self, _: &mut Vec<u8>) {}
+        fn bytes_sent(&self) -> u64 {
+            0
+        }
+    }
+
+    /// The name of a best move held by another rank comes from that rank's reply; a reply
+    /// cut short is an error naming the step and the rank, not a missing name.
+    #[test]
+    fn a_short_reply_of_names_is_an_error() {
+        let mut b = GraphBuilder::new();
+        b.add_edge(0, 3);
+        b.add_edge(1, 2);
+        b.set_name(3, "far");
+        let g = b.build().unwrap();
+        let ask = |reply: Vec<u8>| {
+            let ex = Partner {
+                reply,
+                calls: Cell::new(0),
+            };
+            let share = DistGraph::from_graph(&g, &ex).unwrap();
+            let s = Solution::from_values(&[Value::Win(1); 2], &[Some(3), None]).unwrap();
+            remote_best_names(&share, &s, &ex)
+        };
+        let good = [3u32.to_le_bytes().as_slice(), b"far"].concat();
+        assert_eq!(ask(good).unwrap().get(&3).map(String::as_str), Some("far"));
+        for short in [vec![], vec![3, 0, 0, 0, b'f'], vec![3, 0]] {
+            let e = ask(short).unwrap_err().to_string();
+            assert_eq!(
+                e,
+                "a malformed message from rank 1 (names of best moves): fewer than 1 names"
+            );
+        }
+    }
+}

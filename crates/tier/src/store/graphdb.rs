@@ -95,10 +95,9 @@ pub fn write<G: Share + ?Sized>(
     let (k, me) = (ex.size(), ex.rank());
     let n = g.len() as u32;
     if s.len() != g.len() {
-        return Err(Error::Game(format!(
-            "a solution of {} vertices for a share of {n}",
-            s.len()
-        )));
+        let (part, held) = (s.len(), g.len());
+        let e = retrograde_solve::Error::Part { part, held };
+        return Err(Error::Unsupported(format!("{GAME}: {e}")));
     }
     let values: Vec<u32> = (0..n).filter_map(|l| code(s.value(l))).collect();
     if ex.any(values.len() != g.len()) {
@@ -266,7 +265,8 @@ fn meta(
 /// # Errors
 /// [`Error::Exchange`]: a rank's questions or answers that do not read.
 fn remote_owners<G: Share + ?Sized>(g: &G, ex: &dyn Exchange) -> Result<HashMap<u32, u8>, Error> {
-    if !ex.any(g.is_arena()) {
+    // One process holds every target.
+    if G::Place::ALONE || !ex.any(g.is_arena()) {
         return Ok(HashMap::new());
     }
     let remote = g.forward_targets().iter().filter(|&&v| g.held(v).is_none());
