@@ -87,6 +87,7 @@ proptest! {
                 .map(|(e, &w)| (w, g.forward_keeps_turn(e, v, w)))
                 .collect();
             moves.sort_unstable();
+            prop_assert_eq!(db.move_count(v).unwrap(), moves.len() as u64);
             prop_assert_eq!(db.moves(v).unwrap(), moves);
         }
         for k in 1..=4 {
