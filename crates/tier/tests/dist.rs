@@ -41,13 +41,10 @@ fn distributed<G: DenseIndex + Sync>(
 ) -> (Vec<Vec<Option<Value>>>, Stats, Option<Value>, Traffic) {
     let mut out = run_local(k, |ex| {
         let (s, traffic) = solve_distributed(game, opts, ex, true).unwrap();
+        // The other ranks hold the totals only.
         let values = (ex.rank() == 0).then(|| all_values(game, &s));
-        (
-            values,
-            untimed(s.stats()),
-            s.start_value().unwrap(),
-            traffic,
-        )
+        let start = (ex.rank() == 0).then(|| s.start_value().unwrap()).flatten();
+        (values, untimed(s.stats()), start, traffic)
     });
     let stats = out[0].1.clone();
     for (r, o) in out.iter().enumerate() {
@@ -154,4 +151,73 @@ fn a_distributed_database_is_the_one_process_database() {
             );
         }
     }
+}
+
+/// The values of tier `t` only (holes and non-canonical slots as `None`).
+fn tier_values<G: DenseIndex>(game: &G, s: &TierSolution<'_, G>, t: G::Tier) -> Vec<Option<Value>> {
+    (0..game.tier_size(t))
+        .map(|i| game.unrank(t, i).and_then(|p| s.value(&p).unwrap()))
+        .collect()
+}
+
+#[test]
+fn without_whole_rank_0_answers_for_the_root_tiers_or_from_the_files() {
+    // A game without a start (a chess ending) is asked about its root tiers: rank 0 holds
+    // them when values are kept. With a storage, rank 0 answers every tier from the files it
+    // put together, as one process answers from its own.
+    let mut startless = 0;
+    for seed in 0..40 {
+        let mut rules = Rules::random(seed, true, true);
+        rules.start = None;
+        let g = SymAgain(rules);
+        let one_st = MemStorage::new();
+        let mut one_opts = SolveOptions::default();
+        one_opts.storage = Some(Arc::new(one_st.clone()));
+        let one = solve(&g, &one_opts).unwrap();
+        let want = all_values(&g, &one);
+        let root = *g.root_tiers().first().unwrap();
+        startless += 1;
+        for k in 2..=4 {
+            for keep in [true, false] {
+                let mut opts = SolveOptions::default();
+                opts.keep_values = keep;
+                let got = run_local(k, |ex| {
+                    let (s, _) = solve_distributed(&g, &opts, ex, false).unwrap();
+                    let roots = (ex.rank() == 0 && keep).then(|| tier_values(&g, &s, root));
+                    (roots, untimed(s.stats()))
+                });
+                if keep {
+                    let pos = one.tiers().iter().position(|&t| t == root).unwrap();
+                    assert_eq!(
+                        got[0].0.as_ref(),
+                        Some(&want[pos]),
+                        "seed {seed}, {k} ranks"
+                    );
+                }
+                for (r, (_, stats)) in got.iter().enumerate() {
+                    assert_eq!(
+                        *stats,
+                        untimed(one.stats()),
+                        "seed {seed}, {k} ranks, rank {r}"
+                    );
+                }
+            }
+            let st = MemStorage::new();
+            let mut opts = SolveOptions::default();
+            opts.storage = Some(Arc::new(st.clone()));
+            let got = run_local(k, |ex| {
+                let (s, _) = solve_distributed(&g, &opts, ex, false).unwrap();
+                let bytes: Vec<Option<u64>> =
+                    s.tiers().iter().map(|&t| s.stored_bytes(t)).collect();
+                (ex.rank() == 0).then(|| (all_values(&g, &s), bytes))
+            });
+            let (values, bytes) = got[0].clone().expect("rank 0");
+            assert_eq!(values, want, "seed {seed}, {k} ranks, from the files");
+            let one_bytes: Vec<Option<u64>> =
+                one.tiers().iter().map(|&t| one.stored_bytes(t)).collect();
+            assert!(bytes.iter().all(Option::is_some), "seed {seed}: {bytes:?}");
+            assert_eq!(bytes, one_bytes, "seed {seed}, {k} ranks: bytes on disk");
+        }
+    }
+    assert!(startless > 0);
 }

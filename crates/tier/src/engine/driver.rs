@@ -79,8 +79,10 @@ pub fn share_file(tier: &str, r: usize, k: usize) -> String {
 }
 
 /// Solves every tier of a dense-layout game below its roots, on this rank's share of each
-/// (all of it with [`Whole`]). Rank 0's answer holds the totals and the start's tier, or
-/// with `whole` every tier; one process's holds everything (in memory, or in its files).
+/// (all of it with [`Whole`]). One process's answer holds everything, in memory or in its
+/// files; so does rank 0's with a storage, from the files it puts together. Without one,
+/// rank 0's holds the totals and the start's tier (a game without a start: its root tiers
+/// when values are kept), or with `whole` every tier; the other ranks' hold the totals.
 pub(crate) fn solve_dense<'g, G: DenseIndex, C: Staged, P: Dealing>(
     game: &'g G,
     opts: &SolveOptions,
@@ -126,19 +128,29 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: Staged, P: Dealing>(
     let (mut stats, tier_stats) = run.totals(tier_stats, &mut get)?;
     stats.explore = started.elapsed();
     stats.solve = solve_time;
-    let data = run.answer_data(&resident, whole, &mut get)?;
-    if let (Some(st), false) = (run.storage(), P::ALONE) {
-        let names = &run.dag.names;
-        write_assembled::<C, P>(
-            &run.gname,
-            names,
-            &run.parts,
-            &|k| run.load(k),
-            ex,
-            st,
-            opts,
-        )?;
-    }
+    // Ranks with a storage put every tier's file together at rank 0, which then answers
+    // from those files as one process does (the other ranks hold the totals only).
+    let assembled = match (run.storage(), P::ALONE) {
+        (Some(st), false) => {
+            let names = &run.dag.names;
+            write_assembled::<C, P>(
+                &run.gname,
+                names,
+                &run.parts,
+                &|k| run.load(k),
+                ex,
+                st,
+                opts,
+            )?;
+            true
+        }
+        _ => false,
+    };
+    let data = if assembled {
+        run.assembled_data()?
+    } else {
+        run.answer_data(&resident, whole, &mut get)?
+    };
     let mut tr = [ex.bytes_sent(), solved];
     ex.sum(&mut tr);
     let traffic = Traffic {
@@ -152,7 +164,11 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: Staged, P: Dealing>(
         game,
         dag.tiers.clone(),
         data,
-        if P::ALONE { opts.storage.clone() } else { None },
+        if P::ALONE || (assembled && ex.rank() == 0) {
+            opts.storage.clone()
+        } else {
+            None
+        },
         stats,
         TierTotals::Known(tier_stats),
         sizes.clone(),
@@ -168,8 +184,7 @@ pub(crate) fn solve_dense<'g, G: DenseIndex, C: Staged, P: Dealing>(
         }
         if opts.compact && ex.rank() == 0 {
             compact_tiers(game, st, &dag.tiers, opts)?;
-            // One process reads its answers from the files just rewritten (ranks' rank 0
-            // holds its answer in memory).
+            // Rank 0 (or one process) reads its answers from the files just rewritten.
             for (k, d) in solution.data.iter_mut().enumerate() {
                 if let TierData::File(_) = d {
                     let name = &dag.names[k];
@@ -728,7 +743,8 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
     }
 
     /// Where the answer finds each tier: one process's cells in memory or its files; with
-    /// ranks, the start's tier (or with `whole` every tier) gathered at rank 0.
+    /// ranks and no storage, the start's tier, or with [`SolveOptions::keep_values`] a
+    /// startless game's root tiers (with `whole`, every tier), gathered at rank 0.
     fn answer_data(
         &self,
         resident: &[Option<Arc<Vec<C>>>],
@@ -737,32 +753,45 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
     ) -> Result<Vec<TierData>, Error> {
         let (game, dag) = (self.game, &self.dag);
         if P::ALONE {
+            if self.storage().is_some() {
+                return self.assembled_data();
+            }
             return (0..self.n())
-                .map(|k| -> Result<TierData, Error> {
-                    Ok(match (&resident[k], self.storage()) {
-                        (Some(c), None) => TierData::Cells(C::wrap(c.clone())),
-                        (None, None) => unreachable!("without a storage every tier stays"),
-                        (_, Some(st)) => TierData::File(Reader::open(
-                            st,
-                            &self.files[k],
-                            &header(&self.gname, &dag.names[k], Kind::Values, 0),
-                        )?),
-                    })
+                .map(|k| match &resident[k] {
+                    Some(c) => Ok(TierData::Cells(C::wrap(c.clone()))),
+                    None => get(k).map(|c| TierData::Cells(C::wrap(c))),
                 })
                 .collect();
         }
-        let wanted: Vec<usize> = match whole {
-            true => (0..self.n()).collect(),
-            false => game
-                .start()
-                .and_then(|s| {
-                    let ts = game.tier(&canonical(game, &s));
-                    dag.tiers.iter().position(|&t| t == ts)
-                })
-                .into_iter()
-                .collect(),
-        };
+        // Rank 0 answers for the start's tier, or a game without a start (a chess ending)
+        // for its root tiers when values are kept.
+        let wanted: Vec<usize> = match (whole, game.start()) {
+            (true, _) => dag.tiers.clone(),
+            (false, Some(s)) => vec![game.tier(&canonical(game, &s))],
+            (false, None) if self.opts.keep_values => game.root_tiers(),
+            (false, None) => Vec::new(),
+        }
+        .into_iter()
+        .filter_map(|ts| dag.tiers.iter().position(|&t| t == ts))
+        .collect();
         gather_tiers::<C, P>(dag, &self.parts, &self.sizes, &wanted, get, self.ex)
+    }
+
+    /// The answer's tiers when every tier's values file is in the storage (one process's,
+    /// or put together at rank 0 from the ranks' shares): read from those files at rank 0,
+    /// and not kept by the other ranks.
+    fn assembled_data(&self) -> Result<Vec<TierData>, Error> {
+        let st = self.storage().filter(|_| self.ex.rank() == 0);
+        (self.dag.names.iter())
+            .map(|name| match st {
+                Some(st) => Ok(TierData::File(Reader::open(
+                    st,
+                    &values_file(name),
+                    &header(&self.gname, name, Kind::Values, 0),
+                )?)),
+                None => Ok(TierData::Dropped),
+            })
+            .collect()
     }
 }
 

@@ -397,10 +397,12 @@ pub struct Traffic {
 /// one rank ([`Solo`]). Every rank must call it with the same game and options (its own
 /// storage, if any: shares are files named by [`share_file`], and
 /// [`keys_share_file`](crate::keys_share_file) for sorted keys). Rank 0's answer holds the
-/// totals and the start tier (enough for the start's value and the report), or with
-/// `whole` every tier (memory of one process: for tests and small games); the other ranks'
-/// answers hold the totals only. One process (one rank) with a database answers from its
-/// files. Resuming reuses a tier when every rank's share of it checks out (with the same
+/// totals and, for the dense layout with a storage, every tier, read from the files it puts
+/// together as one process reads its own; otherwise the start tier (enough for the start's
+/// value and the report; a game without a start: its root tiers, when values are kept), or
+/// with `whole` every tier (memory of one process: for tests and small games). The other
+/// ranks' answers hold the totals only. One process (one rank) with a database answers
+/// from its files. Resuming reuses a tier when every rank's share of it checks out (with the same
 /// number of ranks).
 ///
 /// # Errors
