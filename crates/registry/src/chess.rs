@@ -112,6 +112,25 @@ impl Built for ChessBuilt {
         }))
     }
 
+    /// Rank 0 answers as one process: from the files it puts together when the tiers go
+    /// to files, else from the ending's tables gathered (a set's report needs only the
+    /// totals of its tables, which every rank holds: nothing is gathered for it).
+    fn solve_distributed(
+        &self,
+        opts: &SolveOptions,
+        ex: &dyn retrograde_solve::exchange::Exchange,
+    ) -> Result<(Box<dyn Answer + '_>, retrograde_tier::Traffic), Error> {
+        let mut opts = crate::tier::recorded(opts, "chess", &self.params);
+        // An ending's report counts its positions by side to move: it reads every value.
+        opts.keep_values |= self.up_to.is_none();
+        let (solution, traffic) = retrograde_tier::solve_distributed(&self.game, &opts, ex, false)?;
+        let answer = ChessAnswer {
+            built: self,
+            solution,
+        };
+        Ok((Box::new(answer), traffic))
+    }
+
     fn open(&self, storage: Arc<dyn Storage>) -> Result<Option<Box<dyn Answer + '_>>, Error> {
         Ok(
             retrograde_tier::open_lazy(&self.game, storage)?.map(|solution| {

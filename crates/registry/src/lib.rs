@@ -184,7 +184,7 @@ pub trait Built: Send + Sync {
     /// Also what crossed between ranks, summed over them.
     ///
     /// # Errors
-    /// See [`Error`]; games that are not dense tier games are refused.
+    /// See [`Error`]; games that are not tier games are refused.
     fn solve_distributed(
         &self,
         opts: &SolveOptions,
