@@ -221,3 +221,90 @@ fn without_whole_rank_0_answers_for_the_root_tiers_or_from_the_files() {
     }
     assert!(startless > 0);
 }
+
+/// One tier of `SIZE` slots in which only the first 64 have moves inside it (a cycle, with
+/// an exit to a lost slot from every seventh); every other slot is a tie, game over. Split
+/// into rounds of a few thousand places, every rank's last rounds have no move inside.
+#[derive(Debug)]
+struct CycleFirst;
+
+impl CycleFirst {
+    const SIZE: u64 = 6 * 4096 + 37;
+}
+
+impl TierGame for CycleFirst {
+    type Position = u32;
+    type Tier = u8;
+    type Layout = Dense;
+    type Parents = ReverseEdges;
+    type Symmetry = NoSymmetry;
+    type Turn = Alternate;
+    type Score = Unscored;
+
+    fn name(&self) -> String {
+        "cycle-first".into()
+    }
+    fn start(&self) -> Option<u32> {
+        Some(0)
+    }
+    fn tier(&self, _: &u32) -> u8 {
+        0
+    }
+    fn child_tiers(&self, _: u8, _: &mut Vec<u8>) {}
+    fn tier_name(&self, _: u8) -> String {
+        "all".into()
+    }
+    fn primitive(&self, &p: &u32) -> Option<retrograde_graph::Primitive> {
+        match p {
+            0..64 => None,
+            64..128 => Some(retrograde_graph::Primitive::Loss),
+            _ => Some(retrograde_graph::Primitive::Tie),
+        }
+    }
+    fn moves(&self, &p: &u32, out: &mut Vec<u32>) {
+        if p < 64 {
+            out.push((p + 1) % 64);
+            if p % 7 == 0 {
+                out.push(64 + p);
+            }
+        }
+    }
+    fn no_move(&self) -> retrograde_graph::Primitive {
+        retrograde_graph::Primitive::Loss
+    }
+}
+
+impl DenseIndex for CycleFirst {
+    fn tier_size(&self, _: u8) -> u64 {
+        Self::SIZE
+    }
+    fn rank(&self, &p: &u32) -> u64 {
+        u64::from(p)
+    }
+    fn unrank(&self, _: u8, i: u64) -> Option<u32> {
+        Some(i as u32)
+    }
+}
+
+#[test]
+fn moves_inside_a_tier_in_the_first_round_only_are_solved_on_every_rank() {
+    // Rounds of one task of places: every rank runs several, and only the first holds the
+    // cycle. The levels must run all the same (they did not when only the last round's
+    // answer said whether the tier has moves inside: every cycle slot was a draw).
+    small_rounds_for_tests(true);
+    let g = CycleFirst;
+    let one = solve(&g, &SolveOptions::default()).unwrap();
+    let want = all_values(&g, &one);
+    assert!(
+        want[0][..64]
+            .iter()
+            .any(|v| matches!(v, Some(Value::Win(_)))),
+        "the cycle holds wins"
+    );
+    for k in 1..=4 {
+        let (values, stats, start, _) = distributed(&g, k, &SolveOptions::default());
+        assert_eq!(values, want, "{k} ranks");
+        assert_eq!(stats, untimed(one.stats()), "{k} ranks: totals");
+        assert_eq!(start, one.start_value().unwrap(), "{k} ranks: start");
+    }
+}

@@ -856,13 +856,14 @@ fn init<G: DenseIndex, C: Cell, P: Placement>(
             })
             .collect::<Result<_, Error>>()?;
         let loopy_here = outs.iter().any(|o| o.loopy);
-        if P::ALONE {
-            found.loopy |= loopy_here;
+        // A move inside the tier in any round, on any rank: then the levels run (on every
+        // rank, since they are collectives).
+        found.loopy |= if P::ALONE {
+            loopy_here
         } else {
             // The requests for remote exits also tell whether any rank has a move inside.
-            found.loopy =
-                ask_remote_exits::<G, C, P>(game, t, below, &mut outs, loopy_here, cells, ex)?;
-        }
+            ask_remote_exits::<G, C, P>(game, t, below, &mut outs, loopy_here, cells, ex)?
+        };
         for o in outs {
             found.lists.add(&o);
             found.solved += o.solved;
