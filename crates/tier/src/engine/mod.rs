@@ -36,8 +36,8 @@ use std::sync::Arc;
 
 static SMALL_ROUNDS: AtomicBool = AtomicBool::new(false);
 
-/// Makes the rounds tiny (a few dozen keys of the sorted layout, one task of places of a
-/// dense init), so that tests on small games run many of them.
+/// Makes the rounds tiny (a few dozen keys of the sorted layout, three places of a dense
+/// init), so that tests on small games run many of them.
 #[doc(hidden)]
 pub fn small_rounds_for_tests(on: bool) {
     SMALL_ROUNDS.store(on, Relaxed);
