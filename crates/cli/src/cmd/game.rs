@@ -91,17 +91,17 @@ pub fn run(
         let (answer, traffic) =
             solve_distributed(&*built, (opts, bars.clone()), ex).map_err(fail)?;
         if ex.rank() != 0 {
-            // Only rank 0 holds the start's tier, and prints.
+            // Only rank 0 holds what the report reads, and prints.
             return Ok(Status::Success);
         }
         if !crate::progress::is_quiet() {
-            eprintln!(
-                "retrograde: {} ranks exchanged {} bytes, {:.2} per position solved ({})",
-                ex.size(),
-                traffic.bytes,
-                traffic.bytes as f64 / traffic.positions.max(1) as f64,
-                traffic.positions
-            );
+            let (k, bytes, n) = (ex.size(), traffic.bytes, traffic.positions);
+            if n == 0 {
+                eprintln!("retrograde: {k} ranks exchanged {bytes} bytes; no position was solved (every tier was taken up)");
+            } else {
+                let each = bytes as f64 / n as f64;
+                eprintln!("retrograde: {k} ranks exchanged {bytes} bytes, {each:.2} per position solved ({n})");
+            }
         }
         let mut report = answer.report().map_err(fail)?;
         kept(&mut report, tiers.db.as_deref(), &bars);
