@@ -7,6 +7,7 @@ pub(crate) mod count;
 pub(crate) mod dense;
 pub(crate) mod distinct;
 pub(crate) mod driver;
+pub(crate) mod log;
 pub(crate) mod scored;
 pub(crate) mod seq;
 pub(crate) mod solution;
