@@ -3,6 +3,7 @@
 
 pub(crate) use crate::api::dag::Dag;
 
+pub(crate) mod classes;
 pub(crate) mod count;
 pub(crate) mod dense;
 pub(crate) mod distinct;
@@ -58,6 +59,22 @@ pub enum Engine {
     Auto,
     /// The sequential reference (dense layout only; much more memory: for tests).
     Sequential,
+}
+
+/// How the positions of a dense tier are held while the tier is solved. The values are the
+/// same, bit for bit, and so are the files.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Working {
+    /// The engine chooses (value cells).
+    #[default]
+    Auto,
+    /// A value cell a slot (1, 2 or 4 bytes): the value once decided, the counter while
+    /// open.
+    Values,
+    /// A byte a slot: the class once decided (won, lost, tied), the counter while open;
+    /// each level's positions are logged, packed, and the values made from the log when the
+    /// tier is finished (written to its file a batch at a time when there is a storage).
+    Classes,
 }
 
 /// What a solve reports as it goes, to draw progress or print warnings.
@@ -165,6 +182,8 @@ pub struct SolveOptions {
     pub progress: Option<ProgressFn>,
     /// Which solver.
     pub engine: Engine,
+    /// How a dense tier's positions are held while it is solved (the parallel solver's).
+    pub working: Working,
     /// Count the positions reachable from the start (the totals); without, the totals are
     /// over every position solved.
     pub count: bool,
@@ -205,6 +224,7 @@ impl Default for SolveOptions {
             resume: false,
             progress: None,
             engine: Engine::Auto,
+            working: Working::Auto,
             count: true,
             cancel: None,
             codec: Codec::Cells,
@@ -223,6 +243,7 @@ impl std::fmt::Debug for SolveOptions {
             .field("storage", &self.storage)
             .field("resume", &self.resume)
             .field("engine", &self.engine)
+            .field("working", &self.working)
             .field("count", &self.count)
             .field("keep_values", &self.keep_values)
             .field("compact", &self.compact)
