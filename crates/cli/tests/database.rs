@@ -108,7 +108,12 @@ rtest!(files_of_two_graph_databases_do_not_mix, |dir, cmd| {
         let o = ask();
         refused("A", name, &o, &good.stdout);
         if o.code == 2 {
-            assert!(o.stderr.contains("solve FILE --db"), "{name}: {}", o.stderr);
+            // The repair: solving the graph the description names again.
+            assert!(
+                o.stderr.contains("run `retrograde solve ") && o.stderr.contains(".rg --db A`"),
+                "{name}: {}",
+                o.stderr
+            );
         }
     });
     assert_eq!(ask().stdout, good.stdout);

@@ -18,10 +18,19 @@
 //!   start; `?position=P&moves=M1,M2` is the position after those moves played from `P`
 //!   (what `query --position P --moves M1,M2` answers).
 //! - A bad request is `400` with `{"error": "..."}` saying what is wrong (which move and
-//!   why, a parameter given twice); a database file that cannot be read is `500` with
-//!   `{"error"}` naming it; an unknown path is `404` with `{"error"}`; a `Host` header
-//!   that does not name the address the server listens on is `403`; an overloaded server
-//!   answers `503` (with `Retry-After`).
+//!   why, a parameter given twice); a database file that cannot be read (damaged, cut
+//!   short, missing) is `500` with `{"error"}` naming the file and the command that
+//!   repairs the database ([`Served::repair`]); an unknown path is `404` with
+//!   `{"error"}`; a `Host` header that does not name the address the server listens on is
+//!   `403`; an overloaded server answers `503` (with `Retry-After`).
+//!
+//! # Files that change
+//! The server answers from the files on disk now. Before each request it asks the
+//! database's [`Source`] whether its files are still those it opened (a repair, or a solve
+//! again, writes them anew), and after a lookup that failed whether any file it read has
+//! changed since; when they have, it opens the database again and answers from the new
+//! files. A failure is never kept: a damaged file repaired while the server runs answers
+//! correctly at the next request.
 //!
 //! # Limits
 //! No client can make the server stop answering others ([`serve`] applies them):
@@ -60,7 +69,7 @@ use retrograde_registry::{Answer, Drawing, Query, QueryError};
 use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 /// The most moves one query may replay.
@@ -87,7 +96,7 @@ impl Default for Limits {
     }
 }
 
-/// One database served.
+/// One database served, as it was opened from its files.
 pub struct Served {
     /// Its id in the API (the directory's name, made unique).
     pub id: String,
@@ -105,11 +114,93 @@ pub struct Served {
     pub example: Option<String>,
     /// The answers.
     pub answer: Box<dyn Answer>,
+    /// How to repair the database when a file of it turns out damaged, said after the
+    /// error (`` run `retrograde game connect4 --db c4 --resume` ``): "…; REPAIR to repair
+    /// it".
+    pub repair: String,
+    /// Where it was opened from: whether its files changed, and how to open it again.
+    pub source: Box<dyn Source>,
+}
+
+/// Where a served database was opened from, so that the server follows its files.
+pub trait Source: Send + Sync {
+    /// Whether the files the database was opened from are still those on disk. Asked
+    /// before every request (`thorough` false: a cheap look, at the description a solve
+    /// writes last, say) and after a lookup that failed (`thorough`: every file read).
+    fn unchanged(&self, thorough: bool) -> bool;
+
+    /// The database opened again from the files on disk now.
+    ///
+    /// # Errors
+    /// Why it cannot be opened (a message naming the file), answered as a `500`; the next
+    /// request tries again.
+    fn reopen(&self) -> Result<Served, String>;
+}
+
+/// The [`Source`] of a database whose files never change (one in memory): never opened
+/// again.
+#[derive(Debug, Default)]
+pub struct Fixed;
+
+impl Source for Fixed {
+    fn unchanged(&self, _: bool) -> bool {
+        true
+    }
+
+    fn reopen(&self) -> Result<Served, String> {
+        Err("a database that does not change is not opened again".into())
+    }
+}
+
+/// A database the server serves: as it was last opened, opened again when its files
+/// change.
+struct Slot {
+    /// Its id in the API (the first opening's: the same for the life of the server).
+    id: String,
+    now: RwLock<Arc<Served>>,
+    /// Held while it is opened again, so that one request does that and the others wait.
+    opening: Mutex<()>,
+}
+
+impl Slot {
+    fn new(served: Served) -> Slot {
+        Slot {
+            id: served.id.clone(),
+            now: RwLock::new(Arc::new(served)),
+            opening: Mutex::new(()),
+        }
+    }
+
+    /// The database as last opened.
+    fn get(&self) -> Arc<Served> {
+        self.now.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The database as on disk now: as last opened when its [`Source`] says its files are
+    /// unchanged (`thorough`: every file read), else opened again (blocking: run it on a
+    /// blocking thread). A failure to open it is returned, and not kept.
+    fn current(&self, thorough: bool) -> Result<Arc<Served>, String> {
+        let was = self.get();
+        if was.source.unchanged(thorough) {
+            return Ok(was);
+        }
+        let _one = self.opening.lock().unwrap_or_else(|e| e.into_inner());
+        let now = self.get();
+        if !Arc::ptr_eq(&was, &now) {
+            // Opened again while this request waited.
+            return Ok(now);
+        }
+        let mut again = now.source.reopen()?;
+        again.id = self.id.clone();
+        let again = Arc::new(again);
+        *self.now.write().unwrap_or_else(|e| e.into_inner()) = again.clone();
+        Ok(again)
+    }
 }
 
 /// What the routes share: the databases, and the lookups allowed in flight.
 struct State_ {
-    dbs: Vec<Served>,
+    dbs: Vec<Slot>,
     lookups: Arc<tokio::sync::Semaphore>,
 }
 
@@ -143,7 +234,7 @@ pub fn router(dbs: Vec<Served>) -> Router {
             )
         })
         .with_state(Arc::new(State_ {
-            dbs,
+            dbs: dbs.into_iter().map(Slot::new).collect(),
             lookups: Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT)),
         }))
 }
@@ -435,25 +526,49 @@ struct Listed<'a> {
     example: Option<&'a str>,
 }
 
-async fn databases(State(shared): State<Shared>) -> Response {
-    let list: Vec<Listed> = shared
-        .dbs
-        .iter()
-        .map(|d| Listed {
-            id: &d.id,
+impl<'a> Listed<'a> {
+    fn of(id: &'a str, d: &'a Served) -> Listed<'a> {
+        Listed {
+            id,
             game: &d.game,
             name: &d.name,
             title: &d.title,
             drawing: d.drawing,
             sides: &d.sides,
             example: d.example.as_deref(),
+        }
+    }
+}
+
+/// Every database as on disk now (one whose files changed is opened again; one that
+/// cannot be is listed as it was, and its queries say why).
+fn listing(slots: &[Slot]) -> Vec<(&str, Arc<Served>)> {
+    (slots.iter())
+        .map(|slot| {
+            let now = slot.current(false).unwrap_or_else(|_| slot.get());
+            (slot.id.as_str(), now)
         })
-        .collect();
-    Json(list).into_response()
+        .collect()
+}
+
+async fn databases(State(shared): State<Shared>) -> Response {
+    let listed = tokio::task::spawn_blocking(move || {
+        let now = listing(&shared.dbs);
+        let list: Vec<Listed> = now.iter().map(|(id, d)| Listed::of(id, d)).collect();
+        serde_json::to_string(&list)
+    })
+    .await;
+    match listed {
+        Ok(Ok(body)) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
+        _ => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the list of databases failed".into(),
+        ),
+    }
 }
 
 /// What a request asks: the database and the query, or why it cannot be answered.
-fn request(dbs: &[Served], pairs: &[(String, String)]) -> Result<(usize, Query), String> {
+fn request(dbs: &[Slot], pairs: &[(String, String)]) -> Result<(usize, Query), String> {
     let mut q = BTreeMap::new();
     for (k, v) in pairs {
         if !matches!(k.as_str(), "db" | "moves" | "position") {
@@ -527,27 +642,78 @@ async fn query(
     let deadline = Instant::now() + LOOKUP_TIME;
     let answered = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let d = &shared.dbs[db];
-        d.answer
-            .query_until(&query, deadline)
-            .map(|a| a.to_json())
-            .map_err(|e| (d.name.clone(), e))
+        answer(&shared.dbs[db], &query, deadline)
     })
     .await;
     match answered {
         Ok(Ok(body)) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
-        Ok(Err((name, QueryError::TooLong(m)))) => busy(format!(
-            "{name}: {m}: given up after {} s",
-            LOOKUP_TIME.as_secs()
-        )),
-        Ok(Err((name, QueryError::Lookup(e)))) => {
-            error(StatusCode::INTERNAL_SERVER_ERROR, format!("{name}: {e}"))
-        }
-        // A position, a move or a question at fault.
-        Ok(Err((_, e))) => error(StatusCode::BAD_REQUEST, e.to_string()),
+        Ok(Err(f)) => f.response(),
         Err(e) => error(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("the lookup failed: {e}"),
         ),
+    }
+}
+
+/// Why a query was not answered.
+enum Failed {
+    /// The question is at fault: a position, a move (`400`).
+    Question(QueryError),
+    /// Past the deadline (`503`).
+    Late(String),
+    /// A file that cannot be read, or a database that cannot be opened again (`500`).
+    Files(String),
+}
+
+impl Failed {
+    fn message(&self) -> String {
+        match self {
+            Failed::Question(e) => e.to_string(),
+            Failed::Late(m) | Failed::Files(m) => m.clone(),
+        }
+    }
+
+    fn response(&self) -> Response {
+        match self {
+            Failed::Question(_) => error(StatusCode::BAD_REQUEST, self.message()),
+            Failed::Late(m) => busy(m.clone()),
+            Failed::Files(m) => error(StatusCode::INTERNAL_SERVER_ERROR, m.clone()),
+        }
+    }
+}
+
+/// The answer to `query` from the database in `slot` as on disk now (its JSON line), asked
+/// again of the database opened again when a lookup failed and its files have changed since
+/// they were opened (a repair): a failure is not kept. Blocking.
+fn answer(slot: &Slot, query: &Query, deadline: Instant) -> Result<String, Failed> {
+    let opened =
+        |r: Result<Arc<Served>, String>| r.map_err(|m| Failed::Files(format!("{}: {m}", slot.id)));
+    let mut d = opened(slot.current(false))?;
+    let mut again = true;
+    loop {
+        match d.answer.query_until(query, deadline) {
+            Ok(a) => return Ok(a.to_json()),
+            Err(QueryError::Lookup(e)) => {
+                if again {
+                    again = false;
+                    let now = opened(slot.current(true))?;
+                    if !Arc::ptr_eq(&now, &d) {
+                        d = now;
+                        continue;
+                    }
+                }
+                let name = &d.name;
+                return Err(Failed::Files(match e.is_damage() {
+                    true => format!("{name}: {e}; {} to repair it", d.repair),
+                    false => format!("{name}: {e}"),
+                }));
+            }
+            Err(QueryError::TooLong(m)) => {
+                let name = &d.name;
+                let s = LOOKUP_TIME.as_secs();
+                return Err(Failed::Late(format!("{name}: {m}: given up after {s} s")));
+            }
+            Err(e) => return Err(Failed::Question(e)),
+        }
     }
 }
