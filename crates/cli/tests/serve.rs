@@ -17,6 +17,22 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use util::{example, Dir};
 
+/// A test of the page in a real browser. Built as ignored, with the reason, when Chromium
+/// or chromedriver is missing (`build.rs` looks), so that `cargo test` counts it as ignored
+/// rather than as passed without running; under CI (`CI=true`) always built to run.
+macro_rules! browser_test {
+    ($name:ident, |$dir:ident, $cmd:ident| $body:block) => {
+        rtest!(
+            #[cfg_attr(
+                no_browser,
+                ignore = "needs chromium and chromedriver (apt-get install chromium chromium-driver)"
+            )]
+            $name,
+            |$dir, $cmd| $body
+        );
+    };
+}
+
 /// A running `retrograde serve`, stopped when dropped.
 struct Server {
     child: Child,
@@ -857,26 +873,17 @@ struct Browser {
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 impl Browser {
-    /// Starts `chromedriver` and a headless Chromium; `None` when they are not installed:
-    /// an error under CI (which installs them), else a test that says, where the test
-    /// runner shows it, that it was skipped (a test cannot report "ignored" once it runs).
-    fn start(test: &str) -> Option<Browser> {
+    /// Starts `chromedriver` and a headless Chromium. The tests that call this are built
+    /// as ignored when the two programs are missing (`build.rs` looks, so that `cargo test`
+    /// counts them as ignored, with the reason): here they must be there.
+    fn start() -> Browser {
         let have = |p: &str| std::path::Path::new(p).exists();
-        // Debian's paths, unless told otherwise.
+        // Debian's paths, unless told otherwise (as `build.rs` reads them).
         let var = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
         let chromium = &var("RETRO_CHROMIUM", "/usr/bin/chromium");
         let driver = &var("RETRO_CHROMEDRIVER", "/usr/bin/chromedriver");
         if !have(chromium) || !have(driver) {
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("{chromium} and {driver} are needed for the browser test (apt-get install chromium chromium-driver); .ci/run installs them");
-            }
-            // Straight to the process's standard error: the test harness captures
-            // `eprintln!`, and a skip must be seen.
-            let _ = writeln!(
-                std::io::stderr(),
-                "\n{test}: SKIPPED (not run): {chromium} or {driver} is missing (apt-get install chromium chromium-driver)"
-            );
-            return None;
+            panic!("{chromium} and {driver} are needed for the browser tests (apt-get install chromium chromium-driver; .ci/run installs them)");
         }
         let profile = tempfile::tempdir().expect("a profile directory");
         let mut driver = Command::new(driver)
@@ -921,7 +928,7 @@ impl Browser {
             .as_str()
             .unwrap_or_else(|| panic!("no session: {r}"))
             .to_string();
-        Some(b)
+        b
     }
 
     fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
@@ -1100,10 +1107,8 @@ fn expected(answer: &str, ply: usize) -> Value {
 // The page in a real browser: it loads, shows the start value and every move's value as
 // the API gives them, plays moves clicked on the board and in the list, undoes, and keeps
 // a history chart; for connect4, tic-tac-toe, quixo (two-cell moves) and a graph.
-rtest!(serve_page_in_a_real_browser, |dir, cmd| {
-    let Some(browser) = Browser::start("serve_page_in_a_real_browser") else {
-        return;
-    };
+browser_test!(serve_page_in_a_real_browser, |dir, cmd| {
+    let browser = Browser::start();
     databases(&dir);
     let server = Server::start(&dir, &["c4", "t3", "q3", "g"]);
     let base = format!("http://{}/", server.addr);
@@ -1273,10 +1278,8 @@ fn fits(browser: &Browser, what: &str) {
 
 // A game with scores in the explorer: the value and the moves read with their margins,
 // the same as `query`'s scores.
-rtest!(serve_page_shows_margins, |dir, cmd| {
-    let Some(browser) = Browser::start("serve_page_shows_margins") else {
-        return;
-    };
+browser_test!(serve_page_shows_margins, |dir, cmd| {
+    let browser = Browser::start();
     cmd.args([
         "game",
         "dots-and-boxes",
@@ -1353,10 +1356,8 @@ rtest!(serve_page_shows_margins, |dir, cmd| {
 // position of the ending and the FEN box; a piece clicked, then a square, plays the move;
 // a promotion asks which piece (each coloured by its value); a piece dragged plays too;
 // the board turns round; the values shown are `query`'s.
-rtest!(serve_page_draws_a_chessboard, |dir, cmd| {
-    let Some(browser) = Browser::start("serve_page_draws_a_chessboard") else {
-        return;
-    };
+browser_test!(serve_page_draws_a_chessboard, |dir, cmd| {
+    let browser = Browser::start();
     cmd.args(["game", "chess", "KPvK", "--db", "kpk", "-q"])
         .stdout();
     let server = Server::start(&dir, &["kpk"]);
@@ -1500,13 +1501,10 @@ rtest!(serve_page_draws_a_chessboard, |dir, cmd| {
 // The players' legend, the winning line, value letters and the value history, and every
 // game's page at 420 px wide (issue 26: stones were value colours, with no legend; the
 // winning line was not marked; the page scrolled sideways on a phone).
-rtest!(
+browser_test!(
     serve_page_marks_the_players_and_the_winning_line,
     |dir, cmd| {
-        let Some(browser) = Browser::start("serve_page_marks_the_players_and_the_winning_line")
-        else {
-            return;
-        };
+        let browser = Browser::start();
         databases(&dir);
         cmd.args([
             "game", "teeko", "--size", "4", "--pieces", "3", "--db", "teeko", "-q",
