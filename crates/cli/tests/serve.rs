@@ -619,6 +619,51 @@ rtest!(
     }
 );
 
+/// What the page at `path` carries for its first paint (its `#initial` JSON).
+fn embedded(server: &Server, path: &str) -> Value {
+    let r = server.get(path);
+    assert_eq!(r.status, 200, "{path}: {r:?}");
+    assert!(r.content_type.starts_with("text/html"), "{r:?}");
+    let open = r#"<script id="initial" type="application/json">"#;
+    let at = r.body.find(open).expect("the initial data") + open.len();
+    let end = at + r.body[at..].find("</script>").expect("its end");
+    serde_json::from_str(&r.body[at..end]).unwrap()
+}
+
+rtest!(the_page_carries_its_first_position, |dir, cmd| {
+    databases(&dir);
+    let server = Server::start(&dir, &["c4", "g"]);
+    // The start, then a ply per move, each `query`'s answer.
+    let page = embedded(&server, "/?db=c4&moves=1,2");
+    assert_eq!(page["db"], "c4");
+    assert_eq!(page["dbs"], server.get("/api/databases").json());
+    let plies = page["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 3);
+    for (i, moves) in ["", "1", "1,2"].into_iter().enumerate() {
+        let want: Value = serde_json::from_str(&query(&dir, "c4", &["--moves", moves])).unwrap();
+        assert_eq!(plies[i]["answer"], want, "ply {i}");
+        let listed: Vec<&str> = moves.split(',').filter(|m| !m.is_empty()).collect();
+        assert_eq!(plies[i]["query"], json!({ "moves": listed }), "ply {i}");
+    }
+    assert_eq!(page["error"], Value::Null);
+    // A graph without a start vertex: its first vertex, with no error.
+    let page = embedded(&server, "/?db=g");
+    assert_eq!(page["plies"][0]["query"], json!({"position": "0"}));
+    assert_eq!(page["plies"][0]["example"], true);
+    assert_eq!(page["error"], Value::Null);
+    // A move that fails: the plies before it, and the API's message.
+    let page = embedded(&server, "/?db=c4&moves=1,9");
+    assert_eq!(page["plies"].as_array().unwrap().len(), 2);
+    let e = page["error"].as_str().unwrap();
+    assert!(e.contains("move 2") && e.contains("\"9\""), "{e}");
+    // Whatever the URL says cannot end the script that carries it.
+    let r = server.get("/?db=c4&position=%3C%2Fscript%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E");
+    assert!(!r.body.contains("<script>alert"), "{}", r.body);
+    let page = embedded(&server, "/?db=c4&position=%3C%2Fscript%3E");
+    assert!(page["error"].as_str().unwrap().contains("</script>"));
+    let _ = cmd;
+});
+
 rtest!(serve_answers_only_to_its_own_address, |dir, cmd| {
     // Issue 25: any Host header was answered, so a page of another site could reach the
     // server by pointing a name of its own at 127.0.0.1 (DNS rebinding).
@@ -1530,7 +1575,7 @@ browser_test!(
         "const f = (c) => getComputedStyle(document.querySelector(`#players circle.stone.${c}`)).fill;
          return [f('p0'), f('p1')]",
     );
-        assert_eq!(fills, json!(["rgb(34, 38, 44)", "rgb(251, 250, 245)"]));
+        assert_eq!(fills, json!(["rgb(20, 23, 27)", "rgb(251, 250, 245)"]));
         // Every move on the board carries its value's letter.
         let labels = browser.eval(
         "return [...document.querySelectorAll('#board g.move text.mlabel')].map(t => t.textContent)",
@@ -1597,6 +1642,116 @@ browser_test!(
             fits(&browser, &format!("{db} at 420 px"));
             browser.screenshot(db, 420);
         }
+        let _ = cmd;
+    }
+);
+
+/// The relative luminance of a CSS colour `rgb(r, g, b)` (WCAG 2).
+fn luminance(css: &str) -> f64 {
+    let inside = css
+        .trim()
+        .strip_prefix("rgb(")
+        .and_then(|c| c.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("not rgb(...): {css}"));
+    let c: Vec<f64> = inside
+        .split(',')
+        .map(|x| {
+            let v = x.trim().parse::<f64>().unwrap() / 255.0;
+            if v <= 0.039_28 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        })
+        .collect();
+    0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+}
+
+/// The contrast ratio of two CSS colours (WCAG 2: 1 to 21).
+fn contrast(a: &str, b: &str) -> f64 {
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+// Three blemishes a newcomer met: X's near-black Connect-4 stones could hardly be told from
+// the empty holes; a graph without a start vertex answered the page's first request with
+// "the graph has no start vertex"; and the page drew its data after the first paint, so a
+// headless screenshot taken at once showed an empty board.
+browser_test!(
+    serve_page_is_drawn_at_once_with_stones_that_stand_out,
+    |dir, cmd| {
+        let browser = Browser::start();
+        databases(&dir);
+        let server = Server::start(&dir, &["c4", "g"]);
+        let base = format!("http://{}/", server.addr);
+        // Drawn by the time the page has loaded (WebDriver's navigation returns then):
+        // nothing waited for.
+        let moves = "1,2,1";
+        browser.goto(&format!("{base}?db=c4&moves={moves}"));
+        assert_eq!(browser.eval("return document.body.dataset.ready"), "1");
+        assert_eq!(
+            browser.shown(),
+            expected(&query(&dir, "c4", &["--moves", moves]), 3)
+        );
+        assert_eq!(
+            browser.eval("return document.querySelectorAll('#board circle.stone').length"),
+            3
+        );
+        // Each stone, and the two, tell apart at 3:1 or more (WCAG's least for shapes).
+        let fills = browser.eval(
+            "const f = (s) => getComputedStyle(document.querySelector(`#board ${s}`)).fill;
+             return [f('circle.hole'), f('circle.stone.p0'), f('circle.stone.p1')]",
+        );
+        let f: Vec<&str> = fills
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        for (a, b, what) in [
+            (f[1], f[0], "X's stone and an empty hole"),
+            (f[2], f[0], "O's stone and an empty hole"),
+            (f[1], f[2], "X's stone and O's"),
+        ] {
+            let c = contrast(a, b);
+            assert!(c >= 3.0, "{what}: {a} on {b}, contrast {c:.2}");
+        }
+        // A graph without a start vertex opens at its first vertex, at once...
+        browser.goto(&format!("{base}?db=g"));
+        assert_eq!(browser.eval("return document.body.dataset.ready"), "1");
+        assert_eq!(
+            browser.shown(),
+            expected(&query(&dir, "g", &["--position", "0"]), 0)
+        );
+        assert!(
+            browser.text("#start").starts_with("The first vertex"),
+            "{}",
+            browser.text("#start")
+        );
+        assert_eq!(
+            browser.eval("return document.getElementById('error').hidden"),
+            true
+        );
+        // ...and when chosen in the list, without a request that fails.
+        browser.goto(&format!("{base}?db=c4"));
+        browser.eval(
+            "const s = document.getElementById('db'); s.value = 'g';
+             s.dispatchEvent(new Event('change')); return true",
+        );
+        browser.wait(
+            "vertex 0",
+            "return document.getElementById('position').textContent === '0'",
+        );
+        let asked = browser.eval(
+            "return performance.getEntriesByType('resource')
+               .filter(e => e.name.includes('/api/'))
+               .map(e => [e.name.replace(location.origin, ''), e.responseStatus])",
+        );
+        assert_eq!(asked, json!([["/api/query?db=g&position=0", 200]]));
+        assert_eq!(
+            browser.eval("return document.getElementById('error').hidden"),
+            true
+        );
         let _ = cmd;
     }
 );

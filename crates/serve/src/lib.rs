@@ -23,6 +23,9 @@
 //!   repairs the database ([`Served::repair`]); an unknown path is `404` with
 //!   `{"error"}`; a `Host` header that does not name the address the server listens on is
 //!   `403`; an overloaded server answers `503` (with `Retry-After`).
+//! - `GET /` is the page with what it shows first (the database list, and the answers of
+//!   the position its URL names: `?db=ID&moves=...` or `&position=...`, else the start)
+//!   embedded, so that it is drawn before the page has loaded.
 //!
 //! # Files that change
 //! The server answers from the files on disk now. Before each request it asks the
@@ -207,16 +210,15 @@ struct State_ {
 type Shared = Arc<State_>;
 
 const PAGE: &str = include_str!("../web/index.html");
+/// Where the page takes what it shows first ([`page`]).
+const INITIAL: &str = "INITIAL";
 const SCRIPT: &str = include_str!("../web/app.js");
 const STYLE: &str = include_str!("../web/style.css");
 
 /// The routes over `dbs`.
 pub fn router(dbs: Vec<Served>) -> Router {
     Router::new()
-        .route(
-            "/",
-            get(|| async { asset(PAGE, "text/html; charset=utf-8") }),
-        )
+        .route("/", get(page))
         .route(
             "/app.js",
             get(|| async { asset(SCRIPT, "text/javascript; charset=utf-8") }),
@@ -565,6 +567,109 @@ async fn databases(State(shared): State<Shared>) -> Response {
             "the list of databases failed".into(),
         ),
     }
+}
+
+/// The page, with what it shows first embedded as JSON (`<script id="initial">`): the
+/// databases, and the plies of the position its URL names, answered as the page itself
+/// would ask them (`begin` and `play` in `app.js`), so that the board is drawn before the
+/// page has loaded (a screenshot taken at once shows it). With no lookup free, nothing is
+/// embedded (`null`) and the page asks the API as it loads.
+async fn page(
+    State(shared): State<Shared>,
+    q: Result<UrlQuery<Vec<(String, String)>>, QueryRejection>,
+) -> Response {
+    let pairs = q.map(|UrlQuery(q)| q).unwrap_or_default();
+    let mut embedded = "null".to_string();
+    if let Ok(permit) = shared.lookups.clone().try_acquire_owned() {
+        let deadline = Instant::now() + LOOKUP_TIME;
+        let first = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            initial(&shared.dbs, &pairs, deadline)
+        })
+        .await;
+        if let Ok(Some(json)) = first {
+            // Nothing in it can end the script element: `<` only occurs in strings.
+            embedded = json.replace('<', "\\u003c");
+        }
+    }
+    let html = PAGE.replacen(INITIAL, &embedded, 1);
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response()
+}
+
+/// What the page shows first, for the URL's parameters `pairs` (`db`, `position`,
+/// `moves`): `{"dbs": [...as /api/databases], "db": ID, "plies": [{"move", "query",
+/// "answer", "example"}], "error"}`: the first ply the start (or the position asked, or for
+/// a game without a start its example), then a ply per move asked (a graph: the one query
+/// asked), up to the first that fails, whose message is `error`. Blocking.
+fn initial(dbs: &[Slot], pairs: &[(String, String)], deadline: Instant) -> Option<String> {
+    use serde_json::{json, Value};
+    let now = listing(dbs);
+    let get = |k: &str| {
+        pairs
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.as_str())
+    };
+    let k = get("db")
+        .and_then(|id| now.iter().position(|(i, _)| *i == id))
+        .unwrap_or(0);
+    let (id, served) = now.get(k)?;
+    let position = get("position").map(str::to_string);
+    let moves: Vec<String> = (get("moves").unwrap_or_default().split(','))
+        .map(|m| m.trim().to_string())
+        .filter(|m| !m.is_empty())
+        .collect();
+    // Each ply: its move, its query, and that query as the page keeps it.
+    let mut asks: Vec<(Option<&str>, Query, Value)> = Vec::new();
+    let mut error = None;
+    let asked = |p: &Option<String>, m: &[String]| match (p, m.is_empty()) {
+        (Some(p), true) => (Query::Position(p.clone()), json!({ "position": p })),
+        (Some(p), false) => (
+            Query::After(p.clone(), m.to_vec()),
+            json!({ "position": p, "moves": m }),
+        ),
+        (None, _) => (Query::Moves(m.to_vec()), json!({ "moves": m })),
+    };
+    let mut example = false;
+    if moves.len() > MAX_MOVES {
+        error = Some(format!(
+            "{} moves: at most {MAX_MOVES} are replayed",
+            moves.len()
+        ));
+    } else if !moves.is_empty() && served.game != "graph" {
+        // The position, then the moves played one by one, so that the history shows them.
+        let (q, j) = asked(&position, &[]);
+        asks.push((None, q, j));
+        for (i, m) in moves.iter().enumerate() {
+            let (q, j) = asked(&position, &moves[..=i]);
+            asks.push((Some(m.as_str()), q, j));
+        }
+    } else if position.is_some() || !moves.is_empty() {
+        let (q, j) = asked(&position, &moves);
+        asks.push((None, q, j));
+    } else {
+        let (q, j) = asked(&served.example, &[]);
+        example = served.example.is_some();
+        asks.push((None, q, j));
+    }
+    let mut plies = Vec::new();
+    for (mv, q, j) in asks {
+        match answer(&dbs[k], &q, deadline) {
+            Ok(body) => plies.push(json!({
+                "move": mv,
+                "query": j,
+                "answer": serde_json::from_str::<Value>(&body).ok()?,
+                "example": example,
+            })),
+            Err(f) => {
+                error = Some(f.message());
+                break;
+            }
+        }
+    }
+    let listed: Vec<Listed> = now.iter().map(|(id, d)| Listed::of(id, d)).collect();
+    let page = json!({ "dbs": listed, "db": id, "plies": plies, "error": error });
+    Some(page.to_string())
 }
 
 /// What a request asks: the database and the query, or why it cannot be answered.
