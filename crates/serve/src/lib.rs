@@ -140,21 +140,6 @@ pub trait Source: Send + Sync {
     fn reopen(&self) -> Result<Served, String>;
 }
 
-/// The [`Source`] of a database whose files never change (one in memory): never opened
-/// again.
-#[derive(Debug, Default)]
-pub struct Fixed;
-
-impl Source for Fixed {
-    fn unchanged(&self, _: bool) -> bool {
-        true
-    }
-
-    fn reopen(&self) -> Result<Served, String> {
-        Err("a database that does not change is not opened again".into())
-    }
-}
-
 /// A database the server serves: as it was last opened, opened again when its files
 /// change.
 struct Slot {
