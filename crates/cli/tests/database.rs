@@ -108,7 +108,12 @@ rtest!(files_of_two_graph_databases_do_not_mix, |dir, cmd| {
         let o = ask();
         refused("A", name, &o, &good.stdout);
         if o.code == 2 {
-            assert!(o.stderr.contains("solve FILE --db"), "{name}: {}", o.stderr);
+            // The repair: solving the graph the description names again.
+            assert!(
+                o.stderr.contains("run `retrograde solve ") && o.stderr.contains(".rg --db A`"),
+                "{name}: {}",
+                o.stderr
+            );
         }
     });
     assert_eq!(ask().stdout, good.stdout);
@@ -617,4 +622,99 @@ rtest!(positions_no_game_reaches_are_refused, |dir, cmd| {
     let _ = server.wait();
     assert!(reply.starts_with("HTTP/1.1 400"), "{reply}");
     assert!(reply.contains("X has 3 in a row"), "{reply}");
+});
+
+rtest!(a_run_that_takes_every_tier_up_says_so, |dir, cmd| {
+    // A resumed run of a finished database said "tiers written to c4-6x5" and
+    // "time 3.994 s (explore 544.369 s, solve 211.375 s), 705.9M positions/s": the first
+    // solve's phases, and its positions over this run's time.
+    let _ = cmd;
+    for (game, db) in [
+        (&["tictactoe"][..], "t3"),
+        (&["connect4", "--width", "4", "--height", "4"], "c4"),
+        (&["dots-and-boxes", "--rows", "1", "--cols", "2"], "dots"),
+    ] {
+        let run = |extra: &[&str]| {
+            dir.command()
+                .arg("game")
+                .args(game)
+                .args(["--db", db, "-q"])
+                .args(extra)
+                .stdout()
+        };
+        let first = run(&[]);
+        assert!(
+            first.contains(&format!("tiers written to {db}\n")),
+            "{first}"
+        );
+        let time = |out: &str| {
+            let line = out.lines().find(|l| l.starts_with("time ")).unwrap();
+            line.split(", peak memory").next().unwrap().to_string()
+        };
+        assert!(
+            time(&first).contains("(explore ") && time(&first).ends_with(" positions/s"),
+            "{first}"
+        );
+        // Each file of the database as it is (the lock's holder is written by every run).
+        let files = || {
+            use std::os::unix::fs::MetadataExt;
+            let mut v: Vec<(String, u64, u64, i64, i64)> = std::fs::read_dir(dir.path().join(db))
+                .unwrap()
+                .flatten()
+                .filter(|e| e.file_name() != "database.lock")
+                .map(|e| {
+                    let m = e.metadata().unwrap();
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    (name, m.ino(), m.len(), m.mtime(), m.mtime_nsec())
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        let before = files();
+        let again = run(&["--resume"]);
+        assert!(
+            again.contains(&format!(
+                "every tier taken up from {db} (finished before): no tier solved or written\n"
+            )),
+            "{again}"
+        );
+        assert_eq!(files(), before, "{db}: nothing was written");
+        assert!(!again.contains("tiers written"), "{again}");
+        let t = time(&again);
+        assert!(
+            t.ends_with(" s (every tier taken up from the database)"),
+            "{game:?}: {t}"
+        );
+        // The rest of the report is the finished database's, as the first run printed it.
+        let rest = |out: &str| -> Vec<String> {
+            (out.lines())
+                .filter(|l| !l.starts_with("time ") && !l.contains(db))
+                .map(String::from)
+                .collect()
+        };
+        assert_eq!(rest(&again), rest(&first), "{game:?}");
+    }
+    // A run that solves some tiers again: what it solved is timed, what it took up said.
+    let values: Vec<String> = std::fs::read_dir(dir.path().join("t3"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".values"))
+        .collect();
+    let n = values.len();
+    std::fs::remove_file(dir.path().join("t3").join(&values[0])).unwrap();
+    let out = dir
+        .command()
+        .args(["game", "tictactoe", "--db", "t3", "--resume", "-q"])
+        .stdout();
+    let taken = n - 1;
+    assert!(
+        out.contains(&format!(
+            "tiers written to t3 ({taken} finished before, taken up)"
+        )),
+        "{out}"
+    );
+    assert!(out.contains(&format!("; {taken} tiers taken up)")), "{out}");
+    assert!(!out.contains("positions/s"), "{out}");
 });

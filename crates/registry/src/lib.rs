@@ -588,7 +588,7 @@ pub struct Report {
     /// Whether the text ends with the time taken.
     pub timed: bool,
     /// A position worth showing first, in the game's notation, for games without a start
-    /// (a chess ending: a position of its longest win).
+    /// (a chess ending: a position of its longest win; a graph: its first vertex).
     pub example: Option<String>,
 }
 
