@@ -947,7 +947,7 @@ fn game(
         _ => PyValueError::new_err(r.to_string()),
     })?;
     // Explored games (pebbles, the police map) stop at the limit as they find positions.
-    retrograde_games::set_memory_limit(limit.map(|l| l.bytes));
+    retrograde_games::set_memory_limit(limit.map(retrograde_mem::Limit::room));
     // A finished database is opened as it is (with compact=True, the solve below takes it
     // up and makes it compact).
     if let (Some(st), Some(_), false) = (&storage, &db, compact) {
@@ -972,7 +972,7 @@ fn game(
     let cancel = Arc::new(AtomicBool::new(false));
     let shown = Progress::new(progress);
     let mut opts = retrograde_tier::SolveOptions::default();
-    opts.memory_limit = limit.map(|l| l.bytes);
+    opts.memory_limit = limit.map(retrograde_mem::Limit::room);
     opts.give_back = Some(retrograde_mem::give_back);
     opts.resume = db.is_some();
     opts.compact = compact;
