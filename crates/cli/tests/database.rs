@@ -718,3 +718,168 @@ rtest!(a_run_that_takes_every_tier_up_says_so, |dir, cmd| {
     assert!(out.contains(&format!("; {taken} tiers taken up)")), "{out}");
     assert!(!out.contains("positions/s"), "{out}");
 });
+
+/// `DB/database.json` in `dir` changed by `edit`, its checksum made right again.
+fn forge(dir: &Dir, db: &str, edit: impl FnOnce(&mut serde_json::Value)) {
+    let path = dir.path().join(db).join("database.json");
+    let mut meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    edit(&mut meta);
+    meta["checksum"] = serde_json::json!("");
+    let crc = crc32(&serde_json::to_vec(&meta).unwrap());
+    meta["checksum"] = serde_json::json!(format!("{crc:08x}"));
+    std::fs::write(&path, serde_json::to_vec_pretty(&meta).unwrap()).unwrap();
+}
+
+/// A copy of database `db` of the repository's `testdata/format5` (written by the build
+/// before tier files carried the facts of their description) into `dir`, as `to`.
+fn old_database(dir: &Dir, db: &str, to: &str) {
+    let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/format5")
+        .join(db);
+    std::fs::create_dir_all(dir.path().join(to)).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), dir.path().join(to).join(e.file_name())).unwrap();
+    }
+}
+
+rtest!(
+    a_description_that_contradicts_its_files_is_refused,
+    |dir, cmd| {
+        // Changing a scored graph's layout to `graph` (the checksum made again) dropped every
+        // score and answered, exit 0. Every file now says what its description said when it was
+        // written: another layout, cell width or parameters is an error naming both.
+        let _ = cmd;
+        let scored = util::example("scored.rg");
+        dir.command()
+            .args(["solve", &scored, "--db", "g", "-q", "--summary"])
+            .stdout();
+        dir.command()
+            .args(["game", "tictactoe", "--db", "t", "-q"])
+            .stdout();
+        let good: Vec<(&str, Vec<u8>)> = ["g", "t"]
+            .into_iter()
+            .map(|db| {
+                (
+                    db,
+                    std::fs::read(dir.path().join(db).join("database.json")).unwrap(),
+                )
+            })
+            .collect();
+        let restore = || {
+            for (db, bytes) in &good {
+                std::fs::write(dir.path().join(db).join("database.json"), bytes).unwrap();
+            }
+        };
+        type Edit = fn(&mut serde_json::Value);
+        let cases: [(&str, Edit, &str, &str); 7] = [
+        ("g", |m| m["layout"] = "graph".into(), "graph.values: written for layout \"graph-scored\", but ", " says \"graph\""),
+        ("g", |m| m["cell_bytes"] = 8.into(), "graph.values: written for 4-byte value cells, but ", " says 8"),
+        ("g", |m| m["params"]["start"] = 4.into(), "graph.values: written for other parameters than ", " records"),
+        ("t", |m| m["layout"] = "sorted".into(), ".values: written for layout \"dense\", but ", " says \"sorted\""),
+        ("t", |m| m["cell_bytes"] = 2.into(), ".values: written for 1-byte value cells, but ", " says 2"),
+        ("t", |m| m["params"]["args"]["k"] = 2.into(), "database.json: its parameters make \"tictactoe 3x3 k2\", it says \"tictactoe 3x3 k3\"", ""),
+        ("t", |m| {
+            m["params"]["args"]["k"] = 2.into();
+            m["game"] = "tictactoe 3x3 k2".into();
+        }, ".values: holds \"tictactoe 3x3 k3\", this database is \"tictactoe 3x3 k2\"", ""),
+    ];
+        for (db, edit, before, after) in cases {
+            restore();
+            forge(&dir, db, edit);
+            let meta = format!("{db}/database.json");
+            let asked = if db == "g" {
+                ["--position", "0"]
+            } else {
+                ["--moves", "b2"]
+            };
+            for args in [vec!["query", db], [&["query", db][..], &asked].concat()] {
+                let o = dir.command().args(&args).output();
+                assert_eq!((o.code, o.stdout.as_str()), (2, ""), "{args:?}: {o:?}");
+                let msg = o.stderr;
+                assert!(
+                    msg.contains(before) && msg.contains(after),
+                    "{args:?}: {msg}"
+                );
+                if !after.is_empty() {
+                    assert!(msg.contains(&format!("{before}{meta}{after}")), "{msg}");
+                }
+            }
+        }
+        // The same parameters with their keys in another order are no contradiction.
+        restore();
+        forge(&dir, "g", |m| {
+            let p = m["params"].as_object().unwrap();
+            let mut keys: Vec<&String> = p.keys().collect();
+            keys.reverse();
+            let reordered: serde_json::Map<String, serde_json::Value> = keys
+                .into_iter()
+                .map(|k| (k.clone(), p[k].clone()))
+                .collect();
+            m["params"] = serde_json::Value::Object(reordered);
+        });
+        let out = dir
+            .command()
+            .args(["query", "g", "--position", "0"])
+            .stdout();
+        assert!(out.contains("loss by 2 in 2"), "{out}");
+    }
+);
+
+rtest!(
+    databases_of_the_format_before_read_as_they_did,
+    |dir, cmd| {
+        // Tier files of version 5 carry no facts of their description: they are read as
+        // before, and answer as a database solved now does.
+        let _ = cmd;
+        old_database(&dir, "ttt", "old-t");
+        old_database(&dir, "kalah", "old-k");
+        old_database(&dir, "scored", "old-g");
+        dir.command()
+            .args(["game", "tictactoe", "--db", "new-t", "-q"])
+            .stdout();
+        dir.command()
+            .args([
+                "game", "kalah", "--pits", "2", "--seeds", "2", "--db", "new-k", "-q",
+            ])
+            .stdout();
+        let scored = util::example("scored.rg");
+        dir.command()
+            .args(["solve", &scored, "--db", "new-g", "-q", "--summary"])
+            .stdout();
+        let same = |old: &str, new: &str, asked: &[&str]| {
+            let run = |db: &str| {
+                let mut args = vec!["query", db, "--output", "json"];
+                args.extend_from_slice(asked);
+                dir.command().args(&args).stdout()
+            };
+            assert_eq!(run(old), run(new), "{old} {asked:?}");
+        };
+        for moves in ["", "b2", "a1", "c3", "b2,a1", "a1,b2,c3", "a1,a2,b1,b2"] {
+            same("old-t", "new-t", &["--moves", moves]);
+        }
+        for moves in ["", "1", "2"] {
+            same("old-k", "new-k", &["--moves", moves]);
+        }
+        for v in 0..13 {
+            same("old-g", "new-g", &["--position", &v.to_string()]);
+        }
+        for db in ["old-t", "old-k"] {
+            dir.command().args(["query", db]).stdout();
+        }
+        // Their files do not say their layout, but a graph's scores left out of its
+        // description are found all the same.
+        forge(&dir, "old-g", |m| m["layout"] = "graph".into());
+        let msg = dir
+            .command()
+            .args(["query", "old-g", "--position", "0"])
+            .message();
+        let meta = "old-g/database.json";
+        assert!(
+            msg.contains("graph.scores: the scores of this database, but ")
+                && msg.contains(&format!("{meta} says layout \"graph\", without scores")),
+            "{msg}"
+        );
+    }
+);

@@ -9,7 +9,7 @@
 //! [`StorageWriter::commit`] succeeds, so a file with its final name is always complete.
 
 use crate::error::Error;
-use crate::store::identity::Identity;
+use crate::store::identity::{Facts, Identity};
 use std::collections::HashMap;
 use std::fmt;
 use std::fs::{self, File};
@@ -46,6 +46,14 @@ pub trait Storage: Send + Sync + fmt::Debug {
     /// [`Identity::NONE`]; an [`Identified`](crate::store::identity::Identified) storage has one.
     fn identity(&self) -> Identity {
         Identity::NONE
+    }
+    /// What the description of the database these files belong to says of it: written into
+    /// the header of every tier file and expected in every one read (format version 6 on).
+    /// Default: no facts (an empty layout, 0, 0); an
+    /// [`Identified`](crate::store::identity::Identified) storage has those of its
+    /// description.
+    fn facts(&self) -> Facts {
+        Facts::default()
     }
 }
 
