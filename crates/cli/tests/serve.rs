@@ -1393,3 +1393,21 @@ rtest!(
         let _ = cmd;
     }
 );
+
+rtest!(serve_lists_no_moves_at_a_terminal, |dir, cmd| {
+    // 0 -> 1 -> 2 -> 3, 1 scored (worth 3 to its mover): the game is over at 1, whatever
+    // moves the file gives it.
+    dir.create("t.rg", "0 1\n1 2\n2 3\nscore 1 3\nstart 0\n");
+    cmd.args(["solve", "t.rg", "--db", "t", "-q"]).stdout();
+    let server = Server::start(&dir, &["t"]);
+    for (path, args) in [
+        ("/api/query?position=1", vec!["--position", "1"]),
+        ("/api/query?moves=1", vec!["--moves", "1"]),
+    ] {
+        let r = server.get(path);
+        assert_eq!(format!("{}\n", r.body), query(&dir, "t", &args), "{path}");
+        assert_eq!(r.json()["moves"], json!([]), "{path}");
+    }
+    let e = server.get("/api/query?moves=1,2").error(400);
+    assert_eq!(e, "move 2 (\"2\") is not legal here (the game is over)");
+});

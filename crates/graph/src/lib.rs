@@ -293,6 +293,14 @@ impl Graph {
         self.scores.as_ref()?.get(v)
     }
 
+    /// True when the rules fix the value of `v`: it has a [`Primitive`] label or a score. The
+    /// game is over there, and its moves, if the file gave any, are not moves of the game
+    /// (every reader treats it as a vertex without moves).
+    #[inline]
+    pub fn is_terminal(&self, v: VertexId) -> bool {
+        self.primitive(v).is_some() || self.score(v).is_some()
+    }
+
     /// True for a scored graph: some vertex has a score. Its values then say by how much
     /// (a `terminal` label is worth +1, -1 or 0 there).
     pub fn is_scored(&self) -> bool {
