@@ -563,6 +563,7 @@ fn read_graph(
     };
     let opts = ParseOptions {
         vertices: n_vertices,
+        ..ParseOptions::default()
     };
     let builder = format::parse_builder(&bytes, format, &opts).map_err(|e| {
         PyValueError::new_err(match e.line {
