@@ -1411,3 +1411,33 @@ rtest!(serve_lists_no_moves_at_a_terminal, |dir, cmd| {
     let e = server.get("/api/query?moves=1,2").error(400);
     assert_eq!(e, "move 2 (\"2\") is not legal here (the game is over)");
 });
+
+rtest!(serve_reads_a_fen_exactly, |dir, cmd| {
+    // A board of 7 ranks was answered for another position (the ranks shifted); the API
+    // refuses it as `query` does, naming what is wrong.
+    cmd.args(["game", "chess", "KRvK", "--db", "krk", "-q"])
+        .stdout();
+    let server = Server::start(&dir, &["krk"]);
+    let good = "k7/8/1K6/8/8/8/8/7R w - - 0 1";
+    let r = server.get(&format!("/api/query?position={}", enc(good)));
+    assert_eq!(
+        format!("{}\n", r.body),
+        query(&dir, "krk", &["--position", good])
+    );
+    for (bad, want) in [
+        ("k7/1K6/8/8/8/8/7R w - - 0 1", "has 7 ranks, expected 8"),
+        (
+            "k7/8/1K5/8/8/8/8/7R w - - 0 1",
+            "rank 6 is \"1K5\": 7 squares, expected 8",
+        ),
+        (
+            "k7/8/1K6/8/8/8/8/7R w - e4 0 1",
+            "the en-passant square is \"e4\"",
+        ),
+    ] {
+        let e = server
+            .get(&format!("/api/query?position={}", enc(bad)))
+            .error(400);
+        assert!(e.contains(want), "{bad}: {e}");
+    }
+});

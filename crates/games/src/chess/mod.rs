@@ -2351,29 +2351,18 @@ impl Notation for Chess {
         self.fen(p)
     }
 
+    /// A FEN read exactly ([`fen`]: every field checked, the first wrong one named), then
+    /// the board the rules build from it.
     fn parse_position(&self, text: &str) -> Result<(Pos, u8), NotationError> {
-        let t = text.trim();
-        let fields = t.split_whitespace().count();
-        let full = match fields {
-            4 => format!("{} 0 1", t.split_whitespace().collect::<Vec<_>>().join(" ")),
-            6 => t.split_whitespace().collect::<Vec<_>>().join(" "),
-            _ => {
-                return Err(
-                    format!("a FEN has 4 or 6 fields separated by spaces, found {fields}").into(),
-                )
-            }
-        };
+        let full = fen::checked(text)?;
         let board = Board::from_fen(&full, false).map_err(|e| {
             use cozy_chess::FenParseError as F;
-            let why = match e {
-                F::InvalidBoard => "the board is not a legal position (one king each, no pawn on the first or last rank, the side not to move not in check)",
-                F::InvalidSideToMove => "the side to move is w or b",
-                F::InvalidCastlingRights => "the castling rights are invalid",
-                F::InvalidEnPassant => "the en-passant square is not behind a pawn that has just made a double push",
-                F::InvalidHalfMoveClock | F::InvalidFullmoveNumber => "the move counters are invalid",
-                F::MissingField | F::TooManyFields => "a field is missing or one too many",
-            };
-            format!("not a legal FEN: {why}")
+            // Every field reads: what is left is what needs the rules.
+            match e {
+                F::InvalidEnPassant => "the en-passant square is not behind a pawn that has just moved two squares (or that pawn's move could not have been played)",
+                F::InvalidBoard => "the side not to move is in check (or three pieces give check at once), which no game reaches",
+                _ => "the fields do not make a legal position",
+            }
         })?;
         // A double check is one piece moving and another uncovered: the uncovered one
         // checks along a line, so two checkers that are pawns or knights never arise.
@@ -2417,6 +2406,7 @@ fn digits(t: Tier, mut i: u64) -> ([u8; MAX_PIECES], u64) {
     (sqs, i)
 }
 
+mod fen;
 pub mod plain;
 
 #[cfg(test)]
