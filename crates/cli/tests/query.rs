@@ -451,6 +451,17 @@ rtest!(dump_a_chess_ending, |dir, cmd| {
     assert!(msg.contains("unexpected argument '--dump'"), "{msg}");
     let msg = dir.command().args(["game", "chess", "KQvKX"]).message();
     assert!(msg.contains("not a piece"), "{msg}");
+    // Material in another case is refused with the spelling to use, not guessed (a small
+    // letter is a black piece in a FEN).
+    for (text, spelling) in [("kvk", "KvK"), ("KQVK", "KQvK"), ("kqvk", "KQvK")] {
+        let msg = dir.command().args(["game", "chess", text]).message();
+        assert_eq!(
+            msg,
+            format!("chess: \"{text}\": write {spelling} (capital letters for the pieces, a small v between the sides; a small letter is a black piece in a FEN)")
+        );
+        let msg = dir.command().args(["play", "chess", text]).message();
+        assert!(msg.contains(&format!("write {spelling}")), "{msg}");
+    }
 });
 
 // Issue 26's messages: a long list of moves is one a line, in the order of value; a database

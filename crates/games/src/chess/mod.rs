@@ -207,10 +207,13 @@ impl Material {
     }
 
     /// Parses `KQvK`, `KRPvKR`, ... (white first; the order of the pieces after each king
-    /// does not matter, case neither).
+    /// does not matter: `KPRvKR` is `KRPvKR`). The case does: capital letters for the pieces
+    /// and a small `v` between the sides, as the tables are named (`kqvk` or `KQVK` is
+    /// refused with the spelling to use, since a small letter is a black piece in a FEN).
     ///
     /// # Errors
-    /// A missing `v` or king, an unknown letter, or more than [`MAX_PIECES`] pieces.
+    /// A missing `v` or king, an unknown letter, more than [`MAX_PIECES`] pieces, or
+    /// another case ([`GameError::MaterialCase`], naming the spelling to use).
     pub fn parse(text: &str) -> Result<Material, GameError> {
         let t = text.trim();
         let up = t.to_ascii_uppercase();
@@ -245,7 +248,15 @@ impl Material {
                 pieces: codes.len() + 2,
             });
         }
-        Ok(Material::from_codes(&codes))
+        let material = Material::from_codes(&codes);
+        // The letters are right (read in upper case): the case must be too.
+        if t.chars().any(|c| c != 'v' && !c.is_ascii_uppercase()) || !t.contains('v') {
+            return Err(GameError::MaterialCase {
+                text: t.into(),
+                spelling: material.to_string(),
+            });
+        }
+        Ok(material)
     }
 
     /// Every ending of exactly `pieces` pieces, kings included (2 to [`MAX_PIECES`]): every

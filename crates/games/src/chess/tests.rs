@@ -38,14 +38,15 @@ fn the_king_pairs_are_the_published_462_and_1806() {
 fn material_reads_and_writes_the_usual_way() {
     for (text, shown) in [
         ("KQvK", "KQvK"),
-        ("kpvk", "KPvK"),
         ("KPRvKR", "KRPvKR"),
         ("KvK", "KvK"),
         ("KNBvK", "KBNvK"),
     ] {
         assert_eq!(Material::parse(text).unwrap().to_string(), shown);
     }
-    for bad in ["", "KQ", "QvK", "KQvQ", "KXvK", "KQRRNvK", "KQRvKRR"] {
+    for bad in [
+        "", "KQ", "QvK", "KQvQ", "KXvK", "KQRRNvK", "KQRvKRR", "kpvk", "KPVK",
+    ] {
         assert!(Material::parse(bad).is_err(), "{bad}");
     }
 }
