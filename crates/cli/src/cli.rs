@@ -421,4 +421,21 @@ mod tests {
     fn clap_definitions_are_consistent() {
         Cli::command().debug_assert();
     }
+
+    /// `--no-move` takes the words every other reader takes (`terminal` lines, Python's
+    /// `no_move`): those of `Primitive::ALL`, in its order, and nothing else.
+    #[test]
+    fn no_move_words_are_the_graph_crate_s() {
+        use clap::ValueEnum;
+        let words: Vec<String> = super::NoMove::value_variants()
+            .iter()
+            .map(|v| v.to_possible_value().unwrap().get_name().to_string())
+            .collect();
+        let all = retrograde_graph::Primitive::ALL.map(|p| p.as_str());
+        assert_eq!(words, all);
+        for v in super::NoMove::value_variants() {
+            let word = v.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(crate::input::rules(*v).no_move.as_str(), word);
+        }
+    }
 }

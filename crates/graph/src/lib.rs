@@ -78,6 +78,11 @@ pub enum Primitive {
 }
 
 impl Primitive {
+    /// Every label, in the order the command line lists them (`--no-move loss|win|tie`).
+    /// Their words ([`Primitive::as_str`]) are the only ones any reader accepts: `terminal`
+    /// lines, `--no-move`, Python's `no_move`.
+    pub const ALL: [Primitive; 3] = [Primitive::Loss, Primitive::Win, Primitive::Tie];
+
     /// The lowercase word used in every text format: `win`, `loss`, `tie`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -96,17 +101,17 @@ impl fmt::Display for Primitive {
 
 impl FromStr for Primitive {
     type Err = String;
-    /// Accepts `win`, `loss` (or `lose`), `tie`.
+    /// Accepts exactly the words of [`Primitive::ALL`]: `win`, `loss`, `tie`.
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "win" => Ok(Primitive::Win),
-            "loss" | "lose" => Ok(Primitive::Loss),
-            "tie" => Ok(Primitive::Tie),
-            _ => Err(format!(
-                "expected win, loss or tie, found {}",
-                format::show(s.as_bytes())
-            )),
-        }
+        Primitive::ALL
+            .into_iter()
+            .find(|p| p.as_str() == s)
+            .ok_or_else(|| {
+                format!(
+                    "expected win, loss or tie, found {}",
+                    format::show(s.as_bytes())
+                )
+            })
     }
 }
 
