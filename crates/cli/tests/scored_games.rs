@@ -27,6 +27,16 @@ fn one_box_is_lost_by_the_first_player() {
         .args(["game", "dots-and-boxes", "--rows", "1", "--cols", "1"])
         .stdout();
     assert!(out.starts_with("first player: loss by 1 in 4\n"), "{out}");
+    // The symmetry classes are named (the report said `positions up to  N`).
+    let out = dir
+        .command()
+        .args(["game", "dots-and-boxes", "--rows", "2", "--cols", "2"])
+        .stdout();
+    assert!(
+        out.contains("\npositions up to rotation and reflection 570\n"),
+        "{out}"
+    );
+    assert!(!out.contains("  "), "{out}");
     let j = json(
         &dir.command()
             .args([

@@ -839,7 +839,7 @@ fn build_dots(a: &Args) -> Result<Box<dyn Built>, BuildError> {
     Ok(Box::new(TierBuilt {
         game,
         command: "dots-and-boxes",
-        symmetry: "",
+        symmetry: "rotation and reflection",
         states: false,
         stored: false,
         check: None,
