@@ -7,8 +7,9 @@
 //! the castling rights (`-`: these endings have no castling), the en-passant square (`-` or
 //! a square on rank 6 with white to move, on rank 3 with black to move), and optionally the
 //! halfmove clock (a count) and the move number (from 1), which the position ignores (no
-//! 50-move rule). One king a side and no pawn on the first or last rank are checked here
-//! too, so that each gets its own message; what needs the rules (the side not to move in
+//! 50-move rule). One king a side, no pawn on the first or last rank and at most
+//! [`MAX_PIECES`](super::MAX_PIECES) pieces are checked here too, so that each gets its own
+//! message; what needs the rules (the side not to move in
 //! check, an en-passant square with no pawn that could have just moved two squares) is
 //! left to the board `cozy-chess` builds from the checked fields.
 
@@ -71,6 +72,10 @@ pub(super) fn checked(text: &str) -> Result<String, String> {
         if n != 1 {
             return Err(format!("{side} has {n} kings, expected one"));
         }
+    }
+    let pieces = board.chars().filter(char::is_ascii_alphabetic).count();
+    if pieces > super::MAX_PIECES {
+        return Err(crate::GameError::Pieces { pieces }.to_string());
     }
     let side = fields[1];
     if side != "w" && side != "b" {
@@ -151,6 +156,7 @@ mod tests {
             ("8/8/8/4k3/8/8/8/4QQ2 w - - 0 1", "white has 0 kings, expected one"),
             ("8/8/8/4k3/8/8/8/4KK2 w - - 0 1", "white has 2 kings, expected one"),
             ("8/8/8/8/8/8/8/4KQ2 w - - 0 1", "black has 0 kings"),
+            ("QQQQ4/8/8/4k3/8/8/8/4KQ2 w - - 0 1", "7 pieces; endings of at most 5 pieces are supported"),
             ("P7/8/8/4k3/8/8/8/4K3 w - - 0 1", "a pawn on a8: pawns never stand on the first or last rank"),
             ("8/8/8/4k3/8/8/8/4K2p w - - 0 1", "a pawn on h1"),
             ("8/8/8/4k3/8/8/8/4KQ2 W - - 0 1", "the side to move is \"W\", expected w or b"),
