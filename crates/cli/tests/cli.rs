@@ -1505,18 +1505,12 @@ rtest!(error_conflicting_options, |dir, cmd| {
     dir.command()
         .args(["solve", &p, "--no-move", "draw"])
         .error();
-    // The words of `--no-move` are those of `terminal` lines and of Python's `no_move`:
-    // `lose` is none of them.
+    // The words of `--no-move` are those of Python's `no_move`: `lose` is none of them.
     let err = dir
         .command()
         .args(["solve", &p, "--no-move", "lose"])
         .error();
     assert!(err.contains("[possible values: loss, win, tie]"), "{err}");
-    let msg = solve_error(&dir, "lose.rg", "0 1\nterminal 1 lose\n", &[]);
-    assert_eq!(
-        msg,
-        "lose.rg:2: terminal: expected win, loss or tie, found \"lose\""
-    );
     dir.command()
         .args(["solve", &p, "--vertices", "-1"])
         .error();

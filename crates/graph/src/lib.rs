@@ -79,9 +79,13 @@ pub enum Primitive {
 
 impl Primitive {
     /// Every label, in the order the command line lists them (`--no-move loss|win|tie`).
-    /// Their words ([`Primitive::as_str`]) are the only ones any reader accepts: `terminal`
-    /// lines, `--no-move`, Python's `no_move`.
     pub const ALL: [Primitive; 3] = [Primitive::Loss, Primitive::Win, Primitive::Tie];
+
+    /// The label of one of [`Primitive::ALL`]'s words ([`Primitive::as_str`]), and of no
+    /// other: the words `--no-move` and Python's `no_move` take.
+    pub fn from_word(word: &str) -> Option<Primitive> {
+        Primitive::ALL.into_iter().find(|p| p.as_str() == word)
+    }
 
     /// The lowercase word used in every text format: `win`, `loss`, `tie`.
     pub fn as_str(self) -> &'static str {
@@ -101,17 +105,16 @@ impl fmt::Display for Primitive {
 
 impl FromStr for Primitive {
     type Err = String;
-    /// Accepts exactly the words of [`Primitive::ALL`]: `win`, `loss`, `tie`.
+    /// Reads a label of a graph file: the words of [`Primitive::from_word`], and `lose` for
+    /// `loss` too.
     fn from_str(s: &str) -> Result<Self, String> {
-        Primitive::ALL
-            .into_iter()
-            .find(|p| p.as_str() == s)
-            .ok_or_else(|| {
-                format!(
-                    "expected win, loss or tie, found {}",
-                    format::show(s.as_bytes())
-                )
-            })
+        let old = (s == "lose").then_some(Primitive::Loss);
+        Primitive::from_word(s).or(old).ok_or_else(|| {
+            format!(
+                "expected win, loss or tie, found {}",
+                format::show(s.as_bytes())
+            )
+        })
     }
 }
 
