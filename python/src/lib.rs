@@ -289,7 +289,8 @@ fn tier_progress(p: Arc<Progress>) -> retrograde_tier::ProgressFn {
 // Graphs.
 
 fn no_move_rule(no_move: &str) -> PyResult<Rules> {
-    let p: Primitive = no_move.parse().map_err(|_| {
+    // The words of `--no-move`, and no other.
+    let p = Primitive::from_word(no_move).ok_or_else(|| {
         PyValueError::new_err(format!(
             "no_move must be \"loss\", \"win\" or \"tie\", got {no_move:?}"
         ))
@@ -563,6 +564,7 @@ fn read_graph(
     };
     let opts = ParseOptions {
         vertices: n_vertices,
+        ..ParseOptions::default()
     };
     let builder = format::parse_builder(&bytes, format, &opts).map_err(|e| {
         PyValueError::new_err(match e.line {

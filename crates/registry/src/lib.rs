@@ -78,6 +78,15 @@ pub struct Entry {
     pub build: fn(&Args) -> Result<Box<dyn Built>, BuildError>,
 }
 
+impl Entry {
+    /// Whether `--compact` applies: the game's tables hold both sides to move
+    /// (`TierGame::sides`), so that a finished database may keep one side's values and
+    /// derive the other's. Chess endings only; other games do not offer the flag.
+    pub fn compacts(&self) -> bool {
+        self.name == "chess"
+    }
+}
+
 impl std::fmt::Debug for Entry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Entry")
