@@ -542,6 +542,12 @@ fn read_graph(
     if path.is_dir() {
         return Err(PyOSError::new_err(format!("{shown}: is a directory")));
     }
+    // The file is read whole: refuse it before reading when the limit cannot hold it, with
+    // the command line's words (which holds at most two blocks of it in flight).
+    if let Ok(meta) = std::fs::metadata(path) {
+        retrograde_mem::check(&format!("{shown}: reading it"), meta.len(), limit)
+            .map_err(pyo3::exceptions::PyMemoryError::new_err)?;
+    }
     let bytes = std::fs::read(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => {
             pyo3::exceptions::PyFileNotFoundError::new_err(format!("{shown}: no such file"))
