@@ -75,6 +75,7 @@ pub fn run(
     let options = |storage, keep| {
         let (mut opts, bars) = options(storage, resume, limit, keep);
         opts.compact = tiers.compact;
+        opts.working = tiers.cells.into();
         if built.logs_tiers() {
             bars.lock().unwrap_or_else(|p| p.into_inner()).log = Some(Log::default());
         }

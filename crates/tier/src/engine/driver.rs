@@ -257,7 +257,11 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
         });
         let shares: Vec<u64> = parts.iter().map(|p| p.len(me)).collect();
         let stored = opts.storage.is_some();
-        super::plan_memory(&dag, &shares, Work::of(game, C::BYTES as u64), stored, opts)?;
+        let mut work = Work::of(game, C::BYTES as u64);
+        if opts.working == Working::Classes {
+            work = work.classes();
+        }
+        super::plan_memory(&dag, &shares, work, stored, opts)?;
         let files = dag.names.iter().map(|t| P::file(t, me, kk)).collect();
         Ok(Run {
             game,
@@ -612,7 +616,9 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
 
     /// The bytes this rank's share of tier `k` takes while it is solved.
     fn work(&self, k: usize) -> u64 {
-        Work::of(self.game, C::BYTES as u64).bytes(self.parts[k].len(self.ex.rank()))
+        let work = Work::of(self.game, C::BYTES as u64);
+        let work = if self.classes() { work.classes() } else { work };
+        work.bytes(self.parts[k].len(self.ex.rank()))
     }
 
     /// The children of `tiers`, each once.
