@@ -117,7 +117,11 @@
 //! round's events before they are filed (8 bytes each, 16 with scores, at most one a place
 //! of the round); without un-moves, 8 bytes per move inside the tier while the reverse edges
 //! are built, 4 (plus offsets, 8 per slot) once they are. The memory plan counts each of
-//! these with one model, `engine::Work`. With ranks, per init round the exits
+//! these with one model, `engine::Work`. Solved in class cells instead (`classes.rs`): a
+//! byte a slot, the lists packed (at most 3 bytes an entry, about one where places are
+//! close) and a level log of as much, 10 bytes a slot at most (`Work::classes`); the tier's
+//! value cells are made at the end, whole without a storage, a batch of blocks at a time
+//! with one. With ranks, per init round the exits
 //! waiting for remote values (8 bytes each, plus 12 a waiting position), and per level at
 //! most 4 bytes per update crossing ranks.
 
