@@ -157,9 +157,13 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A decimal number of at most `u64::MAX`; `what` names it in messages.
+    /// A decimal number of at most `u64::MAX`; `what` names it in messages (called only
+    /// on an error, so that the hot path builds no text).
     #[inline(always)]
-    fn number(&mut self, what: &str) -> Result<u64, ParseError> {
+    fn number<S: std::fmt::Display>(
+        &mut self,
+        what: impl FnOnce() -> S,
+    ) -> Result<u64, ParseError> {
         let start = self.i;
         let mut n: u64 = 0;
         while let Some(&c) = self.b.get(self.i) {
@@ -173,7 +177,7 @@ impl<'a> Reader<'a> {
                     self.i = start;
                     return Err(err(
                         self.line,
-                        format!("{what} {} is too large", self.found()),
+                        format!("{} {} is too large", what(), self.found()),
                     ));
                 }
             };
@@ -182,7 +186,7 @@ impl<'a> Reader<'a> {
         if self.i == start {
             return Err(err(
                 self.line,
-                format!("expected {what}, found {}", self.found()),
+                format!("expected {}, found {}", what(), self.found()),
             ));
         }
         Ok(n)
@@ -245,7 +249,7 @@ pub fn parse_game(bytes: &[u8]) -> Result<ParityGame, ParseError> {
         let line = r.line;
         r.i += 6;
         r.skip_ws();
-        let n = r.number("the largest vertex id after \"parity\"")?;
+        let n = r.number(|| "the largest vertex id after \"parity\"")?;
         r.expect_semicolon("after the header")?;
         header = Some((n, line));
         r.skip_ws();
@@ -255,7 +259,7 @@ pub fn parse_game(bytes: &[u8]) -> Result<ParityGame, ParseError> {
         let line = r.line;
         r.i += 5;
         r.skip_ws();
-        let s = r.number("a start vertex after \"start\"")?;
+        let s = r.number(|| "a start vertex after \"start\"")?;
         r.expect_semicolon("after the start vertex")?;
         start = Some((s, line));
         r.skip_ws();
@@ -272,7 +276,7 @@ pub fn parse_game(bytes: &[u8]) -> Result<ParityGame, ParseError> {
     let mut in_order = true;
     while !r.at_end() {
         let line = r.line;
-        let id = r.number("a vertex id")?;
+        let id = r.number(|| "a vertex id")?;
         if id > MAX_VERTEX_ID {
             return Err(err(
                 line,
@@ -289,7 +293,7 @@ pub fn parse_game(bytes: &[u8]) -> Result<ParityGame, ParseError> {
         }
         let id = id as u32;
         r.skip_ws();
-        let priority = r.number(&format!("the priority of vertex {id}"))?;
+        let priority = r.number(|| format!("the priority of vertex {id}"))?;
         if priority > u32::MAX as u64 {
             return Err(err(
                 line,
@@ -301,7 +305,7 @@ pub fn parse_game(bytes: &[u8]) -> Result<ParityGame, ParseError> {
         }
         r.skip_ws();
         let owner_line = r.line;
-        let owner = r.number(&format!("the owner of vertex {id} (0 or 1)"))?;
+        let owner = r.number(|| format!("the owner of vertex {id} (0 or 1)"))?;
         if owner > 1 {
             return Err(err(
                 owner_line,
@@ -311,7 +315,7 @@ pub fn parse_game(bytes: &[u8]) -> Result<ParityGame, ParseError> {
         r.skip_ws();
         if r.peek().is_some_and(|c| c.is_ascii_digit()) {
             loop {
-                let s = r.number(&format!("a successor of vertex {id}"))?;
+                let s = r.number(|| format!("a successor of vertex {id}"))?;
                 if s > MAX_VERTEX_ID {
                     return Err(err(
                         r.line,
@@ -637,18 +641,18 @@ pub fn parse_solution(bytes: &[u8], n: usize) -> Result<Claim, ParseError> {
     if r.keyword(b"paritysol") {
         r.i += 9;
         r.skip_ws();
-        r.number("a number after \"paritysol\"")?;
+        r.number(|| "a number after \"paritysol\"")?;
         r.expect_semicolon("after the header")?;
         r.skip_ws();
     }
     while !r.at_end() {
         let line = r.line;
-        let v = r.number("a vertex id")?;
+        let v = r.number(|| "a vertex id")?;
         r.skip_ws();
-        let w = r.number(&format!("the winner of vertex {v} (0 or 1)"))?;
+        let w = r.number(|| format!("the winner of vertex {v} (0 or 1)"))?;
         r.skip_ws();
         let s = if r.peek().is_some_and(|c| c.is_ascii_digit()) {
-            Some(r.number(&format!("the move of vertex {v}"))?)
+            Some(r.number(|| format!("the move of vertex {v}"))?)
         } else {
             None
         };
