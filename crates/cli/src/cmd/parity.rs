@@ -363,11 +363,12 @@ fn print(
                 writeln!(out, "Odd wins  {odd}")?;
                 writeln!(
                     out,
-                    "{} (preprocessing solved {}), {:.3} s",
+                    "algorithm {}, after preprocessing solved {} of {} vertices",
                     args.algorithm,
                     p.preprocessed,
-                    started.elapsed().as_secs_f64()
+                    game.vertex_count()
                 )?;
+                writeln!(out, "time  {:.3} s", started.elapsed().as_secs_f64())?;
             }
         }
         ParityOutput::Json => {
