@@ -111,6 +111,11 @@ impl Subgame for Heads<'_> {
         self.mark[v as usize] == 2 * self.stamp + 1
     }
     #[inline(always)]
+    fn counts(&self, v: u32) -> Option<bool> {
+        // In R: open, or in H, which this run makes.
+        Some(self.mark[v as usize] >> 1 == self.stamp)
+    }
+    #[inline(always)]
     fn join(&mut self, v: u32, via: u32) {
         self.mark[v as usize] = 2 * self.stamp + 1;
         self.strategy[v as usize] = via;

@@ -9,7 +9,9 @@
 //! 3. Else B = the opponent's attractor (in G) of what it won there. If B takes nothing
 //!    more, P wins G \ B and the opponent B (the subgame need not be solved again: the
 //!    optimisation of Oink's `zlk`). Else solve G \ B (a level deeper): the opponent wins B
-//!    and what it wins there, P the rest.
+//!    and what it wins there, P the rest. B is attracted from the opponent's set or from
+//!    A's vertices, whichever has fewer moves to look at (the root level of a game P wins
+//!    nearly whole has a huge A and a few vertices of the opponent's).
 //!
 //! # Representation
 //! A *region* number per vertex says where it is: `OUT` (not in the game being solved),
@@ -84,6 +86,12 @@ impl Subgame for Attract<'_> {
     #[inline(always)]
     fn in_set(&self, v: u32) -> bool {
         self.region[v as usize] == self.r
+    }
+    #[inline(always)]
+    fn counts(&self, v: u32) -> Option<bool> {
+        // Only this run writes the level's number.
+        let r = self.region[v as usize];
+        Some(r == OPEN || r == self.r)
     }
     #[inline(always)]
     fn join(&mut self, v: u32, via: u32) {
@@ -204,8 +212,21 @@ impl Algo for Zielonka<'_> {
                 1 => {
                     let (pl, opp) = (level.pl, 1 - level.pl);
                     let mut taken = 0;
+                    // Where the newly taken vertices start in the run's list.
+                    let mut from = 0;
                     if !w[opp as usize].is_empty() {
-                        // The opponent attracts from what P holds.
+                        // The opponent attracts from what P holds: from its set (each of its
+                        // vertices' predecessors looked at), or from A (each of A's vertices
+                        // tried by its moves; only a vertex of A can be taken first, as the
+                        // opponent won the rest of its set below A), whichever looks at fewer
+                        // moves. Both give the same set.
+                        let (rev, fwd) = (g.reverse_offsets(), g.forward_offsets());
+                        let degrees = |set: &[u32], off: &[u64]| -> u64 {
+                            set.iter()
+                                .map(|&v| off[v as usize + 1] - off[v as usize])
+                                .sum()
+                        };
+                        let from_set = degrees(&w[opp as usize], rev) < degrees(&level.set, fwd);
                         self.attr.start();
                         let mut sub = Lose {
                             region: &mut self.region,
@@ -214,13 +235,20 @@ impl Algo for Zielonka<'_> {
                             r,
                             opp,
                         };
-                        for &v in &level.set {
-                            if sub.open(v) {
-                                self.attr.try_join(g, opp, v, &mut sub);
+                        if from_set {
+                            for &v in &w[opp as usize] {
+                                self.attr.seed(v);
+                            }
+                            from = w[opp as usize].len();
+                        } else {
+                            for &v in &level.set {
+                                if sub.open(v) {
+                                    self.attr.try_join(g, opp, v, &mut sub);
+                                }
                             }
                         }
                         self.attr.attract(g, opp, &mut sub);
-                        taken = self.attr.joined().len();
+                        taken = self.attr.joined().len() - from;
                     }
                     if taken == 0 {
                         // P wins the level's subgame but what the opponent won below; the
@@ -243,7 +271,8 @@ impl Algo for Zielonka<'_> {
                         stack.pop();
                         continue;
                     }
-                    w[opp as usize].extend_from_slice(self.attr.joined());
+                    let joined = &self.attr.joined()[from..];
+                    w[opp as usize].extend_from_slice(joined);
                     // What P still holds is solved again, a level deeper.
                     let mut any = false;
                     for &v in level.set.iter().chain(w[pl as usize].iter()) {

@@ -146,6 +146,16 @@ pub trait Subgame {
     fn escape(&self, v: u32) -> bool {
         self.open(v)
     }
+    /// Whether a move to `v` is still to count down for the opponent's vertex it leaves: `v`
+    /// is an escape ([`Subgame::escape`]), or joined in this run. `None` (the default): the
+    /// attractor tells the vertices that joined in this run by its own stamps. A subgame that
+    /// can tell them apart itself (say by a number only this run writes) answers here, which
+    /// saves a look-up per move counted.
+    #[inline(always)]
+    fn counts(&self, v: u32) -> Option<bool> {
+        let _ = v;
+        None
+    }
     /// `v` joins the set: through the move to `via` when its owner is the attracting player,
     /// or forced ([`NONE`]; also for targets added with [`Attractor::add`]). Afterwards
     /// [`Subgame::open`] must say false for `v`.
@@ -281,7 +291,11 @@ impl Attractor {
     fn escapes<S: Subgame + ?Sized>(&self, g: &Graph, u: u32, sub: &S) -> u32 {
         let mut c = 0u32;
         for &w in g.successors(u) {
-            c += (self.has_joined(w) || sub.escape(w)) as u32;
+            let counts = match sub.counts(w) {
+                Some(k) => k,
+                None => self.has_joined(w) || sub.escape(w),
+            };
+            c += counts as u32;
         }
         c
     }
@@ -396,6 +410,9 @@ mod tests {
         blocked: Vec<bool>,
         set: Vec<bool>,
         via: Vec<u32>,
+        /// With `Some`, the subgame tells the vertices that joined in this run itself
+        /// ([`Subgame::counts`]).
+        joined_now: Option<Vec<bool>>,
     }
 
     impl Subgame for Bits {
@@ -408,10 +425,17 @@ mod tests {
         fn in_set(&self, v: u32) -> bool {
             self.set[v as usize]
         }
+        fn counts(&self, v: u32) -> Option<bool> {
+            let j = self.joined_now.as_ref()?;
+            Some(self.escape(v) || j[v as usize])
+        }
         fn join(&mut self, v: u32, via: u32) {
             assert!(self.open(v), "{v} joined twice or from outside the subgame");
             self.set[v as usize] = true;
             self.via[v as usize] = via;
+            if let Some(j) = &mut self.joined_now {
+                j[v as usize] = true;
+            }
         }
     }
 
@@ -480,12 +504,12 @@ mod tests {
             edges in prop::collection::vec((0u32..30, 0u32..30), 0..90),
             owners in prop::collection::vec(any::<bool>(), 30),
             runs in prop::collection::vec(
-                (prop::collection::vec(any::<bool>(), 30), prop::collection::vec(0u8..8, 30), any::<bool>(), 0u8..3),
+                (prop::collection::vec(any::<bool>(), 30), prop::collection::vec(0u8..8, 30), any::<bool>(), 0u8..3, any::<bool>()),
                 1..4),
         ) {
             let g = arena(n, &edges, &owners);
             let mut attr = Attractor::new(n as usize);
-            for (inside, kind, player, mode) in runs {
+            for (inside, kind, player, mode, own_counts) in runs {
                 let player = player as u8;
                 let inside: Vec<bool> = inside[..n as usize].to_vec();
                 let target: Vec<bool> = kind[..n as usize].iter().map(|&t| t <= 1).collect();
@@ -496,6 +520,9 @@ mod tests {
                     blocked: blocked.clone(),
                     set: vec![false; n as usize],
                     via: vec![NONE; n as usize],
+                    // Seeded targets join without `join`: the subgame's own count is for the
+                    // other modes.
+                    joined_now: (own_counts && mode != 2).then(|| vec![false; n as usize]),
                 };
                 attr.start();
                 let targets: Vec<u32> = (0..n)
@@ -558,6 +585,7 @@ mod tests {
                 blocked: vec![false; 3],
                 set: vec![false; 3],
                 via: vec![NONE; 3],
+                joined_now: None,
             };
             attr.start();
             attr.add(2, &mut sub);
