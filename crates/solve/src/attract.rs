@@ -120,9 +120,10 @@ pub(crate) fn spread<S: Step>(g: &Graph, s: &mut S, queue: &mut Vec<u32>, mut he
         let d = s.decided(v);
         let range = g.predecessor_range(v);
         scanned += range.len() as u64;
-        for e in range {
-            let u = rev[e];
-            if s.step(e, u, v, d) {
+        let first = range.start;
+        // Over the slice, so that the loop has no bounds check.
+        for (k, &u) in rev[range].iter().enumerate() {
+            if s.step(first + k, u, v, d) {
                 queue.push(u);
             }
         }
