@@ -120,3 +120,28 @@ fn both_kinds_of_change_occur() {
         "kept {kept}, lost {lost_by_cycle}"
     );
 }
+
+/// The verifier checks in parallel: the same verdict, and the same first fault, in pools of
+/// 1 to 4 threads, on right claims and on claims with a fault or several.
+#[test]
+fn same_verdict_for_every_thread_count() {
+    use rand::{Rng, SeedableRng};
+    let pools: Vec<rayon::ThreadPool> = (1..=4)
+        .map(|t| rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap())
+        .collect();
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+    for seed in 0..200u64 {
+        let g = random_game(seed, 200 + seed as usize, 3, 6);
+        let mut claim = Claim::from(&solve(&g));
+        for _ in 0..(seed % 4) {
+            let v = rng.gen_range(0..g.vertex_count());
+            if rng.gen_bool(0.5) {
+                claim.winner[v] = claim.winner[v].map(Player::opponent);
+            } else {
+                claim.strategy[v] = Some(rng.gen_range(0..g.vertex_count() as u64));
+            }
+        }
+        let verdicts: Vec<_> = pools.iter().map(|p| p.install(|| verify(&g, &claim))).collect();
+        assert!(verdicts.iter().all(|v| *v == verdicts[0]), "seed {seed}: {verdicts:?}");
+    }
+}
