@@ -17,7 +17,8 @@
 //!   -v --output pgsolver --algorithm A`), and Oink with each of the solvers of
 //!   `RETRO_PARITY_SOLVERS` (default: its fast families and its quasi-polynomial and
 //!   strategy improvement ones; 10 s at most each). The times are the programs' own phase
-//!   times, medians over the rounds: Oink's `parsing took` and `total solving time` (which
+//!   times, the minimum over the rounds per file (the table; totals also with the medians,
+//!   which a shared machine inflates): Oink's `parsing took` and `total solving time` (which
 //!   leaves out its re-indexing by priority and its building of the predecessor lists), and
 //!   this program's `parse` (text to both adjacency lists) and `prep` + `solve`. The winners
 //!   of every algorithm must equal Oink's on every vertex (a fast wrong answer fails the
@@ -318,6 +319,10 @@ fn winners(text: &str) -> Result<Vec<u8>, String> {
     Ok(w)
 }
 
+fn min(xs: &mut [f64]) -> f64 {
+    xs.iter().copied().fold(f64::INFINITY, f64::min)
+}
+
 fn median(xs: &mut [f64]) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
@@ -331,7 +336,7 @@ fn os(s: &str) -> OsString {
     OsString::from(s)
 }
 
-/// One file's medians.
+/// One file's times, of one statistic over its rounds.
 #[derive(Default)]
 struct Row {
     name: String,
@@ -364,7 +369,7 @@ fn examples(cfg: &Config, oink: &Path) -> Result<(), String> {
     let oink_sol = cfg.scratch.join("oink.sol");
     let our_sol = cfg.scratch.join("ours.sol");
     println!(
-        "\nexamples: {} games of {}, {} rounds each (medians of each tool's own phase times, ms)",
+        "\nexamples: {} games of {}, {} rounds each (the minimum of each tool's own phase times, ms)",
         files.len(),
         dir.display(),
         cfg.runs
@@ -384,7 +389,7 @@ fn examples(cfg: &Config, oink: &Path) -> Result<(), String> {
         "/tl",
         "/fast"
     );
-    let mut rows = Vec::new();
+    let mut raws = Vec::new();
     for file in &files {
         let name = file
             .file_name()
@@ -462,26 +467,16 @@ fn examples(cfg: &Config, oink: &Path) -> Result<(), String> {
                 }
             }
         }
-        let mut fastest = ("tl".to_string(), median(&mut oink_solve.clone()));
-        for (s, mut ts) in solvers {
-            // A solver that failed or timed out in some round is not counted on this file.
-            if ts.len() == cfg.runs {
-                let t = median(&mut ts);
-                if t < fastest.1 {
-                    fastest = (s, t);
-                }
-            }
-        }
-        let row = Row {
+        let raw = Raw {
             name,
-            n: size.0,
-            m: size.1,
-            oink_parse: median(&mut oink_parse),
-            oink_solve: median(&mut oink_solve),
-            fastest,
-            ours_parse: median(&mut ours_parse),
-            ours: ours.iter_mut().map(|t| median(t)).collect(),
+            size,
+            oink_parse,
+            oink_solve,
+            solvers,
+            ours_parse,
+            ours,
         };
+        let row = raw.row(cfg.runs, min);
         println!(
             "{:<44} {:>7} {:>8} | {:>8} {:>8} {:>6} {:>7} | {:>8} {:>8} {:>8} {:>8} | {:>6.2} {:>6.2}",
             row.name.chars().take(44).collect::<String>(),
@@ -498,8 +493,63 @@ fn examples(cfg: &Config, oink: &Path) -> Result<(), String> {
             row.ours[0] / row.oink_solve.max(1e-9),
             row.ours[0] / row.fastest.1.max(1e-9),
         );
-        rows.push(row);
+        raws.push(raw);
     }
+    for (stat, f) in [
+        ("minimum", min as fn(&mut [f64]) -> f64),
+        ("median", median),
+    ] {
+        let rows: Vec<Row> = raws.iter().map(|r| r.row(cfg.runs, f)).collect();
+        totals(&rows, stat);
+        if stat == "minimum" {
+            fastest_solvers(&rows);
+        }
+    }
+    Ok(())
+}
+
+/// Every round's times of one file.
+struct Raw {
+    name: String,
+    size: (u64, u64),
+    oink_parse: Vec<f64>,
+    oink_solve: Vec<f64>,
+    solvers: HashMap<String, Vec<f64>>,
+    ours_parse: Vec<f64>,
+    ours: Vec<Vec<f64>>,
+}
+
+impl Raw {
+    /// The row of one statistic over the rounds (the minimum or the median).
+    fn row(&self, runs: usize, stat: fn(&mut [f64]) -> f64) -> Row {
+        let mut fastest = ("tl".to_string(), stat(&mut self.oink_solve.clone()));
+        let mut names: Vec<&String> = self.solvers.keys().collect();
+        names.sort();
+        for s in names {
+            let ts = &self.solvers[s];
+            // A solver that failed or timed out in some round is not counted on this file.
+            if ts.len() == runs {
+                let t = stat(&mut ts.clone());
+                if t < fastest.1 {
+                    fastest = (s.clone(), t);
+                }
+            }
+        }
+        Row {
+            name: self.name.clone(),
+            n: self.size.0,
+            m: self.size.1,
+            oink_parse: stat(&mut self.oink_parse.clone()),
+            oink_solve: stat(&mut self.oink_solve.clone()),
+            fastest,
+            ours_parse: stat(&mut self.ours_parse.clone()),
+            ours: self.ours.iter().map(|t| stat(&mut t.clone())).collect(),
+        }
+    }
+}
+
+/// The totals over the files, of one statistic.
+fn totals(rows: &[Row], stat: &str) {
     let sum = |f: &dyn Fn(&Row) -> f64| rows.iter().map(f).sum::<f64>();
     let (op, os_, of, up) = (
         sum(&|r| r.oink_parse),
@@ -507,7 +557,11 @@ fn examples(cfg: &Config, oink: &Path) -> Result<(), String> {
         sum(&|r| r.fastest.1),
         sum(&|r| r.ours_parse),
     );
-    println!("\ntotals over {} games (s):", rows.len());
+    println!(
+        "
+totals over {} games, the {stat} of each file's rounds (s):",
+        rows.len()
+    );
     println!(
         "  parse: Oink {op:.4}, retrograde {up:.4} ({:.2}x Oink's)",
         up / op.max(1e-12)
@@ -530,8 +584,12 @@ fn examples(cfg: &Config, oink: &Path) -> Result<(), String> {
             rows.len()
         );
     }
+}
+
+/// How often each of Oink's solvers was its fastest on a file.
+fn fastest_solvers(rows: &[Row]) {
     let mut by_solver: HashMap<&str, usize> = HashMap::new();
-    for r in &rows {
+    for r in rows {
         *by_solver.entry(r.fastest.0.as_str()).or_default() += 1;
     }
     let mut by: Vec<_> = by_solver.into_iter().collect();
@@ -543,7 +601,6 @@ fn examples(cfg: &Config, oink: &Path) -> Result<(), String> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    Ok(())
 }
 
 /// A family of generated games: its name, the generator and its arguments for a size.

@@ -127,7 +127,12 @@ fn both_kinds_of_change_occur() {
 fn same_verdict_for_every_thread_count() {
     use rand::{Rng, SeedableRng};
     let pools: Vec<rayon::ThreadPool> = (1..=4)
-        .map(|t| rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap())
+        .map(|t| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .unwrap()
+        })
         .collect();
     let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
     for seed in 0..200u64 {
@@ -141,7 +146,13 @@ fn same_verdict_for_every_thread_count() {
                 claim.strategy[v] = Some(rng.gen_range(0..g.vertex_count() as u64));
             }
         }
-        let verdicts: Vec<_> = pools.iter().map(|p| p.install(|| verify(&g, &claim))).collect();
-        assert!(verdicts.iter().all(|v| *v == verdicts[0]), "seed {seed}: {verdicts:?}");
+        let verdicts: Vec<_> = pools
+            .iter()
+            .map(|p| p.install(|| verify(&g, &claim)))
+            .collect();
+        assert!(
+            verdicts.iter().all(|v| *v == verdicts[0]),
+            "seed {seed}: {verdicts:?}"
+        );
     }
 }
