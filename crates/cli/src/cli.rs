@@ -157,7 +157,10 @@ pub enum Command {
     /// position, colours every move by its value for the player who makes it, plays moves
     /// on a click and charts the value history. `GET /api/query?moves=M1,M2` (or
     /// `position=P`; `db=ID` when several databases are served) returns the JSON of `query
-    /// --output json`; a bad request is HTTP 400 with {"error"}.
+    /// --output json`; a bad request is HTTP 400 with {"error"}; a damaged file is HTTP 500
+    /// with {"error"} naming it and the command that repairs the database. The server
+    /// follows the files: after a repair (or a solve again), the next request is answered
+    /// from the new files.
     #[command(after_help = "Examples:\n  \
         retrograde game connect4 --width 5 --height 4 --db c4 && retrograde serve c4\n  \
         retrograde serve c4 t3 --port 0\n  \
@@ -239,11 +242,19 @@ pub struct TierArgs {
     /// ones are solved again).
     #[arg(long, requires = "db")]
     pub resume: bool,
-    /// Once solved, keep of each table that has two sides to move (chess) only the side
-    /// whose values take fewer bytes, about half the disk; a lookup of the other side
-    /// reads the values of its moves (one ply). Also makes a finished --db compact. A
-    /// compact database answers every query; repairing a damaged table derives what its
-    /// children leave out (slower than from whole files).
+    /// `--compact`, for the games that offer it ([`CompactFlag`]).
+    #[arg(skip)]
+    pub compact: bool,
+}
+
+/// `--compact` (games whose tables hold both sides to move: chess endings).
+#[derive(Clone, Debug, Default, Args)]
+pub struct CompactFlag {
+    /// Once solved, keep of each table that has two sides to move only the side whose
+    /// values take fewer bytes, about half the disk; a lookup of the other side reads the
+    /// values of its moves (one ply). Also makes a finished --db compact. A compact
+    /// database answers every query; repairing a damaged table derives what its children
+    /// leave out (slower than from whole files).
     #[arg(long, requires = "db")]
     pub compact: bool,
 }
@@ -431,5 +442,26 @@ mod tests {
     #[test]
     fn clap_definitions_are_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// `--no-move` takes the words Python's `no_move` takes (`Primitive::from_word`): those
+    /// of `Primitive::ALL`, in its order, and nothing else.
+    #[test]
+    fn no_move_words_are_the_graph_crate_s() {
+        use clap::ValueEnum;
+        let words: Vec<String> = super::NoMove::value_variants()
+            .iter()
+            .map(|v| v.to_possible_value().unwrap().get_name().to_string())
+            .collect();
+        let all = retrograde_graph::Primitive::ALL.map(|p| p.as_str());
+        assert_eq!(words, all);
+        assert!(words
+            .iter()
+            .all(|w| retrograde_graph::Primitive::from_word(w).is_some()));
+        assert_eq!(retrograde_graph::Primitive::from_word("lose"), None);
+        for v in super::NoMove::value_variants() {
+            let word = v.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(crate::input::rules(*v).no_move.as_str(), word);
+        }
     }
 }

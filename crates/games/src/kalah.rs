@@ -46,8 +46,32 @@ use retrograde_tier::{
     Scores, TierGame,
 };
 
+/// [`MAX_PITS`] as a literal, for help texts that state it (`concat!`).
+#[macro_export]
+macro_rules! kalah_max_pits {
+    () => {
+        8
+    };
+}
+
+/// [`MAX_CELLS`] as a literal, for help texts that state it (`concat!`).
+#[macro_export]
+macro_rules! kalah_max_cells {
+    () => {
+        64
+    };
+}
+
 /// The most pits a side (a board of 16 pits in a `u128`, 8 bits each).
-pub const MAX_PITS: u32 = 8;
+pub const MAX_PITS: u32 = kalah_max_pits!();
+
+/// The most cells of a board's index: `2 x pits x (seeds + 1) - 1` (seeds in all plus pits
+/// on the board, less one) must be at most this.
+pub const MAX_CELLS: u64 = kalah_max_cells!();
+
+/// The most seeds a pit: with one pit a side, `2 x (seeds + 1) - 1` cells are at most
+/// [`MAX_CELLS`] (more pits allow fewer seeds).
+pub const MAX_SEEDS: u32 = ((MAX_CELLS - 1) / 2) as u32;
 
 /// A board as the mover sees it: pit `k` in bits `8k..8k+8`; the mover's pits first.
 pub type Board = u128;
@@ -72,7 +96,7 @@ impl Kalah {
     ///
     /// # Errors
     /// No pit or no seed, more than [`MAX_PITS`] pits, or a board whose index does not fit
-    /// (seeds in all + pits on the board - 1 must be at most 64).
+    /// (seeds in all + pits on the board - 1 must be at most [`MAX_CELLS`]).
     pub fn new(pits: u32, seeds: u32, empty_capture: bool) -> Result<Kalah, GameError> {
         if pits == 0 || seeds == 0 {
             return Err(GameError::KalahEmpty);
@@ -81,7 +105,7 @@ impl Kalah {
             return Err(GameError::KalahPits { pits });
         }
         let cells = 2 * u64::from(pits) * u64::from(seeds) + 2 * u64::from(pits) - 1;
-        if cells > 64 || seeds > 127 {
+        if cells > MAX_CELLS || seeds > MAX_SEEDS {
             return Err(GameError::KalahIndex { pits, seeds, cells });
         }
         Ok(Kalah {
@@ -246,6 +270,10 @@ impl TierGame for Kalah {
     }
     fn moves(&self, b: &Board, out: &mut Vec<Board>) {
         out.extend(self.sowings(*b).map(|(_, s)| s.child));
+    }
+    /// A move is one of the mover's pits.
+    fn moves_inside_bound(&self) -> Option<u64> {
+        Some(u64::from(self.pits))
     }
 }
 

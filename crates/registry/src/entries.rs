@@ -8,7 +8,7 @@ use crate::{
 use retrograde_games::connect4::{position_bound, Connect4};
 use retrograde_games::dots::DotsAndBoxes;
 use retrograde_games::great_game;
-use retrograde_games::kalah::Kalah;
+use retrograde_games::kalah::{self, Kalah};
 use retrograde_games::pebbles::Pebbles;
 use retrograde_games::play::{ranked_moves, start_session, DynSession, Playable};
 use retrograde_games::police::Map;
@@ -311,8 +311,28 @@ static ENTRIES: &[Entry] = &[
             "kalah --pits 3 --seeds 3 --query 1",
         ],
         params: &[
-            Param::number("pits", "Pits a side.", 1, 64, "3"),
-            Param::number("seeds", "Seeds in each pit at the start.", 1, 1000, "3"),
+            Param::number(
+                "pits",
+                concat!(
+                    "Pits a side, 1 to ",
+                    retrograde_games::kalah_max_pits!(),
+                    "."
+                ),
+                1,
+                kalah::MAX_PITS as u64,
+                "3",
+            ),
+            Param::number(
+                "seeds",
+                concat!(
+                    "Seeds in each pit at the start: 2 x pits x (seeds + 1) - 1 at most ",
+                    retrograde_games::kalah_max_cells!(),
+                    " (the more pits, the fewer seeds)."
+                ),
+                1,
+                kalah::MAX_SEEDS as u64,
+                "3",
+            ),
             Param {
                 name: "empty-capture",
                 help: "A last seed in an empty pit of yours captures even when the opposite \
@@ -333,8 +353,9 @@ static ENTRIES: &[Entry] = &[
     Entry {
         name: "chess",
         about: "chess endings: exact depth to mate of every position (KQvK, KRPvKR, ...)",
-        help: "A chess ending given by its material, white first: KQvK, KRvK, KPvK, KBNvK, \
-               KRvKB, KRPvKR (at most 5 pieces, kings included). Solves every position of \
+        help: "A chess ending given by its material, white first, capital letters with a \
+               small v between the sides: KQvK, KRvK, KPvK, KBNvK, KRvKB, KRPvKR (at most 5 \
+               pieces, kings included; kqvk or KQVK is refused, naming the spelling to use). Solves every position of \
                the ending, and of every ending it converts into by a capture or a \
                promotion, by retrograde analysis, and prints the totals by side to move, \
                the longest win and a histogram of the depth to mate. Values are for the \
@@ -818,7 +839,7 @@ fn build_dots(a: &Args) -> Result<Box<dyn Built>, BuildError> {
     Ok(Box::new(TierBuilt {
         game,
         command: "dots-and-boxes",
-        symmetry: "",
+        symmetry: "rotation and reflection",
         states: false,
         stored: false,
         check: None,

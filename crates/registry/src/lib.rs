@@ -78,6 +78,15 @@ pub struct Entry {
     pub build: fn(&Args) -> Result<Box<dyn Built>, BuildError>,
 }
 
+impl Entry {
+    /// Whether `--compact` applies: the game's tables hold both sides to move
+    /// (`TierGame::sides`), so that a finished database may keep one side's values and
+    /// derive the other's. Chess endings only; other games do not offer the flag.
+    pub fn compacts(&self) -> bool {
+        self.name == "chess"
+    }
+}
+
 impl std::fmt::Debug for Entry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Entry")
@@ -359,7 +368,7 @@ pub fn plan(
         })?;
     }
     built
-        .check(limit.map(|l| l.bytes.saturating_mul(ranks)), stored)
+        .check(limit.map(|l| l.room().saturating_mul(ranks)), stored)
         .map_err(|why| Refused::Size { game: game(), why })
 }
 
@@ -588,7 +597,7 @@ pub struct Report {
     /// Whether the text ends with the time taken.
     pub timed: bool,
     /// A position worth showing first, in the game's notation, for games without a start
-    /// (a chess ending: a position of its longest win).
+    /// (a chess ending: a position of its longest win; a graph: its first vertex).
     pub example: Option<String>,
 }
 

@@ -115,10 +115,11 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
         let mut lines = Vec::new();
         let mut fields = Vec::new();
         if st.classes != st.positions || !self.built.symmetry.is_empty() {
-            lines.push(format!(
-                "positions up to {} {}",
-                self.built.symmetry, st.classes
-            ));
+            let by = match self.built.symmetry {
+                "" => "symmetry",
+                named => named,
+            };
+            lines.push(format!("positions up to {by} {}", st.classes));
             fields.push(("symmetry_reduced".into(), serde_json::json!(st.classes)));
         }
         if self.built.states {

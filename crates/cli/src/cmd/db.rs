@@ -3,8 +3,9 @@
 
 use crate::input;
 use anyhow::{anyhow, Result};
+use retrograde_registry::Kind;
 use retrograde_solve::exchange::Exchange;
-use retrograde_tier::{DirStorage, META};
+use retrograde_tier::{read_meta, DirStorage, Storage, META};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -59,5 +60,86 @@ pub fn not_finished(dir: &Path) -> anyhow::Error {
         anyhow!(
             "{shown}: no database here (no {META}): `retrograde game NAME --db {shown}` or `retrograde solve FILE --db {shown}` writes one"
         )
+    }
+}
+
+/// The command that repairs the database in `dir`, from what its description records:
+/// `retrograde game NAME PARAMETERS --db DIR --resume` for a game (the resumed solve checks
+/// every file and solves again what is damaged), `retrograde solve FILE --db DIR` for a
+/// graph (solved again whole), with every parameter it records. `None` when the
+/// description cannot say (itself missing or damaged).
+pub fn repair_command(dir: &Path, storage: &dyn Storage) -> Option<String> {
+    let meta = read_meta(storage).ok()??;
+    let params = &meta.params;
+    let db = shell_word(&dir.display().to_string());
+    let game = params.get("game")?.as_str()?;
+    if game == "graph" {
+        let file = match params.get("file").and_then(|f| f.as_str()) {
+            Some(f) if f != "-" && !f.is_empty() => shell_word(f),
+            _ => "FILE".to_string(),
+        };
+        let rule = match params.get("no_move").and_then(|r| r.as_str()) {
+            Some(r) if r != "loss" => format!(" --no-move {}", shell_word(r)),
+            _ => String::new(),
+        };
+        return Some(format!("retrograde solve {file} --db {db}{rule}"));
+    }
+    let entry = retrograde_registry::entry(game)?;
+    let args = params.get("args")?.as_object()?;
+    let (mut positional, mut named) = (Vec::new(), Vec::new());
+    for p in entry.params {
+        let text = match args.get(p.name) {
+            None | Some(serde_json::Value::Null) => continue,
+            Some(serde_json::Value::Bool(on)) if p.kind == Kind::Flag => {
+                if *on {
+                    named.push(format!("--{}", p.name));
+                }
+                continue;
+            }
+            Some(serde_json::Value::Array(list)) => (list.iter())
+                .map(|n| n.as_u64().map(|n| n.to_string()))
+                .collect::<Option<Vec<_>>>()?
+                .join(","),
+            Some(serde_json::Value::Number(n)) => n.to_string(),
+            Some(serde_json::Value::String(t)) => t.clone(),
+            Some(_) => return None,
+        };
+        if text.is_empty() {
+            continue;
+        }
+        match p.positional {
+            true => positional.push(shell_word(&text)),
+            false => named.push(format!("--{} {}", p.name, shell_word(&text))),
+        }
+    }
+    let words: Vec<String> = [format!("retrograde game {game}")]
+        .into_iter()
+        .chain(positional)
+        .chain(named)
+        .chain([format!("--db {db} --resume")])
+        .collect();
+    Some(words.join(" "))
+}
+
+/// `text` as one word of a shell command: as it is when it is plain, else in single quotes.
+fn shell_word(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./:=,+-@%".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shell_word_is_quoted_only_when_it_needs_to_be() {
+        assert_eq!(shell_word("c4-5x5/db"), "c4-5x5/db");
+        assert_eq!(shell_word("my db"), "'my db'");
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word(""), "''");
     }
 }

@@ -104,8 +104,8 @@ pub fn run(
             }
         }
         let mut report = answer.report().map_err(fail)?;
-        kept(&mut report, tiers.db.as_deref(), &bars);
-        return print_report(&report, args.output, started, out);
+        let taken = kept(&mut report, tiers.db.as_deref(), &bars);
+        return print_report(&report, args.output, started, taken, out);
     }
 
     // A query to a finished database needs no solve. Its files are opened as the query
@@ -156,14 +156,25 @@ pub fn run(
         }
     }
     let mut report = answer.report().map_err(fail)?;
-    kept(&mut report, tiers.db.as_deref(), &bars);
-    print_report(&report, args.output, started, out)
+    let taken = kept(&mut report, tiers.db.as_deref(), &bars);
+    print_report(&report, args.output, started, taken, out)
 }
 
-/// Adds to a report where the tiers were written and, for a set of tables (a solve with a
-/// log), how many this run solved and how many it took up from the database.
-fn kept(report: &mut Report, db: Option<&std::path::Path>, bars: &Mutex<Bars>) {
+/// Finished tiers a run took up from its database instead of solving them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Taken {
+    /// Every tier: the database was finished, and the run solved and wrote nothing.
+    All,
+    /// These many, and the run solved the others.
+    Some(usize),
+}
+
+/// Adds to a report where the tiers were written (or that none was: a finished database
+/// taken up whole) and, for a set of tables (a solve with a log), how many this run solved
+/// and how many it took up from the database. Returns what was taken up, if anything.
+fn kept(report: &mut Report, db: Option<&std::path::Path>, bars: &Mutex<Bars>) -> Option<Taken> {
     let bars = bars.lock().unwrap_or_else(|p| p.into_inner());
+    let taken = bars.taken();
     if let Some((solved, reused)) = bars.log.as_ref().map(Log::tables) {
         report
             .lines
@@ -176,13 +187,21 @@ fn kept(report: &mut Report, db: Option<&std::path::Path>, bars: &Mutex<Bars>) {
             .push(("tables_reused".into(), serde_json::json!(reused)));
     }
     if let Some(d) = db {
-        report
-            .lines
-            .push(format!("tiers written to {}", d.display()));
+        let d = d.display();
+        report.lines.push(match taken {
+            Some(Taken::All) => {
+                format!("every tier taken up from {d} (finished before): no tier solved or written")
+            }
+            Some(Taken::Some(k)) => {
+                format!("tiers written to {d} ({k} finished before, taken up)")
+            }
+            None => format!("tiers written to {d}"),
+        });
         report
             .fields
-            .push(("db".into(), serde_json::json!(d.display().to_string())));
+            .push(("db".into(), serde_json::json!(d.to_string())));
     }
+    taken
 }
 
 /// Refuses a game whose size is out of reach before anything big is allocated: the memory
@@ -303,6 +322,11 @@ fn solve_distributed<'b>(
 pub struct Bars {
     /// A line per tier finished, on standard error (unless quiet).
     pub log: Option<Log>,
+    /// Tiers taken up from the database ([`Event::Reused`]).
+    reused: usize,
+    /// Whether the run did any work of its own: found, solved, compacted or put tiers
+    /// together.
+    worked: bool,
     total: u64,
     discover: Option<indicatif::ProgressBar>,
     solve: Option<indicatif::ProgressBar>,
@@ -403,6 +427,15 @@ impl Bars {
             self.say(line);
         }
         match e {
+            Event::Reused { tiers, .. } => self.reused = *tiers,
+            Event::Discover { .. }
+            | Event::Tier { reused: false, .. }
+            | Event::Solved { .. }
+            | Event::Compact { .. }
+            | Event::Assemble { .. } => self.worked = true,
+            _ => {}
+        }
+        match e {
             Event::Plan { slots, .. } => self.total = *slots,
             Event::Discover { tier, positions } => {
                 let b = self
@@ -458,6 +491,15 @@ impl Bars {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// What the run took up from its database, from the events it saw.
+    fn taken(&self) -> Option<Taken> {
+        match (self.reused, self.worked) {
+            (0, _) => None,
+            (_, false) => Some(Taken::All),
+            (k, true) => Some(Taken::Some(k)),
         }
     }
 
@@ -549,11 +591,14 @@ fn end_with_peak(out: &mut impl Write, peak: Option<u64>) -> std::io::Result<()>
     }
 }
 
-/// Prints a report: the start value (or the game's own first line), its lines, the totals.
+/// Prints a report: the start value (or the game's own first line), its lines, the totals,
+/// and the time this run took (the totals' phase times are a solve's: left out when the run
+/// `taken` up every tier, and the rate with them when it took up some).
 pub fn print_report(
     r: &Report,
     output: GameOutput,
     started: Instant,
+    taken: Option<Taken>,
     out: &mut impl Write,
 ) -> Result<Status> {
     let seconds = started.elapsed().as_secs_f64();
@@ -589,13 +634,22 @@ pub fn print_report(
                     plies(st.longest_win),
                     plies(st.longest_loss)
                 )?;
-                write!(
-                    out,
-                    "time {seconds:.3} s (explore {:.3} s, solve {:.3} s), {} positions/s",
-                    st.explore.as_secs_f64(),
-                    st.solve.as_secs_f64(),
-                    rate(st.positions, seconds)
-                )?;
+                let (explore, solve) = (st.explore.as_secs_f64(), st.solve.as_secs_f64());
+                match taken {
+                    None => write!(
+                        out,
+                        "time {seconds:.3} s (explore {explore:.3} s, solve {solve:.3} s), {} positions/s",
+                        rate(st.positions, seconds)
+                    )?,
+                    Some(Taken::All) => write!(
+                        out,
+                        "time {seconds:.3} s (every tier taken up from the database)"
+                    )?,
+                    Some(Taken::Some(k)) => write!(
+                        out,
+                        "time {seconds:.3} s (explore {explore:.3} s, solve {solve:.3} s; {k} tiers taken up)"
+                    )?,
+                }
                 end_with_peak(out, peak)?;
             } else if r.timed {
                 write!(out, "time {seconds:.3} s")?;

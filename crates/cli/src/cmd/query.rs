@@ -23,9 +23,11 @@ pub struct Opened {
     pub title: String,
     /// The names of the sides, the first mover's first.
     pub sides: [String; 2],
-    /// How to repair it when a file turns out damaged: `solve again with --db DIR
-    /// --resume`, or for a graph `solve the graph again with ...`.
+    /// How to repair it when a file turns out damaged: ``run `retrograde game NAME ...
+    /// --db DIR --resume` ``, or for a graph ``run `retrograde solve FILE --db DIR` ``.
     pub repair: String,
+    /// Its files, to tell when they change on disk (a server opens it again then).
+    pub storage: Arc<DirStorage>,
 }
 
 impl Opened {
@@ -42,10 +44,11 @@ impl Opened {
 
 /// Opens the finished database in `dir`, whatever it holds: `query` and `serve` both use it.
 ///
-/// The game a database describes is built once and kept for the rest of the process (its
-/// answers borrow it), so call this once per database.
+/// The game a database describes is kept for the rest of the process (its answers borrow
+/// it), one for each game: a database opened again takes the game kept.
 pub fn open(dir: &std::path::Path) -> Result<Opened> {
-    let storage: Arc<dyn Storage> = Arc::new(DirStorage::new(dir.to_path_buf()));
+    let files = Arc::new(DirStorage::new(dir.to_path_buf()));
+    let storage: Arc<dyn Storage> = files.clone();
     let shown = dir.display().to_string();
     if !dir.is_dir() {
         anyhow::bail!("{shown}: not a directory (a database is the directory `--db DIR` wrote)");
@@ -65,10 +68,10 @@ pub fn open(dir: &std::path::Path) -> Result<Opened> {
             _ => dir.join("graph.values").exists(),
         },
     };
-    let repair = if graph {
-        format!("solve the graph again with `retrograde solve FILE --db {shown}`")
-    } else {
-        format!("solve again with --db {shown} --resume")
+    let repair = match super::db::repair_command(dir, &*storage) {
+        Some(command) => format!("run `{command}`"),
+        None if graph => format!("solve the graph again with `retrograde solve FILE --db {shown}`"),
+        None => format!("solve again with --db {shown} --resume"),
     };
     let fail = |e: retrograde_tier::Error| {
         if e.is_damage() {
@@ -84,9 +87,10 @@ pub fn open(dir: &std::path::Path) -> Result<Opened> {
             name: "graph".into(),
             sides: ["first player".into(), "second player".into()],
             repair,
+            storage: files,
         }),
         Database::Game(built) => {
-            let built: &'static dyn Built = Box::leak(built);
+            let built = kept(built);
             let name = built.name();
             let answer = built
                 .open(storage)
@@ -98,9 +102,25 @@ pub fn open(dir: &std::path::Path) -> Result<Opened> {
                 name,
                 sides: built.side_names(),
                 repair,
+                storage: files,
             })
         }
     }
+}
+
+/// `built` for the rest of the process (the answers of a database borrow its game): the
+/// game of that name kept before, when a database of it was opened already (a server opens
+/// a database again when its files change), else `built`, leaked.
+fn kept(built: Box<dyn Built>) -> &'static dyn Built {
+    static KEPT: std::sync::Mutex<Vec<&'static dyn Built>> = std::sync::Mutex::new(Vec::new());
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    let name = built.name();
+    if let Some(&b) = kept.iter().find(|b| b.name() == name) {
+        return b;
+    }
+    let b: &'static dyn Built = Box::leak(built);
+    kept.push(b);
+    b
 }
 
 pub fn run(args: &QueryArgs, out: &mut impl Write) -> Result<Status> {

@@ -217,6 +217,16 @@ impl TextParser {
             .feed(data, &mut |c| take_chunk(b, again, directives, c))
     }
 
+    /// The vertices and edges read so far (the vertex count is the largest id plus one),
+    /// and the lines: what a caller compares with its memory limit as the input comes in.
+    pub fn read_so_far(&self) -> (u64, u64, u64) {
+        (
+            self.builder.vertex_count(),
+            self.builder.edge_count() as u64,
+            self.lines.lines(),
+        )
+    }
+
     /// Ends the input: parses a last line without a newline, applies the directives, and
     /// hands over the builder (call [`GraphBuilder::build`] to lay the graph out).
     ///
@@ -229,6 +239,12 @@ impl TextParser {
         let mut b = self.builder;
         for i in self.again {
             b.mark_again(i);
+        }
+        if opts.no_scores.is_some() {
+            let first = self.directives.iter().find(|d| keyword(&d.1) == b"score");
+            if let Some(e) = first.and_then(|d| opts.scores_refused(Some(d.0))) {
+                return Err(e);
+            }
         }
         apply_directives(
             &mut b,
@@ -268,6 +284,16 @@ pub fn apply_directives<'a>(
         directive(b, text, line, &mut seen).map_err(|m| ParseError::at(line, m))?;
     }
     Ok(())
+}
+
+/// The first word of a directive line.
+fn keyword(text: &[u8]) -> &[u8] {
+    let text = text.trim_ascii_start();
+    let end = text
+        .iter()
+        .position(u8::is_ascii_whitespace)
+        .unwrap_or(text.len());
+    &text[..end]
 }
 
 /// Splits into chunks of about equal size, each ending just after a newline (but the last).
@@ -706,7 +732,15 @@ mod tests {
     fn empty_input_is_an_empty_graph() {
         assert_eq!(edges("").unwrap().vertex_count(), 0);
         assert_eq!(edges("# only a comment\n").unwrap().vertex_count(), 0);
-        let g = parse_any(b"", Format::Edges, &ParseOptions { vertices: Some(5) }).unwrap();
+        let g = parse_any(
+            b"",
+            Format::Edges,
+            &ParseOptions {
+                vertices: Some(5),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert_eq!(g.vertex_count(), 5);
     }
 
