@@ -35,7 +35,9 @@
 //!   bytes per vertex and bytes per edge.
 //!
 //! `RETRO_PARITY_PARTS` picks parts (default `examples,generators,memory`),
-//! `RETRO_PARITY_FILTER` runs only the examples whose name contains it. Started without
+//! `RETRO_PARITY_FILTER` runs only the examples whose name contains it,
+//! `RETRO_PARITY_FAMILIES` only the generator families of those generators (a comma list of
+//! `tc`, `tc+`, `counter_rr`, ..., `rngame`). Started without
 //! `--bench` (as `cargo test --benches` does) it makes a quick smoke run of the library.
 
 use crate::external::Runner;
@@ -72,6 +74,7 @@ struct Config {
     solvers: Vec<String>,
     limit: Duration,
     filter: Option<String>,
+    families: Option<Vec<String>>,
     scratch: PathBuf,
 }
 
@@ -113,6 +116,8 @@ impl Config {
                 .collect(),
             limit: Duration::from_secs(num("RETRO_PARITY_LIMIT", 60)?),
             filter: var("RETRO_PARITY_FILTER"),
+            families: var("RETRO_PARITY_FAMILIES")
+                .map(|s| s.split(',').map(str::to_string).collect()),
             scratch: root.join("target/bench-data/parity"),
         })
     }
@@ -752,7 +757,12 @@ fn generators(cfg: &Config, oink: &Path) -> Result<(), String> {
         "{:<26} {:<10} {:>10} {:>10} {:>9}",
         "family", "tool", "size", "vertices", "seconds"
     );
-    for f in families() {
+    let chosen = |f: &Family| {
+        cfg.families
+            .as_ref()
+            .is_none_or(|fs| fs.iter().any(|t| t == f.tool))
+    };
+    for f in families().into_iter().filter(chosen) {
         let mut solved: HashMap<u64, Vec<u8>> = HashMap::new();
         for tool in ["oink", "zielonka", "qpz"] {
             // Doubling, then two halvings of the gap between the last size solved and the

@@ -259,6 +259,9 @@ rtest!(parity_refuses_bad_input_with_file_and_line, |dir, cmd| {
         ("0 5000000000 0 0;\n", "bad.pg:1: priority 5000000000 of vertex 0 is too large (priorities are at most 4294967295)"),
         ("0 1 3 0;\n", "bad.pg:1: the owner of vertex 0 must be 0 (Even) or 1 (Odd), found 3"),
         ("0 1 0 0\n1 1 0 0;\n", "bad.pg:2: expected ',' between the successors of vertex 0, or ';', found \"1\""),
+        ("4294967295 1 0 0;\n", "bad.pg:1: vertex id 4294967295 is too large (ids are at most 4294967294)"),
+        ("parity 5;\n0 1 0 0;\n", "bad.pg:1: the header gives 5 as the largest vertex id, but the largest id is 0"),
+        ("0 1 0 0 \"ab;\n", "bad.pg:1: the name of vertex 0 has no closing '\"'"),
     ] {
         dir.create("bad.pg", text);
         assert_eq!(dir.command().args(["parity", "bad.pg"]).message(), expect, "{text:?}");
