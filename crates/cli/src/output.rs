@@ -1,4 +1,4 @@
-//! Printers for solutions: text for people, CSV and JSON for scripts (see CONTRACT.md).
+//! Printers for solutions: text for people, CSV and JSON for scripts (see docs/format.md).
 
 use crate::cli::OutputArg;
 use retrograde_graph::Graph;
