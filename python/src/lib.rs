@@ -41,6 +41,8 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+mod parity;
+
 /// "None" in the solver's remoteness and best-move arrays.
 const NONE: u32 = u32::MAX;
 
@@ -1391,5 +1393,6 @@ fn _retrograde(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(open_chess_tablebase, m)?)?;
     m.add_class::<NativeGame>()?;
     m.add_class::<ChessTablebase>()?;
+    parity::register(m)?;
     Ok(())
 }

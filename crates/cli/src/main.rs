@@ -85,6 +85,8 @@ fn main() -> ExitCode {
         (cli::Command::Play(a), _) => cmd::play::run(a, &mut out),
         (cli::Command::Query(a), _) => cmd::query::run(a, &mut out),
         (cli::Command::Serve(a), _) => cmd::serve::run(a, &mut out),
+        (cli::Command::Parity(a), _) => cmd::parity::run(a, cli.verbose, started, &mut out),
+        (cli::Command::VerifyParity(a), _) => cmd::verify_parity::run(a, &mut out),
     };
     let result = result.and_then(|status| {
         out.flush()?;
