@@ -246,9 +246,9 @@ pub struct TierArgs {
     /// position has a slot; Connect-4's sorted keys take no notice): `values`, a value cell
     /// each (1, 2 or 4 bytes); `classes`, a byte each (won, lost, tied, or a counter), each
     /// level's positions logged and the values made from the log when the tier is
-    /// finished (with --db, a lower peak for big tiers, a chess ending of 5 pieces: about
-    /// three quarters, at some 5% more time); `auto`, the engine's choice (values). The
-    /// values, the answer and the files are the same either way.
+    /// finished (with --db, about three quarters of the peak where tiers are big, at some
+    /// 5% more time); `auto`, the engine's choice (values). The values, the answer and the
+    /// files are the same either way.
     #[arg(long, value_enum, value_name = "HOW", default_value_t = CellsArg::Auto)]
     pub cells: CellsArg,
     /// `--compact`, for the games that offer it ([`CompactFlag`]).
