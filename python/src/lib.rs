@@ -31,8 +31,10 @@ use rayon::prelude::*;
 use retrograde_graph::format::{self, Format, ParseOptions};
 use retrograde_graph::{Graph, GraphBuilder, Primitive};
 use retrograde_registry::{
-    chess, database, entry, Answer, ArgValue, Args, Built, Database, Input, Kind, Query, QueryError,
+    chess, entry, report, Answer, ArgValue, Args, Input, Kind, Query, QueryError, Reuse, Run,
+    RunError,
 };
+use retrograde_solve::exchange::Solo;
 use retrograde_solve::{Rules, Scored, Value};
 use retrograde_tier::{DirStorage, Event, Storage};
 use std::path::PathBuf;
@@ -705,16 +707,13 @@ fn grundy_file<'py>(
 
 /// A solved built-in game or an opened database: the registry's [`Answer`].
 ///
-/// The registry's answers borrow the built game; like `retrograde query` (`query::open`),
-/// the built game (its parameters: a few bytes) is leaked so that the answer can live as
-/// long as this object. The answer itself (the solved tables) is freed with it.
+/// The registry's answers own the built game they answer for ([`Held`]), so that the
+/// answer lives as long as this object, and is freed with it.
 #[pyclass(module = "retrograde._retrograde", name = "NativeGame", frozen)]
 struct NativeGame {
-    // Fields drop in order: the answer before the temporary directory its files are in.
     answer: Box<dyn Answer>,
     name: String,
     title: String,
-    _tmp: Option<tempfile::TempDir>,
 }
 
 /// A report as it crosses into Python: start value, stats, lines.
@@ -782,16 +781,8 @@ impl NativeGame {
         let mut start = None;
         if let Some((v, st)) = &r.standard {
             start = Some(scored_codes(*v, r.score));
-            for (k, x) in [
-                ("positions", st.positions),
-                ("moves", st.moves),
-                ("win", st.win),
-                ("loss", st.loss),
-                ("tie", st.tie),
-                ("draw", st.draw),
-                ("classes", st.classes),
-                ("states", st.states),
-            ] {
+            let more = [("classes", st.classes), ("states", st.states)];
+            for (k, x) in report::counts(st).into_iter().chain(more) {
                 d.set_item(k, x)?;
             }
             d.set_item("longest_win", st.longest_win)?;
@@ -918,76 +909,48 @@ fn game(
         )));
     }
     let built = (e.build)(&values).map_err(|m| PyValueError::new_err(m.to_string()))?;
-    let built: &'static dyn Built = Box::leak(built);
     let gname = built.name();
     let title = built.title();
-    let mut tmp = None;
-    let dir = db.as_ref().map(|d| Arc::new(DirStorage::new(d.clone())));
-    let storage: Option<Arc<dyn Storage>> = match &dir {
-        Some(d) => Some(d.clone()),
-        None if e.tiered && built.needs_storage() => {
-            let t = tempfile::Builder::new()
-                .prefix("retrograde-tiers-")
-                .tempdir()
-                .map_err(|err| {
-                    PyOSError::new_err(format!(
-                        "cannot create a temporary directory for the tiers: {err}"
-                    ))
-                })?;
-            let s: Arc<dyn Storage> = Arc::new(DirStorage::new(t.path().to_path_buf()));
-            tmp = Some(t);
-            Some(s)
-        }
-        None => None,
-    };
-    retrograde_registry::plan(built, storage.is_some(), limit, 1).map_err(|r| match r {
-        retrograde_registry::Refused::Memory { .. } => {
-            pyo3::exceptions::PyMemoryError::new_err(r.to_string())
-        }
-        _ => PyValueError::new_err(r.to_string()),
-    })?;
     // Explored games (pebbles, the police map) stop at the limit as they find positions.
     retrograde_games::set_memory_limit(limit.map(|l| l.bytes));
-    // A finished database is opened as it is (with compact=True, the solve below takes it
-    // up and makes it compact).
-    if let (Some(st), Some(_), false) = (&storage, &db, compact) {
-        match built.open(st.clone()) {
-            Ok(Some(answer)) => {
-                return Ok(NativeGame {
-                    answer,
-                    name: gname,
-                    title,
-                    _tmp: tmp,
-                })
-            }
-            Ok(None) => {}
-            Err(err) if err.is_damage() => {} // solved again below, with resume
-            Err(err) => return Err(tier_error(&gname, err)),
-        }
-    }
-    // No finished database in db=: solving writes one, as its one writer.
-    if let Some(d) = &dir {
-        d.lock().map_err(|err| tier_error(&gname, err))?;
-    }
     let cancel = Arc::new(AtomicBool::new(false));
     let shown = Progress::new(progress);
-    let mut opts = retrograde_tier::SolveOptions::default();
-    opts.memory_limit = limit.map(|l| l.bytes);
-    opts.give_back = Some(retrograde_mem::give_back);
-    opts.resume = db.is_some();
-    opts.compact = compact;
-    opts.storage = storage;
-    opts.cancel = Some(cancel.clone());
-    opts.progress = Some(tier_progress(shown.clone()));
-    let answer = interruptible(py, threads, Some(cancel), move || built.solve(&opts));
+    // A finished database is opened as it is, and a damaged one solved again (with
+    // compact=True, the solve takes a finished database up and makes it compact).
+    let run = Run::new(built)
+        .db(db.clone())
+        .resume(db.is_some())
+        .compact(compact)
+        .reuse(match compact {
+            true => Reuse::Never,
+            false => Reuse::OrRepair,
+        })
+        .memory(limit)
+        .give_back(retrograde_mem::give_back)
+        .cancel(cancel.clone())
+        .progress(tier_progress(shown.clone()));
+    let ran = interruptible(py, threads, Some(cancel), move || run.start(&Solo));
     shown.finish();
-    let answer = answer?.map_err(|err| tier_error(&gname, err))?;
+    let ran = ran?.map_err(|e| run_error(&gname, e))?;
     Ok(NativeGame {
-        answer,
+        answer: Box::new(ran),
         name: gname,
         title,
-        _tmp: tmp,
     })
+}
+
+/// A run's error as Python's: `MemoryError` for a plan over the memory limit, `ValueError`
+/// for a size the game refuses, `OSError` for a temporary directory that cannot be made,
+/// the engine's errors as [`tier_error`] says them.
+fn run_error(name: &str, e: RunError) -> PyErr {
+    match e {
+        RunError::Refused(r @ retrograde_registry::Refused::Memory { .. }) => {
+            pyo3::exceptions::PyMemoryError::new_err(r.to_string())
+        }
+        RunError::Refused(r) => PyValueError::new_err(r.to_string()),
+        RunError::Open(e) | RunError::Lock(e) | RunError::Solve(e) => tier_error(name, e),
+        e => PyOSError::new_err(e.to_string()),
+    }
 }
 
 /// Opens a database directory made by `retrograde game ... --db DIR` (or `solve --db`),
@@ -1016,31 +979,14 @@ fn open_db(py: Python<'_>, path: PathBuf) -> PyResult<NativeGame> {
             PyValueError::new_err(e.to_string())
         }
     };
-    let opened = py.detach(|| database(storage.clone()));
-    match opened.map_err(fail)? {
-        Database::Graph(g) => Ok(NativeGame {
-            title: format!("a solved graph of {} vertices", g.db().vertices()),
-            answer: g,
-            name: "graph".into(),
-            _tmp: None,
-        }),
-        Database::Game(built) => {
-            let built: &'static dyn Built = Box::leak(built);
-            let name = built.name();
-            let answer = py
-                .detach(|| built.open(storage))
-                .map_err(fail)?
-                .ok_or_else(|| {
-                    PyFileNotFoundError::new_err(format!("{shown}: no finished database of {name}"))
-                })?;
-            Ok(NativeGame {
-                answer,
-                title: built.title(),
-                name,
-                _tmp: None,
-            })
-        }
-    }
+    let opened = py
+        .detach(|| retrograde_registry::open(storage))
+        .map_err(fail)?;
+    Ok(NativeGame {
+        answer: opened.answer,
+        name: opened.name,
+        title: opened.title,
+    })
 }
 
 use pyo3::exceptions::PyFileNotFoundError;
@@ -1265,12 +1211,10 @@ fn _allocate(py: Python<'_>, bytes: usize) -> PyResult<usize> {
 }
 
 /// An open chess tablebase (`retrograde.chess.open_tablebase`): the rules and values of
-/// a database directory, probed by FEN. The rules (a few hundred kilobytes of index tables)
-/// are leaked so that the values can borrow them for as long as this object lives, as an
-/// opened database's game is; the values are freed with it.
+/// a database directory, probed by FEN, both freed with this object.
 #[pyclass(module = "retrograde._retrograde", name = "ChessTablebase", frozen)]
 struct ChessTablebase {
-    probe: chess::Probe<'static>,
+    probe: chess::Probe,
     name: String,
 }
 
@@ -1351,9 +1295,7 @@ impl ChessTablebase {
 fn open_chess_tablebase(py: Python<'_>, path: PathBuf) -> PyResult<ChessTablebase> {
     let opened = py.detach(|| -> Result<_, chess::ProbeError> {
         let tb = chess::Tablebase::open(&path)?;
-        let name = tb.name();
-        let tb: &'static chess::Tablebase = Box::leak(Box::new(tb));
-        Ok((tb.probe()?, name))
+        Ok((tb.probe()?, tb.name()))
     });
     let (probe, name) = opened.map_err(|e| match e {
         chess::ProbeError::Database(retrograde_tier::Error::Missing { .. }) => {

@@ -3,9 +3,10 @@
 //! and a CSV dump of every position.
 
 use crate::tier::{query, session};
-use crate::{Answer, BuildError, Built, Query, QueryAnswer, QueryError, Report};
+use crate::{Answer, BuildError, Built, Query, QueryAnswer, QueryError, Report, Solved};
 use retrograde_games::chess::{Chess, Pos, Tier};
 use retrograde_games::play::DynSession;
+use retrograde_solve::exchange::Exchange;
 use retrograde_solve::{Scored, Value};
 use retrograde_tier::{
     DenseIndex, Error, Notation, SolveOptions, Stats, Storage, SymmetricGame, TierGame,
@@ -103,32 +104,23 @@ impl Built for ChessBuilt {
         self.up_to.is_some()
     }
 
-    fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
-        let opts = crate::tier::recorded(opts, "chess", &self.params);
-        let solution = retrograde_tier::solve(&self.game, &opts)?;
-        Ok(Box::new(ChessAnswer {
-            built: self,
-            solution,
-        }))
+    fn on_ranks(&self) -> bool {
+        true
     }
 
-    /// Rank 0 answers as one process: from the files it puts together when the tiers go
-    /// to files, else from the ending's tables gathered (a set's report needs only the
-    /// totals of its tables, which every rank holds: nothing is gathered for it).
-    fn solve_distributed(
-        &self,
-        opts: &SolveOptions,
-        ex: &dyn retrograde_solve::exchange::Exchange,
-    ) -> Result<(Box<dyn Answer + '_>, retrograde_tier::Traffic), Error> {
+    /// Across ranks, rank 0 answers as one process: from the files it puts together when
+    /// the tiers go to files, else from the ending's tables gathered (a set's report needs
+    /// only the totals of its tables, which every rank holds: nothing is gathered for it).
+    fn solve_over(&self, opts: &SolveOptions, ex: &dyn Exchange) -> Result<Solved<'_>, Error> {
         let mut opts = crate::tier::recorded(opts, "chess", &self.params);
         // An ending's report counts its positions by side to move: it reads every value.
-        opts.keep_values |= self.up_to.is_none();
-        let (solution, traffic) = retrograde_tier::solve_distributed(&self.game, &opts, ex, false)?;
-        let answer = ChessAnswer {
+        opts.keep_values |= ex.size() > 1 && self.up_to.is_none();
+        let (solution, traffic) = crate::tier::solve_tiers(&self.game, &opts, ex)?;
+        let answer = Box::new(ChessAnswer {
             built: self,
             solution,
-        };
-        Ok((Box::new(answer), traffic))
+        });
+        Ok(Solved { answer, traffic })
     }
 
     fn open(&self, storage: Arc<dyn Storage>) -> Result<Option<Box<dyn Answer + '_>>, Error> {
@@ -574,7 +566,10 @@ impl Answer for ChessAnswer<'_> {
 /// println!("mate in {:?} plies, best moves {:?}", p.dtm, p.best);
 /// # Ok::<(), retrograde_registry::chess::ProbeError>(())
 /// ```
-pub struct Tablebase {
+pub struct Tablebase(Arc<Opened>);
+
+/// What a tablebase's directory holds: its storage and the rules it was solved for.
+struct Opened {
     storage: Arc<dyn Storage>,
     built: ChessBuilt,
 }
@@ -692,13 +687,13 @@ impl Tablebase {
         };
         let built = built(&r.args).map_err(|m| r.damaged(m))?;
         r.check(&built)?;
-        Ok(Tablebase { storage, built })
+        Ok(Tablebase(Arc::new(Opened { storage, built })))
     }
 
     /// What it was solved for: `chess KQvK` (with the endings it converts into), `chess up
     /// to 4 pieces`.
     pub fn name(&self) -> String {
-        self.built.name()
+        self.0.built.name()
     }
 
     /// Opens the values for probing: a table's file is opened (its header read and
@@ -708,21 +703,39 @@ impl Tablebase {
     /// # Errors
     /// A damaged description of the database (a missing or damaged table is an error of
     /// the probe that reads it).
-    pub fn probe(&self) -> Result<Probe<'_>, ProbeError> {
-        let solution = retrograde_tier::open_lazy(&self.built.game, self.storage.clone())?
-            .ok_or_else(|| Error::Missing {
-                file: self.storage.describe(retrograde_tier::META),
-            })?;
-        Ok(Probe { solution })
+    pub fn probe(&self) -> Result<Probe, ProbeError> {
+        let cell = Values::try_new(self.0.clone(), |tb| {
+            retrograde_tier::open_lazy(&tb.built.game, tb.storage.clone())?.ok_or_else(|| {
+                Error::Missing {
+                    file: tb.storage.describe(retrograde_tier::META),
+                }
+            })
+        })?;
+        Ok(Probe(cell))
     }
 }
 
-/// An open tablebase: probes positions.
-pub struct Probe<'t> {
-    solution: TierSolution<'t, Chess>,
-}
+/// The values of a tablebase, read with its rules.
+type ChessSolution<'t> = TierSolution<'t, Chess>;
 
-impl Probe<'_> {
+self_cell::self_cell!(
+    /// A tablebase's rules and its values, which read them.
+    struct Values {
+        owner: Arc<Opened>,
+        #[covariant]
+        dependent: ChessSolution,
+    }
+);
+
+/// An open tablebase: probes positions.
+pub struct Probe(Values);
+
+impl Probe {
+    /// The values, read with the rules.
+    fn solution(&self) -> &TierSolution<'_, Chess> {
+        self.0.borrow_dependent()
+    }
+
     /// Probes a FEN (4 or 6 fields, no castling rights): the value, the depth to mate and
     /// every move's value.
     ///
@@ -731,10 +744,11 @@ impl Probe<'_> {
     /// a position of another ending, [`ProbeError::Database`] for a damaged file.
     pub fn fen(&self, fen: &str) -> Result<ProbeResult, ProbeError> {
         let (p, value) = self.find(fen)?;
-        let a = crate::tier::answer(&self.solution, &p, p.side_to_move()).map_err(|e| match e {
-            QueryError::Lookup(e) => ProbeError::Database(e),
-            e => ProbeError::Position(e.to_string()),
-        })?;
+        let a =
+            crate::tier::answer(self.solution(), &p, p.side_to_move()).map_err(|e| match e {
+                QueryError::Lookup(e) => ProbeError::Database(e),
+                e => ProbeError::Position(e.to_string()),
+            })?;
         let best = a
             .moves
             .iter()
@@ -742,7 +756,7 @@ impl Probe<'_> {
             .map(|m| m.0.clone())
             .collect();
         Ok(ProbeResult {
-            fen: self.solution.game().fen(&p),
+            fen: self.solution().game().fen(&p),
             value,
             wdl: value.into(),
             dtm: dtm(value),
@@ -781,14 +795,14 @@ impl Probe<'_> {
     /// leaves out has no stored values to read; ask the whole tablebase).
     pub fn longest_mates(&self) -> Result<BTreeMap<String, Option<u32>>, ProbeError> {
         use rayon::prelude::*;
-        let game = self.solution.game();
-        let per_tier = self
-            .solution
+        let solution = self.solution();
+        let game = solution.game();
+        let per_tier = solution
             .tiers()
             .par_iter()
             .map(|&t| {
                 let mut longest = [None::<u32>; 2];
-                let left = self.solution.for_each_stored(t, |first, values| {
+                let left = solution.for_each_stored(t, |first, values| {
                     let win = |v: &Option<Scored>| match v.and_then(|v| v.value()) {
                         Some(Value::Win(r)) => Some(r),
                         _ => None,
@@ -829,7 +843,7 @@ impl Probe<'_> {
 
     /// The position of `fen` and its value.
     fn find(&self, fen: &str) -> Result<(Pos, Value), ProbeError> {
-        let game = self.solution.game();
+        let game = self.solution().game();
         let (p, _) = game.parse_position(fen).map_err(|e| {
             ProbeError::Position(format!(
                 "{:?}: {e} (expected {})",
@@ -837,7 +851,7 @@ impl Probe<'_> {
                 game.position_help()
             ))
         })?;
-        match self.solution.value(&p)? {
+        match self.solution().value(&p)? {
             Some(v) => Ok((p, v)),
             None => Err(ProbeError::NotHeld {
                 fen: fen.to_string(),

@@ -3,7 +3,7 @@
 use crate::params::{Args, Input, Kind, Param, OPTIONAL};
 use crate::{
     Answer, BuildError, Built, Drawing, Entry, Protocol, Query, QueryAnswer, QueryError, Report,
-    TierBuilt, TooBig,
+    Solved, TierBuilt, TooBig,
 };
 use retrograde_games::connect4::{position_bound, Connect4};
 use retrograde_games::dots::DotsAndBoxes;
@@ -19,6 +19,7 @@ use retrograde_games::tictactoe::TicTacToe;
 use retrograde_games::{GameError, GameSolution};
 use retrograde_graph::format::ParseError;
 use retrograde_impartial::HeapGame;
+use retrograde_solve::exchange::Exchange;
 use retrograde_solve::Value;
 use retrograde_tier::{Error, SolveOptions, Stats};
 
@@ -601,9 +602,9 @@ impl Built for PebblesBuilt {
     fn title(&self) -> String {
         String::new()
     }
-    fn solve(&self, _: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
+    fn solve_over(&self, _: &SolveOptions, _: &dyn Exchange) -> Result<Solved<'_>, Error> {
         let s = self.game.solve(self.misere).map_err(explore_error)?;
-        Ok(Box::new(PebblesAnswer { built: self, s }))
+        Ok(Solved::alone(Box::new(PebblesAnswer { built: self, s })))
     }
 }
 
@@ -718,9 +719,9 @@ impl Built for PoliceBuilt {
     fn title(&self) -> String {
         String::new()
     }
-    fn solve(&self, _: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
+    fn solve_over(&self, _: &SolveOptions, _: &dyn Exchange) -> Result<Solved<'_>, Error> {
         let s = self.map.solve().map_err(explore_error)?;
-        Ok(Box::new(PoliceAnswer { s }))
+        Ok(Solved::alone(Box::new(PoliceAnswer { s })))
     }
 }
 
@@ -875,17 +876,17 @@ impl Built for GreatBuilt {
     fn title(&self) -> String {
         String::new()
     }
-    fn solve(&self, _: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
+    fn solve_over(&self, _: &SolveOptions, _: &dyn Exchange) -> Result<Solved<'_>, Error> {
         let winners = self
             .cases
             .iter()
             .map(|c| great_game::try_solve(c, self.method))
             .collect::<Result<Vec<_>, _>>()
             .map_err(explore_error)?;
-        Ok(Box::new(GreatAnswer {
+        Ok(Solved::alone(Box::new(GreatAnswer {
             method: self.method,
             winners,
-        }))
+        })))
     }
 }
 
@@ -937,9 +938,9 @@ impl Built for ScoresBuilt {
     fn title(&self) -> String {
         String::new()
     }
-    fn solve(&self, _: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
+    fn solve_over(&self, _: &SolveOptions, _: &dyn Exchange) -> Result<Solved<'_>, Error> {
         let s = self.inst.solve().map_err(explore_error)?;
-        Ok(Box::new(ScoresAnswer { s, play: self.play }))
+        Ok(Solved::alone(Box::new(ScoresAnswer { s, play: self.play })))
     }
 }
 
@@ -1079,12 +1080,12 @@ impl Built for HeapBuilt {
     fn title(&self) -> String {
         String::new()
     }
-    fn solve(&self, _: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
+    fn solve_over(&self, _: &SolveOptions, _: &dyn Exchange) -> Result<Solved<'_>, Error> {
         let values = self.game.nim_sequence(self.count as usize);
-        Ok(Box::new(HeapAnswer {
+        Ok(Solved::alone(Box::new(HeapAnswer {
             built: self,
             values,
-        }))
+        })))
     }
 }
 
@@ -1203,7 +1204,10 @@ mod tests {
     #[test]
     fn explored_games_answer_queries_by_moves() {
         let built = pebbles();
-        let answer = built.solve(&SolveOptions::default()).unwrap();
+        let answer = built
+            .solve(&SolveOptions::default(), &retrograde_solve::exchange::Solo)
+            .unwrap()
+            .answer;
         let start = answer.query(&Query::Moves(vec![])).unwrap();
         assert_eq!(start.value, Value::Win(7));
         let labels: Vec<&str> = start.moves.iter().map(|(m, _)| m.as_str()).collect();

@@ -11,11 +11,12 @@
 //!
 //! ```
 //! use retrograde_registry::{entry, Args, Query};
+//! use retrograde_solve::exchange::Solo;
 //! use retrograde_tier::SolveOptions;
 //! let e = entry("tictactoe").unwrap();
 //! let args = Args::with_defaults(e.params).unwrap();
 //! let game = (e.build)(&args).unwrap();
-//! let answer = game.solve(&SolveOptions::default()).unwrap();
+//! let answer = game.solve(&SolveOptions::default(), &Solo).unwrap().answer;
 //! let q = answer.query(&Query::Moves(vec!["b2".into()])).unwrap();
 //! assert_eq!(q.value.to_string(), "tie in 8");
 //! assert_eq!(q.moves.len(), 8);
@@ -25,14 +26,20 @@
 pub mod chess;
 mod database;
 mod entries;
+mod held;
 mod params;
 mod play_graph;
+pub mod report;
+mod run;
 mod tier;
 
 pub use chess::ChessBuilt;
-pub use database::{database, Database, GraphAnswer};
+pub use database::{database, open, Database, GraphAnswer, Opened};
 pub use entries::{entries, entry};
+pub use held::Held;
 pub use params::{parse, ArgError, ArgValue, Args, Input, Kind, Param, OPTIONAL};
+pub use report::{plies, Report};
+pub use run::{Ran, Reuse, Run, RunError};
 pub use tier::TierBuilt;
 
 /// Every tier game's name, in the registry's order, for messages (`connect4, quixo, ...`).
@@ -46,8 +53,9 @@ pub fn tier_games() -> String {
 }
 
 use retrograde_games::play::DynSession;
+use retrograde_solve::exchange::Exchange;
 use retrograde_solve::{Scored, Value};
-use retrograde_tier::{Error, SolveOptions, Stats, Storage};
+use retrograde_tier::{Error, SolveOptions, Storage, Traffic};
 use std::sync::Arc;
 
 /// A built-in game: how to name it, what it takes, how to build it.
@@ -173,29 +181,20 @@ pub trait Built: Send + Sync {
         Ok(())
     }
 
-    /// Solves it.
+    /// Whether it is solved by the tier engine, which runs across the ranks of an
+    /// [`Exchange`] as it runs in one process. The other games are solved in one process
+    /// only: [`dyn Built::solve`](Built#method.solve) refuses them on more than one rank.
+    fn on_ranks(&self) -> bool {
+        false
+    }
+
+    /// Solves it over `ex` ([`Solo`](retrograde_solve::exchange::Solo): one process); every
+    /// rank calls it alike. Call it through [`dyn Built::solve`](Built#method.solve), the one
+    /// place that refuses ranks for a game that runs in one process only.
     ///
     /// # Errors
     /// See [`Error`].
-    fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error>;
-
-    /// Solves it across the ranks of `ex` (every rank calls this alike; see
-    /// `retrograde_tier::solve_distributed`): rank 0's answer reports as one process does.
-    /// Also what crossed between ranks, summed over them.
-    ///
-    /// # Errors
-    /// See [`Error`]; games that are not tier games are refused.
-    fn solve_distributed(
-        &self,
-        opts: &SolveOptions,
-        ex: &dyn retrograde_solve::exchange::Exchange,
-    ) -> Result<(Box<dyn Answer + '_>, retrograde_tier::Traffic), Error> {
-        let _ = (opts, ex);
-        Err(Error::Unsupported(format!(
-            "{} is not solved across ranks: run it as one process (without mpirun)",
-            self.name()
-        )))
-    }
+    fn solve_over(&self, opts: &SolveOptions, ex: &dyn Exchange) -> Result<Solved<'_>, Error>;
 
     /// The finished database in `storage`, if there is one (tier games only).
     ///
@@ -204,6 +203,45 @@ pub trait Built: Send + Sync {
     fn open(&self, storage: Arc<dyn Storage>) -> Result<Option<Box<dyn Answer + '_>>, Error> {
         let _ = storage;
         Ok(None)
+    }
+}
+
+impl<'b> dyn Built + 'b {
+    /// Solves it: in one process (`ex` is [`Solo`](retrograde_solve::exchange::Solo)), or
+    /// across the ranks of `ex` (every rank calls this alike: see
+    /// `retrograde_tier::solve_distributed`), where rank 0's answer reports as one
+    /// process's. A game that is not a tier game ([`Built::on_ranks`]) is refused on more
+    /// than one rank, here.
+    ///
+    /// # Errors
+    /// See [`Error`]; [`Error::Unsupported`] for a game that runs in one process only, on
+    /// ranks.
+    pub fn solve(&self, opts: &SolveOptions, ex: &dyn Exchange) -> Result<Solved<'_>, Error> {
+        if ex.size() > 1 && !self.on_ranks() {
+            return Err(Error::Unsupported(format!(
+                "{} is not solved across ranks: run it as one process (without mpirun)",
+                self.name()
+            )));
+        }
+        self.solve_over(opts, ex)
+    }
+}
+
+/// A solve's answer, and what crossed between ranks to make it (nothing in one process).
+pub struct Solved<'a> {
+    /// The answer.
+    pub answer: Box<dyn Answer + 'a>,
+    /// Bytes and positions exchanged, summed over the ranks.
+    pub traffic: Traffic,
+}
+
+impl<'a> Solved<'a> {
+    /// An answer made in one process.
+    pub fn alone(answer: Box<dyn Answer + 'a>) -> Solved<'a> {
+        Solved {
+            answer,
+            traffic: Traffic::default(),
+        }
     }
 }
 
@@ -487,15 +525,6 @@ struct MoveJson<'a> {
     score: Option<i64>,
 }
 
-/// `1 ply`, `7 plies`.
-pub fn plies(n: u32) -> String {
-    if n == 1 {
-        "1 ply".into()
-    } else {
-        format!("{n} plies")
-    }
-}
-
 /// A board as rows of cells, for drawing it: the games whose position notation is a grid
 /// (rows from the top separated by `/`, one character a cell, then perhaps the side to
 /// move: `x.o/.../... o`; or a FEN, whose digits count empty cells) are drawn from it,
@@ -566,30 +595,6 @@ impl Grid {
             self.rows.saturating_sub(row)
         )
     }
-}
-
-/// What a solve reports.
-#[derive(Clone, Debug, Default)]
-pub struct Report {
-    /// The game's command name.
-    pub game: String,
-    /// A line to print first instead of `first player: VALUE` (a game's own verdict).
-    pub first_line: Option<String>,
-    /// Lines to print after it.
-    pub lines: Vec<String>,
-    /// Game-specific JSON fields.
-    pub fields: Vec<(String, serde_json::Value)>,
-    /// The start's value and the totals, for the standard block (none for reports that
-    /// are not about one start position).
-    pub standard: Option<(Value, Stats)>,
-    /// The start's value with its score, for games with scores (then the text and JSON
-    /// show it instead of `standard`'s value, whose outcome it has).
-    pub score: Option<Scored>,
-    /// Whether the text ends with the time taken.
-    pub timed: bool,
-    /// A position worth showing first, in the game's notation, for games without a start
-    /// (a chess ending: a position of its longest win).
-    pub example: Option<String>,
 }
 
 /// IOI-style interaction without I/O: lines out, lines in.

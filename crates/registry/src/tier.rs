@@ -2,12 +2,13 @@
 //! scores: a game with scores (`type Score = Scores`: Dots and Boxes, Kalah) reports and
 //! answers with them.
 
-use crate::{Answer, Built, Query, QueryAnswer, QueryError, Report};
+use crate::{Answer, Built, Query, QueryAnswer, QueryError, Report, Solved};
 use retrograde_games::play::{start_session, DynSession, TierPlay};
+use retrograde_solve::exchange::Exchange;
 use retrograde_solve::{Scored, Value};
 use retrograde_tier::{
-    play_moves, replay, Error, Notation, Scoring, SolveOptions, Solved, Storage, TierGame,
-    TierSolution, Turn,
+    play_moves, replay, Error, Notation, Scoring, SolveOptions, Solved as _, Storage, TierGame,
+    TierSolution, Traffic, Turn,
 };
 use std::sync::Arc;
 
@@ -61,29 +62,20 @@ impl<G: Notation + Send + Sync + 'static> Built for TierBuilt<G> {
         }
     }
 
-    fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
-        let opts = recorded(opts, self.command, &self.params);
-        let solution = retrograde_tier::solve(&self.game, &opts)?;
-        Ok(Box::new(TierAnswer {
-            built: self,
-            solution,
-        }))
+    fn on_ranks(&self) -> bool {
+        true
     }
 
-    fn solve_distributed(
-        &self,
-        opts: &SolveOptions,
-        ex: &dyn retrograde_solve::exchange::Exchange,
-    ) -> Result<(Box<dyn Answer + '_>, retrograde_tier::Traffic), Error> {
+    fn solve_over(&self, opts: &SolveOptions, ex: &dyn Exchange) -> Result<Solved<'_>, Error> {
         let opts = recorded(opts, self.command, &self.params);
-        let (solution, traffic) = retrograde_tier::solve_distributed(&self.game, &opts, ex, false)?;
-        Ok((
-            Box::new(TierAnswer {
+        let (solution, traffic) = solve_tiers(&self.game, &opts, ex)?;
+        Ok(Solved {
+            answer: Box::new(TierAnswer {
                 built: self,
                 solution,
             }),
             traffic,
-        ))
+        })
     }
 
     fn open(&self, storage: Arc<dyn Storage>) -> Result<Option<Box<dyn Answer + '_>>, Error> {
@@ -155,6 +147,18 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
     ) -> Result<(Box<dyn DynSession + '_>, String), QueryError> {
         session(&self.solution, self.built.title(), side, from)
     }
+}
+
+/// Solves `game` over `ex`: in one process every tier is kept when values are
+/// ([`SolveOptions::keep_values`]); across ranks, rank 0 keeps what its answer reads (see
+/// `retrograde_tier::solve_distributed`).
+pub(crate) fn solve_tiers<'g, G: TierGame>(
+    game: &'g G,
+    opts: &SolveOptions,
+    ex: &dyn Exchange,
+) -> Result<(TierSolution<'g, G>, Traffic), Error> {
+    let whole = ex.size() == 1 && opts.keep_values;
+    retrograde_tier::solve_distributed(game, opts, ex, whole)
 }
 
 /// `opts` with what a database records to rebuild the game: its command and arguments.

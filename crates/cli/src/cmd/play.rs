@@ -5,20 +5,20 @@
 //! standard input and output (no terminal needed: without one, each command read is echoed
 //! after the prompt, so a transcript reads like a session).
 
+use super::db::tier_error;
 use super::Status;
 use crate::cli::GraphArgs;
 use crate::games::PlayCommand;
-use crate::input;
-use anyhow::{anyhow, bail, Context, Result};
+use crate::{input, mem, progress};
+use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use retrograde_games::play::{start_session, DynSession, PlayGraph};
-use retrograde_registry::QueryError;
+use retrograde_registry::{Answer, QueryError, Reuse, Run, RunError};
+use retrograde_solve::exchange::Solo;
 use retrograde_solve::solve;
-use retrograde_tier::{DirStorage, Storage};
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 const PLAY_HELP: &str = "\
 How to play:
@@ -123,7 +123,6 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             let values = choice.args(true)?;
             let built = (entry.build)(&values).map_err(|e| anyhow!("{e}"))?;
             let name = built.name();
-            let limit = crate::mem::limit_bytes();
             let fail = |e: retrograde_tier::Error| {
                 match (&flags.db, e.is_damage()) {
                 // `play` has no --resume: the repair is a solve by `game`.
@@ -132,46 +131,24 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
                     entry.name,
                     d.display()
                 ),
-                _ => super::game::tier_error(&name, e, false),
+                _ => tier_error(&name, e, false),
             }
             };
-            let mut _tmp = None;
-            let dir = flags
-                .db
-                .as_ref()
-                .map(|d| Arc::new(DirStorage::new(d.clone())));
-            let storage: Option<Arc<dyn Storage>> = match &dir {
-                Some(d) => Some(d.clone()),
-                None if built.needs_storage() => {
-                    let t = tempfile::Builder::new()
-                        .prefix("retrograde-tiers-")
-                        .tempdir()
-                        .map_err(|e| {
-                            anyhow!("cannot create a temporary directory for the tiers: {e}")
-                        })?;
-                    let s: Arc<dyn Storage> = Arc::new(DirStorage::new(t.path().to_path_buf()));
-                    _tmp = Some(t);
-                    Some(s)
-                }
-                None => None,
-            };
-            let opened = match (&flags.db, &storage) {
-                (Some(_), Some(st)) => built.open(st.clone()).map_err(fail)?,
-                _ => None,
-            };
-            let answer = match opened {
-                Some(a) => a,
-                None => {
-                    // No finished database there: solving writes one, as its one writer.
-                    if let Some(d) = &dir {
-                        d.lock().map_err(fail)?;
-                    }
-                    super::game::check(&*built, storage.is_some())?;
-                    let opts =
-                        super::game::options(storage.clone(), flags.db.is_some(), limit, true);
-                    super::game::solve(&*built, opts).map_err(fail)?
-                }
-            };
+            // A finished database is played as it is; without one, solving writes it.
+            let (bars, shown) = progress::tier_bars(built.logs_tiers());
+            let ran = Run::new(built)
+                .db(flags.db.clone())
+                .resume(flags.db.is_some())
+                .reuse(Reuse::Finished)
+                .memory(mem::limit())
+                .give_back(mem::give_back)
+                .progress(shown)
+                .start(&Solo);
+            bars.lock().unwrap_or_else(|p| p.into_inner()).finish();
+            let answer = ran.map_err(|e| match e {
+                RunError::Open(e) | RunError::Lock(e) | RunError::Solve(e) => fail(e),
+                e => anyhow::Error::new(e),
+            })?;
             let (session, intro) = answer
                 .session(&args.side, flags.position.as_deref())
                 .map_err(|e| match e {
@@ -181,29 +158,6 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             play(session, intro, &fail, out)
         }
     }
-}
-
-/// The longest command line read from standard input (`play`, the IOI protocol).
-pub const MAX_LINE: usize = 64 << 10;
-
-/// Reads line `number` of standard input into `line` (cleared first), at most [`MAX_LINE`]
-/// bytes; returns the bytes read, 0 at the end of the input.
-///
-/// # Errors
-/// A read error, or a longer line (which is neither kept whole nor echoed).
-pub fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>, number: u64) -> Result<usize> {
-    line.clear();
-    let n = io::Read::take(&mut *input, MAX_LINE as u64 + 1)
-        .read_until(b'\n', line)
-        .context("<stdin>: cannot read")?;
-    if n > MAX_LINE && line.last() != Some(&b'\n') {
-        let start = String::from_utf8_lossy(&line[..40]).into_owned();
-        bail!(
-            "<stdin>:{number}: a line longer than {} KiB (starting {start:?}…); commands are short",
-            MAX_LINE >> 10
-        );
-    }
-    Ok(n)
 }
 
 fn not_stdin(path: &Path) -> Result<()> {
@@ -231,7 +185,7 @@ fn play(
         out.write_all(session.prompt().as_bytes())?;
         out.flush()?;
         number += 1;
-        let n = read_line(&mut input, &mut line, number)?;
+        let n = input::read_command(&mut input, &mut line, number)?;
         if n == 0 {
             writeln!(out)?;
             out.write_all(session.end_of_input().as_bytes())?;

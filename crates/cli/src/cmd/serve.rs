@@ -45,7 +45,7 @@ Limits (so that no client can stop the server answering others):
 pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<Status> {
     let mut served: Vec<Served> = Vec::new();
     for dir in &args.dbs {
-        let opened = super::query::open(dir)?;
+        let opened = super::db::open(dir)?;
         let report = opened
             .answer
             .report()
