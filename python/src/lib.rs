@@ -908,7 +908,9 @@ fn game(
             retrograde_registry::tier_games()
         )));
     }
-    let built = (e.build)(&values).map_err(|m| PyValueError::new_err(m.to_string()))?;
+    let built = e
+        .build(&values)
+        .map_err(|m| PyValueError::new_err(m.to_string()))?;
     let gname = built.name();
     let title = built.title();
     // Explored games (pebbles, the police map) stop at the limit as they find positions.

@@ -37,6 +37,7 @@
 //! assert_eq!(s.start_value().unwrap().unwrap().to_string(), "tie in 1");
 //! ```
 
+use crate::about::{About, Kind, Param};
 use crate::GameError;
 use retrograde_graph::Primitive;
 use retrograde_tier::index::Colex;
@@ -44,6 +45,45 @@ use retrograde_tier::NotationError;
 use retrograde_tier::{
     Dense, DenseIndex, GoAgain, GoAgainGame, NoSymmetry, Notation, ReverseEdges, ScoredGame,
     Scores, TierGame,
+};
+
+/// What the game says of itself: its command, rules, parameters and notation.
+pub const ABOUT: About = About {
+    name: "kalah",
+    about: "Kalah (mancala): who stores more seeds, and by how many",
+    help: "Kalah with P pits a side and S seeds in each: take every seed of one of your \
+           pits and sow them counter-clockwise, one a pit, into your own store but not the \
+           opponent's; a last seed in your store moves again; a last seed in an empty pit \
+           of yours captures it with the opposite pit's seeds, when there are some (with \
+           --empty-capture also when there are none, the variant Irving, Donkers and \
+           Uiterwijk solved in 2000). When either side is empty, the game ends and each \
+           player stores the seeds on their side. Values are scores: the net number of \
+           seeds the player to move stores from there on. A move is a pit number, 1 (the \
+           farthest from your store) to P. A position (--position) is the first player's \
+           pits in sowing order, '/', the second player's, then the side to move: \
+           3,3,3/3,3,3 x. Every board of the game's seeds is solved, in memory (4 bytes a \
+           board, C(2PS + 2P, 2P) boards): 3x3 and 4x2 in a second, 4x3 (10.5M boards) \
+           in seconds, 4x4 (77M) about a GiB.",
+    examples: &[
+        "kalah --pits 3 --seeds 3",
+        "kalah --pits 4 --seeds 3 --output json",
+        "kalah --pits 3 --seeds 3 --query 1",
+    ],
+    params: &[
+        Param::number("pits", "Pits a side.", 1, 64, "3"),
+        Param::number("seeds", "Seeds in each pit at the start.", 1, 1000, "3"),
+        Param {
+            name: "empty-capture",
+            help: "A last seed in an empty pit of yours captures even when the opposite \
+                   pit is empty.",
+            kind: Kind::Flag,
+            default: None,
+            positional: false,
+            value_name: "",
+        },
+    ],
+    moves: Some("a pit number, 1 (farthest from your store) to the number of pits"),
+    symmetry: "",
 };
 
 /// The most pits a side (a board of 16 pits in a `u128`, 8 bits each).

@@ -5,6 +5,7 @@
 //! the Great Game, IOI 2001 Scores) with their own input formats.
 #![warn(missing_docs)]
 
+pub mod about;
 pub mod chess;
 pub mod connect4;
 pub mod dots;

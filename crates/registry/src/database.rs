@@ -30,8 +30,11 @@ pub fn database(storage: Arc<dyn Storage>) -> Result<Database, Error> {
         let db = GraphDb::open(storage)?.ok_or(Error::Missing { file: name })?;
         return Ok(Database::Graph(Box::new(GraphAnswer { db })));
     };
-    let built = (recorded.entry.build)(&recorded.args).map_err(|m| recorded.damaged(m))?;
-    recorded.check(&*built)?;
+    let built = recorded
+        .entry
+        .build(&recorded.args)
+        .map_err(|m| recorded.damaged(m))?;
+    recorded.check(&built.name())?;
     Ok(Database::Game(built))
 }
 
@@ -140,15 +143,15 @@ impl Recorded {
         Error::damaged(self.file.clone(), why.to_string())
     }
 
-    /// Checks that `built`, made from the recorded parameters, is the game recorded.
+    /// Checks that `name`, the name of the game made from the recorded parameters, is the
+    /// game recorded.
     ///
     /// # Errors
     /// [`Error::Damaged`] when it is not.
-    pub fn check(&self, built: &dyn Built) -> Result<(), Error> {
-        if built.name() != self.game {
+    pub fn check(&self, name: &str) -> Result<(), Error> {
+        if name != self.game {
             return Err(self.damaged(format!(
-                "its parameters make {:?}, it says {:?}",
-                built.name(),
+                "its parameters make {name:?}, it says {:?}",
                 self.game
             )));
         }

@@ -30,7 +30,7 @@ self_cell::self_cell!(
 /// use retrograde_solve::exchange::Solo;
 /// use retrograde_tier::SolveOptions;
 /// let e = entry("tictactoe").unwrap();
-/// let game = (e.build)(&Args::with_defaults(e.params).unwrap()).unwrap();
+/// let game = e.build(&Args::with_defaults(e.params).unwrap()).unwrap();
 /// let (answer, _) = Held::solve(game.into(), &SolveOptions::default(), &Solo).unwrap();
 /// let q = answer.query(&Query::Moves(vec![])).unwrap();
 /// assert_eq!(q.value.to_string(), "tie in 9");

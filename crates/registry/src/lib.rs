@@ -15,7 +15,7 @@
 //! use retrograde_tier::SolveOptions;
 //! let e = entry("tictactoe").unwrap();
 //! let args = Args::with_defaults(e.params).unwrap();
-//! let game = (e.build)(&args).unwrap();
+//! let game = e.build(&args).unwrap();
 //! let answer = game.solve(&SolveOptions::default(), &Solo).unwrap().answer;
 //! let q = answer.query(&Query::Moves(vec!["b2".into()])).unwrap();
 //! assert_eq!(q.value.to_string(), "tie in 8");
@@ -26,106 +26,32 @@
 pub mod chess;
 mod database;
 mod entries;
+mod entry;
+mod explored;
+mod heap;
 mod held;
 mod params;
 mod play_graph;
+mod problems;
 pub mod report;
 mod run;
 mod tier;
 
-pub use chess::ChessBuilt;
 pub use database::{database, open, Database, GraphAnswer, Opened};
-pub use entries::{entries, entry};
+pub use entries::{entries, entry, tier_games};
+pub use entry::{Drawing, Entry, Make};
+pub use explored::{Explore, Explored};
 pub use held::Held;
 pub use params::{parse, ArgError, ArgValue, Args, Input, Kind, Param, OPTIONAL};
 pub use report::{plies, Report};
 pub use run::{Ran, Reuse, Run, RunError};
-pub use tier::TierBuilt;
-
-/// Every tier game's name, in the registry's order, for messages (`connect4, quixo, ...`).
-pub fn tier_games() -> String {
-    entries()
-        .iter()
-        .filter(|e| e.tiered)
-        .map(|e| e.name)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
+pub use tier::{Hooks, Standard, TierBuilt};
 
 use retrograde_games::play::DynSession;
 use retrograde_solve::exchange::Exchange;
 use retrograde_solve::{Scored, Value};
 use retrograde_tier::{Error, SolveOptions, Storage, Traffic};
 use std::sync::Arc;
-
-/// A built-in game: how to name it, what it takes, how to build it.
-#[derive(Copy, Clone)]
-pub struct Entry {
-    /// The command name: `connect4`.
-    pub name: &'static str,
-    /// One line for a list of games.
-    pub about: &'static str,
-    /// The rules, the notation, and what solving costs, for `--help`.
-    pub help: &'static str,
-    /// Example command lines (after `retrograde game`).
-    pub examples: &'static [&'static str],
-    /// The parameters.
-    pub params: &'static [Param],
-    /// How moves are typed in `play`; `None` when the game cannot be played.
-    pub play: Option<&'static str>,
-    /// Whether the game is solved tier by tier, so that `--db`, `--resume` and `query` apply.
-    pub tiered: bool,
-    /// Whether positions are named by moves from a start (`--query MOVES`); a chess ending
-    /// has no start and is asked by position (`query DB --position FEN`).
-    pub start: bool,
-    /// Whether `--dump` writes every position as CSV ([`Answer::dump`]).
-    pub dump: bool,
-    /// How the web explorer draws its positions.
-    pub drawing: Drawing,
-    /// Builds the game from parameter values.
-    pub build: fn(&Args) -> Result<Box<dyn Built>, BuildError>,
-}
-
-impl std::fmt::Debug for Entry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Entry")
-            .field("name", &self.name)
-            .finish_non_exhaustive()
-    }
-}
-
-/// How the web explorer draws a game's positions: the board of a query's answer ([`Grid`])
-/// with these pieces, or (`None`) the position with its moves as a list.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Drawing {
-    /// No board: the position and its moves (graphs, pebbles, the police map).
-    None,
-    /// Stones dropped into columns (Connect-4): a move is a column number.
-    Holes,
-    /// Marks on a grid (tic-tac-toe): `x` and `o`.
-    Marks,
-    /// Cubes marked `x` or `o` (Quixo).
-    Cubes,
-    /// Stones on a grid (Teeko, and any other grid).
-    Stones,
-    /// A chessboard: FEN letters, white's upper case; moves in UCI (`e7e8q`).
-    Chess,
-}
-
-impl Drawing {
-    /// The name the explorer's API gives it (`holes`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Drawing::None => "none",
-            Drawing::Holes => "holes",
-            Drawing::Marks => "marks",
-            Drawing::Cubes => "cubes",
-            Drawing::Stones => "stones",
-            Drawing::Chess => "chess",
-        }
-    }
-}
 
 /// A game built from its parameters, ready to solve.
 pub trait Built: Send + Sync {
@@ -856,7 +782,7 @@ mod tests {
     #[test]
     fn a_refused_build_says_which_game_and_why() {
         let e = entry("connect4").unwrap();
-        let build = |a: &Args| (e.build)(a).err().expect("refused");
+        let build = |a: &Args| e.build(a).err().expect("refused");
         let mut a = Args::with_defaults(e.params).unwrap();
         a.set("width", ArgValue::Number(0));
         let err = build(&a);
@@ -887,7 +813,7 @@ mod tests {
                 bytes: b"1 2\nPQ\n".to_vec(),
             }),
         );
-        let err = (e.build)(&a).err().expect("refused");
+        let err = e.build(&a).err().expect("refused");
         assert!(matches!(&err, BuildError::Input { name, .. } if name == "map.txt"));
         assert!(err.to_string().starts_with("map.txt:"), "{err}");
     }
@@ -898,7 +824,7 @@ mod tests {
         let mut a = Args::with_defaults(e.params).unwrap();
         a.set("width", ArgValue::Number(20));
         a.set("height", ArgValue::Number(1));
-        let built = (e.build)(&a).expect("a 20x1 board is built");
+        let built = e.build(&a).expect("a 20x1 board is built");
         assert_eq!(
             built.check(None, false),
             Err(TooBig::Columns { width: 20, max: 16 })

@@ -30,6 +30,17 @@ pub struct Report {
 }
 
 impl Report {
+    /// The report of a game `game` (its command name) with a start: the start's value and
+    /// the totals, timed.
+    pub fn standard(game: &str, start: Value, stats: &Stats) -> Report {
+        Report {
+            game: game.into(),
+            standard: Some((start, stats.clone())),
+            timed: true,
+            ..Report::default()
+        }
+    }
+
     /// The report as lines of text: the start's value (or the game's own first line), the
     /// game's lines, the totals, and the time taken (`seconds`, the whole run's) with the
     /// peak memory when known (`peak`, bytes).

@@ -18,7 +18,7 @@
 //! let e = entry("connect4").unwrap();
 //! let mut args = Args::with_defaults(e.params).unwrap();
 //! args.set("height", ArgValue::Number(3));
-//! let game = (e.build)(&args).unwrap();
+//! let game = e.build(&args).unwrap();
 //! // Connect-4 keeps its tiers in files: a temporary directory, removed with the answer.
 //! let ran = Run::new(game).start(&Solo).unwrap();
 //! let q = ran.query(&Query::Moves(vec!["3".into()])).unwrap();

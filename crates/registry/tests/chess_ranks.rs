@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 fn built(args: serde_json::Value) -> Box<dyn Built> {
     let e = entry("chess").expect("chess");
-    (e.build)(&Args::from_json(e.params, &args).expect("parameters")).expect("a game")
+    e.build(&Args::from_json(e.params, &args).expect("parameters"))
+        .expect("a game")
 }
 
 /// A report without what depends on the clock: the seconds of a set's lines and JSON.

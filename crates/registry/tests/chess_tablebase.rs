@@ -13,7 +13,8 @@ use std::sync::{Arc, OnceLock};
 /// The registry's game of `args` (the parameters as `database.json` records them).
 fn built(game: &str, args: serde_json::Value) -> Box<dyn Built> {
     let e = entry(game).expect("a built-in game");
-    (e.build)(&Args::from_json(e.params, &args).expect("parameters")).expect("a game")
+    e.build(&Args::from_json(e.params, &args).expect("parameters"))
+        .expect("a game")
 }
 
 /// Solves `game` into `dir`, as `retrograde game ... --db DIR` does.

@@ -9,7 +9,9 @@ use retrograde_tier::SolveOptions;
 /// The registry's game of `args`, solved in memory.
 fn solved(game: &str, args: serde_json::Value) -> (Box<dyn Built>, SolveOptions) {
     let e = entry(game).expect("a built-in game");
-    let built = (e.build)(&Args::from_json(e.params, &args).expect("parameters")).expect("a game");
+    let built = e
+        .build(&Args::from_json(e.params, &args).expect("parameters"))
+        .expect("a game");
     (built, SolveOptions::default())
 }
 

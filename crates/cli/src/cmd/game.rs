@@ -33,7 +33,7 @@ pub fn run(
         bail!("game {}: --query and --dump: one or the other", entry.name);
     }
     let values = choice.args(false)?;
-    let built = (entry.build)(&values).map_err(|e| anyhow!("{e}"))?;
+    let built = entry.build(&values).map_err(|e| anyhow!("{e}"))?;
     let name = built.name();
     // Across K ranks, each holds about 1/K of the values; rank 0 prints, the others nothing.
     let ranks = ex.size() as u64;

@@ -121,7 +121,7 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
         PlayCommand::Game(choice, flags) => {
             let entry = choice.entry;
             let values = choice.args(true)?;
-            let built = (entry.build)(&values).map_err(|e| anyhow!("{e}"))?;
+            let built = entry.build(&values).map_err(|e| anyhow!("{e}"))?;
             let name = built.name();
             let fail = |e: retrograde_tier::Error| {
                 match (&flags.db, e.is_damage()) {

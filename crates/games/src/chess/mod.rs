@@ -52,6 +52,7 @@
 //! assert_eq!(s.value(&p).unwrap(), Some(Value::Win(1)));
 //! ```
 
+use crate::about::{About, Kind, Param, OPTIONAL};
 use crate::GameError;
 use cozy_chess::{
     get_between_rays, get_bishop_moves, get_bishop_rays, get_king_moves, get_knight_moves,
@@ -66,6 +67,61 @@ use retrograde_tier::{
 };
 use std::cmp::Ordering;
 use std::fmt;
+
+/// What the game says of itself: its command, rules, parameters and notation.
+pub const ABOUT: About = About {
+    name: "chess",
+    about: "chess endings: exact depth to mate of every position (KQvK, KRPvKR, ...)",
+    help: "A chess ending given by its material, white first: KQvK, KRvK, KPvK, KBNvK, \
+           KRvKB, KRPvKR (at most 5 pieces, kings included). Solves every position of \
+           the ending, and of every ending it converts into by a capture or a \
+           promotion, by retrograde analysis, and prints the totals by side to move, \
+           the longest win and a histogram of the depth to mate. Values are for the \
+           side to move: win in N / loss in N count plies to mate (mate in M moves is \
+           2M-1 plies for the winner to move); a tie is a stalemate or insufficient \
+           material ahead; a draw never ends (no 50-move rule, repetitions are not \
+           counted). No castling; en passant and every promotion are played. \
+           Positions are FEN (--position '8/8/8/4k3/8/8/8/4KQ2 w - - 0 1'), moves \
+           UCI (e2e4, e7e8q); `query DB --position FEN --moves e2e4,...` asks about \
+           the position after moves. --dump prints every position as CSV \
+           fen,outcome,remoteness. --up-to N solves every ending of up to N pieces \
+           instead (a tablebase set, each table once, with a report per ending; \
+           with --db it resumes where an interrupted run stopped). Cost: 3 pieces in \
+           about a second, 4 pieces in seconds to a minute, KRPvKR about 1.5 GB of \
+           values (use --db).",
+    examples: &[
+        "chess KQvK",
+        "chess KRvK --output json",
+        "chess KPvK --db kpk",
+        "chess KQvK --dump",
+        "chess --up-to 4 --db tb4",
+    ],
+    params: &[
+        Param {
+            name: "material",
+            help: "The ending, white first: KQvK, KRPvKR, ... (at most 5 pieces).",
+            kind: Kind::Text,
+            default: OPTIONAL,
+            positional: true,
+            value_name: "MATERIAL",
+        },
+        Param {
+            name: "up-to",
+            help: "Instead of one ending, every ending of up to N pieces (3, 4 or 5, kings \
+                   included), each table once: a tablebase set. With --db, an interrupted \
+                   run resumes where it stopped.",
+            kind: Kind::Number {
+                min: 3,
+                max: MAX_PIECES as u64,
+            },
+            default: OPTIONAL,
+            positional: false,
+            value_name: "N",
+        },
+    ],
+    moves: Some("a move in UCI notation, such as e2e4 or e7e8q"),
+    symmetry: "",
+};
 
 /// The most pieces of an ending, kings included.
 pub const MAX_PIECES: usize = 5;
@@ -736,6 +792,8 @@ pub struct Chess {
     swapped_pairs: [Box<[u8; 4096]>; 2],
     /// [`COLOURS`], or all [`KEEP`] when both colourings are solved apart.
     colours: &'static [u8; 1 << 12],
+    /// For a tablebase set ([`Chess::up_to`]), its number of pieces.
+    set: Option<usize>,
 }
 
 impl fmt::Debug for Chess {
@@ -782,7 +840,15 @@ impl Chess {
             return Err(GameError::UpTo { pieces });
         }
         let roots: Vec<Material> = (2..=pieces).flat_map(Material::all).collect();
-        Ok(Chess::named(&roots, format!("chess up to {pieces} pieces")))
+        let mut set = Chess::named(&roots, format!("chess up to {pieces} pieces"));
+        set.set = Some(pieces);
+        Ok(set)
+    }
+
+    /// The number of pieces of a tablebase set ([`Chess::up_to`]); `None` for endings
+    /// given by their material.
+    pub fn set(&self) -> Option<usize> {
+        self.set
     }
 
     /// The endings `roots` under the name `name`.
@@ -849,6 +915,7 @@ impl Chess {
             fixing,
             swapped_pairs,
             colours: &COLOURS,
+            set: None,
         }
     }
 
