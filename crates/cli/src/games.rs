@@ -4,8 +4,9 @@
 //! game accepts: `--db` and `--resume` for tier games, `--query` for those with a start,
 //! `--dump` for those that can list every position.
 
-use crate::cli::{DumpFlag, QueryFlag, TierArgs};
-use crate::cmd::play::PlayTierArgs;
+use crate::flags::{
+    DumpFlag, GraphPlay, PlayTierArgs, QueryFlag, TierArgs, GRAPH_ABOUT, GRAPH_EXAMPLES,
+};
 use crate::input;
 use anyhow::{anyhow, Result};
 use clap::{Arg, ArgAction, ArgMatches, Args as _, Command, FromArgMatches, Subcommand};
@@ -214,7 +215,7 @@ impl Subcommand for GameCommand {
 #[derive(Clone, Debug)]
 pub enum PlayCommand {
     /// A graph file.
-    Graph(crate::cmd::play::GraphPlay),
+    Graph(GraphPlay),
     /// A built-in game, and (tier games) the database and position to play from.
     Game(GameChoice, PlayTierArgs),
 }
@@ -225,9 +226,7 @@ impl FromArgMatches for PlayCommand {
             .subcommand()
             .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::MissingSubcommand))?;
         if name == "graph" {
-            return Ok(PlayCommand::Graph(
-                crate::cmd::play::GraphPlay::from_arg_matches(sub)?,
-            ));
+            return Ok(PlayCommand::Graph(GraphPlay::from_arg_matches(sub)?));
         }
         let e = entry(name)
             .filter(|e| e.play.is_some())
@@ -248,10 +247,10 @@ impl Subcommand for PlayCommand {
     fn augment_subcommands(mut cmd: Command) -> Command {
         // A flattened struct's doc comment becomes the command's about: set ours after.
         cmd = cmd.subcommand(
-            <crate::cmd::play::GraphPlay as clap::Args>::augment_args(Command::new("graph"))
+            <GraphPlay as clap::Args>::augment_args(Command::new("graph"))
                 .about("Any game graph file (the formats of `retrograde solve`)")
-                .long_about(crate::cmd::play::GRAPH_ABOUT)
-                .after_help(crate::cmd::play::GRAPH_EXAMPLES),
+                .long_about(GRAPH_ABOUT)
+                .after_help(GRAPH_EXAMPLES),
         );
         for e in entries().iter().filter(|e| e.play.is_some()) {
             let moves = e.play.unwrap_or_default();

@@ -4,7 +4,7 @@
 //! never held in memory whole; GRF and JSON files are small by nature and read whole. Every
 //! error names the file (and the line, when there is one).
 
-use crate::cli::{FormatArg, GraphArgs, NoMove};
+use crate::flags::{FormatArg, GraphArgs, NoMove};
 use anyhow::{anyhow, bail, Context, Result};
 use retrograde_graph::format::{self, Format, ParseError, ParseOptions, TextParser};
 use retrograde_graph::{Graph, GraphBuilder, Primitive};

@@ -2,6 +2,7 @@
 
 mod cli;
 mod cmd;
+mod flags;
 mod games;
 mod input;
 mod mem;

@@ -7,94 +7,17 @@
 
 use super::db::tier_error;
 use super::Status;
-use crate::cli::GraphArgs;
+use crate::cli::PlayArgs;
+use crate::flags::GraphPlay;
 use crate::games::PlayCommand;
 use crate::{input, mem, progress};
 use anyhow::{anyhow, bail, Result};
-use clap::Args;
 use retrograde_games::play::{start_session, DynSession, PlayGraph};
 use retrograde_registry::{Answer, QueryError, Reuse, Run, RunError};
 use retrograde_solve::exchange::Solo;
 use retrograde_solve::solve;
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
-use std::path::PathBuf;
-
-const PLAY_HELP: &str = "\
-How to play:
-  The position is shown with its value for the side to move, then every legal move, best
-  first, with what it is worth to the side that plays it. Type a move as listed (b2,
-  take 2, 7, ne, ...) or a command: moves, show, hint, undo, help, quit. The engine
-  answers at once with a best move (the first of the best-valued ones as listed).
-  Commands are read line by line from standard input, so a script can play; without a
-  terminal each command is echoed after the prompt. An illegal move is reported with the
-  legal ones and play goes on. The end of the input ends the session (exit status 0).
-
-Values, for the player to move, with perfect play from both sides (plies = single moves):
-  win in 3    that player wins in 3 plies     loss in 8   loses in 8 at the latest
-  tie in 2    the game ends level in 2        draw        the game never ends
-  A drawn game goes on until you quit (a repeated position is pointed out); if the engine
-  would move forever without your turn coming (a cycle of its own), the game ends there
-  as a draw.
-
-Examples:
-  retrograde play tictactoe                          # you are X and move first
-  retrograde play tictactoe --side O                 # the engine opens
-  retrograde play pebbles --count 10 --take 1,2      # type \"take 1\" or just \"1\"
-  retrograde play graph examples/loopy.rg --start 8  # moves are vertex ids or names
-  retrograde play police-thief map.txt --side thief  # moves are n ne e se s sw w nw stay
-  printf 'b2\\nhint\\nundo\\nquit\\n' | retrograde play tictactoe";
-
-#[derive(Debug, Args)]
-#[command(after_help = PLAY_HELP)]
-pub struct PlayArgs {
-    #[command(subcommand)]
-    pub game: crate::games::PlayCommand,
-    /// Your side: `first` or `1` (the side that moves first), `second` or `2`, or a side's
-    /// name (X, O, policeman, thief, "player 1" in an arena). The engine plays the other.
-    #[arg(long, global = true, value_name = "SIDE", default_value = "first")]
-    pub side: String,
-}
-
-/// The flags of `play NAME` for tier games.
-#[derive(Clone, Debug, Default, Args)]
-pub struct PlayTierArgs {
-    /// Play from a finished database (`retrograde game NAME ... --db DIR`, the same
-    /// parameters) instead of solving first. A database of another game or size is
-    /// refused.
-    #[arg(long, value_name = "DIR")]
-    pub db: Option<PathBuf>,
-    /// Start from this position, in the game's notation (see `retrograde game NAME
-    /// --help`), instead of the start.
-    #[arg(long, value_name = "POSITION")]
-    pub position: Option<String>,
-}
-
-/// The long help of `play graph`.
-pub const GRAPH_ABOUT: &str = "Any game graph file (the formats of `retrograde solve`).\n\n\
-Moves are labelled by the successor's id, and by its name when the file gives one. The turn \
-passes on every move except go-again ones; in an arena the owner of a vertex moves there (the \
-sides are player 0 and player 1).";
-
-/// The examples of `play graph`.
-pub const GRAPH_EXAMPLES: &str = "Examples:\n  \
-    retrograde play graph examples/pebbles.rg            # starts at the file's start\n  \
-    retrograde play graph examples/arena.rg --side 2\n  \
-    retrograde play graph game.txt --start 5 --no-move win";
-
-/// `play graph FILE`.
-#[derive(Clone, Debug, Args)]
-pub struct GraphPlay {
-    /// The graph file (not standard input, which carries your moves).
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
-    #[command(flatten)]
-    pub graph: GraphArgs,
-    /// Where to start: a vertex id or a name from the file (default: the file's start,
-    /// else vertex 0).
-    #[arg(long, value_name = "V")]
-    pub start: Option<String>,
-}
 
 pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
     match &args.game {
