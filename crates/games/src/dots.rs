@@ -64,8 +64,7 @@ pub const ABOUT: About = About {
     symmetry: "",
 };
 
-/// The most lines a board may have (a line set is a `u64`; and tiers must fit the engine).
-pub const MAX_LINES: u32 = 40;
+pub use crate::limits::MAX_LINES;
 
 /// Dots and Boxes on `rows x cols` boxes.
 #[derive(Clone, Debug)]

@@ -86,8 +86,7 @@ pub const ABOUT: About = About {
     symmetry: "",
 };
 
-/// The most pits a side (a board of 16 pits in a `u128`, 8 bits each).
-pub const MAX_PITS: u32 = 8;
+pub use crate::limits::MAX_PITS;
 
 /// A board as the mover sees it: pit `k` in bits `8k..8k+8`; the mover's pits first.
 pub type Board = u128;

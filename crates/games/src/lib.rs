@@ -14,6 +14,7 @@ mod explore;
 mod game;
 pub mod great_game;
 pub mod kalah;
+mod limits;
 pub mod pebbles;
 pub mod play;
 pub mod police;

@@ -123,8 +123,7 @@ pub const ABOUT: About = About {
     symmetry: "",
 };
 
-/// The most pieces of an ending, kings included.
-pub const MAX_PIECES: usize = 5;
+pub use crate::limits::MAX_PIECES;
 /// Pieces other than the kings.
 const MAX_OTHERS: usize = MAX_PIECES - 2;
 /// Black's bit in a piece code (a code is `kind | colour`, kind 1 = pawn .. 5 = queen).
