@@ -23,7 +23,7 @@ Every function also takes, by keyword:
   each table that has two (chess), about half the disk; every lookup answers as before.
 
 Before anything big is allocated, the command line's memory plan refuses a game that would
-not fit (``MemoryError``, with its message: ``quixo(size=5)`` needs about 1.5 TiB), and a
+not fit (``MemoryError``, with its message: ``quixo(size=5)`` needs about 2.3 TiB), and a
 size no game supports is a ``ValueError``. The GIL is released while solving, and Ctrl-C
 interrupts (a database keeps the tiers already finished).
 """

@@ -914,7 +914,7 @@ fn game(
     let gname = built.name();
     let title = built.title();
     // Explored games (pebbles, the police map) stop at the limit as they find positions.
-    retrograde_games::set_memory_limit(limit.map(|l| l.bytes));
+    retrograde_games::set_memory_limit(limit.map(retrograde_mem::Limit::room));
     let cancel = Arc::new(AtomicBool::new(false));
     let shown = Progress::new(progress);
     // A finished database is opened as it is, and a damaged one solved again (with

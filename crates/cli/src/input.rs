@@ -82,10 +82,28 @@ pub(crate) fn located(name: &str, e: ParseError) -> anyhow::Error {
     }
 }
 
+/// The memory a graph of `n` vertices and `m` edges needs while it is read and laid out:
+/// the layout and the solve ([`retrograde_mem::graph_bytes`]) and the two blocks of text in
+/// flight.
+fn reading_bytes(n: u64, m: u64) -> u64 {
+    retrograde_mem::graph_bytes(n, m).saturating_add(2 * BLOCK as u64)
+}
+
+/// Refuses a file before it is read when the limit cannot even hold its blocks of text in
+/// flight (the smaller of two blocks and the file).
+fn check_before_reading(path: Option<&Path>, name: &str) -> Result<()> {
+    let size = path
+        .filter(|p| *p != Path::new("-"))
+        .and_then(|p| std::fs::metadata(p).ok())
+        .map_or(2 * BLOCK as u64, |m| m.len().min(2 * BLOCK as u64));
+    crate::mem::check(&format!("{name}: reading it"), size)
+}
+
 /// Reads and lays out the graph named by `args`.
 pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
     let name = display_name(path);
     let started = Instant::now();
+    check_before_reading(path, &name)?;
     let mut reader = open(path)?;
     let mut block = Vec::with_capacity(BLOCK);
     fill(&mut *reader, &mut block, &name)?;
@@ -109,7 +127,17 @@ pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
             let mut parser = TextParser::new(format);
             let name = name.as_str();
             blocks(reader, block, name, |b| {
-                parser.feed(b).map_err(|e| located(name, e))
+                parser.feed(b).map_err(|e| located(name, e))?;
+                // The graph so far already needs this much: stop as soon as it is over the
+                // limit, not once the whole file is read.
+                let (n, m, lines) = parser.read_so_far();
+                crate::mem::check(
+                    &format!(
+                        "{name}: {n} vertices and {m} edges by line {lines} ({})",
+                        retrograde_mem::VERTEX_COUNT_OF_A_FILE
+                    ),
+                    reading_bytes(n, m),
+                )
             })?;
             parser.finish(&opts).map_err(|e| located(name, e))?
         }
@@ -152,8 +180,11 @@ fn whole(text: &[u8], format: Format, name: &str, opts: &ParseOptions) -> Result
 fn build(builder: GraphBuilder, name: String, started: Instant) -> Result<Loaded> {
     let (n, m) = (builder.vertex_count(), builder.edge_count() as u64);
     crate::mem::check(
-        &format!("{name}: {n} vertices and {m} edges (the largest vertex id or `vertices` line sets the vertex count)"),
-        retrograde_mem::graph_bytes(n, m),
+        &format!(
+            "{name}: {n} vertices and {m} edges ({})",
+            retrograde_mem::VERTEX_COUNT_OF_A_FILE
+        ),
+        reading_bytes(n, m),
     )?;
     let parse = started.elapsed();
     let started = Instant::now();

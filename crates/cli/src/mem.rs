@@ -33,7 +33,7 @@ pub fn one_arena() {
 /// Called by `main` before any command runs.
 pub fn init(flag: Option<u64>) -> Option<Limit> {
     let l = *LIMIT.get_or_init(|| retrograde_mem::detect(flag));
-    retrograde_games::set_memory_limit(l.map(|l| l.bytes));
+    retrograde_games::set_memory_limit(l.map(Limit::room));
     l
 }
 
@@ -42,9 +42,10 @@ pub fn limit() -> Option<Limit> {
     *LIMIT.get_or_init(|| retrograde_mem::detect(None))
 }
 
-/// The limit in bytes, for libraries that take a number.
+/// The bytes a plan may use under the limit ([`Limit::room`]: the limit less what the
+/// process holds beside the plan), for libraries that take a number.
 pub fn limit_bytes() -> Option<u64> {
-    limit().map(|l| l.bytes)
+    limit().map(Limit::room)
 }
 
 /// Refuses `need` bytes over the limit: `{what} needs about X, limit Y (from ...)`.

@@ -295,6 +295,10 @@ impl TierGame for DotsAndBoxes {
     fn remoteness_bound(&self) -> Option<u32> {
         Some(self.lines)
     }
+    /// Every move draws a line: it leaves its tier.
+    fn moves_inside_bound(&self) -> Option<u64> {
+        Some(0)
+    }
 }
 
 impl DenseIndex for DotsAndBoxes {

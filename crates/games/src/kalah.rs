@@ -286,6 +286,10 @@ impl TierGame for Kalah {
     fn moves(&self, b: &Board, out: &mut Vec<Board>) {
         out.extend(self.sowings(*b).map(|(_, s)| s.child));
     }
+    /// A move is one of the mover's pits.
+    fn moves_inside_bound(&self) -> Option<u64> {
+        Some(u64::from(self.pits))
+    }
 }
 
 impl DenseIndex for Kalah {

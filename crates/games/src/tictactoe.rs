@@ -307,6 +307,10 @@ impl TierGame for TicTacToe {
     fn remoteness_bound(&self) -> Option<u32> {
         Some(self.cells)
     }
+    /// Every move adds a stone: it leaves its tier.
+    fn moves_inside_bound(&self) -> Option<u64> {
+        Some(0)
+    }
 }
 
 impl DenseIndex for TicTacToe {

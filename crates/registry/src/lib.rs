@@ -323,7 +323,7 @@ pub fn plan(
         })?;
     }
     built
-        .check(limit.map(|l| l.bytes.saturating_mul(ranks)), stored)
+        .check(limit.map(|l| l.room().saturating_mul(ranks)), stored)
         .map_err(|why| Refused::Size { game: game(), why })
 }
 

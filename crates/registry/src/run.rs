@@ -225,7 +225,7 @@ impl Run {
         }
         let tables = built.logs_tiers().then(|| Arc::new(Tables::default()));
         let mut opts = SolveOptions::default();
-        opts.memory_limit = self.limit.map(|l| l.bytes);
+        opts.memory_limit = self.limit.map(retrograde_mem::Limit::room);
         opts.give_back = self.give_back;
         opts.keep_values = self.keep_values;
         opts.storage = storage;

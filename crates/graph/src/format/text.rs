@@ -217,6 +217,16 @@ impl TextParser {
             .feed(data, &mut |c| take_chunk(b, again, directives, c))
     }
 
+    /// The vertices and edges read so far (the vertex count is the largest id plus one),
+    /// and the lines: what a caller compares with its memory limit as the input comes in.
+    pub fn read_so_far(&self) -> (u64, u64, u64) {
+        (
+            self.builder.vertex_count(),
+            self.builder.edge_count() as u64,
+            self.lines.lines(),
+        )
+    }
+
     /// Ends the input: parses a last line without a newline, applies the directives, and
     /// hands over the builder (call [`GraphBuilder::build`] to lay the graph out).
     ///

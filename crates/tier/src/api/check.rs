@@ -56,6 +56,14 @@ pub fn check_game<G: TierGame>(game: &G, samples: u64) -> Result<(), Violation> 
             twice(&moves).map_err(|c| format!("{p:?}: moves lists {c:?} twice, but the game promises distinct moves (DISTINCT_MOVES)"))?;
         }
         leaving(game, &p, t, &moves)?;
+        if let Some(bound) = game.moves_inside_bound() {
+            let inside = moves.iter().filter(|c| game.tier(c) == t).count() as u64;
+            if inside > bound {
+                return Err(format!(
+                    "{p:?} makes {inside} moves inside its tier {t:?}, past moves_inside_bound, {bound}"
+                ));
+            }
+        }
         for c in &moves {
             let tc = game.tier(c);
             if tc != t && !dag.children[k].iter().any(|&x| dag.tiers[x] == tc) {

@@ -131,7 +131,21 @@ pub trait TierGame: Sync + Sized {
     fn remoteness_bound(&self) -> Option<u32> {
         None
     }
+
+    /// An upper bound on the moves of a position that stay inside its tier, if the game
+    /// knows one (0 for a game whose every move leaves its tier, such as a board that only
+    /// fills up). The memory plan of a game without un-moves counts the tier's reverse edges
+    /// with it; without one it counts [`ASSUMED_MOVES_INSIDE`] a position, and the engine
+    /// checks the edges it found against the limit before it lays them out. `check_game`
+    /// tests the bound. Default: none.
+    fn moves_inside_bound(&self) -> Option<u64> {
+        None
+    }
 }
+
+/// The moves inside a tier a position is assumed to make, for the memory plan of a game
+/// without un-moves that gives no [`TierGame::moves_inside_bound`].
+pub const ASSUMED_MOVES_INSIDE: u64 = 4;
 
 // ------------------------------------------------------------------------------------------
 // Layout: how a tier's positions are numbered.

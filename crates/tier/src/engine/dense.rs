@@ -111,10 +111,13 @@
 //! by `u32` slot).
 //!
 //! # Memory (per rank: its share of each)
-//! Per slot of the tier: one value cell (1 or 2 bytes); the level lists (4 bytes per entry:
-//! in all, at most about one entry per position for the decided lists, plus seeds and
-//! phantoms); without un-moves, 8 bytes per move inside the tier while the reverse edges are
-//! built, 4 (plus offsets, 8 per slot) once they are. With ranks, per init round the exits
+//! Per slot of the tier: one value cell (1, 2 or 4 bytes; the plain cells of the answer
+//! take the atomics' memory in place); the level lists (4 bytes per entry: in all, at most
+//! about one entry per position for the decided lists, plus seeds and phantoms); an init
+//! round's events before they are filed (8 bytes each, 16 with scores, at most one a place
+//! of the round); without un-moves, 8 bytes per move inside the tier while the reverse edges
+//! are built, 4 (plus offsets, 8 per slot) once they are. The memory plan counts each of
+//! these with one model, `engine::Work`. With ranks, per init round the exits
 //! waiting for remote values (8 bytes each, plus 12 a waiting position), and per level at
 //! most 4 bytes per update crossing ranks.
 
@@ -717,15 +720,14 @@ pub(crate) fn solve_tier<G: DenseIndex, C: Staged, P: Placement>(
         let ties = [lists.ties, lists.tie_seeds, Levels::default()];
         levels::<G, C, P, _, true>(&parents, &cells, ties, &C::ties(), ex, opts)?;
     }
-    // 4. Draws; holes back to 0.
-    let out: Vec<C> = cells
-        .into_par_iter()
-        .map(|a| match C::into_inner(a) {
-            c if c.counter().is_some() => C::DRAW,
-            c if c == C::HOLE => C::UNDECIDED,
-            c => c,
-        })
-        .collect();
+    // 4. Draws; holes back to 0. In place: the plain cells take the atomics' memory (the
+    // same layout, which `collect` reuses), so the tier is never held twice.
+    cells.par_iter().for_each(|a| match C::load(a) {
+        c if c.counter().is_some() => C::store(a, C::DRAW),
+        c if c == C::HOLE => C::store(a, C::UNDECIDED),
+        _ => {}
+    });
+    let out: Vec<C> = cells.into_iter().map(C::into_inner).collect();
     Ok((out, solved, game.start().is_none().then_some(moves)))
 }
 
@@ -1639,5 +1641,26 @@ pub(crate) fn cell_at<C: Cell>(b: &[u8], i: usize) -> C {
         _ => C::from_bits(u32::from_le_bytes(
             b[4 * i..4 * i + 4].try_into().expect("4 bytes"),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The end of a tier's solve turns its atomic cells into plain ones without a second
+    /// array: the memory plan counts the tier's cells once.
+    #[test]
+    fn plain_cells_take_the_atomics_memory() {
+        fn same<C: Cell>() {
+            let cells: Vec<C::Atomic> = (0..10_000).map(|_| C::UNDECIDED.atomic()).collect();
+            let at = cells.as_ptr() as usize;
+            let out: Vec<C> = cells.into_iter().map(C::into_inner).collect();
+            assert_eq!(out.as_ptr() as usize, at);
+            assert_eq!(out.len(), 10_000);
+        }
+        same::<u8>();
+        same::<u16>();
+        same::<ScoreCell>();
     }
 }

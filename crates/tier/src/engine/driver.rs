@@ -10,9 +10,7 @@ use crate::api::game::{canonical, DenseIndex, Symmetry};
 use crate::engine::dense::{self, Below, Staged, TASK};
 use crate::engine::dense::{cell_at, push_cell};
 use crate::engine::solution::{TierData, TierSolution, TierTotals};
-use crate::engine::{
-    count, working_bytes, write_finished, Dag, Engine, Event, SolveOptions, Traffic,
-};
+use crate::engine::{count, write_finished, Dag, Engine, Event, SolveOptions, Traffic, Work};
 use crate::error::Error;
 use crate::stats::merge_stats;
 use crate::stats::Stats;
@@ -256,7 +254,7 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
         });
         let shares: Vec<u64> = parts.iter().map(|p| p.len(me)).collect();
         let stored = opts.storage.is_some();
-        super::plan_memory(&dag, &shares, C::BYTES as u64, stored, opts)?;
+        super::plan_memory(&dag, &shares, Work::of(game, C::BYTES as u64), stored, opts)?;
         let files = dag.names.iter().map(|t| P::file(t, me, kk)).collect();
         Ok(Run {
             game,
@@ -565,7 +563,7 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
 
     /// The bytes this rank's share of tier `k` takes while it is solved.
     fn work(&self, k: usize) -> u64 {
-        working_bytes(self.parts[k].len(self.ex.rank()), C::BYTES as u64)
+        Work::of(self.game, C::BYTES as u64).bytes(self.parts[k].len(self.ex.rank()))
     }
 
     /// The children of `tiers`, each once.

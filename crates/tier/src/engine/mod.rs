@@ -13,7 +13,7 @@ pub(crate) mod solution;
 pub(crate) mod sorted;
 
 use crate::api::game::{
-    score_range_fits, visit, DenseIndex, LayoutVisitor, OrderedMoves, Scoring, TierGame,
+    score_range_fits, visit, DenseIndex, LayoutVisitor, OrderedMoves, Parents, Scoring, TierGame,
 };
 pub use crate::engine::driver::share_file;
 use crate::engine::driver::solve_dense;
@@ -778,20 +778,20 @@ pub(crate) fn open_if_finished<'g, G: TierGame>(
 pub(crate) fn plan_memory(
     dag: &Dag<impl Copy>,
     sizes: &[u64],
-    cell: u64,
+    work: Work,
     stored: bool,
     opts: &SolveOptions,
 ) -> Result<(), Error> {
     let Some(limit) = opts.memory_limit else {
         return Ok(());
     };
-    let (needed, k) = peak(dag, sizes, cell, stored);
+    let (needed, k) = peak(dag, sizes, work, stored);
     if needed > limit {
         return Err(Error::Memory {
             what: format!(
                 "the solve (at its peak, tier {}; {} of values in all)",
                 dag.names[k],
-                human_bytes(sizes.iter().sum::<u64>() * cell)
+                human_bytes(sizes.iter().sum::<u64>() * work.cell)
             ),
             needed,
             limit,
@@ -800,20 +800,66 @@ pub(crate) fn plan_memory(
     Ok(())
 }
 
-/// The bytes a dense tier of `slots` slots takes while it is solved, with `cell`-byte cells:
-/// its cells, counters and level lists (`cell + 5` bytes a slot). The plan ([`peak`]) and
-/// the driver's batches count it the same way.
-pub(crate) fn working_bytes(slots: u64, cell: u64) -> u64 {
-    slots.saturating_mul(cell + 1 + 4)
+/// What a dense tier holds while it is solved, the one model of the memory plan ([`peak`])
+/// and of the driver's batches and evictions. Each part is an upper bound, checked by
+/// running every game at its plan (`crates/cli/tests/memory.rs`):
+/// - its cells (`cell` bytes a slot);
+/// - the level lists (4 bytes an entry: at most one event of the init and one decision a
+///   slot);
+/// - an init round's events in its tasks' vectors before they are filed by level (`event`
+///   bytes each, at most one a place of the round, [`dense::ALONE_ROUND`] places);
+/// - without un-moves, the tier's reverse edges: 16 bytes a move inside the tier while they
+///   are collected and laid out (a pair of places, and the vectors' growth) and 8 bytes a
+///   slot of offsets, for at most `inside` moves inside a position.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Work {
+    /// Bytes of a cell.
+    pub(crate) cell: u64,
+    /// Bytes of an init event (a place and a remoteness; with scores also the stage).
+    pub(crate) event: u64,
+    /// Moves inside its tier a position makes at most, for a game without un-moves
+    /// (`None`: with un-moves, no reverse edges).
+    pub(crate) inside: Option<u64>,
+}
+
+impl Work {
+    /// The model of `game`'s tiers with `cell`-byte cells.
+    pub(crate) fn of<G: TierGame>(game: &G, cell: u64) -> Work {
+        let unmoves = <G::Parents as Parents<G>>::UNMOVES;
+        Work {
+            cell,
+            event: if <G::Score as Scoring<G>>::SCORED {
+                16
+            } else {
+                8
+            },
+            inside: (!unmoves).then(|| {
+                game.moves_inside_bound()
+                    .unwrap_or(crate::api::game::ASSUMED_MOVES_INSIDE)
+            }),
+        }
+    }
+
+    /// The bytes of the work of a tier of `slots` slots (of this rank's share).
+    pub(crate) fn bytes(self, slots: u64) -> u64 {
+        let round = slots.min(dense::ALONE_ROUND).saturating_mul(self.event);
+        let edges = self.inside.map_or(0, |m| {
+            slots.saturating_mul(m.saturating_mul(16).saturating_add(8))
+        });
+        slots
+            .saturating_mul(self.cell + 8)
+            .saturating_add(round)
+            .saturating_add(edges)
+    }
 }
 
 /// The bytes a dense solve holds at its peak, and the tier it is solving then: the cells of
-/// the tiers kept and the tier's working memory (cells, counters and level lists, `cell +
-/// 5` bytes a slot). Without a storage every solved tier is kept. With one, the least the
-/// solve can run in: a tier's children (the driver keeps more while the limit allows,
-/// and drops what the tier does not read when it does not). `sizes`: the slots of each
-/// tier this process holds.
-pub(crate) fn peak(dag: &Dag<impl Copy>, sizes: &[u64], cell: u64, stored: bool) -> (u64, usize) {
+/// the tiers kept and the tier's working memory ([`Work`]). Without a storage every solved
+/// tier is kept. With one, the least the solve can run in: a tier's children (the driver
+/// keeps more while the limit allows, and drops what the tier does not read when it does
+/// not). `sizes`: the slots of each tier this process holds.
+pub(crate) fn peak(dag: &Dag<impl Copy>, sizes: &[u64], work: Work, stored: bool) -> (u64, usize) {
+    let cell = work.cell;
     if stored {
         return dag
             .order
@@ -822,7 +868,7 @@ pub(crate) fn peak(dag: &Dag<impl Copy>, sizes: &[u64], cell: u64, stored: bool)
                 let kids: u64 = dag.children[k].iter().map(|&c| sizes[c]).sum();
                 let need = kids
                     .saturating_mul(cell)
-                    .saturating_add(working_bytes(sizes[k], cell));
+                    .saturating_add(work.bytes(sizes[k]));
                 (need, k)
             })
             .max_by_key(|&(need, _)| need)
@@ -831,7 +877,7 @@ pub(crate) fn peak(dag: &Dag<impl Copy>, sizes: &[u64], cell: u64, stored: bool)
     let mut held = 0u64;
     let mut peak = (0u64, 0usize);
     for &k in &dag.order {
-        let now = held.saturating_add(working_bytes(sizes[k], cell));
+        let now = held.saturating_add(work.bytes(sizes[k]));
         if now > peak.0 {
             peak = (now, k);
         }
@@ -877,7 +923,7 @@ pub fn memory_plan<G: TierGame>(game: &G, stored: bool) -> Result<Option<u64>, E
             };
             let dag = Dag::build(game)?;
             let sizes: Vec<u64> = dag.tiers.iter().map(|&t| game.tier_size(t)).collect();
-            Ok(Some(peak(&dag, &sizes, cell, stored).0))
+            Ok(Some(peak(&dag, &sizes, Work::of(game, cell), stored).0))
         }
         fn sorted(self) -> Self::Out
         where

@@ -127,7 +127,7 @@ pub(crate) fn discover<G: OrderedMoves, K: Key, F: Flags, P: KeyPlacement>(
                 .sum()
         })
         .collect();
-    let mut out = reserve::<K, P>(ex, &most, rounds * q)?;
+    let mut out = reserve::<K, P>(ex, &most, rounds * q, budget)?;
     let spent = Budget {
         limit: budget,
         used: AtomicU64::new(0),
@@ -194,6 +194,7 @@ fn reserve<K: Key, P: KeyPlacement>(
     ex: &dyn Exchange,
     most: &[usize],
     per: usize,
+    budget: Option<u64>,
 ) -> Result<Vec<K>, Error> {
     let mut cap: Vec<u64> = most
         .chunks(per.max(1))
@@ -204,6 +205,16 @@ fn reserve<K: Key, P: KeyPlacement>(
         ex.sum(&mut cap);
     }
     let cap = cap[ex.rank()];
+    // Checked before it is taken: a tier that cannot fit stops the solve within the limit
+    // (the keys a tier can have at most, before its rounds find the distinct ones).
+    let needed = cap.saturating_mul(u64::from(K::BYTES));
+    if budget.is_some_and(|b| needed > b) {
+        return Err(Error::Memory {
+            what: String::new(),
+            needed,
+            limit: 0,
+        });
+    }
     let mut out: Vec<K> = Vec::new();
     out.try_reserve_exact(cap as usize)
         .map_err(|_| Error::Memory {
