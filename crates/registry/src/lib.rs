@@ -841,6 +841,36 @@ mod tests {
     }
 
     #[test]
+    fn entries_take_their_flags_from_their_games() {
+        let flags = |name| {
+            let e = entry(name).unwrap();
+            (e.tiered, e.start, e.dump)
+        };
+        assert_eq!(flags("tictactoe"), (true, true, false));
+        assert_eq!(flags("kalah"), (true, true, false));
+        assert_eq!(flags("chess"), (true, false, true));
+        assert_eq!(flags("pebbles"), (false, true, false));
+        assert_eq!(flags("octal"), (false, true, false));
+        // A game stored as the mover sees the board reports its boards (Kalah, Quixo); one
+        // that is not, not (tic-tac-toe).
+        let fields = |name, args: serde_json::Value| {
+            let e = entry(name).unwrap();
+            let built = e.build(&Args::from_json(e.params, &args).unwrap()).unwrap();
+            let solved = built
+                .solve(&SolveOptions::default(), &retrograde_solve::exchange::Solo)
+                .unwrap();
+            let r = solved.answer.report().unwrap();
+            r.fields.into_iter().map(|f| f.0).collect::<Vec<_>>()
+        };
+        let kalah = fields("kalah", serde_json::json!({ "pits": 2, "seeds": 2 }));
+        assert!(kalah.contains(&"states".to_string()), "{kalah:?}");
+        let quixo = fields("quixo", serde_json::json!({ "size": 3 }));
+        assert!(quixo.contains(&"states".to_string()), "{quixo:?}");
+        let ttt = fields("tictactoe", serde_json::json!({}));
+        assert!(!ttt.contains(&"states".to_string()), "{ttt:?}");
+    }
+
+    #[test]
     fn grids_come_from_position_strings_that_are_grids() {
         let g = Grid::from_position("x.o/.../..x o").unwrap();
         assert_eq!((g.rows, g.cols), (3, 3));
