@@ -1029,7 +1029,7 @@ fn game_entries(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
             d.set_item("about", e.about)?;
             d.set_item("help", e.help)?;
             d.set_item("tiered", e.tiered)?;
-            d.set_item("moves", e.play)?;
+            d.set_item("moves", e.moves)?;
             d.set_item("params", params)?;
             Ok(d)
         })

@@ -229,7 +229,7 @@ impl FromArgMatches for PlayCommand {
             return Ok(PlayCommand::Graph(GraphPlay::from_arg_matches(sub)?));
         }
         let e = entry(name)
-            .filter(|e| e.play.is_some())
+            .filter(|e| e.moves.is_some())
             .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
         let tiers = match e.tiered {
             true => PlayTierArgs::from_arg_matches(sub)?,
@@ -252,8 +252,8 @@ impl Subcommand for PlayCommand {
                 .long_about(GRAPH_ABOUT)
                 .after_help(GRAPH_EXAMPLES),
         );
-        for e in entries().iter().filter(|e| e.play.is_some()) {
-            let moves = e.play.unwrap_or_default();
+        for e in entries().iter().filter(|e| e.moves.is_some()) {
+            let moves = e.moves.unwrap_or_default();
             // The game's first example, played (from a position, for a game without a start).
             let first = e.examples.first().copied().unwrap_or(e.name);
             let from = if e.start { "" } else { " --position POSITION" };
@@ -275,6 +275,6 @@ impl Subcommand for PlayCommand {
         Self::augment_subcommands(cmd)
     }
     fn has_subcommand(name: &str) -> bool {
-        name == "graph" || entry(name).is_some_and(|e| e.play.is_some())
+        name == "graph" || entry(name).is_some_and(|e| e.moves.is_some())
     }
 }

@@ -6,26 +6,17 @@
 use crate::explored::{Explore, Explored};
 use crate::tier::{Hooks, Standard, TierBuilt};
 use crate::{Args, BuildError, Built};
-use retrograde_games::about::{About, Param};
+use retrograde_games::about::About;
 use retrograde_games::play::Playable;
 use retrograde_games::{GameError, GameSolution};
 use retrograde_solve::Rules;
 use retrograde_tier::Notation;
 
-/// A built-in game: how to name it, what it takes, how to build it.
+/// A built-in game: what it says of itself (its [`About`], whose fields read through the
+/// entry: `entry.name`, `entry.params`), what it takes beside, how to build it.
 pub struct Entry {
-    /// The command name: `connect4`.
-    pub name: &'static str,
-    /// One line for a list of games.
-    pub about: &'static str,
-    /// The rules, the notation, and what solving costs, for `--help`.
-    pub help: &'static str,
-    /// Example command lines (after `retrograde game`).
-    pub examples: &'static [&'static str],
-    /// The parameters.
-    pub params: &'static [Param],
-    /// How moves are typed in `play`; `None` when the game cannot be played.
-    pub play: Option<&'static str>,
+    /// What the game says of itself.
+    pub described: &'static About,
     /// Whether the game is solved tier by tier, so that `--db`, `--resume` and `query` apply.
     pub tiered: bool,
     /// Whether positions are named by moves from a start (`--query MOVES`); a chess ending
@@ -40,6 +31,14 @@ pub struct Entry {
 
 /// An entry's way from its parameters' values to its built game.
 type Builder = Box<dyn Fn(&Args) -> Result<Box<dyn Built>, BuildError> + Send + Sync>;
+
+impl std::ops::Deref for Entry {
+    type Target = About;
+
+    fn deref(&self) -> &About {
+        self.described
+    }
+}
 
 impl std::fmt::Debug for Entry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -124,12 +123,7 @@ impl Entry {
 
     fn described(about: &'static About, drawing: Drawing, build: Builder) -> Entry {
         Entry {
-            name: about.name,
-            about: about.about,
-            help: about.help,
-            examples: about.examples,
-            params: about.params,
-            play: about.moves,
+            described: about,
             tiered: false,
             start: true,
             dump: false,

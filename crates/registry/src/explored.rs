@@ -85,10 +85,6 @@ where
         self.game.name()
     }
 
-    fn title(&self) -> String {
-        String::new()
-    }
-
     fn solve_over(&self, _: &SolveOptions, _: &dyn Exchange) -> Result<Solved<'_>, Error> {
         let solution = solve_game(&self.game, &self.rules).map_err(explore_error)?;
         Ok(Solved::alone(Box::new(ExploredAnswer {

@@ -77,9 +77,6 @@ impl Built for HeapBuilt {
         // 110 bytes a heap at 10^8 heaps, for the lines and the JSON values).
         Ok(Some(self.count.saturating_mul(128)))
     }
-    fn title(&self) -> String {
-        String::new()
-    }
     fn solve_over(&self, _: &SolveOptions, _: &dyn Exchange) -> Result<Solved<'_>, Error> {
         let values = self.game.nim_sequence(self.count as usize);
         Ok(Solved::alone(Box::new(HeapAnswer {

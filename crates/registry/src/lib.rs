@@ -58,8 +58,10 @@ pub trait Built: Send + Sync {
     /// The game and its parameters: `connect4 5x4` (a database records it).
     fn name(&self) -> String;
 
-    /// A few lines naming the game and its rules, for `play`.
-    fn title(&self) -> String;
+    /// A few lines naming the game and its rules, for `play` (none by default).
+    fn title(&self) -> String {
+        String::new()
+    }
 
     /// The names of the sides, the side that moves first first (`X`, `O`; `white`,
     /// `black`): a drawing's legend names the players with them.

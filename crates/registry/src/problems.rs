@@ -40,9 +40,6 @@ impl Built for GreatBuilt {
     fn name(&self) -> String {
         great_game::ABOUT.name.into()
     }
-    fn title(&self) -> String {
-        String::new()
-    }
     fn solve_over(&self, _: &SolveOptions, _: &dyn Exchange) -> Result<Solved<'_>, Error> {
         let winners = self
             .cases
@@ -101,9 +98,6 @@ pub(crate) fn build_scores(a: &Args) -> Result<Box<dyn Built>, BuildError> {
 impl Built for ScoresBuilt {
     fn name(&self) -> String {
         scores::ABOUT.name.into()
-    }
-    fn title(&self) -> String {
-        String::new()
     }
     fn solve_over(&self, _: &SolveOptions, _: &dyn Exchange) -> Result<Solved<'_>, Error> {
         let s = self.inst.solve().map_err(explore_error)?;

@@ -4,7 +4,7 @@
 
 use crate::{input, mem};
 use anyhow::{anyhow, Result};
-use retrograde_registry::{Answer, QueryError, RunError};
+use retrograde_registry::{QueryError, RunError};
 use retrograde_solve::exchange::Exchange;
 use retrograde_tier::{read_meta, DirStorage, Error, Storage, META};
 use std::path::Path;
@@ -64,29 +64,24 @@ pub fn not_finished(dir: &Path) -> anyhow::Error {
     }
 }
 
-/// A database opened by its directory alone.
+/// A database opened by its directory alone, and how to repair it.
 pub struct Opened {
-    /// Its answers.
-    pub answer: Box<dyn Answer>,
-    /// The game and its parameters (`connect4 4x4`), or `graph`.
-    pub name: String,
-    /// A few lines naming the game and its rules.
-    pub title: String,
-    /// The names of the sides, the first mover's first.
-    pub sides: [String; 2],
+    /// What it holds, and its answers.
+    pub db: retrograde_registry::Opened,
     /// How to repair it when a file turns out damaged: `solve again with --db DIR
     /// --resume`, or for a graph `solve the graph again with ...`.
-    pub repair: String,
+    repair: String,
 }
 
 impl Opened {
     /// A lookup error as a message, with how to repair a damaged database.
     pub fn fail(&self, e: QueryError) -> anyhow::Error {
+        let name = &self.db.name;
         match e {
             QueryError::Lookup(e) if e.is_damage() => {
-                anyhow!("{}: {e}; {} to repair it", self.name, self.repair)
+                anyhow!("{name}: {e}; {} to repair it", self.repair)
             }
-            e => anyhow!("{}: {e}", self.name),
+            e => anyhow!("{name}: {e}"),
         }
     }
 }
@@ -118,13 +113,7 @@ pub fn open(dir: &Path) -> Result<Opened> {
         format!("solve again with --db {shown} --resume")
     };
     match opened {
-        Ok(o) => Ok(Opened {
-            answer: o.answer,
-            name: o.name,
-            title: o.title,
-            sides: o.sides,
-            repair,
-        }),
+        Ok(db) => Ok(Opened { db, repair }),
         Err(e) if e.is_damage() => Err(anyhow!("{e}; {repair} to repair it")),
         Err(e) => Err(anyhow!("{e}")),
     }

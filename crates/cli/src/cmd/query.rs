@@ -14,7 +14,7 @@ const MAX_LINE: usize = 1 << 16;
 
 pub fn run(args: &QueryArgs, out: &mut impl Write) -> Result<Status> {
     let opened = super::db::open(&args.db)?;
-    let answer = &*opened.answer;
+    let answer = &*opened.db.answer;
     let json = args.output == QueryOutput::Json;
     if !args.stdin {
         let q = match (&args.moves, &args.position) {

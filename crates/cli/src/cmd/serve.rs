@@ -11,7 +11,7 @@ use std::net::{SocketAddr, ToSocketAddrs};
 pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<Status> {
     let mut served: Vec<Served> = Vec::new();
     for dir in &args.dbs {
-        let opened = super::db::open(dir)?;
+        let opened = super::db::open(dir)?.db;
         let report = opened
             .answer
             .report()
