@@ -27,5 +27,7 @@ if [ -z "${RETROGRADE_BIN:-}" ]; then
   fi
   export RETROGRADE_BIN="$PWD/target/debug/retrograde"
 fi
-# From outside python/, so that `import retrograde` is the installed package.
-"$py" -m pytest -q python/tests "$@"
+# From outside python/, so that `import retrograde` is the installed package. `-rs` lists
+# every skipped test with its reason in the summary (under CI=true a skip fails instead:
+# python/tests/conftest.py).
+"$py" -m pytest -q -rs python/tests "$@"

@@ -127,7 +127,7 @@ def test_every_file_format_the_cli_reads(tmp_path):
 
 
 def test_networkx_digraphs_use_their_nodes():
-    nx = pytest.importorskip("networkx")
+    nx = pytest.importorskip("networkx", reason="networkx is not installed (pip install networkx)")
     g = nx.DiGraph()
     g.add_edges_from([("a", "b"), ("b", "c"), ("x", "y"), ("y", "x")])
     s = retrograde.solve(g)

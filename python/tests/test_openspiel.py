@@ -11,7 +11,7 @@ def value_iteration(game):
     try:
         from open_spiel.python.algorithms import value_iteration as vi
     except ImportError as e:  # it needs cvxpy
-        pytest.skip(f"OpenSpiel's value_iteration cannot be imported: {e}")
+        pytest.skip(f"OpenSpiel's value_iteration cannot be imported ({e}): pip install cvxpy")
     return vi.value_iteration(game, depth_limit=-1, threshold=1e-6)
 
 

@@ -158,7 +158,10 @@ pub enum Command {
     /// position, colours every move by its value for the player who makes it, plays moves
     /// on a click and charts the value history. `GET /api/query?moves=M1,M2` (or
     /// `position=P`; `db=ID` when several databases are served) returns the JSON of `query
-    /// --output json`; a bad request is HTTP 400 with {"error"}.
+    /// --output json`; a bad request is HTTP 400 with {"error"}; a damaged file is HTTP 500
+    /// with {"error"} naming it and the command that repairs the database. The server
+    /// follows the files: after a repair (or a solve again), the next request is answered
+    /// from the new files.
     #[command(after_help = "Examples:\n  \
         retrograde game connect4 --width 5 --height 4 --db c4 && retrograde serve c4\n  \
         retrograde serve c4 t3 --port 0\n  \

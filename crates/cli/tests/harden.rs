@@ -290,7 +290,8 @@ rtest!(play_refuses_a_huge_line_without_echoing_it, |dir, cmd| {
 /// chosen by `files`: the first 4, the last 2 and random ones; each flipped, run, restored)
 /// and deletes each chosen file in turn. Each `run` must give exit 0 with exactly the
 /// undamaged output, or exit 2 naming the file and the repair: `--resume` for a game, and
-/// solving again (`solve FILE --db`) for a graph, whose solve does not resume.
+/// solving again (`retrograde solve FILE --db DB`, the file it was solved from) for a
+/// graph, whose solve does not resume.
 fn damage(
     dir: &Dir,
     db: &str,
@@ -299,7 +300,7 @@ fn damage(
     run: &dyn Fn() -> Output,
 ) {
     let repair = if db.starts_with('g') {
-        "solve FILE --db"
+        "retrograde solve "
     } else {
         "--resume"
     };

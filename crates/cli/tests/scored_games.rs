@@ -286,7 +286,7 @@ fn databases_keep_scores_checked() {
     // positions of two lines: tier 02).
     let file = dir.path().join("d").join("02.values");
     let mut bytes = std::fs::read(&file).unwrap();
-    bytes[150] ^= 0x40;
+    bytes[180] ^= 0x40;
     std::fs::write(&file, bytes).unwrap();
     let e = dir
         .command()

@@ -286,7 +286,11 @@ rtest!(a_damaged_graph_scores_file_is_named, |dir, cmd| {
         .args(["query", "db", "--position", "12"])
         .message();
     assert!(
-        msg.contains("graph.scores") && msg.contains("solve FILE --db"),
+        msg.contains("graph.scores")
+            && msg.contains(&format!(
+                "run `retrograde solve {} --db db`",
+                example("scored.rg")
+            )),
         "{msg}"
     );
     std::fs::remove_file(&f).unwrap();

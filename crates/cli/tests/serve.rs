@@ -17,6 +17,22 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use util::{example, Dir};
 
+/// A test of the page in a real browser. Built as ignored, with the reason, when Chromium
+/// or chromedriver is missing (`build.rs` looks), so that `cargo test` counts it as ignored
+/// rather than as passed without running; under CI (`CI=true`) always built to run.
+macro_rules! browser_test {
+    ($name:ident, |$dir:ident, $cmd:ident| $body:block) => {
+        rtest!(
+            #[cfg_attr(
+                no_browser,
+                ignore = "needs chromium and chromedriver (apt-get install chromium chromium-driver)"
+            )]
+            $name,
+            |$dir, $cmd| $body
+        );
+    };
+}
+
 /// A running `retrograde serve`, stopped when dropped.
 struct Server {
     child: Child,
@@ -394,6 +410,260 @@ rtest!(serve_bad_requests_are_400_with_a_json_error, |dir, cmd| {
     let _ = cmd;
 });
 
+/// Flips bytes of `file` in place, from a quarter of the way in to its end: every block
+/// there fails its checksum (the header may be whole).
+fn damage(file: &std::path::Path) {
+    let mut bytes = std::fs::read(file).unwrap();
+    let n = bytes.len();
+    for i in (n / 4..n).step_by(61) {
+        bytes[i] ^= 0x5a;
+    }
+    let mut f = std::fs::OpenOptions::new().write(true).open(file).unwrap();
+    f.write_all(&bytes).unwrap();
+}
+
+/// The command in backquotes in a message (the repair a 500 names).
+fn quoted_command(message: &str) -> String {
+    let mut parts = message.split('`');
+    parts.next();
+    parts
+        .next()
+        .unwrap_or_else(|| panic!("no command in {message:?}"))
+        .to_string()
+}
+
+/// Runs a command line as a shell would, with this build's `retrograde` first on the PATH.
+fn run_shell(dir: &Dir, line: &str) -> std::process::Output {
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_retrograde"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    Command::new("sh")
+        .args(["-c", &format!("{line} -q")])
+        .env("PATH", path)
+        .current_dir(dir.path())
+        .output()
+        .unwrap()
+}
+
+/// Asks `server` every path of `asked`: (path, status, body).
+fn ask_all(server: &Server, asked: &[(String, String)]) -> Vec<(u16, String)> {
+    asked
+        .iter()
+        .map(|(path, _)| {
+            let r = server.get(path);
+            (r.status, r.body)
+        })
+        .collect()
+}
+
+rtest!(
+    a_running_server_answers_from_a_repaired_database,
+    |dir, cmd| {
+        // A running server kept failing after a repair: it read the damaged file it had first
+        // opened until it was restarted. For a tier game (sorted keys), a chess set and a graph:
+        // reference answers from one server; a second server started, a file damaged under it
+        // (its answers that read the file are 500s naming the file and the repair), the repair
+        // command that message names run, and then every answer of the same server right.
+        let game = |args: &[&str]| {
+            dir.command().args(["game"]).args(args).arg("-q").stdout();
+        };
+        game(&["connect4", "--width", "4", "--height", "4", "--db", "c4"]);
+        game(&["chess", "--up-to", "3", "--db", "cs"]);
+        let loopy = example("loopy.rg");
+        dir.command()
+            .args(["solve", &loopy, "--db", "g", "-q"])
+            .stdout();
+        let fen = "8/8/8/4k3/8/8/8/4KQ2 w - - 0 1";
+        // What is asked: walks from the start, from a chess position, and every vertex.
+        let asked: Vec<(String, String)> = {
+            let reference = Server::start(&dir, &["c4", "cs", "g"]);
+            let mut asked = Vec::new();
+            for (moves, body) in walks(&reference, "c4", 40, 7) {
+                let path = format!("/api/query?db=c4&moves={}", enc(&moves.join(",")));
+                asked.push((path, body));
+            }
+            let mut rng = util::Rng::new(8);
+            for _ in 0..30 {
+                let mut moves: Vec<String> = Vec::new();
+                for _ in 0..rng.below(6) {
+                    let path = format!(
+                        "/api/query?db=cs&position={}&moves={}",
+                        enc(fen),
+                        enc(&moves.join(","))
+                    );
+                    let j = reference.get(&path).json();
+                    let legal = j["moves"].as_array().unwrap();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let pick = &legal[rng.below(legal.len() as u64) as usize];
+                    moves.push(pick["move"].as_str().unwrap().to_string());
+                }
+                let path = format!(
+                    "/api/query?db=cs&position={}&moves={}",
+                    enc(fen),
+                    enc(&moves.join(","))
+                );
+                let body = reference.get(&path).body;
+                asked.push((path, body));
+            }
+            for v in 0..9 {
+                let path = format!("/api/query?db=g&position={v}");
+                let body = reference.get(&path).body;
+                asked.push((path, body));
+            }
+            asked
+        };
+        for (path, body) in &asked {
+            assert!(body.starts_with("{\"position\""), "{path}: {body}");
+        }
+        let server = Server::start(&dir, &["c4", "cs", "g"]);
+        // At work before anything is damaged (the start reads the first tiers only).
+        assert_eq!(server.get("/api/query?db=c4").status, 200);
+        // A values file the walks read (Connect-4's after 8 moves, the chess position's
+        // table), and the graph's values.
+        let damaged =
+            ["c4/08.values", "cs/KQvK.values", "g/graph.values"].map(|f| dir.path().join(f));
+        for f in &damaged {
+            damage(f);
+        }
+        let during = ask_all(&server, &asked);
+        let mut repairs = std::collections::BTreeSet::new();
+        for ((path, want), (status, body)) in asked.iter().zip(&during) {
+            if *status == 200 {
+                assert_eq!(body, want, "{path}: a damaged file is never a wrong answer");
+                continue;
+            }
+            assert_eq!(*status, 500, "{path}: {body}");
+            let e: Value = serde_json::from_str(body).unwrap();
+            let e = e["error"].as_str().unwrap();
+            let named = damaged.iter().find(|f| {
+                let name = f.file_name().unwrap().to_str().unwrap();
+                let db = f.parent().unwrap().file_name().unwrap().to_str().unwrap();
+                e.contains(&format!("{db}/{name}"))
+            });
+            assert!(named.is_some(), "{path}: the damaged file is named: {e}");
+            assert!(e.contains("to repair it"), "{path}: {e}");
+            repairs.insert(quoted_command(e));
+        }
+        for db in ["c4", "cs", "g"] {
+            let failed = (asked.iter().zip(&during))
+                .filter(|((path, _), (status, _))| {
+                    path.contains(&format!("db={db}&")) && *status == 500
+                })
+                .count();
+            assert!(failed > 0, "{db}: no answer read the damaged file");
+        }
+        // The commands the errors name, run as written.
+        let want: std::collections::BTreeSet<String> = [
+            "retrograde game connect4 --width 4 --height 4 --db c4 --resume".to_string(),
+            "retrograde game chess --up-to 3 --db cs --resume".to_string(),
+            format!("retrograde solve {loopy} --db g"),
+        ]
+        .into();
+        assert_eq!(repairs, want);
+        for line in &repairs {
+            let o = run_shell(&dir, line);
+            assert!(
+                o.status.success(),
+                "{line}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        let after = ask_all(&server, &asked);
+        for ((path, want), (status, body)) in asked.iter().zip(&after) {
+            assert_eq!((*status, body), (200, want), "{path}, after the repair");
+        }
+        // Another graph solved into the served directory: its answers at the next request,
+        // though the old files would still read.
+        let other = dir.create("other.rg", "0 1\n1 2\n2 0\n0 3\nscore 3 5\n");
+        dir.command()
+            .args(["solve", other.to_str().unwrap(), "--db", "g", "-q"])
+            .stdout();
+        for v in ["0", "3"] {
+            let r = server.get(&format!("/api/query?db=g&position={v}"));
+            assert_eq!(
+                format!("{}\n", r.body),
+                query(&dir, "g", &["--position", v])
+            );
+            assert!(r.json()["score"].is_i64(), "{}", r.body);
+        }
+        drop(server);
+        // A file put back by hand (renamed into place, the description untouched), under a
+        // server that read the damaged one: the failed lookup finds the file changed, and the
+        // same request is answered from the file there now.
+        let f = &damaged[0];
+        let kept = dir.path().join("kept.values");
+        std::fs::copy(f, &kept).unwrap();
+        damage(f);
+        let server = Server::start(&dir, &["c4"]);
+        let c4: Vec<(String, String)> = (asked.iter())
+            .filter(|(path, _)| path.contains("db=c4&"))
+            .cloned()
+            .collect();
+        let during = ask_all(&server, &c4);
+        assert!(during.iter().any(|(status, _)| *status == 500));
+        std::fs::rename(&kept, f).unwrap();
+        let after = ask_all(&server, &c4);
+        for ((path, want), (status, body)) in c4.iter().zip(&after) {
+            assert_eq!(
+                (*status, body),
+                (200, want),
+                "{path}, after the file was put back"
+            );
+        }
+        let _ = cmd;
+    }
+);
+
+/// What the page at `path` carries for its first paint (its `#initial` JSON).
+fn embedded(server: &Server, path: &str) -> Value {
+    let r = server.get(path);
+    assert_eq!(r.status, 200, "{path}: {r:?}");
+    assert!(r.content_type.starts_with("text/html"), "{r:?}");
+    let open = r#"<script id="initial" type="application/json">"#;
+    let at = r.body.find(open).expect("the initial data") + open.len();
+    let end = at + r.body[at..].find("</script>").expect("its end");
+    serde_json::from_str(&r.body[at..end]).unwrap()
+}
+
+rtest!(the_page_carries_its_first_position, |dir, cmd| {
+    databases(&dir);
+    let server = Server::start(&dir, &["c4", "g"]);
+    // The start, then a ply per move, each `query`'s answer.
+    let page = embedded(&server, "/?db=c4&moves=1,2");
+    assert_eq!(page["db"], "c4");
+    assert_eq!(page["dbs"], server.get("/api/databases").json());
+    let plies = page["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 3);
+    for (i, moves) in ["", "1", "1,2"].into_iter().enumerate() {
+        let want: Value = serde_json::from_str(&query(&dir, "c4", &["--moves", moves])).unwrap();
+        assert_eq!(plies[i]["answer"], want, "ply {i}");
+        let listed: Vec<&str> = moves.split(',').filter(|m| !m.is_empty()).collect();
+        assert_eq!(plies[i]["query"], json!({ "moves": listed }), "ply {i}");
+    }
+    assert_eq!(page["error"], Value::Null);
+    // A graph without a start vertex: its first vertex, with no error.
+    let page = embedded(&server, "/?db=g");
+    assert_eq!(page["plies"][0]["query"], json!({"position": "0"}));
+    assert_eq!(page["plies"][0]["example"], true);
+    assert_eq!(page["error"], Value::Null);
+    // A move that fails: the plies before it, and the API's message.
+    let page = embedded(&server, "/?db=c4&moves=1,9");
+    assert_eq!(page["plies"].as_array().unwrap().len(), 2);
+    let e = page["error"].as_str().unwrap();
+    assert!(e.contains("move 2") && e.contains("\"9\""), "{e}");
+    // Whatever the URL says cannot end the script that carries it.
+    let r = server.get("/?db=c4&position=%3C%2Fscript%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E");
+    assert!(!r.body.contains("<script>alert"), "{}", r.body);
+    let page = embedded(&server, "/?db=c4&position=%3C%2Fscript%3E");
+    assert!(page["error"].as_str().unwrap().contains("</script>"));
+    let _ = cmd;
+});
+
 rtest!(serve_answers_only_to_its_own_address, |dir, cmd| {
     // Issue 25: any Host header was answered, so a page of another site could reach the
     // server by pointing a name of its own at 127.0.0.1 (DNS rebinding).
@@ -648,26 +918,17 @@ struct Browser {
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 impl Browser {
-    /// Starts `chromedriver` and a headless Chromium; `None` when they are not installed:
-    /// an error under CI (which installs them), else a test that says, where the test
-    /// runner shows it, that it was skipped (a test cannot report "ignored" once it runs).
-    fn start(test: &str) -> Option<Browser> {
+    /// Starts `chromedriver` and a headless Chromium. The tests that call this are built
+    /// as ignored when the two programs are missing (`build.rs` looks, so that `cargo test`
+    /// counts them as ignored, with the reason): here they must be there.
+    fn start() -> Browser {
         let have = |p: &str| std::path::Path::new(p).exists();
-        // Debian's paths, unless told otherwise.
+        // Debian's paths, unless told otherwise (as `build.rs` reads them).
         let var = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
         let chromium = &var("RETRO_CHROMIUM", "/usr/bin/chromium");
         let driver = &var("RETRO_CHROMEDRIVER", "/usr/bin/chromedriver");
         if !have(chromium) || !have(driver) {
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("{chromium} and {driver} are needed for the browser test (apt-get install chromium chromium-driver); .ci/run installs them");
-            }
-            // Straight to the process's standard error: the test harness captures
-            // `eprintln!`, and a skip must be seen.
-            let _ = writeln!(
-                std::io::stderr(),
-                "\n{test}: SKIPPED (not run): {chromium} or {driver} is missing (apt-get install chromium chromium-driver)"
-            );
-            return None;
+            panic!("{chromium} and {driver} are needed for the browser tests (apt-get install chromium chromium-driver; .ci/run installs them)");
         }
         let profile = tempfile::tempdir().expect("a profile directory");
         let mut driver = Command::new(driver)
@@ -712,7 +973,7 @@ impl Browser {
             .as_str()
             .unwrap_or_else(|| panic!("no session: {r}"))
             .to_string();
-        Some(b)
+        b
     }
 
     fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
@@ -891,10 +1152,8 @@ fn expected(answer: &str, ply: usize) -> Value {
 // The page in a real browser: it loads, shows the start value and every move's value as
 // the API gives them, plays moves clicked on the board and in the list, undoes, and keeps
 // a history chart; for connect4, tic-tac-toe, quixo (two-cell moves) and a graph.
-rtest!(serve_page_in_a_real_browser, |dir, cmd| {
-    let Some(browser) = Browser::start("serve_page_in_a_real_browser") else {
-        return;
-    };
+browser_test!(serve_page_in_a_real_browser, |dir, cmd| {
+    let browser = Browser::start();
     databases(&dir);
     let server = Server::start(&dir, &["c4", "t3", "q3", "g"]);
     let base = format!("http://{}/", server.addr);
@@ -1064,10 +1323,8 @@ fn fits(browser: &Browser, what: &str) {
 
 // A game with scores in the explorer: the value and the moves read with their margins,
 // the same as `query`'s scores.
-rtest!(serve_page_shows_margins, |dir, cmd| {
-    let Some(browser) = Browser::start("serve_page_shows_margins") else {
-        return;
-    };
+browser_test!(serve_page_shows_margins, |dir, cmd| {
+    let browser = Browser::start();
     cmd.args([
         "game",
         "dots-and-boxes",
@@ -1144,10 +1401,8 @@ rtest!(serve_page_shows_margins, |dir, cmd| {
 // position of the ending and the FEN box; a piece clicked, then a square, plays the move;
 // a promotion asks which piece (each coloured by its value); a piece dragged plays too;
 // the board turns round; the values shown are `query`'s.
-rtest!(serve_page_draws_a_chessboard, |dir, cmd| {
-    let Some(browser) = Browser::start("serve_page_draws_a_chessboard") else {
-        return;
-    };
+browser_test!(serve_page_draws_a_chessboard, |dir, cmd| {
+    let browser = Browser::start();
     cmd.args(["game", "chess", "KPvK", "--db", "kpk", "-q"])
         .stdout();
     let server = Server::start(&dir, &["kpk"]);
@@ -1291,13 +1546,10 @@ rtest!(serve_page_draws_a_chessboard, |dir, cmd| {
 // The players' legend, the winning line, value letters and the value history, and every
 // game's page at 420 px wide (issue 26: stones were value colours, with no legend; the
 // winning line was not marked; the page scrolled sideways on a phone).
-rtest!(
+browser_test!(
     serve_page_marks_the_players_and_the_winning_line,
     |dir, cmd| {
-        let Some(browser) = Browser::start("serve_page_marks_the_players_and_the_winning_line")
-        else {
-            return;
-        };
+        let browser = Browser::start();
         databases(&dir);
         cmd.args([
             "game", "teeko", "--size", "4", "--pieces", "3", "--db", "teeko", "-q",
@@ -1323,7 +1575,7 @@ rtest!(
         "const f = (c) => getComputedStyle(document.querySelector(`#players circle.stone.${c}`)).fill;
          return [f('p0'), f('p1')]",
     );
-        assert_eq!(fills, json!(["rgb(34, 38, 44)", "rgb(251, 250, 245)"]));
+        assert_eq!(fills, json!(["rgb(20, 23, 27)", "rgb(251, 250, 245)"]));
         // Every move on the board carries its value's letter.
         let labels = browser.eval(
         "return [...document.querySelectorAll('#board g.move text.mlabel')].map(t => t.textContent)",
@@ -1390,6 +1642,116 @@ rtest!(
             fits(&browser, &format!("{db} at 420 px"));
             browser.screenshot(db, 420);
         }
+        let _ = cmd;
+    }
+);
+
+/// The relative luminance of a CSS colour `rgb(r, g, b)` (WCAG 2).
+fn luminance(css: &str) -> f64 {
+    let inside = css
+        .trim()
+        .strip_prefix("rgb(")
+        .and_then(|c| c.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("not rgb(...): {css}"));
+    let c: Vec<f64> = inside
+        .split(',')
+        .map(|x| {
+            let v = x.trim().parse::<f64>().unwrap() / 255.0;
+            if v <= 0.039_28 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        })
+        .collect();
+    0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+}
+
+/// The contrast ratio of two CSS colours (WCAG 2: 1 to 21).
+fn contrast(a: &str, b: &str) -> f64 {
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+// Three blemishes a newcomer met: X's near-black Connect-4 stones could hardly be told from
+// the empty holes; a graph without a start vertex answered the page's first request with
+// "the graph has no start vertex"; and the page drew its data after the first paint, so a
+// headless screenshot taken at once showed an empty board.
+browser_test!(
+    serve_page_is_drawn_at_once_with_stones_that_stand_out,
+    |dir, cmd| {
+        let browser = Browser::start();
+        databases(&dir);
+        let server = Server::start(&dir, &["c4", "g"]);
+        let base = format!("http://{}/", server.addr);
+        // Drawn by the time the page has loaded (WebDriver's navigation returns then):
+        // nothing waited for.
+        let moves = "1,2,1";
+        browser.goto(&format!("{base}?db=c4&moves={moves}"));
+        assert_eq!(browser.eval("return document.body.dataset.ready"), "1");
+        assert_eq!(
+            browser.shown(),
+            expected(&query(&dir, "c4", &["--moves", moves]), 3)
+        );
+        assert_eq!(
+            browser.eval("return document.querySelectorAll('#board circle.stone').length"),
+            3
+        );
+        // Each stone, and the two, tell apart at 3:1 or more (WCAG's least for shapes).
+        let fills = browser.eval(
+            "const f = (s) => getComputedStyle(document.querySelector(`#board ${s}`)).fill;
+             return [f('circle.hole'), f('circle.stone.p0'), f('circle.stone.p1')]",
+        );
+        let f: Vec<&str> = fills
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        for (a, b, what) in [
+            (f[1], f[0], "X's stone and an empty hole"),
+            (f[2], f[0], "O's stone and an empty hole"),
+            (f[1], f[2], "X's stone and O's"),
+        ] {
+            let c = contrast(a, b);
+            assert!(c >= 3.0, "{what}: {a} on {b}, contrast {c:.2}");
+        }
+        // A graph without a start vertex opens at its first vertex, at once...
+        browser.goto(&format!("{base}?db=g"));
+        assert_eq!(browser.eval("return document.body.dataset.ready"), "1");
+        assert_eq!(
+            browser.shown(),
+            expected(&query(&dir, "g", &["--position", "0"]), 0)
+        );
+        assert!(
+            browser.text("#start").starts_with("The first vertex"),
+            "{}",
+            browser.text("#start")
+        );
+        assert_eq!(
+            browser.eval("return document.getElementById('error').hidden"),
+            true
+        );
+        // ...and when chosen in the list, without a request that fails.
+        browser.goto(&format!("{base}?db=c4"));
+        browser.eval(
+            "const s = document.getElementById('db'); s.value = 'g';
+             s.dispatchEvent(new Event('change')); return true",
+        );
+        browser.wait(
+            "vertex 0",
+            "return document.getElementById('position').textContent === '0'",
+        );
+        let asked = browser.eval(
+            "return performance.getEntriesByType('resource')
+               .filter(e => e.name.includes('/api/'))
+               .map(e => [e.name.replace(location.origin, ''), e.responseStatus])",
+        );
+        assert_eq!(asked, json!([["/api/query?db=g&position=0", 200]]));
+        assert_eq!(
+            browser.eval("return document.getElementById('error').hidden"),
+            true
+        );
         let _ = cmd;
     }
 );

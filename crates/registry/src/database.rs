@@ -254,6 +254,8 @@ impl Answer for GraphAnswer {
                 _ => None,
             },
             timed: true,
+            // Without a start vertex, the explorer opens at the first vertex.
+            example: (self.db.start().is_none() && self.db.vertices() > 0).then(|| "0".into()),
             ..Report::default()
         })
     }

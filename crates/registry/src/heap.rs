@@ -185,6 +185,7 @@ impl Answer for HeapAnswer<'_> {
             score: None,
             timed: true,
             example: None,
+            taken: None,
         })
     }
 }

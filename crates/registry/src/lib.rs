@@ -43,7 +43,7 @@ pub use entry::{Drawing, Entry, Make};
 pub use explored::{Explore, Explored};
 pub use held::Held;
 pub use params::{parse, ArgError, ArgValue, Args, Input, Kind, Param, OPTIONAL};
-pub use report::{plies, Report};
+pub use report::{plies, Report, Taken};
 pub use run::{Ran, Reuse, Run, RunError};
 pub use tier::{Hooks, Standard, TierBuilt};
 

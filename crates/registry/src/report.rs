@@ -25,8 +25,20 @@ pub struct Report {
     /// Whether the text ends with the time taken.
     pub timed: bool,
     /// A position worth showing first, in the game's notation, for games without a start
-    /// (a chess ending: a position of its longest win).
+    /// (a chess ending: a position of its longest win; a graph: its first vertex).
     pub example: Option<String>,
+    /// The finished tiers the run took up from its database instead of solving them: then
+    /// the totals' phase times are a solve's, not this run's (the text's time line says so).
+    pub taken: Option<Taken>,
+}
+
+/// Finished tiers a run took up from its database instead of solving them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Taken {
+    /// Every tier: the database was finished, and the run solved and wrote nothing.
+    All,
+    /// These many, and the run solved the others.
+    Some(usize),
 }
 
 impl Report {
@@ -43,7 +55,9 @@ impl Report {
 
     /// The report as lines of text: the start's value (or the game's own first line), the
     /// game's lines, the totals, and the time taken (`seconds`, the whole run's) with the
-    /// peak memory when known (`peak`, bytes).
+    /// peak memory when known (`peak`, bytes). The totals' phase times are a solve's: left
+    /// out when the run took every tier up ([`Report::taken`]), and the rate with them
+    /// when it took up some.
     pub fn text(&self, seconds: f64, peak: Option<u64>) -> String {
         let mut out = String::new();
         // Writing to a String cannot fail.
@@ -86,12 +100,19 @@ impl Report {
                 plies(st.longest_win),
                 plies(st.longest_loss)
             ));
-            line(format_args!(
-                "time {seconds:.3} s (explore {:.3} s, solve {:.3} s), {} positions/s{peak}",
-                st.explore.as_secs_f64(),
-                st.solve.as_secs_f64(),
-                rate(st.positions, seconds)
-            ));
+            let (explore, solve) = (st.explore.as_secs_f64(), st.solve.as_secs_f64());
+            match self.taken {
+                None => line(format_args!(
+                    "time {seconds:.3} s (explore {explore:.3} s, solve {solve:.3} s), {} positions/s{peak}",
+                    rate(st.positions, seconds)
+                )),
+                Some(Taken::All) => line(format_args!(
+                    "time {seconds:.3} s (every tier taken up from the database){peak}"
+                )),
+                Some(Taken::Some(k)) => line(format_args!(
+                    "time {seconds:.3} s (explore {explore:.3} s, solve {solve:.3} s; {k} tiers taken up){peak}"
+                )),
+            }
         } else if self.timed {
             line(format_args!("time {seconds:.3} s{peak}"));
         }

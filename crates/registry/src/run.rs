@@ -25,7 +25,9 @@
 //! assert_eq!((q.side.as_str(), q.moves.len()), ("O", 5));
 //! ```
 
-use crate::{plan, Answer, Built, Held, Protocol, Query, QueryAnswer, QueryError, Refused, Report};
+use crate::{
+    plan, Answer, Built, Held, Protocol, Query, QueryAnswer, QueryError, Refused, Report, Taken,
+};
 use retrograde_games::play::DynSession;
 use retrograde_solve::exchange::Exchange;
 use retrograde_tier::{DirStorage, Error, Event, ProgressFn, SolveOptions, Storage, Traffic};
@@ -202,10 +204,10 @@ impl Run {
             }
             None => None,
         };
-        let done = |answer, traffic, tables| Ran {
+        let done = |answer, traffic, seen| Ran {
             answer,
             traffic,
-            tables,
+            seen,
             db: self.db.clone(),
             _tmp: tmp,
         };
@@ -223,7 +225,7 @@ impl Run {
         if let Some(d) = &dir {
             lock(d, ex).map_err(RunError::Lock)?;
         }
-        let tables = built.logs_tiers().then(|| Arc::new(Tables::default()));
+        let seen = Arc::new(Seen::default());
         let mut opts = SolveOptions::default();
         opts.memory_limit = self.limit.map(retrograde_mem::Limit::room);
         opts.give_back = self.give_back;
@@ -232,9 +234,9 @@ impl Run {
         opts.resume = self.resume || (built.resumes() && dir.is_some());
         opts.compact = self.compact;
         opts.cancel = self.cancel.clone();
-        opts.progress = progress(self.progress.clone(), tables.clone());
+        opts.progress = Some(progress(self.progress.clone(), seen.clone()));
         let (answer, traffic) = Held::solve(built, &opts, ex).map_err(RunError::Solve)?;
-        Ok(done(answer, traffic, tables))
+        Ok(done(answer, traffic, Some(seen)))
     }
 }
 
@@ -262,30 +264,49 @@ fn lock(dir: &DirStorage, ex: &dyn Exchange) -> Result<(), Error> {
     }
 }
 
-/// The tables of a set solved and taken up in a run (games that log their tiers).
+/// What a solve did, from its events: the tiers it solved and the finished ones it took up
+/// from its database, and whether it did any work of its own (found, solved, compacted or
+/// put tiers together).
 #[derive(Default)]
-struct Tables {
+struct Seen {
     solved: AtomicUsize,
     reused: AtomicUsize,
+    worked: AtomicBool,
 }
 
-/// The caller's progress, with the tables counted on the way.
-fn progress(caller: Option<ProgressFn>, tables: Option<Arc<Tables>>) -> Option<ProgressFn> {
-    let Some(t) = tables else {
-        return caller;
-    };
-    Some(Arc::new(move |e: &Event<'_>| {
+impl Seen {
+    /// What the run took up from its database, if anything.
+    fn taken(&self) -> Option<Taken> {
+        match (
+            self.reused.load(Ordering::Relaxed),
+            self.worked.load(Ordering::Relaxed),
+        ) {
+            (0, _) => None,
+            (_, false) => Some(Taken::All),
+            (k, true) => Some(Taken::Some(k)),
+        }
+    }
+}
+
+/// The caller's progress, with what the solve does seen on the way.
+fn progress(caller: Option<ProgressFn>, seen: Arc<Seen>) -> ProgressFn {
+    Arc::new(move |e: &Event<'_>| {
         match e {
-            Event::Reused { tiers, .. } => t.reused.store(*tiers, Ordering::Relaxed),
+            Event::Reused { tiers, .. } => seen.reused.store(*tiers, Ordering::Relaxed),
             Event::Solved { .. } => {
-                t.solved.fetch_add(1, Ordering::Relaxed);
+                seen.solved.fetch_add(1, Ordering::Relaxed);
+                seen.worked.store(true, Ordering::Relaxed);
             }
+            Event::Discover { .. }
+            | Event::Tier { reused: false, .. }
+            | Event::Compact { .. }
+            | Event::Assemble { .. } => seen.worked.store(true, Ordering::Relaxed),
             _ => {}
         }
         if let Some(f) = &caller {
             f(e)
         }
-    }))
+    })
 }
 
 /// What a [`Run`] gave: the answer, with what it needs. An [`Answer`] itself (the game's).
@@ -293,7 +314,8 @@ pub struct Ran {
     // Fields drop in order: the answer before the temporary directory its files are in.
     answer: Held,
     traffic: Traffic,
-    tables: Option<Arc<Tables>>,
+    /// What the solve did (none when a finished database answered).
+    seen: Option<Arc<Seen>>,
     db: Option<PathBuf>,
     _tmp: Option<tempfile::TempDir>,
 }
@@ -316,13 +338,16 @@ impl Ran {
     }
 
     /// The game's report ([`Answer::report`]) with the run's: for a set of tables, how many
-    /// it solved and how many it took up from the database; where the tiers were written.
+    /// it solved and how many it took up from the database; where the tiers were written
+    /// (or that none was: a finished database taken up whole); what it took up
+    /// ([`Report::taken`]).
     ///
     /// # Errors
     /// A value that cannot be read.
     pub fn summary(&self) -> Result<Report, Error> {
         let mut report = self.answer.report()?;
-        if let Some(t) = &self.tables {
+        let taken = self.seen.as_ref().and_then(|s| s.taken());
+        if let Some(t) = self.seen.as_ref().filter(|_| self.built().logs_tiers()) {
             let (solved, reused) = (
                 t.solved.load(Ordering::Relaxed),
                 t.reused.load(Ordering::Relaxed),
@@ -338,13 +363,23 @@ impl Ran {
                 .push(("tables_reused".into(), serde_json::json!(reused)));
         }
         if let Some(d) = &self.db {
-            report
-                .lines
-                .push(format!("tiers written to {}", d.display()));
+            let d = d.display();
+            report.lines.push(match taken {
+                Some(Taken::All) => {
+                    format!(
+                        "every tier taken up from {d} (finished before): no tier solved or written"
+                    )
+                }
+                Some(Taken::Some(k)) => {
+                    format!("tiers written to {d} ({k} finished before, taken up)")
+                }
+                None => format!("tiers written to {d}"),
+            });
             report
                 .fields
-                .push(("db".into(), serde_json::json!(d.display().to_string())));
+                .push(("db".into(), serde_json::json!(d.to_string())));
         }
+        report.taken = taken;
         Ok(report)
     }
 }

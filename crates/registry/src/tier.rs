@@ -274,6 +274,7 @@ pub fn standard<G: Notation>(
         score: <G::Score as Scoring<G>>::SCORED.then_some(start),
         timed: true,
         example: None,
+        taken: None,
     })
 }
 

@@ -18,10 +18,22 @@
 //!   start; `?position=P&moves=M1,M2` is the position after those moves played from `P`
 //!   (what `query --position P --moves M1,M2` answers).
 //! - A bad request is `400` with `{"error": "..."}` saying what is wrong (which move and
-//!   why, a parameter given twice); a database file that cannot be read is `500` with
-//!   `{"error"}` naming it; an unknown path is `404` with `{"error"}`; a `Host` header
-//!   that does not name the address the server listens on is `403`; an overloaded server
-//!   answers `503` (with `Retry-After`).
+//!   why, a parameter given twice); a database file that cannot be read (damaged, cut
+//!   short, missing) is `500` with `{"error"}` naming the file and the command that
+//!   repairs the database ([`Served::repair`]); an unknown path is `404` with
+//!   `{"error"}`; a `Host` header that does not name the address the server listens on is
+//!   `403`; an overloaded server answers `503` (with `Retry-After`).
+//! - `GET /` is the page with what it shows first (the database list, and the answers of
+//!   the position its URL names: `?db=ID&moves=...` or `&position=...`, else the start)
+//!   embedded, so that it is drawn before the page has loaded.
+//!
+//! # Files that change
+//! The server answers from the files on disk now. Before each request it asks the
+//! database's [`Source`] whether its files are still those it opened (a repair, or a solve
+//! again, writes them anew), and after a lookup that failed whether any file it read has
+//! changed since; when they have, it opens the database again and answers from the new
+//! files. A failure is never kept: a damaged file repaired while the server runs answers
+//! correctly at the next request.
 //!
 //! # Limits
 //! No client can make the server stop answering others ([`serve`] applies them):
@@ -60,7 +72,7 @@ use retrograde_registry::{Answer, Drawing, Query, QueryError};
 use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 /// The most moves one query may replay.
@@ -87,7 +99,7 @@ impl Default for Limits {
     }
 }
 
-/// One database served.
+/// One database served, as it was opened from its files.
 pub struct Served {
     /// Its id in the API (the directory's name, made unique).
     pub id: String,
@@ -105,27 +117,93 @@ pub struct Served {
     pub example: Option<String>,
     /// The answers.
     pub answer: Box<dyn Answer>,
+    /// How to repair the database when a file of it turns out damaged, said after the
+    /// error (`` run `retrograde game connect4 --db c4 --resume` ``): "…; REPAIR to repair
+    /// it".
+    pub repair: String,
+    /// Where it was opened from: whether its files changed, and how to open it again.
+    pub source: Box<dyn Source>,
+}
+
+/// Where a served database was opened from, so that the server follows its files.
+pub trait Source: Send + Sync {
+    /// Whether the files the database was opened from are still those on disk. Asked
+    /// before every request (`thorough` false: a cheap look, at the description a solve
+    /// writes last, say) and after a lookup that failed (`thorough`: every file read).
+    fn unchanged(&self, thorough: bool) -> bool;
+
+    /// The database opened again from the files on disk now.
+    ///
+    /// # Errors
+    /// Why it cannot be opened (a message naming the file), answered as a `500`; the next
+    /// request tries again.
+    fn reopen(&self) -> Result<Served, String>;
+}
+
+/// A database the server serves: as it was last opened, opened again when its files
+/// change.
+struct Slot {
+    /// Its id in the API (the first opening's: the same for the life of the server).
+    id: String,
+    now: RwLock<Arc<Served>>,
+    /// Held while it is opened again, so that one request does that and the others wait.
+    opening: Mutex<()>,
+}
+
+impl Slot {
+    fn new(served: Served) -> Slot {
+        Slot {
+            id: served.id.clone(),
+            now: RwLock::new(Arc::new(served)),
+            opening: Mutex::new(()),
+        }
+    }
+
+    /// The database as last opened.
+    fn get(&self) -> Arc<Served> {
+        self.now.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The database as on disk now: as last opened when its [`Source`] says its files are
+    /// unchanged (`thorough`: every file read), else opened again (blocking: run it on a
+    /// blocking thread). A failure to open it is returned, and not kept.
+    fn current(&self, thorough: bool) -> Result<Arc<Served>, String> {
+        let was = self.get();
+        if was.source.unchanged(thorough) {
+            return Ok(was);
+        }
+        let _one = self.opening.lock().unwrap_or_else(|e| e.into_inner());
+        let now = self.get();
+        if !Arc::ptr_eq(&was, &now) {
+            // Opened again while this request waited.
+            return Ok(now);
+        }
+        let mut again = now.source.reopen()?;
+        again.id = self.id.clone();
+        let again = Arc::new(again);
+        *self.now.write().unwrap_or_else(|e| e.into_inner()) = again.clone();
+        Ok(again)
+    }
 }
 
 /// What the routes share: the databases, and the lookups allowed in flight.
 struct State_ {
-    dbs: Vec<Served>,
+    dbs: Vec<Slot>,
     lookups: Arc<tokio::sync::Semaphore>,
 }
 
 type Shared = Arc<State_>;
 
 const PAGE: &str = include_str!("../web/index.html");
+/// Where the page takes what it shows first ([`page`]).
+const INITIAL: &str = "INITIAL";
 const SCRIPT: &str = include_str!("../web/app.js");
 const STYLE: &str = include_str!("../web/style.css");
 
 /// The routes over `dbs`.
 pub fn router(dbs: Vec<Served>) -> Router {
     Router::new()
-        .route(
-            "/",
-            get(|| async { asset(PAGE, "text/html; charset=utf-8") }),
-        )
+        .route("/", get(page))
         .route(
             "/app.js",
             get(|| async { asset(SCRIPT, "text/javascript; charset=utf-8") }),
@@ -143,7 +221,7 @@ pub fn router(dbs: Vec<Served>) -> Router {
             )
         })
         .with_state(Arc::new(State_ {
-            dbs,
+            dbs: dbs.into_iter().map(Slot::new).collect(),
             lookups: Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT)),
         }))
 }
@@ -435,25 +513,152 @@ struct Listed<'a> {
     example: Option<&'a str>,
 }
 
-async fn databases(State(shared): State<Shared>) -> Response {
-    let list: Vec<Listed> = shared
-        .dbs
-        .iter()
-        .map(|d| Listed {
-            id: &d.id,
+impl<'a> Listed<'a> {
+    fn of(id: &'a str, d: &'a Served) -> Listed<'a> {
+        Listed {
+            id,
             game: &d.game,
             name: &d.name,
             title: &d.title,
             drawing: d.drawing,
             sides: &d.sides,
             example: d.example.as_deref(),
+        }
+    }
+}
+
+/// Every database as on disk now (one whose files changed is opened again; one that
+/// cannot be is listed as it was, and its queries say why).
+fn listing(slots: &[Slot]) -> Vec<(&str, Arc<Served>)> {
+    (slots.iter())
+        .map(|slot| {
+            let now = slot.current(false).unwrap_or_else(|_| slot.get());
+            (slot.id.as_str(), now)
         })
+        .collect()
+}
+
+async fn databases(State(shared): State<Shared>) -> Response {
+    let listed = tokio::task::spawn_blocking(move || {
+        let now = listing(&shared.dbs);
+        let list: Vec<Listed> = now.iter().map(|(id, d)| Listed::of(id, d)).collect();
+        serde_json::to_string(&list)
+    })
+    .await;
+    match listed {
+        Ok(Ok(body)) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
+        _ => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the list of databases failed".into(),
+        ),
+    }
+}
+
+/// The page, with what it shows first embedded as JSON (`<script id="initial">`): the
+/// databases, and the plies of the position its URL names, answered as the page itself
+/// would ask them (`begin` and `play` in `app.js`), so that the board is drawn before the
+/// page has loaded (a screenshot taken at once shows it). With no lookup free, nothing is
+/// embedded (`null`) and the page asks the API as it loads.
+async fn page(
+    State(shared): State<Shared>,
+    q: Result<UrlQuery<Vec<(String, String)>>, QueryRejection>,
+) -> Response {
+    let pairs = q.map(|UrlQuery(q)| q).unwrap_or_default();
+    let mut embedded = "null".to_string();
+    if let Ok(permit) = shared.lookups.clone().try_acquire_owned() {
+        let deadline = Instant::now() + LOOKUP_TIME;
+        let first = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            initial(&shared.dbs, &pairs, deadline)
+        })
+        .await;
+        if let Ok(Some(json)) = first {
+            // Nothing in it can end the script element: `<` only occurs in strings.
+            embedded = json.replace('<', "\\u003c");
+        }
+    }
+    let html = PAGE.replacen(INITIAL, &embedded, 1);
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response()
+}
+
+/// What the page shows first, for the URL's parameters `pairs` (`db`, `position`,
+/// `moves`): `{"dbs": [...as /api/databases], "db": ID, "plies": [{"move", "query",
+/// "answer", "example"}], "error"}`: the first ply the start (or the position asked, or for
+/// a game without a start its example), then a ply per move asked (a graph: the one query
+/// asked), up to the first that fails, whose message is `error`. Blocking.
+fn initial(dbs: &[Slot], pairs: &[(String, String)], deadline: Instant) -> Option<String> {
+    use serde_json::{json, Value};
+    let now = listing(dbs);
+    let get = |k: &str| {
+        pairs
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.as_str())
+    };
+    let k = get("db")
+        .and_then(|id| now.iter().position(|(i, _)| *i == id))
+        .unwrap_or(0);
+    let (id, served) = now.get(k)?;
+    let position = get("position").map(str::to_string);
+    let moves: Vec<String> = (get("moves").unwrap_or_default().split(','))
+        .map(|m| m.trim().to_string())
+        .filter(|m| !m.is_empty())
         .collect();
-    Json(list).into_response()
+    // Each ply: its move, its query, and that query as the page keeps it.
+    let mut asks: Vec<(Option<&str>, Query, Value)> = Vec::new();
+    let mut error = None;
+    let asked = |p: &Option<String>, m: &[String]| match (p, m.is_empty()) {
+        (Some(p), true) => (Query::Position(p.clone()), json!({ "position": p })),
+        (Some(p), false) => (
+            Query::After(p.clone(), m.to_vec()),
+            json!({ "position": p, "moves": m }),
+        ),
+        (None, _) => (Query::Moves(m.to_vec()), json!({ "moves": m })),
+    };
+    let mut example = false;
+    if moves.len() > MAX_MOVES {
+        error = Some(format!(
+            "{} moves: at most {MAX_MOVES} are replayed",
+            moves.len()
+        ));
+    } else if !moves.is_empty() && served.game != "graph" {
+        // The position, then the moves played one by one, so that the history shows them.
+        let (q, j) = asked(&position, &[]);
+        asks.push((None, q, j));
+        for (i, m) in moves.iter().enumerate() {
+            let (q, j) = asked(&position, &moves[..=i]);
+            asks.push((Some(m.as_str()), q, j));
+        }
+    } else if position.is_some() || !moves.is_empty() {
+        let (q, j) = asked(&position, &moves);
+        asks.push((None, q, j));
+    } else {
+        let (q, j) = asked(&served.example, &[]);
+        example = served.example.is_some();
+        asks.push((None, q, j));
+    }
+    let mut plies = Vec::new();
+    for (mv, q, j) in asks {
+        match answer(&dbs[k], &q, deadline) {
+            Ok(body) => plies.push(json!({
+                "move": mv,
+                "query": j,
+                "answer": serde_json::from_str::<Value>(&body).ok()?,
+                "example": example,
+            })),
+            Err(f) => {
+                error = Some(f.message());
+                break;
+            }
+        }
+    }
+    let listed: Vec<Listed> = now.iter().map(|(id, d)| Listed::of(id, d)).collect();
+    let page = json!({ "dbs": listed, "db": id, "plies": plies, "error": error });
+    Some(page.to_string())
 }
 
 /// What a request asks: the database and the query, or why it cannot be answered.
-fn request(dbs: &[Served], pairs: &[(String, String)]) -> Result<(usize, Query), String> {
+fn request(dbs: &[Slot], pairs: &[(String, String)]) -> Result<(usize, Query), String> {
     let mut q = BTreeMap::new();
     for (k, v) in pairs {
         if !matches!(k.as_str(), "db" | "moves" | "position") {
@@ -527,27 +732,78 @@ async fn query(
     let deadline = Instant::now() + LOOKUP_TIME;
     let answered = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let d = &shared.dbs[db];
-        d.answer
-            .query_until(&query, deadline)
-            .map(|a| a.to_json())
-            .map_err(|e| (d.name.clone(), e))
+        answer(&shared.dbs[db], &query, deadline)
     })
     .await;
     match answered {
         Ok(Ok(body)) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
-        Ok(Err((name, QueryError::TooLong(m)))) => busy(format!(
-            "{name}: {m}: given up after {} s",
-            LOOKUP_TIME.as_secs()
-        )),
-        Ok(Err((name, QueryError::Lookup(e)))) => {
-            error(StatusCode::INTERNAL_SERVER_ERROR, format!("{name}: {e}"))
-        }
-        // A position, a move or a question at fault.
-        Ok(Err((_, e))) => error(StatusCode::BAD_REQUEST, e.to_string()),
+        Ok(Err(f)) => f.response(),
         Err(e) => error(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("the lookup failed: {e}"),
         ),
+    }
+}
+
+/// Why a query was not answered.
+enum Failed {
+    /// The question is at fault: a position, a move (`400`).
+    Question(QueryError),
+    /// Past the deadline (`503`).
+    Late(String),
+    /// A file that cannot be read, or a database that cannot be opened again (`500`).
+    Files(String),
+}
+
+impl Failed {
+    fn message(&self) -> String {
+        match self {
+            Failed::Question(e) => e.to_string(),
+            Failed::Late(m) | Failed::Files(m) => m.clone(),
+        }
+    }
+
+    fn response(&self) -> Response {
+        match self {
+            Failed::Question(_) => error(StatusCode::BAD_REQUEST, self.message()),
+            Failed::Late(m) => busy(m.clone()),
+            Failed::Files(m) => error(StatusCode::INTERNAL_SERVER_ERROR, m.clone()),
+        }
+    }
+}
+
+/// The answer to `query` from the database in `slot` as on disk now (its JSON line), asked
+/// again of the database opened again when a lookup failed and its files have changed since
+/// they were opened (a repair): a failure is not kept. Blocking.
+fn answer(slot: &Slot, query: &Query, deadline: Instant) -> Result<String, Failed> {
+    let opened =
+        |r: Result<Arc<Served>, String>| r.map_err(|m| Failed::Files(format!("{}: {m}", slot.id)));
+    let mut d = opened(slot.current(false))?;
+    let mut again = true;
+    loop {
+        match d.answer.query_until(query, deadline) {
+            Ok(a) => return Ok(a.to_json()),
+            Err(QueryError::Lookup(e)) => {
+                if again {
+                    again = false;
+                    let now = opened(slot.current(true))?;
+                    if !Arc::ptr_eq(&now, &d) {
+                        d = now;
+                        continue;
+                    }
+                }
+                let name = &d.name;
+                return Err(Failed::Files(match e.is_damage() {
+                    true => format!("{name}: {e}; {} to repair it", d.repair),
+                    false => format!("{name}: {e}"),
+                }));
+            }
+            Err(QueryError::TooLong(m)) => {
+                let name = &d.name;
+                let s = LOOKUP_TIME.as_secs();
+                return Err(Failed::Late(format!("{name}: {m}: given up after {s} s")));
+            }
+            Err(e) => return Err(Failed::Question(e)),
+        }
     }
 }

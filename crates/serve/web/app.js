@@ -486,7 +486,9 @@ function render() {
   const first = state.plies[0].answer;
   $("title").textContent = state.db.title;
   const started = state.plies[0].query.position !== undefined
-    ? (state.plies[0].example ? "An example position (this game has no start)" : `Position ${first.position}`)
+    ? (state.plies[0].example
+      ? (state.db.game === "graph" ? "The first vertex (the graph has no start vertex)" : "An example position (this game has no start)")
+      : `Position ${first.position}`)
     : "Start";
   $("start").replaceChildren(`${started}: `, valueSpan(first.outcome, first.remoteness, `${first.to_move} ${valueWords(first.outcome, first.remoteness, first.score)}`));
   drawPlayers();
@@ -694,7 +696,8 @@ async function begin(q, example) {
   render();
 }
 
-async function openDb(id, q) {
+// Shows database `id` (its controls; the position comes after).
+function showDb(id) {
   state.db = state.dbs.find((d) => d.id === id) || state.dbs[0];
   $("db").value = state.db.id;
   state.flipped = false;
@@ -705,25 +708,34 @@ async function openDb(id, q) {
   $("gotol").textContent = graph ? "Vertex" : drawing() === "chess" ? "FEN" : "Position";
   $("gotov").placeholder = graph ? "an id or a name" : drawing() === "chess" ? "a position in FEN" : "in the game's notation";
   $("gotov").setAttribute("aria-label", graph ? "go to vertex" : "go to position");
+}
+
+// The FEN box shows the first position of a chess ending.
+function fillGoto() {
+  $("gotov").value = drawing() === "chess" && state.plies.length ? state.plies[0].answer.position : "";
+}
+
+async function openDb(id, q) {
+  showDb(id);
   try {
-    if (q) {
-      await begin(q);
-    } else {
-      try {
-        await begin({ moves: [] });
-      } catch (e) {
-        // No start: a graph opens at vertex 0, a game at its example position (a chess
-        // ending: white's longest win), which the FEN box can change.
-        if (graph) await begin({ position: "0" });
-        else if (state.db.example) await begin({ position: state.db.example }, true);
-        else throw e;
-      }
-    }
+    // Without a start (`example` set): a chess ending opens at its example position
+    // (white's longest win), which the FEN box can change; a graph at its first vertex.
+    if (q) await begin(q);
+    else if (state.db.example != null) await begin({ position: state.db.example }, true);
+    else await begin({ moves: [] });
     hideError();
   } catch (e) {
     showError(e.message);
   }
-  $("gotov").value = drawing() === "chess" && state.plies.length ? state.plies[0].answer.position : "";
+  fillGoto();
+}
+
+// What the server put in the page (`#initial`): the databases and the first plies of the
+// position the URL names, so that the page is drawn before it has loaded; null when it
+// put nothing (then the page asks the API).
+function embedded() {
+  const e = $("initial");
+  try { return e ? JSON.parse(e.textContent) : null; } catch (err) { return null; }
 }
 
 function syncUrl() {
@@ -743,11 +755,16 @@ function showError(m) { const e = $("error"); e.textContent = m; e.hidden = fals
 function hideError() { $("error").hidden = true; }
 
 async function main() {
-  try {
-    state.dbs = await api("/api/databases");
-  } catch (e) {
-    showError(`cannot list the databases: ${e.message}`);
-    return;
+  const initial = embedded();
+  if (initial) {
+    state.dbs = initial.dbs;
+  } else {
+    try {
+      state.dbs = await api("/api/databases");
+    } catch (e) {
+      showError(`cannot list the databases: ${e.message}`);
+      return;
+    }
   }
   const pick = $("db");
   for (const d of state.dbs) {
@@ -783,6 +800,15 @@ async function main() {
       drawBoard();
     }
   });
+  if (initial) {
+    // Drawn now, before the page has loaded: nothing is awaited on this path.
+    showDb(initial.db);
+    if (initial.plies.length) { state.plies = initial.plies; render(); }
+    if (initial.error) showError(initial.error);
+    fillGoto();
+    document.body.dataset.ready = "1";
+    return;
+  }
   // The URL can name a database and a position: ?db=c4&moves=3,3 (or &position=...).
   const url = new URLSearchParams(location.search);
   const id = url.get("db") || state.dbs[0].id;

@@ -102,5 +102,5 @@ pub use notation::{play_moves, replay, Notation, NotationError};
 pub use stats::Stats;
 pub use storage::{DirStorage, MemStorage, Storage, StorageWriter};
 pub use store::cell::{AnyCells, Cell, ScoreCell};
-pub use store::identity::{Identified, Identity};
+pub use store::identity::{Facts, Identified, Identity};
 pub use store::meta::{read_meta, read_tier_totals, Meta, META, TOTALS};

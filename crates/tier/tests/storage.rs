@@ -217,6 +217,119 @@ fn truncated_missing_and_foreign_files() {
     assert!(open(&other, Arc::new(st.clone())).is_err() || other.name() == g.name());
 }
 
+/// `database.json` of `st` changed by `edit`, its checksum made right again.
+fn forge(st: &MemStorage, edit: impl FnOnce(&mut Meta)) {
+    let mut meta = read_meta(st).unwrap().unwrap();
+    edit(&mut meta);
+    meta.checksum = String::new();
+    let crc = crc32fast::hash(&serde_json::to_vec(&meta).unwrap());
+    meta.checksum = format!("{crc:08x}");
+    st.put(META, serde_json::to_vec_pretty(&meta).unwrap());
+}
+
+/// A description that says another layout, cell width or parameters than its files were
+/// written for (its checksum made right) is an error naming a file and the description, on
+/// an open and on a lazy open's first lookup, never a value read as something else; the
+/// same parameters with their keys in another order are no contradiction, and a resume
+/// solves the contradicted tiers again.
+#[test]
+fn a_description_that_contradicts_its_files_is_refused_naming_both() {
+    fn check<G: TierGame>(g: &G) {
+        let st = MemStorage::new();
+        let mut opts = stored(&st);
+        opts.params = serde_json::json!({"game": "g", "args": {"a": 1, "b": 2}});
+        let want = values(g, &solve(g, &opts).unwrap());
+        let good = st.get(META).unwrap();
+        let meta = read_meta(&st).unwrap().unwrap();
+        let (layout, cell) = (meta.layout, meta.cell_bytes);
+        let other = if layout == "dense" { "sorted" } else { "dense" };
+        type Edit = Box<dyn Fn(&mut Meta)>;
+        let forgeries: [(&str, Edit); 4] = [
+            (
+                "layout",
+                Box::new(move |m: &mut Meta| m.layout = other.into()),
+            ),
+            (
+                "cells",
+                Box::new(move |m: &mut Meta| m.cell_bytes = 3 - cell),
+            ),
+            (
+                "parameters",
+                Box::new(|m: &mut Meta| m.params["args"]["a"] = 7.into()),
+            ),
+            (
+                "no parameters",
+                Box::new(|m: &mut Meta| m.params = serde_json::Value::Null),
+            ),
+        ];
+        for (what, edit) in forgeries {
+            st.put(META, good.clone());
+            forge(&st, edit);
+            let named = |e: &Error| {
+                let m = e.to_string();
+                assert!(e.is_damage(), "{what}: {m}");
+                assert!(
+                    m.contains("written for") && m.contains("memory:database.json"),
+                    "{what}: {m}"
+                );
+                assert!(m.contains(".values") || m.contains(".keys"), "{what}: {m}");
+            };
+            named(&open(g, Arc::new(st.clone())).map(|_| ()).unwrap_err());
+            let lazy = open_lazy(g, Arc::new(st.clone())).unwrap().unwrap();
+            let mut refused = 0;
+            for p in want.keys() {
+                match lazy.value(p) {
+                    Ok(v) => panic!("{what}: {p:?} read as {v:?}"),
+                    Err(e) => {
+                        named(&e);
+                        refused += 1;
+                    }
+                }
+            }
+            assert!(refused > 0, "{what}");
+        }
+        // The same parameters, their keys in another order: the same database.
+        st.put(META, good.clone());
+        forge(&st, |m| {
+            m.params = serde_json::json!({"args": {"b": 2, "a": 1}, "game": "g"})
+        });
+        assert_eq!(
+            values(g, &open(g, Arc::new(st.clone())).unwrap().unwrap()),
+            want
+        );
+        // An interrupted solve resumed with other parameters takes up none of the tiers
+        // written for the first ones: each is solved again.
+        st.remove(META).unwrap();
+        let mut again = stored(&st);
+        again.resume = true;
+        again.params = serde_json::json!({"game": "g", "args": {"a": 9}});
+        let tiers = Arc::new(Mutex::new((0, 0)));
+        let t = tiers.clone();
+        again.progress = Some(Arc::new(move |ev: &Event<'_>| {
+            if let Event::Tier { reused, .. } = ev {
+                let mut t = t.lock().unwrap();
+                *if *reused { &mut t.0 } else { &mut t.1 } += 1;
+            }
+        }));
+        assert_eq!(values(g, &solve(g, &again).unwrap()), want);
+        let (reused, solved) = *tiers.lock().unwrap();
+        assert!(
+            reused == 0 && solved > 0,
+            "{reused} reused, {solved} solved"
+        );
+        let meta = read_meta(&st).unwrap().unwrap();
+        assert_eq!(meta.params, again.params);
+        assert_eq!(
+            values(g, &open(g, Arc::new(st.clone())).unwrap().unwrap()),
+            want
+        );
+    }
+    for seed in 0..4 {
+        check(&game(seed));
+        check(&Sorted::random(seed, false, false));
+    }
+}
+
 #[test]
 fn another_games_database_is_refused() {
     let st = MemStorage::new();

@@ -4,7 +4,7 @@
 
 use crate::{input, mem};
 use anyhow::{anyhow, Result};
-use retrograde_registry::{QueryError, RunError};
+use retrograde_registry::{Kind, QueryError, RunError};
 use retrograde_solve::exchange::Exchange;
 use retrograde_tier::{read_meta, DirStorage, Error, Storage, META};
 use std::path::Path;
@@ -64,13 +64,15 @@ pub fn not_finished(dir: &Path) -> anyhow::Error {
     }
 }
 
-/// A database opened by its directory alone, and how to repair it.
+/// A database opened by its directory alone, how to repair it, and its files.
 pub struct Opened {
     /// What it holds, and its answers.
     pub db: retrograde_registry::Opened,
-    /// How to repair it when a file turns out damaged: `solve again with --db DIR
-    /// --resume`, or for a graph `solve the graph again with ...`.
-    repair: String,
+    /// How to repair it when a file turns out damaged: ``run `retrograde game NAME ...
+    /// --db DIR --resume` ``, or for a graph ``run `retrograde solve FILE --db DIR` ``.
+    pub repair: String,
+    /// Its files, to tell when they change on disk (a server opens it again then).
+    pub storage: Arc<DirStorage>,
 }
 
 impl Opened {
@@ -88,7 +90,8 @@ impl Opened {
 
 /// Opens the finished database in `dir`, whatever it holds: `query` and `serve` both use it.
 pub fn open(dir: &Path) -> Result<Opened> {
-    let storage: Arc<dyn Storage> = Arc::new(DirStorage::new(dir.to_path_buf()));
+    let files = Arc::new(DirStorage::new(dir.to_path_buf()));
+    let storage: Arc<dyn Storage> = files.clone();
     let shown = dir.display().to_string();
     if !dir.is_dir() {
         anyhow::bail!("{shown}: not a directory (a database is the directory `--db DIR` wrote)");
@@ -107,13 +110,17 @@ pub fn open(dir: &Path) -> Result<Opened> {
             _ => dir.join("graph.values").exists(),
         },
     };
-    let repair = if graph {
-        format!("solve the graph again with `retrograde solve FILE --db {shown}`")
-    } else {
-        format!("solve again with --db {shown} --resume")
+    let repair = match repair_command(dir, &*storage) {
+        Some(command) => format!("run `{command}`"),
+        None if graph => format!("solve the graph again with `retrograde solve FILE --db {shown}`"),
+        None => format!("solve again with --db {shown} --resume"),
     };
     match opened {
-        Ok(db) => Ok(Opened { db, repair }),
+        Ok(db) => Ok(Opened {
+            db,
+            repair,
+            storage: files,
+        }),
         Err(e) if e.is_damage() => Err(anyhow!("{e}; {repair} to repair it")),
         Err(e) => Err(anyhow!("{e}")),
     }
@@ -145,5 +152,86 @@ pub fn run_error(name: &str, e: RunError, has_db: bool, ex: &dyn Exchange) -> an
         RunError::Open(e) | RunError::Solve(e) => tier_error(name, e, has_db),
         RunError::Lock(e) if ex.size() > 1 => input::agreed(anyhow!("{e}")),
         e => anyhow::Error::new(e),
+    }
+}
+
+/// The command that repairs the database in `dir`, from what its description records:
+/// `retrograde game NAME PARAMETERS --db DIR --resume` for a game (the resumed solve checks
+/// every file and solves again what is damaged), `retrograde solve FILE --db DIR` for a
+/// graph (solved again whole), with every parameter it records. `None` when the
+/// description cannot say (itself missing or damaged).
+pub fn repair_command(dir: &Path, storage: &dyn Storage) -> Option<String> {
+    let meta = read_meta(storage).ok()??;
+    let params = &meta.params;
+    let db = shell_word(&dir.display().to_string());
+    let game = params.get("game")?.as_str()?;
+    if game == "graph" {
+        let file = match params.get("file").and_then(|f| f.as_str()) {
+            Some(f) if f != "-" && !f.is_empty() => shell_word(f),
+            _ => "FILE".to_string(),
+        };
+        let rule = match params.get("no_move").and_then(|r| r.as_str()) {
+            Some(r) if r != "loss" => format!(" --no-move {}", shell_word(r)),
+            _ => String::new(),
+        };
+        return Some(format!("retrograde solve {file} --db {db}{rule}"));
+    }
+    let entry = retrograde_registry::entry(game)?;
+    let args = params.get("args")?.as_object()?;
+    let (mut positional, mut named) = (Vec::new(), Vec::new());
+    for p in entry.params {
+        let text = match args.get(p.name) {
+            None | Some(serde_json::Value::Null) => continue,
+            Some(serde_json::Value::Bool(on)) if p.kind == Kind::Flag => {
+                if *on {
+                    named.push(format!("--{}", p.name));
+                }
+                continue;
+            }
+            Some(serde_json::Value::Array(list)) => (list.iter())
+                .map(|n| n.as_u64().map(|n| n.to_string()))
+                .collect::<Option<Vec<_>>>()?
+                .join(","),
+            Some(serde_json::Value::Number(n)) => n.to_string(),
+            Some(serde_json::Value::String(t)) => t.clone(),
+            Some(_) => return None,
+        };
+        if text.is_empty() {
+            continue;
+        }
+        match p.positional {
+            true => positional.push(shell_word(&text)),
+            false => named.push(format!("--{} {}", p.name, shell_word(&text))),
+        }
+    }
+    let words: Vec<String> = [format!("retrograde game {game}")]
+        .into_iter()
+        .chain(positional)
+        .chain(named)
+        .chain([format!("--db {db} --resume")])
+        .collect();
+    Some(words.join(" "))
+}
+
+/// `text` as one word of a shell command: as it is when it is plain, else in single quotes.
+fn shell_word(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./:=,+-@%".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shell_word_is_quoted_only_when_it_needs_to_be() {
+        assert_eq!(shell_word("c4-5x5/db"), "c4-5x5/db");
+        assert_eq!(shell_word("my db"), "'my db'");
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word(""), "''");
     }
 }

@@ -4,29 +4,19 @@
 use super::Status;
 use crate::cli::ServeArgs;
 use anyhow::{anyhow, bail, Context, Result};
-use retrograde_serve::Served;
+use retrograde_registry::QueryError;
+use retrograde_serve::{Served, Source};
+use retrograde_tier::{DirStorage, META};
 use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<Status> {
     let mut served: Vec<Served> = Vec::new();
     for dir in &args.dbs {
-        let opened = super::db::open(dir)?.db;
-        let report = opened
-            .answer
-            .report()
-            .map_err(|e| anyhow!("{}: {e}", dir.display()))?;
-        served.push(Served {
-            id: unique_id(dir, &served),
-            drawing: retrograde_registry::entry(&report.game)
-                .map_or(retrograde_registry::Drawing::None, |e| e.drawing),
-            game: report.game,
-            name: opened.name,
-            title: opened.title,
-            sides: opened.sides,
-            example: report.example,
-            answer: opened.answer,
-        });
+        let id = unique_id(dir, &served);
+        served.push(open(dir, id)?);
     }
     let addr: SocketAddr = (args.host.as_str(), args.port)
         .to_socket_addrs()
@@ -55,6 +45,52 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<Status> {
         retrograde_serve::serve_with(listener, served, limits).await
     })?;
     bail!("the server stopped")
+}
+
+/// The database in `dir` as served under `id`, opened as `query` opens it, and followed
+/// on disk ([`OnDisk`]).
+fn open(dir: &Path, id: String) -> Result<Served> {
+    let opened = super::db::open(dir)?;
+    let report = (opened.db.answer.report()).map_err(|e| opened.fail(QueryError::Lookup(e)))?;
+    let source = OnDisk {
+        dir: dir.to_path_buf(),
+        id: id.clone(),
+        storage: opened.storage.clone(),
+    };
+    Ok(Served {
+        id,
+        drawing: retrograde_registry::entry(&report.game)
+            .map_or(retrograde_registry::Drawing::None, |e| e.drawing),
+        game: report.game,
+        name: opened.db.name,
+        title: opened.db.title,
+        sides: opened.db.sides,
+        example: report.example,
+        answer: opened.db.answer,
+        repair: opened.repair,
+        source: Box::new(source),
+    })
+}
+
+/// A database directory as the server follows it: the storage that read its files tells
+/// when they change. Every solve writes the description (`database.json`) last, so a
+/// description other than the one read means a repair or a solve again has finished (a
+/// missing one, a writer at work: what is open is kept until it is done); after a lookup
+/// fails, any file read that has changed counts too.
+struct OnDisk {
+    dir: PathBuf,
+    id: String,
+    storage: Arc<DirStorage>,
+}
+
+impl Source for OnDisk {
+    fn unchanged(&self, thorough: bool) -> bool {
+        !(self.storage.replaced(META) || (thorough && self.storage.changed()))
+    }
+
+    fn reopen(&self) -> Result<Served, String> {
+        open(&self.dir, self.id.clone()).map_err(|e| format!("{e:#}"))
+    }
 }
 
 /// The directory's name, with `-2`, `-3`… when another database has it.

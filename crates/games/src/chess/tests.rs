@@ -1168,12 +1168,9 @@ fn a_compact_file_split_where_moves_stay_on_its_side_is_an_error_not_a_value() {
         elem: 0,
     };
     // A quarter of the way: the part left out holds both sides to move.
-    let id = retrograde_tier::read_meta(&*st)
-        .unwrap()
-        .unwrap()
-        .identity()
-        .unwrap();
-    let ours = retrograde_tier::Identified::wrap(st.clone() as Arc<dyn Storage>, id);
+    let meta = retrograde_tier::read_meta(&*st).unwrap().unwrap();
+    let (id, facts) = (meta.identity().unwrap(), retrograde_tier::Facts::of(&meta));
+    let ours = retrograde_tier::Identified::wrap(st.clone() as Arc<dyn Storage>, id, facts);
     compact_values(&*ours, "KQvK.values", &header, g.tier_size(t) / 4)
         .unwrap()
         .unwrap();

@@ -271,6 +271,7 @@ pub(super) fn set_report(sol: &TierSolution<'_, Chess>, pieces: usize) -> Result
         timed: true,
         // Where the explorer opens: a set holds KQvK.
         example: Some("8/8/8/4k3/8/8/8/4KQ2 w - - 0 1".into()),
+        taken: None,
     })
 }
 
@@ -361,6 +362,7 @@ pub(super) fn ending_report(solution: &TierSolution<'_, Chess>) -> Result<Report
         score: None,
         timed: true,
         example,
+        taken: None,
     })
 }
 

@@ -13,7 +13,8 @@ pub(crate) mod solution;
 pub(crate) mod sorted;
 
 use crate::api::game::{
-    score_range_fits, visit, DenseIndex, LayoutVisitor, OrderedMoves, Parents, Scoring, TierGame,
+    score_range_fits, visit, DenseIndex, Layout, LayoutVisitor, OrderedMoves, Parents, Scoring,
+    TierGame,
 };
 pub use crate::engine::driver::share_file;
 use crate::engine::driver::solve_dense;
@@ -21,7 +22,7 @@ use crate::engine::solution::{LazyTier, Listed, TierData, TierSolution, TierTota
 use crate::engine::sorted::{solve_sorted, KeyRanges, WholeRange};
 use crate::error::{human_bytes, Error};
 use crate::store::cell::{Cell, ScoreCell};
-use crate::store::identity::{for_solve, Identified, Identity};
+use crate::store::identity::{for_solve, Facts, Identified, Identity};
 use crate::store::meta::{
     header, keys_file, read_meta, values_file, write_meta, write_tier_totals, Meta, FORMAT, META,
     META_VERSION,
@@ -360,8 +361,26 @@ fn identify<G: TierGame>(
         });
     }
     let id = Identity(bytes[1..].try_into().expect("16 bytes"));
-    opts.storage = Some(Identified::wrap(st, id));
+    opts.storage = Some(Identified::wrap(st, id, facts(game, &opts)));
     Ok(opts)
+}
+
+/// What a solve of `game` with `opts` writes into its files' headers, as `database.json`
+/// will record it ([`write_finished`]): the layout, the bytes of a value cell, the
+/// parameters.
+fn facts<G: TierGame>(game: &G, opts: &SolveOptions) -> Facts {
+    let layout = <G::Layout as Layout<G>>::NAME;
+    Facts::new(layout, cell_bytes(game), &opts.params)
+}
+
+/// The bytes of a value cell of a solve of `game`: 4 with scores, else 1 when its values
+/// fit one byte, else 2.
+fn cell_bytes<G: TierGame>(game: &G) -> u32 {
+    match (<G::Score as Scoring<G>>::SCORED, small(game)) {
+        (true, _) => 4,
+        (false, true) => 1,
+        (false, false) => 2,
+    }
 }
 
 /// Refuses a game whose name does not fit a file's header.
@@ -488,7 +507,7 @@ fn open_with<'g, G: TierGame>(
     let id = meta
         .identity()
         .ok_or_else(|| Error::damaged(name.clone(), "no valid database identity"))?;
-    let storage = Identified::wrap(storage, id);
+    let storage = Identified::wrap(storage, id, Facts::of(&meta));
     let cell_bytes = meta.cell_bytes;
     let scored = <G::Score as Scoring<G>>::SCORED;
     if !matches!((cell_bytes, scored), (1 | 2, false) | (4, true)) {
@@ -598,6 +617,16 @@ pub(crate) fn open_tier<G: TierGame>(
         return Err(Error::damaged(
             vals.name().to_string(),
             format!("holds {} values, the database says {size}", vals.count()),
+        ));
+    }
+    // Four-byte cells are values with scores (files before version 6 do not say the
+    // database's cell width: this much is checked for them too).
+    let scored = <G::Score as Scoring<G>>::SCORED;
+    if (vals.elem() == 4) != scored {
+        let of = if scored { "with" } else { "without" };
+        return Err(Error::damaged(
+            vals.name().to_string(),
+            format!("{}-byte cells, for a game {of} scores", vals.elem()),
         ));
     }
     visit::<G, _>(OpenTier {
@@ -916,11 +945,7 @@ pub fn memory_plan<G: TierGame>(game: &G, stored: bool) -> Result<Option<u64>, E
             G: DenseIndex,
         {
             let Plan(game, stored) = self;
-            let cell = match (<G::Score as Scoring<G>>::SCORED, small(game)) {
-                (true, _) => 4,
-                (false, true) => 1,
-                (false, false) => 2,
-            };
+            let cell = u64::from(cell_bytes(game));
             let dag = Dag::build(game)?;
             let sizes: Vec<u64> = dag.tiers.iter().map(|&t| game.tier_size(t)).collect();
             Ok(Some(peak(&dag, &sizes, Work::of(game, cell), stored).0))

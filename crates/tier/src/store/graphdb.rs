@@ -18,7 +18,7 @@
 
 use crate::error::Error;
 use crate::stats::{merge_stats, Stats};
-use crate::store::identity::{Identified, Identity};
+use crate::store::identity::{Facts, Identified, Identity};
 use crate::store::meta::{header, read_meta, write_meta, Meta, META};
 use crate::store::storage::Storage;
 use crate::store::tierfile::{self, Codec, Kind, Reader};
@@ -42,6 +42,8 @@ const SCORES: &str = "graph.scores";
 /// `layout` in `database.json`: an unscored graph's, and a scored graph's (with [`SCORES`]).
 const LAYOUT: &str = "graph";
 const LAYOUT_SCORED: &str = "graph-scored";
+/// `cell_bytes` in `database.json`: a value is a `u32`.
+const CELL_BYTES: u32 = 4;
 const NONE: u32 = u32::MAX;
 
 fn code(v: Value) -> Option<u32> {
@@ -169,7 +171,13 @@ pub fn write<G: Share + ?Sized>(
     let mut id = Identity::random().0.to_vec();
     ex.broadcast(&mut id);
     let id = Identity(id.try_into().expect("16 bytes"));
-    let storage = &Identified::borrowed(storage, id);
+    let layout = if scores.is_some() {
+        LAYOUT_SCORED
+    } else {
+        LAYOUT
+    };
+    let facts = Facts::new(layout, CELL_BYTES, &params);
+    let storage = &Identified::borrowed(storage, id, facts);
     let put = |file: &str, elem: u32, data: &[u8]| {
         let h = &array_header(file, elem);
         tierfile::write_spread(storage, file, h, data, Codec::Zstd(3), ex)
@@ -195,7 +203,7 @@ pub fn write<G: Share + ?Sized>(
         return Ok(());
     }
     let n = g.vertex_count() as u64;
-    write_meta(storage, meta(id, params, n, start, stats, scores.is_some()))
+    write_meta(storage, meta(id, params, n, start, stats, layout))
 }
 
 /// Appends the line of `graph.names` that names `v`: `v TAB name`, the name escaped so
@@ -240,7 +248,7 @@ fn meta(
     n: u64,
     start: Option<String>,
     stats: Stats,
-    scored: bool,
+    layout: &str,
 ) -> Meta {
     Meta {
         format: crate::store::meta::FORMAT.into(),
@@ -248,8 +256,8 @@ fn meta(
         id: id.to_hex(),
         game: GAME.into(),
         params,
-        layout: if scored { LAYOUT_SCORED } else { LAYOUT }.into(),
-        cell_bytes: 4,
+        layout: layout.into(),
+        cell_bytes: CELL_BYTES,
         tiers: vec![(GAME.into(), n)],
         start,
         stats,
@@ -414,7 +422,7 @@ impl GraphDb {
         };
         // Every file must be of this database.
         let id = meta.identity().expect("read_meta checked it");
-        let storage = Identified::wrap(storage, id);
+        let storage = Identified::wrap(storage, id, Facts::of(&meta));
         let st = &*storage;
         let values = Array::open(st, VALUES, 4)?;
         let best = Array::open(st, BEST, 4)?;
@@ -423,7 +431,20 @@ impl GraphDb {
         let turn = Array::open(st, TURN, 1)?;
         let names_file = Array::open(st, NAMES, 1)?;
         let scores = match meta.layout.as_str() {
-            LAYOUT => None,
+            LAYOUT => {
+                // Files before version 6 do not say their layout: scores of this database
+                // that the description leaves out are a contradiction all the same.
+                if Array::open(st, SCORES, 8).is_ok() {
+                    return Err(Error::damaged(
+                        st.describe(SCORES),
+                        format!(
+                            "the scores of this database, but {} says layout {LAYOUT:?}, without scores",
+                            st.describe(META)
+                        ),
+                    ));
+                }
+                None
+            }
             LAYOUT_SCORED => Some(Array::open(st, SCORES, 8)?),
             other => {
                 return Err(Error::damaged(

@@ -16,9 +16,18 @@
 //! Until `database.json` exists, the identity of a solve under way is in `database.id`
 //! (with the game's name, so that resuming another game starts afresh); across ranks, rank
 //! 0 reads or makes it and broadcasts it.
+//!
+//! What `database.json` says that a reader acts on travels the same way: the game's name is
+//! in every file's header, and the [`Facts`] (the layout, whose `graph-scored` says a graph
+//! has scores, the bytes of a value cell, and the parameters the game is rebuilt from) are
+//! too, from format version 6 on. A reader wraps its storage with the facts of
+//! `database.json`, and a file that says otherwise is an error naming both, so a description
+//! edited to say something else (its checksum made right again) is refused, never read as
+//! another game or without its scores. Files of version 5 carry no facts: over them a
+//! description is trusted for its layout, cell width and parameters, as it was.
 
 use crate::error::Error;
-use crate::store::meta::{read_meta, META};
+use crate::store::meta::{read_meta, Meta, META};
 use crate::store::storage::{Storage, StorageWriter};
 use std::fmt;
 use std::io;
@@ -80,25 +89,100 @@ impl fmt::Debug for Identity {
     }
 }
 
-/// The files of one database: a storage whose files carry `id` (every call goes to the
-/// storage it wraps, `S`: an `Arc<dyn Storage>` or a `&dyn Storage`).
+/// What `database.json` says of a database that a reader acts on, beyond its game and
+/// identity: written into the header of every tier file (format version 6 on) and
+/// expected in every one read, as the identity is.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Facts {
+    /// The layout (`dense`, `sorted`, `graph`, `graph-scored`), at most
+    /// [`Facts::LAYOUT_BYTES`] bytes.
+    pub layout: String,
+    /// Bytes per value cell of the database (its `cell_bytes`: 4 with scores).
+    pub cell_bytes: u32,
+    /// The CRC-32 of the parameters the game is rebuilt from ([`Facts::digest`]).
+    pub params: u32,
+}
+
+impl Facts {
+    /// The most bytes of a layout's name a header holds.
+    pub const LAYOUT_BYTES: usize = 16;
+
+    /// The facts of a database of `layout`, `cell_bytes` and parameters `params`.
+    pub fn new(layout: &str, cell_bytes: u32, params: &serde_json::Value) -> Facts {
+        Facts {
+            layout: layout.to_string(),
+            cell_bytes,
+            params: Facts::digest(params),
+        }
+    }
+
+    /// The facts `meta` states.
+    pub fn of(meta: &Meta) -> Facts {
+        Facts::new(&meta.layout, meta.cell_bytes, &meta.params)
+    }
+
+    /// The CRC-32 of `params` written as compact JSON with every object's keys sorted: the
+    /// same for the same parameters however their keys are ordered.
+    pub fn digest(params: &serde_json::Value) -> u32 {
+        fn sorted(v: &serde_json::Value) -> serde_json::Value {
+            match v {
+                serde_json::Value::Object(m) => {
+                    let mut keys: Vec<&String> = m.keys().collect();
+                    keys.sort();
+                    let m = keys.into_iter().map(|k| (k.clone(), sorted(&m[k])));
+                    serde_json::Value::Object(m.collect())
+                }
+                serde_json::Value::Array(a) => a.iter().map(sorted).collect(),
+                other => other.clone(),
+            }
+        }
+        crc32fast::hash(&serde_json::to_vec(&sorted(params)).expect("serializable"))
+    }
+
+    /// What differs between these facts, a file's, and `told`, those of the description
+    /// `described` (a file name), for a message naming both; `None` when they agree.
+    pub(crate) fn differs(&self, told: &Facts, described: &str) -> Option<String> {
+        if self.layout != told.layout {
+            Some(format!(
+                "written for layout {:?}, but {described} says {:?}",
+                self.layout, told.layout
+            ))
+        } else if self.cell_bytes != told.cell_bytes {
+            Some(format!(
+                "written for {}-byte value cells, but {described} says {}",
+                self.cell_bytes, told.cell_bytes
+            ))
+        } else if self.params != told.params {
+            Some(format!(
+                "written for other parameters than {described} records (their CRC-32 {:08x}, not {:08x})",
+                self.params, told.params
+            ))
+        } else {
+            None
+        }
+    }
+}
+
+/// The files of one database: a storage whose files carry `id` and `facts` (every call goes
+/// to the storage it wraps, `S`: an `Arc<dyn Storage>` or a `&dyn Storage`).
 #[derive(Debug)]
 pub struct Identified<S> {
     inner: S,
     id: Identity,
+    facts: Facts,
 }
 
 impl Identified<Arc<dyn Storage>> {
-    /// `inner`'s files, as the files of the database `id`.
-    pub fn wrap(inner: Arc<dyn Storage>, id: Identity) -> Arc<dyn Storage> {
-        Arc::new(Identified { inner, id })
+    /// `inner`'s files, as the files of the database `id` whose description states `facts`.
+    pub fn wrap(inner: Arc<dyn Storage>, id: Identity, facts: Facts) -> Arc<dyn Storage> {
+        Arc::new(Identified { inner, id, facts })
     }
 }
 
 impl<'a> Identified<&'a dyn Storage> {
     /// [`Identified::wrap`] for a borrowed storage.
-    pub fn borrowed(inner: &'a dyn Storage, id: Identity) -> Self {
-        Identified { inner, id }
+    pub fn borrowed(inner: &'a dyn Storage, id: Identity, facts: Facts) -> Self {
+        Identified { inner, id, facts }
     }
 }
 
@@ -123,6 +207,9 @@ where
     }
     fn identity(&self) -> Identity {
         self.id
+    }
+    fn facts(&self) -> Facts {
+        self.facts.clone()
     }
 }
 

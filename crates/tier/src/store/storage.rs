@@ -9,7 +9,7 @@
 //! [`StorageWriter::commit`] succeeds, so a file with its final name is always complete.
 
 use crate::error::Error;
-use crate::store::identity::Identity;
+use crate::store::identity::{Facts, Identity};
 use std::collections::HashMap;
 use std::fmt;
 use std::fs::{self, File};
@@ -47,6 +47,14 @@ pub trait Storage: Send + Sync + fmt::Debug {
     fn identity(&self) -> Identity {
         Identity::NONE
     }
+    /// What the description of the database these files belong to says of it: written into
+    /// the header of every tier file and expected in every one read (format version 6 on).
+    /// Default: no facts (an empty layout, 0, 0); an
+    /// [`Identified`](crate::store::identity::Identified) storage has those of its
+    /// description.
+    fn facts(&self) -> Facts {
+        Facts::default()
+    }
 }
 
 /// A file being written. Dropped without [`commit`](StorageWriter::commit), it leaves
@@ -64,7 +72,9 @@ pub trait StorageWriter: Write + Send {
 /// A writer calls [`DirStorage::lock`] first: one writer at a time, by an OS file lock on
 /// `database.lock` that dies with its process. A file read once is read from the same
 /// file (inode) for the life of the storage: one replaced since (by a writer elsewhere) is
-/// an error, never a mix of two databases.
+/// an error, never a mix of two databases. A reader that lives on (a server) asks
+/// [`DirStorage::changed`] when a read fails, and opens the database again on a new storage
+/// when the files are no longer those it read.
 #[derive(Debug)]
 pub struct DirStorage {
     dir: PathBuf,
@@ -72,11 +82,31 @@ pub struct DirStorage {
     lock: std::sync::OnceLock<File>,
 }
 
-/// Open files by name, and the file (device, inode) each name was first read from.
+/// Open files by name, and the file each name was first read from.
 #[derive(Debug, Default)]
 struct Handles {
     files: HashMap<String, Arc<File>>,
-    seen: HashMap<String, (u64, u64)>,
+    seen: HashMap<String, Stamp>,
+}
+
+/// Which file a name was read from, and as it was then: its device and inode (the file),
+/// and its size and modification time (its contents, as far as the system tells).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    file: (u64, u64),
+    len: u64,
+    modified: (i64, i64),
+}
+
+impl Stamp {
+    fn of(m: &fs::Metadata) -> Stamp {
+        use std::os::unix::fs::MetadataExt;
+        Stamp {
+            file: (m.dev(), m.ino()),
+            len: m.len(),
+            modified: (m.mtime(), m.mtime_nsec()),
+        }
+    }
 }
 
 impl Handles {
@@ -113,26 +143,57 @@ impl DirStorage {
     }
 
     fn handle(&self, file: &str) -> io::Result<Arc<File>> {
-        use std::os::unix::fs::MetadataExt;
         let mut open = self.handles();
         if let Some(f) = open.files.get(file) {
             return Ok(f.clone());
         }
         let f = File::open(self.path(file))?;
-        let m = f.metadata()?;
-        let here = (m.dev(), m.ino());
-        if open.seen.get(file).is_some_and(|&was| was != here) {
-            return Err(io::Error::other(
-                "replaced since it was first read (another process wrote this directory): open the database again",
-            ));
+        let here = Stamp::of(&f.metadata()?);
+        match open.seen.get(file) {
+            Some(was) if was.file != here.file => {
+                return Err(io::Error::other(
+                    "replaced since it was first read (another process wrote this directory): open the database again",
+                ))
+            }
+            Some(_) => {}
+            None => {
+                open.seen.insert(file.to_string(), here);
+            }
         }
         if open.files.len() > 256 {
             open.files.clear();
         }
         let f = Arc::new(f);
-        open.seen.insert(file.to_string(), here);
         open.files.insert(file.to_string(), f.clone());
         Ok(f)
+    }
+
+    /// Whether a file this storage has read is no longer, on disk, the file it read: replaced
+    /// by another (a repair writes a file anew and renames it into place), written over in
+    /// place (another size or modification time), or removed. A reader that lives on asks
+    /// this when a read fails: if so, the database opened again on a new storage reads the
+    /// files there now, and a failure of the old files is not kept. A stat of each file
+    /// read (files this storage wrote are not counted).
+    pub fn changed(&self) -> bool {
+        let seen: Vec<(String, Stamp)> = (self.handles().seen.iter())
+            .map(|(name, &stamp)| (name.clone(), stamp))
+            .collect();
+        seen.into_iter()
+            .any(|(name, was)| match fs::metadata(self.path(&name)) {
+                Ok(m) => Stamp::of(&m) != was,
+                Err(_) => true,
+            })
+    }
+
+    /// Whether `file`, which this storage has read, is now on disk another file or other
+    /// contents (a size or modification time of its own); not when it is missing (a
+    /// writer removes a database's description while it works) or was never read. One
+    /// stat: cheap enough to ask before every request.
+    pub fn replaced(&self, file: &str) -> bool {
+        let Some(was) = self.handles().seen.get(file).copied() else {
+            return false;
+        };
+        fs::metadata(self.path(file)).is_ok_and(|m| Stamp::of(&m) != was)
     }
 
     fn forget(&self, file: &str) {
@@ -456,6 +517,50 @@ mod tests {
         s.remove("a").unwrap();
         s.remove("a").unwrap();
         assert_eq!(s.size("a").unwrap(), None);
+    }
+
+    #[test]
+    fn a_dir_storage_tells_when_the_files_it_read_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, bytes: &[u8]| {
+            let w = DirStorage::new(dir.path());
+            let mut f = w.create(name).unwrap();
+            f.write_all(bytes).unwrap();
+            f.commit().unwrap();
+        };
+        for f in ["a", "b", "c"] {
+            write(f, b"hello");
+        }
+        let r = DirStorage::new(dir.path());
+        let mut buf = [0u8; 5];
+        assert!(!r.changed(), "nothing read yet");
+        r.read_at("a", 0, &mut buf).unwrap();
+        r.read_at("b", 0, &mut buf).unwrap();
+        assert!(!r.changed() && !r.replaced("a") && !r.replaced("c"));
+        // Another file renamed into place (a repair): a read keeps the first file's
+        // handle, a reopened handle is refused, and the storage says so.
+        write("a", b"HELLO");
+        assert!(r.changed() && r.replaced("a") && !r.replaced("b"));
+        r.read_at("a", 0, &mut buf).unwrap();
+        assert_eq!(&buf, b"hello", "the file first read, never a mix");
+        // Written over in place: its modification time.
+        let again = DirStorage::new(dir.path());
+        again.read_at("b", 0, &mut buf).unwrap();
+        assert!(!again.changed());
+        let f = fs::OpenOptions::new()
+            .write(true)
+            .open(dir.path().join("b"))
+            .unwrap();
+        use std::os::unix::fs::FileExt;
+        f.write_all_at(b"J", 0).unwrap();
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(2);
+        f.set_modified(later).unwrap();
+        assert!(again.changed() && again.replaced("b"));
+        // Removed: changed, but not `replaced` (a writer at work removes the description).
+        let gone = DirStorage::new(dir.path());
+        gone.read_at("c", 0, &mut buf).unwrap();
+        fs::remove_file(dir.path().join("c")).unwrap();
+        assert!(gone.changed() && !gone.replaced("c"));
     }
 
     #[test]

@@ -14,11 +14,11 @@
 //! cells are one byte when every value of the tier fits, else two (the encoding of
 //! [`crate::Cell`]), four with scores.
 //!
-//! Header (144 bytes):
+//! Header (176 bytes):
 //!
 //! | bytes    | field                                                   |
 //! |----------|---------------------------------------------------------|
-//! | 0..8     | magic `RGTIER5\0`                                       |
+//! | 0..8     | magic `RGTIER6\0`                                       |
 //! | 8..12    | format version ([`VERSION`])                            |
 //! | 12..16   | kind: 0 keys, 1 values                                  |
 //! | 16..20   | bytes per element (1, 2, 4 or 8)                        |
@@ -30,11 +30,17 @@
 //! | 80..120  | the tier's name, UTF-8, zero-padded                     |
 //! | 120..136 | the database's identity ([`crate::store::identity`])           |
 //! | 136..140 | values: how many blocks are derived (0: none)           |
-//! | 140..144 | CRC-32 (IEEE) of bytes 0..140                           |
+//! | 140..156 | the database's layout, UTF-8, zero-padded ([`Facts`])   |
+//! | 156..160 | the database's bytes per value cell ([`Facts`])         |
+//! | 160..164 | CRC-32 of the database's parameters ([`Facts::digest`]) |
+//! | 164..172 | zero                                                    |
+//! | 172..176 | CRC-32 (IEEE) of bytes 0..172                           |
 //!
 //! The identity is the storage's ([`Storage::identity`]): a reader refuses a file whose
 //! identity is not the one its storage expects, so the files of two databases never mix,
-//! even when they are of the same game and tier.
+//! even when they are of the same game and tier. So are the facts ([`Storage::facts`]):
+//! what the database's description (`database.json`) says of it that a reader acts on, so
+//! that a file and the description never contradict each other unseen.
 //!
 //! A block of sorted keys under codec 2 is its first key, then the gap to each next key,
 //! every one a LEB128 varint, the whole compressed with zstd: sorted keys of a sparse game
@@ -61,24 +67,50 @@
 //! damaged, never reading a wrong value.
 //!
 //! # Stability
-//! Version 5 (version 4 stored only the cells of positions, so reading one value meant
-//! asking the game which numbers of its block were positions; version 3 had no identity,
-//! and a 128-byte header). Readers refuse other versions with a message naming both and
-//! saying to solve again.
+//! Version 6. Version 5 is read too: its header is the first 140 bytes of this one, then
+//! its CRC-32 (144 bytes), with no facts, so a description is trusted for them over its
+//! files. Version 4 stored only the cells of positions, so reading one value meant asking
+//! the game which numbers of its block were positions; version 3 had no identity, and a
+//! 128-byte header. Readers refuse other versions with a message naming both and saying to
+//! solve again.
 
 use crate::error::Error;
-use crate::store::identity::Identity;
+use crate::store::identity::{Facts, Identity};
+use crate::store::meta::META;
 use crate::store::storage::Storage;
 use rayon::prelude::*;
 use std::io::Write;
 
-/// The format version written and read.
-pub const VERSION: u32 = 5;
-const MAGIC: &[u8; 8] = b"RGTIER5\0";
+/// The format version written (version 5 is read too).
+pub const VERSION: u32 = 6;
+/// The oldest version read.
+const OLDEST: u32 = 5;
 const END: &[u8; 8] = b"RGEND\0\0\0";
-const HEADER: u64 = 144;
-/// Where the header's CRC is (it covers the bytes before it).
-const HEADER_CRC: usize = HEADER as usize - 4;
+/// The header's bytes, written (version 6).
+const HEADER: u64 = 176;
+/// The header's bytes in a file of `version` (5 or 6): its CRC is its last 4.
+fn header_bytes(version: u32) -> u64 {
+    if version == 5 {
+        144
+    } else {
+        HEADER
+    }
+}
+/// Writes the CRC-32 of header `h` (of its version's length) into its last 4 bytes.
+fn seal(h: &mut [u8]) {
+    let at = h.len() - 4;
+    let crc = crc32fast::hash(&h[..at]);
+    h[at..].copy_from_slice(&crc.to_le_bytes());
+}
+
+/// The magic of a file of `version`.
+fn magic(version: u32) -> [u8; 8] {
+    *if version == 5 {
+        b"RGTIER5\0"
+    } else {
+        b"RGTIER6\0"
+    }
+}
 const ENTRY: u64 = 32;
 const TAIL: u64 = 16;
 const NAME: usize = 40;
@@ -366,10 +398,15 @@ pub(crate) fn write_batches(
     batch: &mut dyn FnMut(std::ops::Range<usize>) -> Result<Vec<RawBlock>, Error>,
 ) -> Result<(), Error> {
     let name = || storage.describe(file);
-    if header.game.len() > NAME || header.tier.len() > NAME {
+    let facts = storage.facts();
+    if header.game.len() > NAME
+        || header.tier.len() > NAME
+        || facts.layout.len() > Facts::LAYOUT_BYTES
+    {
         return Err(Error::Unsupported(format!(
-            "{}: the game or tier name is longer than {NAME} bytes",
-            name()
+            "{}: the game or tier name is longer than {NAME} bytes, or the layout's than {}",
+            name(),
+            Facts::LAYOUT_BYTES
         )));
     }
     let elem = header.elem as usize;
@@ -378,7 +415,7 @@ pub(crate) fn write_batches(
         "elements of 1, 2, 4 or 8 bytes"
     );
     let mut h = [0u8; HEADER as usize];
-    h[..8].copy_from_slice(MAGIC);
+    h[..8].copy_from_slice(&magic(VERSION));
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
     h[12..16].copy_from_slice(&(header.kind as u32).to_le_bytes());
     h[16..20].copy_from_slice(&header.elem.to_le_bytes());
@@ -400,8 +437,10 @@ pub(crate) fn write_batches(
     h[40..40 + header.game.len()].copy_from_slice(header.game.as_bytes());
     h[80..80 + header.tier.len()].copy_from_slice(header.tier.as_bytes());
     h[120..136].copy_from_slice(&storage.identity().0);
-    let crc = crc32fast::hash(&h[..HEADER_CRC]);
-    h[HEADER_CRC..].copy_from_slice(&crc.to_le_bytes());
+    h[140..140 + facts.layout.len()].copy_from_slice(facts.layout.as_bytes());
+    h[156..160].copy_from_slice(&facts.cell_bytes.to_le_bytes());
+    h[160..164].copy_from_slice(&facts.params.to_le_bytes());
+    seal(&mut h);
 
     let io = |e| Error::io(name(), "write", e);
     let mut out = storage.create(file).map_err(io)?;
@@ -471,6 +510,8 @@ pub struct Reader {
     block_elems: u32,
     /// Blocks in the file.
     nblocks: usize,
+    /// Where the first block begins: the header's length (by the file's version).
+    blocks_at: u64,
     /// Where the index begins.
     index_at: u64,
     /// The index, read whole and checked by [`Reader::open`]; `None` after
@@ -539,20 +580,22 @@ impl Reader {
         }
         let u32_at = |i: usize| u32::from_le_bytes(h[i..i + 4].try_into().expect("4 bytes"));
         let version = u32_at(8);
-        if version != VERSION {
+        if !(OLDEST..=VERSION).contains(&version) {
             return Err(bad(format!(
-                "format version {version}, this build reads version {VERSION} (solve again to rewrite it)"
+                "format version {version}, this build reads versions {OLDEST} to {VERSION} (solve again to rewrite it)"
             )));
         }
-        if len < HEADER + TAIL {
+        let header = header_bytes(version);
+        if len < header + TAIL {
             return Err(bad(format!(
                 "{len} bytes, too short for a tier file (truncated?)"
             )));
         }
-        if &h[..8] != MAGIC {
+        if h[..8] != magic(version) {
             return Err(bad("not a retrograde tier file (bad magic)".into()));
         }
-        if crc32fast::hash(&h[..HEADER_CRC]) != u32_at(HEADER_CRC) {
+        let crc_at = header as usize - 4;
+        if crc32fast::hash(&h[..crc_at]) != u32_at(crc_at) {
             return Err(bad("header checksum mismatch".into()));
         }
         let id = Identity(h[120..136].try_into().expect("16 bytes"));
@@ -574,6 +617,19 @@ impl Reader {
                 "holds {game:?}, this database is {:?}",
                 expect.game
             )));
+        }
+        if version >= 6 {
+            let facts = Facts {
+                layout: text(140..156),
+                cell_bytes: u32_at(156),
+                params: u32_at(160),
+            };
+            if let Some(d) = facts.differs(&storage.facts(), &storage.describe(META)) {
+                return Err(bad(d));
+            }
+            if h[164..172] != [0; 8] {
+                return Err(bad("the header's reserved bytes are not zero".into()));
+            }
         }
         let (kind, elem, codec) = (u32_at(12), u32_at(16), u32_at(20));
         let elem_ok = match expect.elem {
@@ -614,7 +670,7 @@ impl Reader {
         let index_at = nblocks
             .checked_mul(ENTRY)
             .and_then(|i| len.checked_sub(TAIL + i))
-            .filter(|&at| at >= HEADER)
+            .filter(|&at| at >= header)
             .ok_or_else(|| {
                 bad(format!(
                     "{len} bytes cannot hold the index of {count} elements (truncated?)"
@@ -629,6 +685,7 @@ impl Reader {
             count,
             block_elems,
             nblocks: nblocks as usize,
+            blocks_at: header,
             index_at,
             blocks: None,
             derived,
@@ -668,7 +725,7 @@ impl Reader {
             n <= span
         };
         let left_out = self.derived.contains(&b);
-        let inside = off >= HEADER
+        let inside = off >= self.blocks_at
             && off
                 .checked_add(u64::from(stored))
                 .is_some_and(|end| end <= self.index_at);
@@ -695,7 +752,7 @@ impl Reader {
             return Err(self.bad("index checksum mismatch".into()));
         }
         let mut blocks = Vec::with_capacity(self.nblocks);
-        let mut expect_at = HEADER;
+        let mut expect_at = self.blocks_at;
         for (b, e) in entries.chunks_exact(ENTRY as usize).enumerate() {
             let entry = self.entry_from(b, e)?;
             if entry.0 != expect_at {
@@ -1027,16 +1084,16 @@ pub fn compact_values(
     let io_r = |e| Error::io(r.name.clone(), "read", e);
     let io_w = |e| Error::io(r.name.clone(), "write", e);
     let before = storage.size(file).map_err(io_r)?.unwrap_or(0);
-    let mut h = [0u8; HEADER as usize];
+    // The header as it is (of the file's version), but for the blocks left out.
+    let mut h = vec![0u8; r.blocks_at as usize];
     storage.read_at(file, 0, &mut h).map_err(io_r)?;
     h[36..40].copy_from_slice(&(drop.start as u32).to_le_bytes());
     h[136..140].copy_from_slice(&(drop.len() as u32).to_le_bytes());
-    let crc = crc32fast::hash(&h[..HEADER_CRC]);
-    h[HEADER_CRC..].copy_from_slice(&crc.to_le_bytes());
+    seal(&mut h);
     let mut out = storage.create(file).map_err(io_w)?;
     out.write_all(&h).map_err(io_w)?;
     let mut index: Vec<u8> = Vec::with_capacity(nb * ENTRY as usize);
-    let mut offset = HEADER;
+    let mut offset = r.blocks_at;
     let mut buf = Vec::new();
     for (b, &(off, stored, crc, n, first)) in blocks.iter().enumerate() {
         let keep = !drop.contains(&b);
@@ -1269,9 +1326,13 @@ fn delta_decode(gaps: &[u8], elem: usize, dst: &mut [u8]) -> Result<(), String> 
 /// wrote them. For comparing databases (a distributed solve's with one process's).
 pub fn content(bytes: &[u8]) -> Vec<u8> {
     let mut b = bytes.to_vec();
-    if b.len() >= HEADER as usize {
+    let version = b
+        .get(8..12)
+        .map(|v| u32::from_le_bytes(v.try_into().expect("4")));
+    let header = header_bytes(version.unwrap_or(VERSION)) as usize;
+    if b.len() >= header {
         b[120..136].fill(0);
-        b[HEADER_CRC..HEADER as usize].fill(0);
+        b[header - 4..header].fill(0);
     }
     b
 }
@@ -1300,6 +1361,7 @@ fn from_le_in_place(b: &mut [u8], elem: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::identity::Identified;
     use crate::store::storage::MemStorage;
 
     fn header() -> Header {
@@ -1502,8 +1564,7 @@ mod tests {
         // A header that derives blocks past the end is damaged (its checksum made right).
         let mut b = s.get("f").unwrap();
         b[136..140].copy_from_slice(&9u32.to_le_bytes());
-        let crc = crc32fast::hash(&b[..HEADER_CRC]);
-        b[HEADER_CRC..HEADER as usize].copy_from_slice(&crc.to_le_bytes());
+        seal(&mut b[..HEADER as usize]);
         s.put("f", b);
         let e = Reader::open(&s, "f", &header()).unwrap_err();
         assert!(matches!(e, Error::Damaged { .. }), "{e}");
@@ -1624,6 +1685,182 @@ mod tests {
         }
         dict_decode(&[1, 0, 7, 0, 0, 0], 2, &mut dst).unwrap();
         assert_eq!(dst, [7, 0, 7, 0]);
+    }
+
+    /// The facts of a database, as a storage of it states them.
+    fn facts(layout: &str, cell_bytes: u32, params: serde_json::Value) -> Facts {
+        Facts::new(layout, cell_bytes, &params)
+    }
+
+    /// A file's header carries the facts of the storage that wrote it, and a reader whose
+    /// storage states others refuses it, naming the file, what differs and the description;
+    /// parameters are the same however their keys are ordered.
+    #[test]
+    fn the_facts_are_written_and_every_other_is_refused() {
+        let data: Vec<u8> = (0..2000u32)
+            .flat_map(|i| ((i % 9) as u16).to_le_bytes())
+            .collect();
+        let mem = MemStorage::new();
+        let id = Identity::random();
+        let ours = facts(
+            "dense",
+            2,
+            serde_json::json!({"game": "g", "args": {"n": 3}}),
+        );
+        let st = Identified::borrowed(&mem as &dyn Storage, id, ours.clone());
+        write(&st, "f", &header(), &data, Codec::Cells, 300).unwrap();
+        let b = mem.get("f").unwrap();
+        assert_eq!(&b[140..145], b"dense");
+        assert_eq!(b[156], 2);
+        assert_eq!(
+            u32::from_le_bytes(b[160..164].try_into().unwrap()),
+            ours.params
+        );
+        let read = |told: Facts| -> Result<Vec<u8>, Error> {
+            let st = Identified::borrowed(&mem as &dyn Storage, id, told);
+            let r = Reader::open_lazy(&st, "f", &header())?;
+            let mut got = Vec::new();
+            r.read_all(&st, &mut got).map(|_| got)
+        };
+        assert_eq!(read(ours.clone()).unwrap(), data);
+        let reordered = facts(
+            "dense",
+            2,
+            serde_json::json!({"args": {"n": 3}, "game": "g"}),
+        );
+        assert_eq!(read(reordered).unwrap(), data);
+        for (told, says) in [
+            (
+                facts(
+                    "sorted",
+                    2,
+                    serde_json::json!({"game": "g", "args": {"n": 3}}),
+                ),
+                "layout \"dense\", but memory:database.json says \"sorted\"",
+            ),
+            (
+                facts(
+                    "dense",
+                    1,
+                    serde_json::json!({"game": "g", "args": {"n": 3}}),
+                ),
+                "2-byte value cells, but memory:database.json says 1",
+            ),
+            (
+                facts(
+                    "dense",
+                    2,
+                    serde_json::json!({"game": "g", "args": {"n": 4}}),
+                ),
+                "other parameters than memory:database.json records",
+            ),
+            (
+                Facts::default(),
+                "layout \"dense\", but memory:database.json says \"\"",
+            ),
+        ] {
+            let e = read(told).unwrap_err();
+            assert!(matches!(e, Error::Damaged { .. }), "{e}");
+            let m = e.to_string();
+            assert!(
+                m.starts_with("memory:f: written for") && m.contains(says),
+                "{m}"
+            );
+        }
+        // The reserved bytes are checked too (the header's checksum made right).
+        let mut bad = b.clone();
+        bad[165] = 1;
+        seal(&mut bad[..HEADER as usize]);
+        mem.put("f", bad);
+        assert!(read(ours.clone())
+            .unwrap_err()
+            .to_string()
+            .contains("reserved"));
+        // A layout too long for the header is not written.
+        let long = Identified::borrowed(
+            &mem as &dyn Storage,
+            id,
+            facts(&"x".repeat(17), 1, serde_json::json!({})),
+        );
+        assert!(write(&long, "g", &header(), &data, Codec::Raw, 300).is_err());
+    }
+
+    /// `bytes`, a file of this version, as version 5 wrote it: its header without the facts
+    /// (140 bytes and the CRC), every block 32 bytes earlier.
+    fn as_version_5(bytes: &[u8]) -> Vec<u8> {
+        let count = u64::from_le_bytes(bytes[24..32].try_into().unwrap());
+        let per = u64::from(u32::from_le_bytes(bytes[32..36].try_into().unwrap()));
+        let nb = count.div_ceil(per) as usize;
+        let index_at = bytes.len() - TAIL as usize - nb * ENTRY as usize;
+        let mut out = bytes[..140].to_vec();
+        out[..8].copy_from_slice(b"RGTIER5\0");
+        out[8..12].copy_from_slice(&5u32.to_le_bytes());
+        out.extend_from_slice(&[0; 4]);
+        seal(&mut out);
+        out.extend_from_slice(&bytes[HEADER as usize..index_at]);
+        let shift = HEADER - 144;
+        let mut index = bytes[index_at..index_at + nb * ENTRY as usize].to_vec();
+        for e in index.chunks_exact_mut(ENTRY as usize) {
+            let off = u64::from_le_bytes(e[..8].try_into().unwrap()) - shift;
+            e[..8].copy_from_slice(&off.to_le_bytes());
+        }
+        out.extend_from_slice(&index);
+        out.extend_from_slice(&crc32fast::hash(&index).to_le_bytes());
+        out.extend_from_slice(&bytes[bytes.len() - 12..]);
+        out
+    }
+
+    /// A file of version 5 reads as it did (whatever facts the reader's storage states: it
+    /// has none to check), is made compact in its own version, and every damage to it is
+    /// still an error; other versions are refused, saying to solve again.
+    #[test]
+    fn files_of_version_5_are_read_as_before() {
+        let data: Vec<u8> = (0..2000u32)
+            .flat_map(|i| (if i < 1000 { 5 } else { i * 7919 % 4001 } as u16).to_le_bytes())
+            .collect();
+        let s = MemStorage::new();
+        write(&s, "new", &header(), &data, Codec::Cells, 300).unwrap();
+        let old = as_version_5(&s.get("new").unwrap());
+        s.put("f", old.clone());
+        let told = facts("sorted", 4, serde_json::json!({"any": 1}));
+        let id = Identified::borrowed(&s as &dyn Storage, Identity::NONE, told);
+        for st in [&s as &dyn Storage, &id] {
+            for open in [Reader::open, Reader::open_lazy] {
+                let r = open(st, "f", &header()).unwrap();
+                let mut got = Vec::new();
+                r.read_all(st, &mut got).unwrap();
+                assert_eq!(got, data);
+            }
+        }
+        each_byte_flipped(&s, "f", |i| {
+            let res = Reader::open(&s, "f", &header()).and_then(|r| {
+                let mut got = Vec::new();
+                r.read_all(&s, &mut got).map(|_| got)
+            });
+            match res {
+                Ok(got) => assert_eq!(got, data, "byte {i} flipped went unnoticed"),
+                Err(e) => assert!(e.to_string().contains("memory:f"), "{e}"),
+            }
+        });
+        compact_values(&s, "f", &header(), 1000).unwrap().unwrap();
+        let compact = s.get("f").unwrap();
+        assert_eq!(&compact[..8], b"RGTIER5\0");
+        let r = Reader::open(&s, "f", &header()).unwrap();
+        assert_eq!(r.derived(), 4..7);
+        assert_eq!(r.block(&s, 2).unwrap(), data[1200..1800]);
+        assert_eq!(content(&compact).len(), compact.len());
+        for version in [3u32, 4, 7] {
+            let mut b = old.clone();
+            b[8..12].copy_from_slice(&version.to_le_bytes());
+            s.put("f", b);
+            let e = Reader::open(&s, "f", &header()).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!(
+                    "format version {version}, this build reads versions 5 to 6 (solve again"
+                )),
+                "{e}"
+            );
+        }
     }
 
     #[test]
