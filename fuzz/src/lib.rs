@@ -61,6 +61,7 @@ pub fn fuzz_format(data: &[u8], format: Format) {
         let want = g.vertex_count() as u64 + extra;
         let opts = ParseOptions {
             vertices: Some(want),
+            ..ParseOptions::default()
         };
         let b = parse_builder(data, format, &opts).expect("parsed without the option");
         let h = b.build().expect("built without the option");

@@ -21,6 +21,7 @@ import collections.abc as _abc
 import enum as _enum
 import json as _json
 import os as _os
+import re as _re
 import typing as _typing
 
 import numpy as _np
@@ -357,6 +358,14 @@ class Solution:
                 return self._index[v]
             except (KeyError, TypeError):
                 raise KeyError(f"{v!r} is not a node of the graph") from None
+        # As the command line reads a vertex (`--line start`): text of digits is an id, other
+        # text the name the file gives a vertex (the smallest id of that name).
+        if isinstance(v, str) and not _re.fullmatch(r"\+?[0-9]+", v):
+            if self.names is None:
+                raise TypeError(f"a vertex is an id or a name from the file, got {v!r} (the file names no vertex)")
+            if v and v in self.names:
+                return self.names.index(v)
+            raise KeyError(f"no vertex is named {v!r} (expected a vertex id or a name from the file)")
         try:
             i = int(v)
         except (TypeError, ValueError):
@@ -366,8 +375,9 @@ class Solution:
         return i
 
     def value(self, v: Any) -> Value:
-        """The :class:`Value` of vertex ``v`` (a node, for a networkx graph), with its score
-        in a scored graph."""
+        """The :class:`Value` of vertex ``v``, with its score in a scored graph: a vertex id,
+        or for a graph file a name it gives a vertex (``"start"``, as ``--line start`` reads
+        it), or a node for a networkx graph."""
         i = self._vertex(v)
         score = None if self.score is None else int(self.score[i])
         return Value._from_codes(self.outcome[i], self.remoteness[i], score)

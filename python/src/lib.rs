@@ -291,7 +291,8 @@ fn tier_progress(p: Arc<Progress>) -> retrograde_tier::ProgressFn {
 // Graphs.
 
 fn no_move_rule(no_move: &str) -> PyResult<Rules> {
-    let p: Primitive = no_move.parse().map_err(|_| {
+    // The words of `--no-move`, and no other.
+    let p = Primitive::from_word(no_move).ok_or_else(|| {
         PyValueError::new_err(format!(
             "no_move must be \"loss\", \"win\" or \"tie\", got {no_move:?}"
         ))
@@ -543,6 +544,12 @@ fn read_graph(
     if path.is_dir() {
         return Err(PyOSError::new_err(format!("{shown}: is a directory")));
     }
+    // The file is read whole: refuse it before reading when the limit cannot hold it, with
+    // the command line's words (which holds at most two blocks of it in flight).
+    if let Ok(meta) = std::fs::metadata(path) {
+        retrograde_mem::check(&format!("{shown}: reading it"), meta.len(), limit)
+            .map_err(pyo3::exceptions::PyMemoryError::new_err)?;
+    }
     let bytes = std::fs::read(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => {
             pyo3::exceptions::PyFileNotFoundError::new_err(format!("{shown}: no such file"))
@@ -565,6 +572,7 @@ fn read_graph(
     };
     let opts = ParseOptions {
         vertices: n_vertices,
+        ..ParseOptions::default()
     };
     let builder = format::parse_builder(&bytes, format, &opts).map_err(|e| {
         PyValueError::new_err(match e.line {

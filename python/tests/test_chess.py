@@ -144,3 +144,21 @@ def test_errors(tb, tb_dir, tmp_path):
     # A path object, and a with block.
     with retrograde.chess.open_tablebase(pathlib.Path(tb_dir)) as again:
         assert again.probe_wdl(KQK) == 2
+
+
+def test_fens_are_read_exactly(tb):
+    # A board of 7 ranks was read as another position (the ranks shifted, an empty 8th
+    # added): it is refused with what is wrong, as the command line and the server do.
+    kqk = retrograde.games.chess("KQvK")
+    for bad, want in [
+        ("4k3/8/8/8/8/8/4KQ2 w - - 0 1", "has 7 ranks, expected 8"),
+        ("8/8/8/4k3/8/8/8/8/4KQ2 w - - 0 1", "has 9 ranks, expected 8"),
+        ("8/8/8/4k2/8/8/8/4KQ2 w - - 0 1", 'rank 5 is "4k2": 7 squares, expected 8'),
+        ("8/8/8/4k3/8/8/8/4KX2 w - - 0 1", "'X' is neither a piece"),
+        ("8/8/8/4k3/8/8/8/4KQ2 w - e4 0 1", 'the en-passant square is "e4"'),
+    ]:
+        for probe in (tb.probe_dtm, lambda fen: kqk.value(position=fen)):
+            with pytest.raises(ValueError) as e:
+                probe(bad)
+            assert want in str(e.value), (bad, str(e.value))
+    assert kqk.value(position=KQK) == tb.probe(KQK).value

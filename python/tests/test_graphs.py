@@ -124,6 +124,15 @@ def test_every_file_format_the_cli_reads(tmp_path):
         assert [str(s.value(v)) for v in range(3)] == ["loss in 2", "win in 1", "loss in 0"], name
     s = retrograde.solve(tmp_path / "g.rg")
     assert s.start == 0 and s.names[0] == "start"
+    # A vertex by the name the file gives it, as `--line start` reads it; digits are an id.
+    assert s.value("start") == s.value(0) == s.value("0") == Value.loss(2)
+    assert s.line("start") == [0, 1, 2]
+    with pytest.raises(KeyError, match="no vertex is named 'nowhere'"):
+        s.value("nowhere")
+    with pytest.raises(KeyError):
+        s.value("")
+    with pytest.raises(TypeError, match="the file names no vertex"):
+        retrograde.solve(tmp_path / "g.txt").value("start")
 
 
 def test_networkx_digraphs_use_their_nodes():
@@ -161,8 +170,10 @@ def test_bad_input_raises_python_exceptions(tmp_path):
         retrograde.solve([(0, "a")])
     with pytest.raises(ValueError, match="out of range"):
         retrograde.solve([(0, 5)], n_vertices=3)
-    with pytest.raises(ValueError, match="no_move"):
-        retrograde.solve([(0, 1)], no_move="maybe")
+    # The words the command line takes (`--no-move loss|win|tie`), and no other.
+    for word in ["maybe", "lose", "Loss", " loss"]:
+        with pytest.raises(ValueError, match="no_move"):
+            retrograde.solve([(0, 1)], no_move=word)
     with pytest.raises(ValueError, match="per edge"):
         retrograde.solve([(0, 1)], go_again=[True, False])
     with pytest.raises(ValueError, match="per vertex"):

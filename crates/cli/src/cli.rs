@@ -422,4 +422,25 @@ mod tests {
     fn clap_definitions_are_consistent() {
         Cli::command().debug_assert();
     }
+
+    /// `--no-move` takes the words Python's `no_move` takes (`Primitive::from_word`): those
+    /// of `Primitive::ALL`, in its order, and nothing else.
+    #[test]
+    fn no_move_words_are_the_graph_crate_s() {
+        use clap::ValueEnum;
+        let words: Vec<String> = crate::flags::NoMove::value_variants()
+            .iter()
+            .map(|v| v.to_possible_value().unwrap().get_name().to_string())
+            .collect();
+        let all = retrograde_graph::Primitive::ALL.map(|p| p.as_str());
+        assert_eq!(words, all);
+        assert!(words
+            .iter()
+            .all(|w| retrograde_graph::Primitive::from_word(w).is_some()));
+        assert_eq!(retrograde_graph::Primitive::from_word("lose"), None);
+        for v in crate::flags::NoMove::value_variants() {
+            let word = v.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(crate::input::rules(*v).no_move.as_str(), word);
+        }
+    }
 }

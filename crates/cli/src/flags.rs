@@ -49,11 +49,19 @@ pub struct TierArgs {
     /// ones are solved again).
     #[arg(long, requires = "db")]
     pub resume: bool,
-    /// Once solved, keep of each table that has two sides to move (chess) only the side
-    /// whose values take fewer bytes, about half the disk; a lookup of the other side
-    /// reads the values of its moves (one ply). Also makes a finished --db compact. A
-    /// compact database answers every query; repairing a damaged table derives what its
-    /// children leave out (slower than from whole files).
+    /// `--compact`, for the games that offer it ([`CompactFlag`]).
+    #[arg(skip)]
+    pub compact: bool,
+}
+
+/// `--compact` (games whose tables hold both sides to move: chess endings).
+#[derive(Clone, Debug, Default, Args)]
+pub struct CompactFlag {
+    /// Once solved, keep of each table that has two sides to move only the side whose
+    /// values take fewer bytes, about half the disk; a lookup of the other side reads the
+    /// values of its moves (one ply). Also makes a finished --db compact. A compact
+    /// database answers every query; repairing a damaged table derives what its children
+    /// leave out (slower than from whole files).
     #[arg(long, requires = "db")]
     pub compact: bool,
 }

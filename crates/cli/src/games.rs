@@ -5,7 +5,8 @@
 //! `--dump` for those that can list every position.
 
 use crate::flags::{
-    DumpFlag, GraphPlay, PlayTierArgs, QueryFlag, TierArgs, GRAPH_ABOUT, GRAPH_EXAMPLES,
+    CompactFlag, DumpFlag, GraphPlay, PlayTierArgs, QueryFlag, TierArgs, GRAPH_ABOUT,
+    GRAPH_EXAMPLES,
 };
 use crate::input;
 use anyhow::{anyhow, Result};
@@ -156,6 +157,9 @@ fn game_command(e: &'static Entry) -> Command {
     let mut c = command(e, "game");
     if e.tiered {
         c = TierArgs::augment_args(c);
+        if e.compacts() {
+            c = CompactFlag::augment_args(c);
+        }
         if e.start {
             c = QueryFlag::augment_args(c);
         }
@@ -174,10 +178,11 @@ impl FromArgMatches for GameCommand {
             .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::MissingSubcommand))?;
         let e = entry(name)
             .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
-        let tiers = match e.tiered {
+        let mut tiers = match e.tiered {
             true => TierArgs::from_arg_matches(sub)?,
             false => TierArgs::default(),
         };
+        tiers.compact = e.tiered && e.compacts() && CompactFlag::from_arg_matches(sub)?.compact;
         let query = match e.tiered && e.start {
             true => QueryFlag::from_arg_matches(sub)?.query,
             false => None,

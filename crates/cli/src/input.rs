@@ -101,6 +101,17 @@ fn check_before_reading(path: Option<&Path>, name: &str) -> Result<()> {
 
 /// Reads and lays out the graph named by `args`.
 pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
+    load_refusing_scores(path, args, None)
+}
+
+/// [`load`] for a command whose values have no scores: with `no_scores`, a scored graph is
+/// an error naming the file and its first `score` line, then this reason
+/// ([`ParseOptions::no_scores`]).
+pub fn load_refusing_scores(
+    path: Option<&Path>,
+    args: &GraphArgs,
+    no_scores: Option<&'static str>,
+) -> Result<Loaded> {
     let name = display_name(path);
     let started = Instant::now();
     check_before_reading(path, &name)?;
@@ -115,6 +126,7 @@ pub fn load(path: Option<&Path>, args: &GraphArgs) -> Result<Loaded> {
     let format = format_of(args.format, path, &block);
     let opts = ParseOptions {
         vertices: args.vertices,
+        no_scores,
     };
     let builder: GraphBuilder = match format {
         Format::Grf | Format::Json => {
@@ -413,6 +425,7 @@ fn finish_share(
     let k = ex.size();
     let opts = ParseOptions {
         vertices: args.vertices,
+        ..ParseOptions::default()
     };
     let counted = share
         .finish(&opts, ex)
@@ -469,6 +482,7 @@ fn load_share_stdin(args: &GraphArgs, ex: &dyn Exchange) -> Result<Loaded<DistGr
         ex.broadcast(&mut text);
         let opts = ParseOptions {
             vertices: args.vertices,
+            ..ParseOptions::default()
         };
         let builder = whole(&text, format, &name, &opts).map_err(agreed)?;
         drop(text);

@@ -144,6 +144,18 @@ rtest!(
             "{}",
             text.stdout
         );
+        // One table, six tables: each said as it is counted.
+        assert!(
+            text.stdout.contains("(mate in 10), 1 table, "),
+            "{}",
+            text.stdout
+        );
+        assert!(
+            text.stdout.contains("(mate in 28), 6 tables, "),
+            "{}",
+            text.stdout
+        );
+        assert!(!text.stdout.contains(" 1 tables"), "{}", text.stdout);
         // The last line: the time and, where the system tells it, the peak memory.
         let last = text.stdout.lines().last().unwrap_or_default();
         assert!(last.starts_with("time "), "{}", text.stdout);

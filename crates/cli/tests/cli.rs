@@ -1505,6 +1505,12 @@ rtest!(error_conflicting_options, |dir, cmd| {
     dir.command()
         .args(["solve", &p, "--no-move", "draw"])
         .error();
+    // The words of `--no-move` are those of Python's `no_move`: `lose` is none of them.
+    let err = dir
+        .command()
+        .args(["solve", &p, "--no-move", "lose"])
+        .error();
+    assert!(err.contains("[possible values: loss, win, tie]"), "{err}");
     dir.command()
         .args(["solve", &p, "--vertices", "-1"])
         .error();
@@ -2346,10 +2352,17 @@ rtest!(game_help_shows_only_the_flags_a_game_takes, |dir, cmd| {
             })
             .filter_map(|l| l.split([' ', '\n']).next())
             .collect();
-        ["--db", "--resume", "--query", "--dump", "--position"]
-            .into_iter()
-            .filter(|f| options.contains(f))
-            .collect::<Vec<_>>()
+        [
+            "--db",
+            "--resume",
+            "--compact",
+            "--query",
+            "--dump",
+            "--position",
+        ]
+        .into_iter()
+        .filter(|f| options.contains(f))
+        .collect::<Vec<_>>()
     };
     assert_eq!(
         flags(&help(&["game", "connect4"])),
@@ -2357,8 +2370,29 @@ rtest!(game_help_shows_only_the_flags_a_game_takes, |dir, cmd| {
     );
     assert_eq!(
         flags(&help(&["game", "chess"])),
-        ["--db", "--resume", "--dump"]
+        ["--db", "--resume", "--compact", "--dump"]
     );
+    // `--compact` keeps one side to move of a table that holds both: chess endings' only.
+    // Connect-4's help spoke of chess; it does not offer the flag, which it has no use for.
+    for game in [
+        "connect4",
+        "quixo",
+        "tictactoe",
+        "teeko",
+        "dots-and-boxes",
+        "kalah",
+    ] {
+        let text = help(&["game", game]);
+        assert!(
+            !text.contains("--compact") && !text.contains("chess"),
+            "{game}: {text}"
+        );
+    }
+    let e = dir
+        .command()
+        .args(["game", "connect4", "--db", "c4", "--compact"])
+        .error();
+    assert!(e.contains("unexpected argument '--compact'"), "{e}");
     assert_eq!(flags(&help(&["game", "pebbles"])), Vec::<&str>::new());
     assert_eq!(flags(&help(&["play", "teeko"])), ["--db", "--position"]);
     assert_eq!(flags(&help(&["play", "pebbles"])), Vec::<&str>::new());
@@ -2368,6 +2402,25 @@ rtest!(game_help_shows_only_the_flags_a_game_takes, |dir, cmd| {
     let q = cmd.args(["query", "--help"]).stdout();
     assert!(q.contains("position, to_move, outcome"), "{q}");
     assert!(!q.contains("start, positions, win"), "{q}");
+});
+
+rtest!(the_tour_s_line_is_a_real_game, |dir, cmd| {
+    // The README's tour shows an optimal line on the pebble game's graph: from a vertex with
+    // a game to play (vertex 0, the empty bag, was a game of no move).
+    let readme = std::fs::read_to_string(util::examples().join("../README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with("retrograde solve graph.txt --line "))
+        .expect("the tour's --line command");
+    let v = line.split_whitespace().nth(4).unwrap();
+    let graph = util::examples().join("../testdata/docs/graph.txt");
+    std::fs::copy(graph, dir.path().join("graph.txt")).unwrap();
+    let out = cmd.args(["solve", "graph.txt", "--line", v]).stdout();
+    assert!(
+        out.starts_with(&format!("optimal play from {v}: win in 7\n")),
+        "{out}"
+    );
+    assert_eq!(out.lines().count(), 10, "{out}");
 });
 
 rtest!(game_quixo, |dir, cmd| {

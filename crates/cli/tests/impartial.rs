@@ -323,6 +323,48 @@ rtest!(grundy_errors, |dir, cmd| {
     assert_eq!(out, "vertex,grundy\n0,1\n1,0\n");
 });
 
+rtest!(grundy_and_sum_refuse_scored_graphs, |dir, cmd| {
+    // Vertex 2 is scored and has a move of its own, which `solve` ignores: impartial values
+    // have no scores, so the graph is refused at its first `score` line, not solved with 2's
+    // move kept.
+    dir.create("g.rg", "0 2\n# a comment\n2 3\nscore 2 -1\nscore 0 4\n");
+    dir.create(
+        "g.json",
+        r#"{"edges": [[0, 2], [2, 3]], "scores": [[2, -1]]}"#,
+    );
+    let why = "a score line, but Sprague-Grundy values have no scores: an impartial game ends when the player to move has no move, and that player loses (`retrograde solve` reads scored graphs)";
+    assert_eq!(
+        cmd.args(["grundy", "g.rg"]).message(),
+        format!("g.rg:4: {why}")
+    );
+    assert_eq!(
+        dir.command()
+            .args(["grundy", "-"])
+            .stdin(std::fs::read(dir.path().join("g.rg")).unwrap())
+            .message(),
+        format!("<stdin>:4: {why}")
+    );
+    let e = dir.command().args(["grundy", "g.json"]).message();
+    assert!(
+        e.starts_with("g.json: \"scores\" are given, but Sprague-Grundy values have no scores"),
+        "{e}"
+    );
+    for args in [["sum", "g.rg:0", "nim:3"], ["sum", "nim:3", "g.rg:2"]] {
+        assert_eq!(
+            dir.command().args(args).message(),
+            format!("g.rg:4: {why}"),
+            "{args:?}"
+        );
+    }
+    // `{"scores": []}` scores nothing: the graph is impartial.
+    dir.create("none.json", r#"{"edges": [[0, 1]], "scores": []}"#);
+    let out = dir
+        .command()
+        .args(["grundy", "none.json", "-o", "csv"])
+        .stdout();
+    assert_eq!(out, "vertex,grundy\n0,1\n1,0\n");
+});
+
 // ---------------------------------------------------------------------------------------------
 // sum
 

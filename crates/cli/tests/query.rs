@@ -374,13 +374,54 @@ rtest!(query_a_chess_ending, |dir, cmd| {
         .args(["game", "chess", "KRvK", "--query"])
         .error();
     assert!(msg.contains("unexpected argument '--query'"), "{msg}");
+    // A FEN is read exactly: a board of 7 ranks was read as another position (the ranks
+    // shifted, an empty 8th added); now every wrong rank, character or field is named, in
+    // `query`, in `play` and (serve.rs) in the API alike.
+    for (bad, want) in [
+        (
+            "k7/1K6/8/8/8/8/7R w - - 0 1",
+            "the board \"k7/1K6/8/8/8/8/7R\" has 7 ranks, expected 8 separated by '/' (rank 8 first)",
+        ),
+        (
+            "k7/8/1K6/8/8/8/8/8/7R w - - 0 1",
+            "has 9 ranks, expected 8",
+        ),
+        (
+            "k7/8/1K5/8/8/8/8/7R w - - 0 1",
+            "rank 6 is \"1K5\": 7 squares, expected 8",
+        ),
+        (
+            "k7/8/1K6/8/8/8/8/7R1 w - - 0 1",
+            "rank 1 is \"7R1\": 9 squares, expected 8",
+        ),
+        (
+            "k7/8/1K6/8/8/8/8/7X w - - 0 1",
+            "rank 1 is \"7X\": 'X' is neither a piece (KQRBNP white, kqrbnp black) nor a number of empty squares (1 to 8)",
+        ),
+        ("k7/8/1K6/8/8/8/8/7R x - - 0 1", "the side to move is \"x\", expected w or b"),
+        ("k7/8/1K6/8/8/8/8/7R w KQ - 0 1", "the castling rights are \"KQ\""),
+        ("k7/8/1K6/8/8/8/8/7R w - e4 0 1", "the en-passant square is \"e4\""),
+        ("k7/8/1K6/8/8/8/8/7R w - - x 1", "the halfmove clock is \"x\""),
+        ("k7/8/1K6/8/8/8/8/7R w - - 0 0", "the move number is \"0\""),
+        ("k7/8/1K6/8/8/8/8/7R w", "4 or 6 fields"),
+    ] {
+        let msg = dir
+            .command()
+            .args(["query", "krk", "--position", bad])
+            .message();
+        assert!(msg.contains(want), "{bad}: {msg}");
+        let msg = dir
+            .command()
+            .args(["play", "chess", "KRvK", "--db", "krk", "--position", bad])
+            .message();
+        assert!(msg.contains(want), "play {bad}: {msg}");
+    }
     for (args, want) in [
         (vec!["--moves", "h1h2"], "no start position"),
         (
             vec!["--position", fen, "--moves", "h1h9"],
             "move 1 (\"h1h9\")",
         ),
-        (vec!["--position", "8/8/8 w - -"], "not a legal FEN"),
         (
             vec!["--position", "k7/8/1K6/8/8/8/8/6Q1 w - - 0 1"],
             "not a position this solution holds",
@@ -410,6 +451,17 @@ rtest!(dump_a_chess_ending, |dir, cmd| {
     assert!(msg.contains("unexpected argument '--dump'"), "{msg}");
     let msg = dir.command().args(["game", "chess", "KQvKX"]).message();
     assert!(msg.contains("not a piece"), "{msg}");
+    // Material in another case is refused with the spelling to use, not guessed (a small
+    // letter is a black piece in a FEN).
+    for (text, spelling) in [("kvk", "KvK"), ("KQVK", "KQvK"), ("kqvk", "KQvK")] {
+        let msg = dir.command().args(["game", "chess", text]).message();
+        assert_eq!(
+            msg,
+            format!("chess: \"{text}\": write {spelling} (capital letters for the pieces, a small v between the sides; a small letter is a black piece in a FEN)")
+        );
+        let msg = dir.command().args(["play", "chess", text]).message();
+        assert!(msg.contains(&format!("write {spelling}")), "{msg}");
+    }
 });
 
 // Issue 26's messages: a long list of moves is one a line, in the order of value; a database

@@ -27,6 +27,16 @@ fn one_box_is_lost_by_the_first_player() {
         .args(["game", "dots-and-boxes", "--rows", "1", "--cols", "1"])
         .stdout();
     assert!(out.starts_with("first player: loss by 1 in 4\n"), "{out}");
+    // The symmetry classes are named (the report said `positions up to  N`).
+    let out = dir
+        .command()
+        .args(["game", "dots-and-boxes", "--rows", "2", "--cols", "2"])
+        .stdout();
+    assert!(
+        out.contains("\npositions up to rotation and reflection 570\n"),
+        "{out}"
+    );
+    assert!(!out.contains("  "), "{out}");
     let j = json(
         &dir.command()
             .args([
@@ -162,11 +172,26 @@ fn bad_parameters_are_errors() {
         .args(["game", "dots-and-boxes", "--rows", "x"])
         .error();
     assert!(e.contains("--rows"), "{e}");
+    // The help states the range of --pits that the game takes, and the command line holds
+    // to it (9 was offered, then refused later).
+    let help = dir.command().args(["game", "kalah", "--help"]).stdout();
+    assert!(help.contains("Pits a side, 1 to 8."), "{help}");
+    let e = dir.command().args(["game", "kalah", "--pits", "9"]).error();
+    assert!(e.contains("'9' for '--pits <N>': 9 is not in 1..=8"), "{e}");
     let e = dir
         .command()
-        .args(["game", "kalah", "--pits", "9"])
-        .message();
-    assert!(e.contains("at most 8 pits"), "{e}");
+        .args(["game", "kalah", "--pits", "1", "--seeds", "32"])
+        .error();
+    assert!(
+        e.contains("'32' for '--seeds <N>': 32 is not in 1..=31"),
+        "{e}"
+    );
+    // A one-pit board of 31 seeds is the largest that fits the index.
+    dir.command()
+        .args([
+            "game", "kalah", "--pits", "1", "--seeds", "31", "-o", "json",
+        ])
+        .stdout();
     let e = dir
         .command()
         .args(["game", "kalah", "--pits", "6", "--seeds", "6"])

@@ -342,3 +342,107 @@ rtest!(
         assert_eq!(ok, "ok: 5 vertices checked, the solution is exact\n");
     }
 );
+
+/// A graph whose scored vertex 1 has a move of its own: 0 -> 1 -> 2 -> 3, 1 worth 3 to its
+/// mover. The rules end the game at 1, so no reader may move on from it.
+const THROUGH: &str = "0 1\n1 2\n2 3\nscore 1 3\nstart 0\n";
+
+rtest!(play_ends_the_game_at_a_scored_terminal, |dir, cmd| {
+    dir.create("t.rg", THROUGH);
+    // Your move to 1 ends the game: the engine does not play on from it.
+    let out = cmd
+        .args(["play", "graph", "t.rg", "--start", "0"])
+        .stdin("1\nquit\n")
+        .stdout();
+    assert!(
+        out.contains(
+            "your move> 1\nYou play 1: loss by 3 in 1.\n\
+             At vertex 1 (terminal: worth 3 to the player to move).\n\
+             Game over: the second player wins by 3. You lose.\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("(engine) plays"), "{out}");
+    // The engine to move at its own won terminal does not leave it.
+    let out = dir
+        .command()
+        .args(["play", "graph", "t.rg", "--start", "1", "--side", "second"])
+        .stdin("quit\n")
+        .stdout();
+    assert!(
+        out.contains(
+            "At vertex 1 (terminal: worth 3 to the player to move).\n\
+             Game over: the first player wins by 3. You lose.\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("(engine) plays"), "{out}");
+});
+
+rtest!(
+    query_lists_no_moves_at_a_terminal_and_refuses_moves_through_it,
+    |dir, cmd| {
+        // A scored terminal and a labelled one (`terminal V win`), each with a move of its own.
+        dir.create("t.rg", THROUGH);
+        dir.create("u.rg", "0 1\n1 2\n2 3\nterminal 1 win\nstart 0\n");
+        cmd.args(["solve", "t.rg", "--db", "t", "-q"]).stdout();
+        dir.command()
+            .args(["solve", "u.rg", "--db", "u", "-q"])
+            .stdout();
+        for (db, score) in [("t", ",\"score\":3"), ("u", "")] {
+            let out = dir
+                .command()
+                .args(["query", db, "--position", "1", "-o", "json"])
+                .stdout();
+            assert_eq!(
+            out,
+            format!("{{\"position\":\"1\",\"to_move\":\"The player\",\"outcome\":\"win\",\"remoteness\":0{score},\"moves\":[]}}\n")
+        );
+            let text = dir
+                .command()
+                .args(["query", db, "--position", "1"])
+                .stdout();
+            assert!(text.ends_with("no moves: the game is over\n"), "{text}");
+            let msg = dir
+                .command()
+                .args(["query", db, "--moves", "1,2"])
+                .message();
+            assert_eq!(
+                msg, "graph: move 2 (\"2\") is not legal here (the game is over)",
+                "{db}"
+            );
+            // Through a vertex that is not terminal, a missing move is named as before.
+            let msg = dir.command().args(["query", db, "--moves", "2"]).message();
+            assert_eq!(
+                msg, "graph: move 1 (\"2\"): vertex 0 has no move to 2",
+                "{db}"
+            );
+        }
+    }
+);
+
+rtest!(verify_refuses_a_move_out_of_a_terminal, |dir, cmd| {
+    dir.create("t.rg", THROUGH);
+    let csv = cmd.args(["solve", "t.rg", "-o", "csv"]).stdout();
+    assert_eq!(
+        csv,
+        "vertex,outcome,remoteness,best_move,score\n0,loss,1,1,-3\n1,win,0,,3\n2,win,1,3,1\n3,loss,0,,-1\n"
+    );
+    dir.create("ok.csv", &csv);
+    dir.command().args(["verify", "t.rg", "ok.csv"]).stdout();
+    // A solution that plays on from 1 (its move to 2) is wrong: with 1's value kept, or as
+    // if 1 were not terminal (then 0 wins by 1 in 3 through it).
+    for (rows, why) in [
+        (
+            "0,loss,1,1,-3\n1,win,0,2,3",
+            "vertex 1: a terminal, but it has best move 2",
+        ),
+        ("0,win,3,1,1\n1,loss,2,2,-1", "vertex 1: "),
+    ] {
+        dir.create("bad.csv", csv.replace("0,loss,1,1,-3\n1,win,0,,3", rows));
+        let o = dir.command().args(["verify", "t.rg", "bad.csv"]).output();
+        assert_eq!(o.code, 1, "{rows}: {o:?}");
+        assert!(o.stdout.starts_with("wrong: bad.csv: "), "{rows}: {o:?}");
+        assert!(o.stdout.contains(why), "{rows}: {o:?}");
+    }
+});

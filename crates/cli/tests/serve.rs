@@ -1755,3 +1755,51 @@ browser_test!(
         let _ = cmd;
     }
 );
+
+rtest!(serve_lists_no_moves_at_a_terminal, |dir, cmd| {
+    // 0 -> 1 -> 2 -> 3, 1 scored (worth 3 to its mover): the game is over at 1, whatever
+    // moves the file gives it.
+    dir.create("t.rg", "0 1\n1 2\n2 3\nscore 1 3\nstart 0\n");
+    cmd.args(["solve", "t.rg", "--db", "t", "-q"]).stdout();
+    let server = Server::start(&dir, &["t"]);
+    for (path, args) in [
+        ("/api/query?position=1", vec!["--position", "1"]),
+        ("/api/query?moves=1", vec!["--moves", "1"]),
+    ] {
+        let r = server.get(path);
+        assert_eq!(format!("{}\n", r.body), query(&dir, "t", &args), "{path}");
+        assert_eq!(r.json()["moves"], json!([]), "{path}");
+    }
+    let e = server.get("/api/query?moves=1,2").error(400);
+    assert_eq!(e, "move 2 (\"2\") is not legal here (the game is over)");
+});
+
+rtest!(serve_reads_a_fen_exactly, |dir, cmd| {
+    // A board of 7 ranks was answered for another position (the ranks shifted); the API
+    // refuses it as `query` does, naming what is wrong.
+    cmd.args(["game", "chess", "KRvK", "--db", "krk", "-q"])
+        .stdout();
+    let server = Server::start(&dir, &["krk"]);
+    let good = "k7/8/1K6/8/8/8/8/7R w - - 0 1";
+    let r = server.get(&format!("/api/query?position={}", enc(good)));
+    assert_eq!(
+        format!("{}\n", r.body),
+        query(&dir, "krk", &["--position", good])
+    );
+    for (bad, want) in [
+        ("k7/1K6/8/8/8/8/7R w - - 0 1", "has 7 ranks, expected 8"),
+        (
+            "k7/8/1K5/8/8/8/8/7R w - - 0 1",
+            "rank 6 is \"1K5\": 7 squares, expected 8",
+        ),
+        (
+            "k7/8/1K6/8/8/8/8/7R w - e4 0 1",
+            "the en-passant square is \"e4\"",
+        ),
+    ] {
+        let e = server
+            .get(&format!("/api/query?position={}", enc(bad)))
+            .error(400);
+        assert!(e.contains(want), "{bad}: {e}");
+    }
+});

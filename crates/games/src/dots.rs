@@ -61,7 +61,7 @@ pub const ABOUT: About = About {
         Param::number("cols", "Columns of boxes.", 1, 64, "2"),
     ],
     moves: Some("a line between two adjacent dots, such as a1-b1"),
-    symmetry: "",
+    symmetry: "rotation and reflection",
 };
 
 pub use crate::limits::MAX_LINES;

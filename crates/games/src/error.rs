@@ -109,6 +109,13 @@ pub enum GameError {
         /// The letter (upper case).
         letter: char,
     },
+    /// Chess: an ending in another case than the tables' names (`kqvk`, `KQVK`).
+    MaterialCase {
+        /// The ending as given (trimmed).
+        text: String,
+        /// The spelling to use (`KQvK`).
+        spelling: String,
+    },
     /// Chess: an ending of more than [`crate::chess::MAX_PIECES`] pieces.
     MaterialPieces {
         /// The ending as given (trimmed).
@@ -192,6 +199,10 @@ impl fmt::Display for GameError {
             E::MaterialLetter { text, letter } => write!(
                 f,
                 "{text:?}: {letter:?} is not a piece (P, N, B, R, Q after the K)"
+            ),
+            E::MaterialCase { text, spelling } => write!(
+                f,
+                "{text:?}: write {spelling} (capital letters for the pieces, a small v between the sides; a small letter is a black piece in a FEN)"
             ),
             E::MaterialPieces { text, pieces } => write!(
                 f,
@@ -327,6 +338,19 @@ mod tests {
             "\"KXvK\": 'X' is not a piece (P, N, B, R, Q after the K)"
         );
         assert!(matches!(Material::parse("KQ"), Err(E::MaterialNoV { .. })));
+        // Another case is refused with the spelling to use, not guessed.
+        for (text, spelling) in [("kvk", "KvK"), ("KQVK", "KQvK"), ("kpRvk", "KRPvK")] {
+            let e = Material::parse(text).unwrap_err();
+            let want = E::MaterialCase {
+                text: text.into(),
+                spelling: spelling.into(),
+            };
+            assert_eq!(e, want);
+            assert_eq!(
+                e.to_string(),
+                format!("\"{text}\": write {spelling} (capital letters for the pieces, a small v between the sides; a small letter is a black piece in a FEN)")
+            );
+        }
         assert!(matches!(
             Material::parse("QvK"),
             Err(E::MaterialNoKing { .. })

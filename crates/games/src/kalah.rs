@@ -70,8 +70,24 @@ pub const ABOUT: About = About {
         "kalah --pits 3 --seeds 3 --query 1",
     ],
     params: &[
-        Param::number("pits", "Pits a side.", 1, 64, "3"),
-        Param::number("seeds", "Seeds in each pit at the start.", 1, 1000, "3"),
+        Param::number(
+            "pits",
+            concat!("Pits a side, 1 to ", crate::kalah_max_pits!(), "."),
+            1,
+            MAX_PITS as u64,
+            "3",
+        ),
+        Param::number(
+            "seeds",
+            concat!(
+                "Seeds in each pit at the start: 2 x pits x (seeds + 1) - 1 at most ",
+                crate::kalah_max_cells!(),
+                " (the more pits, the fewer seeds)."
+            ),
+            1,
+            MAX_SEEDS as u64,
+            "3",
+        ),
         Param {
             name: "empty-capture",
             help: "A last seed in an empty pit of yours captures even when the opposite \
@@ -86,7 +102,7 @@ pub const ABOUT: About = About {
     symmetry: "",
 };
 
-pub use crate::limits::MAX_PITS;
+pub use crate::limits::{MAX_CELLS, MAX_PITS, MAX_SEEDS};
 
 /// A board as the mover sees it: pit `k` in bits `8k..8k+8`; the mover's pits first.
 pub type Board = u128;
@@ -111,7 +127,7 @@ impl Kalah {
     ///
     /// # Errors
     /// No pit or no seed, more than [`MAX_PITS`] pits, or a board whose index does not fit
-    /// (seeds in all + pits on the board - 1 must be at most 64).
+    /// (seeds in all + pits on the board - 1 must be at most [`MAX_CELLS`]).
     pub fn new(pits: u32, seeds: u32, empty_capture: bool) -> Result<Kalah, GameError> {
         if pits == 0 || seeds == 0 {
             return Err(GameError::KalahEmpty);
@@ -120,7 +136,7 @@ impl Kalah {
             return Err(GameError::KalahPits { pits });
         }
         let cells = 2 * u64::from(pits) * u64::from(seeds) + 2 * u64::from(pits) - 1;
-        if cells > 64 || seeds > 127 {
+        if cells > MAX_CELLS || seeds > MAX_SEEDS {
             return Err(GameError::KalahIndex { pits, seeds, cells });
         }
         Ok(Kalah {

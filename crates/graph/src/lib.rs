@@ -78,6 +78,15 @@ pub enum Primitive {
 }
 
 impl Primitive {
+    /// Every label, in the order the command line lists them (`--no-move loss|win|tie`).
+    pub const ALL: [Primitive; 3] = [Primitive::Loss, Primitive::Win, Primitive::Tie];
+
+    /// The label of one of [`Primitive::ALL`]'s words ([`Primitive::as_str`]), and of no
+    /// other: the words `--no-move` and Python's `no_move` take.
+    pub fn from_word(word: &str) -> Option<Primitive> {
+        Primitive::ALL.into_iter().find(|p| p.as_str() == word)
+    }
+
     /// The lowercase word used in every text format: `win`, `loss`, `tie`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -96,17 +105,16 @@ impl fmt::Display for Primitive {
 
 impl FromStr for Primitive {
     type Err = String;
-    /// Accepts `win`, `loss` (or `lose`), `tie`.
+    /// Reads a label of a graph file: the words of [`Primitive::from_word`], and `lose` for
+    /// `loss` too.
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "win" => Ok(Primitive::Win),
-            "loss" | "lose" => Ok(Primitive::Loss),
-            "tie" => Ok(Primitive::Tie),
-            _ => Err(format!(
+        let old = (s == "lose").then_some(Primitive::Loss);
+        Primitive::from_word(s).or(old).ok_or_else(|| {
+            format!(
                 "expected win, loss or tie, found {}",
                 format::show(s.as_bytes())
-            )),
-        }
+            )
+        })
     }
 }
 
@@ -291,6 +299,14 @@ impl Graph {
     #[inline]
     pub fn score(&self, v: VertexId) -> Option<i64> {
         self.scores.as_ref()?.get(v)
+    }
+
+    /// True when the rules fix the value of `v`: it has a [`Primitive`] label or a score. The
+    /// game is over there, and its moves, if the file gave any, are not moves of the game
+    /// (every reader treats it as a vertex without moves).
+    #[inline]
+    pub fn is_terminal(&self, v: VertexId) -> bool {
+        self.primitive(v).is_some() || self.score(v).is_some()
     }
 
     /// True for a scored graph: some vertex has a score. Its values then say by how much

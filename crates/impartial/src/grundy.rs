@@ -75,6 +75,13 @@ pub enum GrundyError {
         /// Its label.
         label: Primitive,
     },
+    /// A vertex has a score (the graph is scored): impartial values have none.
+    Scored {
+        /// The smallest vertex with a score.
+        vertex: VertexId,
+        /// Its score.
+        score: i64,
+    },
     /// A finite value would not fit in 31 bits (needs more than 2^31 vertices).
     TooLarge,
     /// Building a derived graph failed.
@@ -93,6 +100,10 @@ impl fmt::Display for GrundyError {
             GrundyError::Terminal { vertex, label } => write!(
                 f,
                 "vertex {vertex} is labeled terminal {label}; Sprague-Grundy values use normal play, where a position without moves loses (only `terminal V loss` is accepted)"
+            ),
+            GrundyError::Scored { vertex, score } => write!(
+                f,
+                "vertex {vertex} has a score ({score}); Sprague-Grundy values have no scores: an impartial game ends when the player to move has no move, and that player loses"
             ),
             GrundyError::TooLarge => f.write_str("a Grundy value does not fit in 31 bits"),
             GrundyError::Build(e) => f.write_str(e),
@@ -243,7 +254,7 @@ impl Grundy {
 /// V loss` counts as a position without moves (its moves are ignored, as the engine does).
 ///
 /// # Errors
-/// [`GrundyError`] for go-again moves, an arena, or a `win`/`tie` terminal label.
+/// [`GrundyError`] for go-again moves, an arena, a `win`/`tie` terminal label, or a score.
 ///
 /// # Complexity
 /// O(n + m) on an acyclic graph; otherwise O((V + 1)(n + m)) for the largest finite value
@@ -301,7 +312,7 @@ pub fn grundy_with(g: &Graph, method: Method) -> Result<Grundy, GrundyError> {
     Ok(with_sets(g, labels, counters, acyclic))
 }
 
-/// The graph as the theory sees it: checks the turn rule and labels, and drops the moves of
+/// The graph as the theory sees it: checks the turn rule, labels and scores, and drops the moves of
 /// vertices labeled `terminal loss` (the rules end the game there).
 pub(crate) fn normal_play(g: &Graph) -> Result<Cow<'_, Graph>, GrundyError> {
     match g.turn_rule() {
@@ -312,6 +323,12 @@ pub(crate) fn normal_play(g: &Graph) -> Result<Cow<'_, Graph>, GrundyError> {
             }
         }
         TurnRule::Arena { .. } => return Err(GrundyError::Arena),
+    }
+    if g.is_scored() {
+        let n = g.vertex_count() as u32;
+        let scored = (0..n).find_map(|v| Some((v, g.score(v)?)));
+        let (vertex, score) = scored.expect("a scored graph has a score");
+        return Err(GrundyError::Scored { vertex, score });
     }
     if !g.has_primitives() {
         return Ok(Cow::Borrowed(g));
@@ -630,6 +647,14 @@ mod tests {
         // `terminal loss` cuts the vertex's moves: 1 is a dead end, so 0 is worth 1.
         let s = grundy(&graph("0 1\n1 2\n2 1\nterminal 1 loss\n")).unwrap();
         assert_eq!(show(&s), ["1/0", "0/0", "1/0"]);
+        // A score has no Grundy value, whatever its sign (the smallest scored vertex named).
+        for (text, vertex, score) in [
+            ("0 2\n2 3\nscore 2 -1\n", 2, -1),
+            ("0 1\nscore 3 5\nscore 1 0\n", 1, 0),
+        ] {
+            let e = grundy(&graph(text)).unwrap_err();
+            assert_eq!(e, GrundyError::Scored { vertex, score }, "{text}");
+        }
     }
 
     #[test]

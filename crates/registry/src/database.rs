@@ -283,10 +283,15 @@ impl Answer for GraphAnswer {
                     }
                     let to = self.vertex(m)?;
                     if self.db.find_move(v, to)?.is_none() {
+                        // No move at all: the game is over there (a terminal or a dead end).
+                        let legal = match self.db.move_count(v)? {
+                            0 => Legal::Moves(Vec::new()),
+                            _ => Legal::NoEdge(self.label(v), self.label(to)),
+                        };
                         return Err(QueryError::IllegalMove {
                             index: i + 1,
                             asked: m.clone(),
-                            legal: Legal::NoEdge(self.label(v), self.label(to)),
+                            legal,
                         });
                     }
                     v = to;

@@ -26,6 +26,7 @@ pub struct Entry {
     pub dump: bool,
     /// How the web explorer draws its positions.
     pub drawing: Drawing,
+    compacts: bool,
     build: Builder,
 }
 
@@ -93,6 +94,7 @@ impl Entry {
             tiered: true,
             start: H::FROM_START,
             dump: H::DUMPS,
+            compacts: H::COMPACTS,
             ..Entry::described(about, drawing, Box::new(build))
         }
     }
@@ -128,8 +130,16 @@ impl Entry {
             start: true,
             dump: false,
             drawing,
+            compacts: false,
             build,
         }
+    }
+
+    /// Whether `--compact` applies: the game's tables hold both sides to move, so that a
+    /// finished database may keep one side's values and derive the other's (chess endings;
+    /// [`Hooks::COMPACTS`]). Other games do not offer the flag.
+    pub fn compacts(&self) -> bool {
+        self.compacts
     }
 
     /// Builds the game from its parameters' values.

@@ -27,6 +27,11 @@ pub trait Hooks<G: Notation>: Send + Sync + 'static {
     /// Whether `--dump` writes every position as CSV ([`Hooks::dump`]).
     const DUMPS: bool = false;
 
+    /// Whether `--compact` applies: the game's tables hold both sides to move
+    /// (`TierGame::sides`), so that a finished database may keep one side's values and
+    /// derive the other's (chess endings).
+    const COMPACTS: bool = false;
+
     /// Refuses sizes out of reach that the engine's memory plan cannot tell
     /// ([`Built::check`]).
     ///
@@ -251,7 +256,11 @@ pub fn standard<G: Notation>(
     let mut lines = Vec::new();
     let mut fields = Vec::new();
     if st.classes != st.positions || !about.symmetry.is_empty() {
-        lines.push(format!("positions up to {} {}", about.symmetry, st.classes));
+        let by = match about.symmetry {
+            "" => "symmetry",
+            named => named,
+        };
+        lines.push(format!("positions up to {by} {}", st.classes));
         fields.push(("symmetry_reduced".into(), serde_json::json!(st.classes)));
     }
     if G::MOVER_VIEW {

@@ -125,7 +125,14 @@ fn a_set_of_tables_is_counted_in_its_summary_solved_then_taken_up() {
         tables
     );
     let written = format!("tiers written to {}", db.display());
-    assert!(second.lines.contains(&written), "{:?}", second.lines);
+    assert!(first.lines.contains(&written), "{:?}", first.lines);
+    // Every table was finished before: the database is taken up whole, nothing written.
+    let taken = format!(
+        "every tier taken up from {} (finished before): no tier solved or written",
+        db.display()
+    );
+    assert!(second.lines.contains(&taken), "{:?}", second.lines);
+    assert_eq!(second.taken, Some(retrograde_registry::Taken::All));
 }
 
 #[test]

@@ -953,7 +953,10 @@ mod tests {
         fn parts_of_a_file_give_the_one_process_answer(seed: u64) {
             let text = random_text(seed);
             let format = if seed % 5 == 0 { Format::Edges } else { Format::Rg };
-            let opts = ParseOptions { vertices: (seed % 7 == 0).then_some(90) };
+            let opts = ParseOptions {
+                vertices: (seed % 7 == 0).then_some(90),
+                ..ParseOptions::default()
+            };
             let one = parse(text.as_bytes(), format, &opts);
             let no_move = [Primitive::Loss, Primitive::Win, Primitive::Tie][(seed % 3) as usize];
             let rules = Rules { no_move };

@@ -14,6 +14,9 @@ use std::time::Instant;
 /// At most this many distinct values are listed one by one in the text summary.
 const LISTED_VALUES: usize = 24;
 
+/// Why `grundy` and `sum` refuse a scored graph ([`input::load_refusing_scores`]).
+pub const NO_SCORES: &str = "Sprague-Grundy values have no scores: an impartial game ends when the player to move has no move, and that player loses (`retrograde solve` reads scored graphs)";
+
 pub fn run(
     args: &GrundyArgs,
     verbose: bool,
@@ -25,7 +28,7 @@ pub fn run(
         vertices: args.vertices,
         no_move: NoMove::Loss,
     };
-    let loaded = input::load(args.file.as_deref(), &graph_args)?;
+    let loaded = input::load_refusing_scores(args.file.as_deref(), &graph_args, Some(NO_SCORES))?;
     let g = &loaded.graph;
     let chosen: Vec<u32> = args
         .vertex

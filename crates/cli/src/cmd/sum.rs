@@ -370,7 +370,11 @@ fn solve(args: &[String], specs: Vec<Spec>) -> Result<Vec<Component>> {
                 let solved = match graphs.get(&path) {
                     Some(s) => Rc::clone(s),
                     None => {
-                        let loaded = input::load(Some(Path::new(&path)), &graph_args)?;
+                        let loaded = input::load_refusing_scores(
+                            Some(Path::new(&path)),
+                            &graph_args,
+                            Some(super::grundy::NO_SCORES),
+                        )?;
                         let values = grundy(&loaded.graph)
                             .map_err(|e| anyhow!("{}: {e}", loaded.name))?;
                         let s = Rc::new((loaded.graph, values));

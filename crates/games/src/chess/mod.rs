@@ -72,8 +72,9 @@ use std::fmt;
 pub const ABOUT: About = About {
     name: "chess",
     about: "chess endings: exact depth to mate of every position (KQvK, KRPvKR, ...)",
-    help: "A chess ending given by its material, white first: KQvK, KRvK, KPvK, KBNvK, \
-           KRvKB, KRPvKR (at most 5 pieces, kings included). Solves every position of \
+    help: "A chess ending given by its material, white first, capital letters with a \
+           small v between the sides: KQvK, KRvK, KPvK, KBNvK, KRvKB, KRPvKR (at most 5 \
+           pieces, kings included; kqvk or KQVK is refused, naming the spelling to use). Solves every position of \
            the ending, and of every ending it converts into by a capture or a \
            promotion, by retrograde analysis, and prints the totals by side to move, \
            the longest win and a histogram of the depth to mate. Values are for the \
@@ -262,10 +263,13 @@ impl Material {
     }
 
     /// Parses `KQvK`, `KRPvKR`, ... (white first; the order of the pieces after each king
-    /// does not matter, case neither).
+    /// does not matter: `KPRvKR` is `KRPvKR`). The case does: capital letters for the pieces
+    /// and a small `v` between the sides, as the tables are named (`kqvk` or `KQVK` is
+    /// refused with the spelling to use, since a small letter is a black piece in a FEN).
     ///
     /// # Errors
-    /// A missing `v` or king, an unknown letter, or more than [`MAX_PIECES`] pieces.
+    /// A missing `v` or king, an unknown letter, more than [`MAX_PIECES`] pieces, or
+    /// another case ([`GameError::MaterialCase`], naming the spelling to use).
     pub fn parse(text: &str) -> Result<Material, GameError> {
         let t = text.trim();
         let up = t.to_ascii_uppercase();
@@ -300,7 +304,15 @@ impl Material {
                 pieces: codes.len() + 2,
             });
         }
-        Ok(Material::from_codes(&codes))
+        let material = Material::from_codes(&codes);
+        // The letters are right (read in upper case): the case must be too.
+        if t.chars().any(|c| c != 'v' && !c.is_ascii_uppercase()) || !t.contains('v') {
+            return Err(GameError::MaterialCase {
+                text: t.into(),
+                spelling: material.to_string(),
+            });
+        }
+        Ok(material)
     }
 
     /// Every ending of exactly `pieces` pieces, kings included (2 to [`MAX_PIECES`]): every
@@ -2417,29 +2429,18 @@ impl Notation for Chess {
         self.fen(p)
     }
 
+    /// A FEN read exactly ([`fen`]: every field checked, the first wrong one named), then
+    /// the board the rules build from it.
     fn parse_position(&self, text: &str) -> Result<(Pos, u8), NotationError> {
-        let t = text.trim();
-        let fields = t.split_whitespace().count();
-        let full = match fields {
-            4 => format!("{} 0 1", t.split_whitespace().collect::<Vec<_>>().join(" ")),
-            6 => t.split_whitespace().collect::<Vec<_>>().join(" "),
-            _ => {
-                return Err(
-                    format!("a FEN has 4 or 6 fields separated by spaces, found {fields}").into(),
-                )
-            }
-        };
+        let full = fen::checked(text)?;
         let board = Board::from_fen(&full, false).map_err(|e| {
             use cozy_chess::FenParseError as F;
-            let why = match e {
-                F::InvalidBoard => "the board is not a legal position (one king each, no pawn on the first or last rank, the side not to move not in check)",
-                F::InvalidSideToMove => "the side to move is w or b",
-                F::InvalidCastlingRights => "the castling rights are invalid",
-                F::InvalidEnPassant => "the en-passant square is not behind a pawn that has just made a double push",
-                F::InvalidHalfMoveClock | F::InvalidFullmoveNumber => "the move counters are invalid",
-                F::MissingField | F::TooManyFields => "a field is missing or one too many",
-            };
-            format!("not a legal FEN: {why}")
+            // Every field reads: what is left is what needs the rules.
+            match e {
+                F::InvalidEnPassant => "the en-passant square is not behind a pawn that has just moved two squares (or that pawn's move could not have been played)",
+                F::InvalidBoard => "the side not to move is in check (or three pieces give check at once), which no game reaches",
+                _ => "the fields do not make a legal position",
+            }
         })?;
         // A double check is one piece moving and another uncovered: the uncovered one
         // checks along a line, so two checkers that are pawns or knights never arise.
@@ -2483,6 +2484,7 @@ fn digits(t: Tier, mut i: u64) -> ([u8; MAX_PIECES], u64) {
     (sqs, i)
 }
 
+mod fen;
 pub mod plain;
 
 #[cfg(test)]

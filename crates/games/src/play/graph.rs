@@ -9,7 +9,8 @@ use retrograde_solve::{Scored, Solution, Value};
 /// Moves are labelled by the successor's id, with its name (when the file gives one) as an
 /// alias; parallel edges that mean the same move are listed once. When a vertex has both a
 /// go-again edge and a turn-passing edge to the same successor, the go-again one is labelled
-/// `ID again`. In an arena the sides are "player 0" and "player 1" (the owners), and the
+/// `ID again`. A terminal ([`Graph::is_terminal`]: a `terminal` label or a score) has no
+/// moves, whatever edges its file gives it: the game is over there. In an arena the sides are "player 0" and "player 1" (the owners), and the
 /// start's owner moves first; otherwise they are the first and the second player, and the
 /// turn passes on every move but go-again ones.
 ///
@@ -112,7 +113,8 @@ impl Playable for PlayGraph<'_> {
 
     fn moves(&self, &u: &VertexId) -> Result<Vec<Move<VertexId>>, retrograde_tier::Error> {
         let g = self.graph;
-        if g.primitive(u).is_some() {
+        // The game is over at a terminal: the moves its file gave are not moves.
+        if g.is_terminal(u) {
             return Ok(Vec::new());
         }
         let targets = g.forward_targets();
@@ -152,7 +154,9 @@ impl Playable for PlayGraph<'_> {
         if self.graph.is_arena() {
             s.push_str(&format!(", owned by player {}", self.graph.owner(v)));
         }
-        if let Some(p) = self.graph.primitive(v) {
+        if let Some(score) = self.graph.score(v) {
+            s.push_str(&format!(" (terminal: worth {score} to the player to move)"));
+        } else if let Some(p) = self.graph.primitive(v) {
             s.push_str(&format!(" (terminal: {p} for the player to move)"));
         } else if self.graph.out_degree(v) == 0 {
             s.push_str(" (no move)");

@@ -61,6 +61,29 @@ impl FromStr for Format {
 pub struct ParseOptions {
     /// At least this many vertices, even if fewer ids appear.
     pub vertices: Option<u64>,
+    /// For a reader whose values have no scores: a graph with a score is an error at its
+    /// first `score` line (JSON: its `scores`), saying `a score line, but ` and then this
+    /// reason. `None` (the default): scores are read.
+    ///
+    /// ```
+    /// use retrograde_graph::format::{parse, Format, ParseOptions};
+    /// let opts = ParseOptions { no_scores: Some("these values have none"), ..Default::default() };
+    /// let e = parse(b"0 1\nscore 1 -2\n", Format::Rg, &opts).unwrap_err();
+    /// assert_eq!(e.to_string(), "2: a score line, but these values have none");
+    /// ```
+    pub no_scores: Option<&'static str>,
+}
+
+impl ParseOptions {
+    /// The error of a score where [`ParseOptions::no_scores`] refuses them, at `line`.
+    pub(crate) fn scores_refused(&self, line: Option<u64>) -> Option<ParseError> {
+        let why = self.no_scores?;
+        let message = match line {
+            Some(_) => format!("a score line, but {why}"),
+            None => format!("\"scores\" are given, but {why}"),
+        };
+        Some(ParseError { line, message })
+    }
 }
 
 /// A parse failure: where, and what was expected.

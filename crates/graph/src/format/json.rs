@@ -233,6 +233,11 @@ pub fn parse_builder(bytes: &[u8], opts: &ParseOptions) -> Result<GraphBuilder, 
         }
     }
     let terminal = g.terminal.map(|t| t.0).unwrap_or_default();
+    if g.scores.as_ref().is_some_and(|s| !s.is_empty()) {
+        if let Some(e) = opts.scores_refused(None) {
+            return Err(e);
+        }
+    }
     let mut scored = std::collections::HashMap::new();
     for (i, (v, score)) in g.scores.into_iter().flatten().enumerate() {
         match scored.insert(v.0, (i, score)) {

@@ -240,6 +240,12 @@ impl TextParser {
         for i in self.again {
             b.mark_again(i);
         }
+        if opts.no_scores.is_some() {
+            let first = self.directives.iter().find(|d| keyword(&d.1) == b"score");
+            if let Some(e) = first.and_then(|d| opts.scores_refused(Some(d.0))) {
+                return Err(e);
+            }
+        }
         apply_directives(
             &mut b,
             self.directives.iter().map(|(l, t)| (*l, t.as_slice())),
@@ -278,6 +284,16 @@ pub fn apply_directives<'a>(
         directive(b, text, line, &mut seen).map_err(|m| ParseError::at(line, m))?;
     }
     Ok(())
+}
+
+/// The first word of a directive line.
+fn keyword(text: &[u8]) -> &[u8] {
+    let text = text.trim_ascii_start();
+    let end = text
+        .iter()
+        .position(u8::is_ascii_whitespace)
+        .unwrap_or(text.len());
+    &text[..end]
 }
 
 /// Splits into chunks of about equal size, each ending just after a newline (but the last).
@@ -716,7 +732,15 @@ mod tests {
     fn empty_input_is_an_empty_graph() {
         assert_eq!(edges("").unwrap().vertex_count(), 0);
         assert_eq!(edges("# only a comment\n").unwrap().vertex_count(), 0);
-        let g = parse_any(b"", Format::Edges, &ParseOptions { vertices: Some(5) }).unwrap();
+        let g = parse_any(
+            b"",
+            Format::Edges,
+            &ParseOptions {
+                vertices: Some(5),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert_eq!(g.vertex_count(), 5);
     }
 

@@ -24,6 +24,7 @@ pub(crate) struct Endings;
 impl Hooks<Chess> for Endings {
     const FROM_START: bool = false;
     const DUMPS: bool = true;
+    const COMPACTS: bool = true;
 
     fn needs_storage(game: &Chess) -> bool {
         game.set().is_some_and(|n| n >= 5)

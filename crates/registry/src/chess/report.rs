@@ -166,14 +166,14 @@ fn ending_line(
 ) -> (String, serde_json::Value) {
     let bits = bytes.map(|b| 8.0 * b as f64 / st.positions.max(1) as f64);
     let mut line = format!(
-        "{name}: positions {}, win {}, loss {}, tie {}, draw {}, longest win {}, {} tables, {:.1} s",
+        "{name}: positions {}, win {}, loss {}, tie {}, draw {}, longest win {}, {tables} table{}, {:.1} s",
         st.positions,
         st.win,
         st.loss,
         st.tie,
         st.draw,
         longest(st),
-        tables,
+        if tables == 1 { "" } else { "s" },
         st.solve.as_secs_f64()
     );
     if let Some(b) = bits {

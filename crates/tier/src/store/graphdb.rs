@@ -8,7 +8,7 @@
 //! | `graph.values` | per vertex, a `u32`: tag in the top two bits (0 draw, 1 loss, 2 win, 3 tie), remoteness below |
 //! | `graph.best` | per vertex, the best move's target (`u32::MAX`: none) |
 //! | `graph.offsets` | per vertex and one more, where its moves start in `graph.targets` (`u64`) |
-//! | `graph.targets` | per move, its target vertex (`u32`), sorted per vertex (moves to one target: by turn below) |
+//! | `graph.targets` | per move, its target vertex (`u32`), sorted per vertex (moves to one target: by turn below); a terminal's moves (remoteness 0) are kept as the file gave them, and readers give it none |
 //! | `graph.turn` | per move, 1 when the same player moves next (go-again, or the same owner in an arena) |
 //! | `graph.names` | the names: `id TAB name` lines, the name escaped (`\\` for a backslash, `\n` and `\r` for line breaks), so that any name reads back exactly |
 //! | `graph.scores` | a scored graph's only: per vertex, its score for the player to move (`i64`; 0 for ties and draws) |
@@ -590,9 +590,14 @@ impl GraphDb {
         Ok(out)
     }
 
-    /// Where the moves of `v` are among all moves.
+    /// Where the moves of `v` are among all moves: none for a terminal, whose value has
+    /// remoteness 0 (a dead end, a `terminal` label or a score: the game is over there, and
+    /// the moves its file gave are not moves of the game, as the solver ignored them).
     fn move_range(&self, v: u32) -> Result<std::ops::Range<u64>, Error> {
         let st = &*self.storage;
+        if self.value(v)?.remoteness() == Some(0) {
+            return Ok(0..0);
+        }
         let (a, b) = (
             self.offsets.get(st, u64::from(v))?,
             self.offsets.get(st, u64::from(v) + 1)?,
