@@ -1671,7 +1671,6 @@ impl Chess {
         let ks = sq(king);
         let n = p.mat().len();
         let our_bit = if us == 0 { 0 } else { BLACK };
-        let colour = if us == 0 { Color::White } else { Color::Black };
         // Every square side `them` attacks with our king off the board: where the king
         // cannot go (a piece it would take does not guard its own square).
         let danger = b.attacks(them, occ & !(1u64 << king));
@@ -1717,7 +1716,7 @@ impl Chess {
             }
         }
         // Other pieces.
-        let (step, start, last): (i8, u8, u8) = if us == 0 { (8, 1, 7) } else { (-8, 6, 0) };
+        let last: u8 = if us == 0 { 7 } else { 0 };
         for j in 0..n {
             let code = p.mat().code(j);
             if code & BLACK != our_bit {
@@ -1760,37 +1759,7 @@ impl Chess {
                 }
                 continue;
             }
-            // A pawn: (to, victim's square or 64, double push), at most two pushes, two
-            // captures and en passant.
-            let mut targets = [(0u8, 64u8, false); 5];
-            let mut count = 0;
-            let one = (from as i8 + step) as u8;
-            if occ >> one & 1 == 0 {
-                targets[count] = (one, 64, false);
-                count += 1;
-                let two = (one as i8 + step) as u8;
-                if from >> 3 == start && occ >> two & 1 == 0 {
-                    targets[count] = (two, 64, true);
-                    count += 1;
-                }
-            }
-            let attacks = get_pawn_attacks(sq(from), colour).0;
-            for t in BitBoard(attacks & theirs & !b.kind[6]) {
-                targets[count] = (t as u8, t as u8, false);
-                count += 1;
-            }
-            if p.ep() != 0 {
-                let file = p.ep() - 1;
-                let (to, victim) = if us == 0 {
-                    (40 + file, 32 + file)
-                } else {
-                    (16 + file, 24 + file)
-                };
-                if attacks >> to & 1 != 0 {
-                    targets[count] = (to, victim, false);
-                    count += 1;
-                }
-            }
+            let (targets, count) = Chess::pawn_targets(p, &b, from, occ);
             for &(to, victim, double) in &targets[..count] {
                 let vbit = if victim < 64 { 1u64 << victim } else { 0 };
                 if !safe(from, to, vbit, victim < 64 && victim != to) {
@@ -1826,6 +1795,49 @@ impl Chess {
             }
         }
         (false, quiet)
+    }
+
+    /// Where the pawn of the side to move on `from` can go, with `occ` the occupied
+    /// squares: (to, victim's square or 64, double push), at most two pushes, two captures
+    /// and en passant; and how many.
+    #[inline]
+    fn pawn_targets(p: &Pos, b: &Bits, from: u8, occ: u64) -> ([(u8, u8, bool); 5], usize) {
+        let us = usize::from(p.stm());
+        let theirs = b.col[1 - us];
+        let (step, start, colour): (i8, u8, Color) = match us {
+            0 => (8, 1, Color::White),
+            _ => (-8, 6, Color::Black),
+        };
+        let mut targets = [(0u8, 64u8, false); 5];
+        let mut count = 0;
+        let one = (from as i8 + step) as u8;
+        if occ >> one & 1 == 0 {
+            targets[count] = (one, 64, false);
+            count += 1;
+            let two = (one as i8 + step) as u8;
+            if from >> 3 == start && occ >> two & 1 == 0 {
+                targets[count] = (two, 64, true);
+                count += 1;
+            }
+        }
+        let attacks = get_pawn_attacks(sq(from), colour).0;
+        for t in BitBoard(attacks & theirs & !b.kind[6]) {
+            targets[count] = (t as u8, t as u8, false);
+            count += 1;
+        }
+        if p.ep() != 0 {
+            let file = p.ep() - 1;
+            let (to, victim) = if us == 0 {
+                (40 + file, 32 + file)
+            } else {
+                (16 + file, 24 + file)
+            };
+            if attacks >> to & 1 != 0 {
+                targets[count] = (to, victim, false);
+                count += 1;
+            }
+        }
+        (targets, count)
     }
 
     /// Whether the side to move is not in check and its king can step to an empty square
