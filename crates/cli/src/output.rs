@@ -1,5 +1,5 @@
-//! Printers: solutions as text for people, CSV and JSON for scripts (see CONTRACT.md), and
-//! a game's report and a query's answer as text or JSON.
+//! Printers: solutions as text for people, CSV and JSON for scripts (see docs/format.md),
+//! and a game's report and a query's answer as text or JSON.
 
 use crate::cli::OutputArg;
 use retrograde_graph::Graph;

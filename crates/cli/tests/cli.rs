@@ -1,6 +1,6 @@
 //! End-to-end tests of the `retrograde` binary: real files in a temporary directory, the real
 //! executable, and exact checks of stdout, stderr and the exit status (see
-//! /work/shared/CONTRACT.md for the contract these follow).
+//! docs/format.md for the promises these check).
 
 #[macro_use]
 mod util;
@@ -2405,9 +2405,9 @@ rtest!(game_help_shows_only_the_flags_a_game_takes, |dir, cmd| {
 });
 
 rtest!(the_tour_s_line_is_a_real_game, |dir, cmd| {
-    // The README's tour shows an optimal line on the pebble game's graph: from a vertex with
-    // a game to play (vertex 0, the empty bag, was a game of no move).
-    let readme = std::fs::read_to_string(util::examples().join("../README.md")).unwrap();
+    // The tour shows an optimal line on the pebble game's graph: from a vertex with a game
+    // to play (vertex 0, the empty bag, was a game of no move).
+    let readme = std::fs::read_to_string(util::examples().join("../docs/tour.md")).unwrap();
     let line = readme
         .lines()
         .find(|l| l.starts_with("retrograde solve graph.txt --line "))

@@ -623,13 +623,14 @@ rtest!(end_of_input_mid_game_and_at_the_start, |dir, cmd| {
 });
 
 rtest!(readme_session_is_what_the_program_prints, |_dir, cmd| {
-    // The README pastes a real session; keep it true.
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
-        .expect("README.md");
+    // The tour pastes a real session; keep it true.
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/tour.md"))
+            .expect("docs/tour.md");
     // (.ci/doc-commands checks it too, with every transcript of the docs.)
     let intro =
         "```\n$ printf '1\\nundo\\nhint\\ntake 2\\n2\\n' | retrograde play pebbles --count 5\n";
-    let at = readme.find(intro).expect("the session in README.md") + intro.len();
+    let at = readme.find(intro).expect("the session in docs/tour.md") + intro.len();
     let pasted = &readme[at..at + readme[at..].find("```\n").expect("the end of the session")];
     let out = cmd
         .args(["play", "pebbles", "--count", "5"])
