@@ -47,6 +47,12 @@ __all__ = [
     "games",
     "openspiel",
     "chess",
+    "ParityGame",
+    "ParitySolution",
+    "parity",
+    "read_pg",
+    "parse_pg",
+    "verify_parity",
 ]
 
 _MAX_ID = 2**32 - 2
@@ -817,5 +823,6 @@ def solve_game(
 
 
 from . import chess, games, openspiel  # noqa: E402  (they use the classes above)
+from ._parity import ParityGame, ParitySolution, parity, parse_pg, read_pg, verify_parity  # noqa: E402
 
 del annotations  # the __future__ feature, which the import above made a module attribute

@@ -133,3 +133,10 @@ def solve_game(
     progress: bool | None = ...,
     max_positions: int | None = ...,
 ) -> PythonGame: ...
+
+from ._parity import ParityGame as ParityGame
+from ._parity import ParitySolution as ParitySolution
+from ._parity import parity as parity
+from ._parity import parse_pg as parse_pg
+from ._parity import read_pg as read_pg
+from ._parity import verify_parity as verify_parity

@@ -25,6 +25,7 @@ mod common;
 mod explore;
 mod game;
 mod graph;
+mod parity;
 
 use pyo3::prelude::*;
 
@@ -44,5 +45,6 @@ fn _retrograde(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(chess::open_chess_tablebase, m)?)?;
     m.add_class::<game::NativeGame>()?;
     m.add_class::<chess::ChessTablebase>()?;
+    parity::register(m)?;
     Ok(())
 }

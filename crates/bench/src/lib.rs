@@ -56,6 +56,7 @@ pub mod chess;
 pub mod external;
 pub mod games;
 pub mod gen;
+pub mod parity;
 pub mod probe;
 pub mod scores;
 pub mod serve;

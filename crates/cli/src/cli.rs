@@ -168,6 +168,17 @@ pub enum Command {
         curl 'http://127.0.0.1:8080/api/query?db=c4&moves=3,3'")]
     #[command(after_long_help = LIMITS)]
     Serve(ServeArgs),
+    /// Solve a parity game (PGSolver's format): who wins every vertex, and how.
+    ///
+    /// Even wins a play when the largest priority seen infinitely often is even, Odd when it
+    /// is odd. Prints every vertex's winner and, where the winner moves, a winning move (a
+    /// positional strategy). Preprocessing, then Zielonka's algorithm (or --algorithm pp or
+    /// qpz); see docs/parity.md.
+    Parity(crate::cmd::parity::ParityArgs),
+    /// Check a solution of a parity game, without the solvers.
+    ///
+    /// Exit status 1 when the solution is wrong (the first fault is named).
+    VerifyParity(crate::cmd::verify_parity::VerifyParityArgs),
 }
 
 /// How to play, for `play --help`.

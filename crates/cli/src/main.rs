@@ -91,6 +91,8 @@ fn main() -> ExitCode {
         cli::Command::Play(a) => cmd::play::run(a, &mut out),
         cli::Command::Query(a) => cmd::query::run(a, &mut out),
         cli::Command::Serve(a) => cmd::serve::run(a, &mut out),
+        cli::Command::Parity(a) => cmd::parity::run(a, cli.verbose, started, &mut out),
+        cli::Command::VerifyParity(a) => cmd::verify_parity::run(a, &mut out),
     };
     let result = result.and_then(|status| {
         out.flush()?;

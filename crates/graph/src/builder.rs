@@ -29,6 +29,11 @@ pub enum BuildError {
         /// The vertex.
         vertex: u32,
     },
+    /// Successor lists that are not a layout of a graph (see [`Graph::from_successors`]).
+    BadLayout {
+        /// What is wrong.
+        reason: String,
+    },
     /// An owner other than 0 or 1.
     BadOwner {
         /// The vertex.
@@ -62,6 +67,7 @@ impl fmt::Display for BuildError {
                 "vertex {vertex}: a score must lie in -{max}..={max}",
                 max = i64::MAX
             ),
+            BuildError::BadLayout { reason } => write!(f, "not a graph layout: {reason}"),
             BuildError::BadOwner { vertex, owner } => {
                 write!(f, "vertex {vertex}: owner must be 0 or 1, found {owner}")
             }
@@ -358,6 +364,108 @@ impl GraphBuilder {
             scores,
             names,
             start,
+        })
+    }
+}
+
+impl Graph {
+    /// A graph laid out from its successor lists, already grouped by vertex: the moves of
+    /// `u` are `targets[offsets[u]..offsets[u + 1]]`, in any order (each list is sorted here;
+    /// parallel moves are kept). With `owner` (a bit per vertex, set for player 1) the graph
+    /// is an arena, else every move passes the turn. This is what a reader of a format that
+    /// lists each vertex's moves together (a parity game's) builds, without the edge pairs
+    /// [`GraphBuilder`] collects. Predecessors come in the order of their sources' ids.
+    ///
+    /// # Errors
+    /// [`BuildError::BadLayout`] when `offsets` is empty, does not start at 0, decreases, or
+    /// does not end at `targets.len()`, when a target is not a vertex, or when `owner` has not
+    /// a bit per vertex; [`BuildError::TooManyVertices`] and [`BuildError::TooManyMoves`] past
+    /// the limits of [`GraphBuilder::build`].
+    ///
+    /// # Complexity
+    /// O(n + m) time besides sorting each list; 8 bytes per edge and 8 per vertex beyond the
+    /// inputs, which become the forward lists.
+    ///
+    /// # Example
+    /// ```
+    /// use retrograde_graph::{BitSet, Graph};
+    /// let mut owner = BitSet::new(3);
+    /// owner.set(1, true);
+    /// let g = Graph::from_successors(vec![0, 2, 3, 4], vec![2, 1, 2, 0], Some(owner)).unwrap();
+    /// assert_eq!(g.successors(0), &[1, 2]);
+    /// assert_eq!(g.predecessors(2), &[0, 1]);
+    /// assert_eq!(g.owner(1), 1);
+    /// ```
+    pub fn from_successors(
+        offsets: Vec<u64>,
+        mut targets: Vec<u32>,
+        owner: Option<BitSet>,
+    ) -> Result<Graph, BuildError> {
+        let bad = |reason: String| Err(BuildError::BadLayout { reason });
+        let Some(n) = offsets.len().checked_sub(1) else {
+            return bad("no offsets (a graph of n vertices has n + 1)".into());
+        };
+        if n as u64 > MAX_VERTICES {
+            return Err(BuildError::TooManyVertices { count: n as u64 });
+        }
+        let m = targets.len();
+        if offsets[0] != 0 || offsets[n] != m as u64 {
+            return bad(format!(
+                "the offsets run from {} to {}, not from 0 to the {m} targets",
+                offsets[0], offsets[n]
+            ));
+        }
+        if let Some(u) = (0..n).find(|&u| offsets[u] > offsets[u + 1]) {
+            return bad(format!("the offsets decrease after vertex {u}"));
+        }
+        if let Some(u) = (0..n).find(|&u| offsets[u + 1] - offsets[u] >= u32::MAX as u64) {
+            return Err(BuildError::TooManyMoves { vertex: u as u32 });
+        }
+        if let Some(&t) = targets.iter().find(|&&t| t as usize >= n) {
+            return bad(format!("target {t} is not one of the {n} vertices"));
+        }
+        if let Some(o) = &owner {
+            if o.len() != n {
+                return bad(format!("{} owners for {n} vertices", o.len()));
+            }
+        }
+        for u in 0..n {
+            let list = &mut targets[offsets[u] as usize..offsets[u + 1] as usize];
+            if !list.is_sorted() {
+                list.sort_unstable();
+            }
+        }
+        // Reverse lists: a counting sort on the target, sources in increasing order.
+        let mut rev_off = vec![0u64; n + 1];
+        for &v in &targets {
+            rev_off[v as usize + 1] += 1;
+        }
+        for i in 0..n {
+            rev_off[i + 1] += rev_off[i];
+        }
+        let mut rev = vec![0u32; m];
+        let mut next: Vec<u64> = rev_off[..n].to_vec();
+        for u in 0..n {
+            for &v in &targets[offsets[u] as usize..offsets[u + 1] as usize] {
+                let slot = &mut next[v as usize];
+                rev[*slot as usize] = u as u32;
+                *slot += 1;
+            }
+        }
+        Ok(Graph {
+            n: n as u32,
+            fwd_off: offsets,
+            fwd: targets,
+            rev_off,
+            rev,
+            turn: match owner {
+                Some(owner) => TurnRule::Arena { owner },
+                None => TurnRule::Alternate,
+            },
+            primitive: None,
+            scores: None,
+            names: None,
+            start: None,
         })
     }
 }

@@ -4,6 +4,9 @@
 //! labels every vertex with its [`Value`] for the player to move (win, loss, tie or draw, and
 //! the remoteness: plies to the end when the winner hurries and the loser stalls) and a best
 //! move, in O(n + m) time. [`verify`] checks a solution independently of the solver.
+//! [`attract`] is the solver's backward propagation as a building block: the attractor of a
+//! player to a set within a subgame of an arena, which parity game algorithms call again and
+//! again.
 //!
 //! This crate does no I/O.
 //!
@@ -23,6 +26,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod attract;
 mod cell;
 pub mod csv;
 pub mod dgraph;

@@ -286,52 +286,61 @@ fn propagate<C: Cells>(
 }
 
 /// Wins and losses spread from `queue[head..]` (decided vertices, in non-decreasing
-/// remoteness) in FIFO order, the vertices they decide appended to `queue`. The queue is
-/// known ahead, so memory is fetched ahead in three stages: offsets, then predecessor lists,
-/// then the predecessors' cells.
+/// remoteness) in FIFO order, the vertices they decide appended to `queue`: the one
+/// propagation loop (`attract::spread`, which fetches memory ahead) with the solver's step.
 fn spread<C: Cells>(
     g: &Graph,
     keeps: &impl Fn(usize, u32, u32) -> bool,
     cells: &mut C,
     queue: &mut Vec<u32>,
-    mut head: usize,
+    head: usize,
     phases: &mut Phases,
 ) {
-    let rev = g.reverse_sources();
-    let rev_off = g.reverse_offsets();
-    while head < queue.len() {
-        if let Some(&w) = queue.get(head + 32) {
-            prefetch(rev_off, w as usize);
+    let mut step = Decide { cells, keeps };
+    phases.edges_scanned += crate::attract::spread(g, &mut step, queue, head);
+}
+
+/// The solver's step: the move `u -> v` wins for `u` when `v` is lost for the player to
+/// move there (won, through a move that keeps the turn), and otherwise counts down the moves
+/// of `u` not yet known to lose; at zero `u` is lost. A decided `v` of remoteness `r - 1`
+/// decides `u` at `r`.
+struct Decide<'a, C, K> {
+    cells: &'a mut C,
+    keeps: &'a K,
+}
+
+impl<C: Cells, K: Fn(usize, u32, u32) -> bool> crate::attract::Step for Decide<'_, C, K> {
+    /// Whether `v` is lost for the player to move there, and the remoteness it gives.
+    type Decided = (bool, u32);
+
+    #[inline(always)]
+    fn decided(&self, v: u32) -> (bool, u32) {
+        (
+            self.cells.state(v as usize) == LOSS,
+            self.cells.level(v as usize) + 1,
+        )
+    }
+
+    #[inline(always)]
+    fn step(&mut self, e: usize, u: u32, v: u32, (child_lost, r): (bool, u32)) -> bool {
+        let ui = u as usize;
+        if !self.cells.is_open(ui) {
+            return false;
         }
-        if let Some(&w) = queue.get(head + 16) {
-            prefetch(rev, rev_off[w as usize] as usize);
-            cells.prefetch(w as usize);
+        if child_lost != (self.keeps)(e, u, v) {
+            self.cells.decide(ui, WIN, r);
+            true
+        } else if self.cells.count_down(ui) {
+            self.cells.decide(ui, LOSS, r);
+            true
+        } else {
+            false
         }
-        if let Some(&w) = queue.get(head + 8) {
-            for &u in g.predecessors(w) {
-                cells.prefetch(u as usize);
-            }
-        }
-        let v = queue[head];
-        head += 1;
-        let child_lost = cells.state(v as usize) == LOSS;
-        let r = cells.level(v as usize) + 1;
-        let range = g.predecessor_range(v);
-        phases.edges_scanned += range.len() as u64;
-        for e in range {
-            let u = rev[e];
-            let ui = u as usize;
-            if !cells.is_open(ui) {
-                continue;
-            }
-            if child_lost != keeps(e, u, v) {
-                cells.decide(ui, WIN, r);
-                queue.push(u);
-            } else if cells.count_down(ui) {
-                cells.decide(ui, LOSS, r);
-                queue.push(u);
-            }
-        }
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, v: u32) {
+        self.cells.prefetch(v as usize);
     }
 }
 

@@ -3,12 +3,14 @@
 pub mod db;
 pub mod game;
 pub mod grundy;
+pub mod parity;
 pub mod play;
 pub mod query;
 pub mod serve;
 pub mod solve;
 pub mod sum;
 pub mod verify;
+pub mod verify_parity;
 
 /// What a command says about its answer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
