@@ -3,7 +3,7 @@
 //! The package's `retrograde/_parity.py` wraps these into its classes.
 //!
 //! Players cross the boundary as 0 (Even) and 1 (Odd), a missing move as -1. Parsing and
-//! solving run on a worker thread without the GIL (`crate::interruptible`), and a game too
+//! solving run on a worker thread without the GIL (`crate::common::interruptible`), and a game too
 //! big for the memory limit is refused before it is solved (`MemoryError`).
 
 use numpy::prelude::*;
@@ -123,7 +123,8 @@ impl NativeParityGame {
             scc,
         };
         let game = Arc::clone(&self.game);
-        let (s, p) = crate::interruptible(py, Some(1), None, move || solve_with(&game, &opts))?;
+        let (s, p) =
+            crate::common::interruptible(py, Some(1), None, move || solve_with(&game, &opts))?;
         let winners: Vec<u8> = s.winners().iter().map(|w| w.index()).collect();
         let strategy: Vec<i64> = s
             .strategies()
@@ -193,7 +194,7 @@ impl NativeParityGame {
 /// Reads a game from a file's bytes (plain, gzip or bzip2); errors name `name` and the line.
 #[pyfunction]
 fn parity_parse(py: Python<'_>, data: Vec<u8>, name: String) -> PyResult<NativeParityGame> {
-    let game = crate::interruptible(py, Some(1), None, move || {
+    let game = crate::common::interruptible(py, Some(1), None, move || {
         let text =
             retrograde_parity::decompress(&data, None).map_err(|e| format!("{name}: {e}"))?;
         pg::parse_game(&text).map_err(|e| match e.line {

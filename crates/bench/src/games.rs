@@ -188,23 +188,7 @@ pub fn police_map(n: u32, seed: u64) -> String {
 
 fn run() -> Result<(), String> {
     let bench_mode = env::args().any(|a| a == "--bench");
-    let mut names: Vec<String> = env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
-    if names.is_empty() {
-        names = match env::var("RETRO_BENCH_GAMES") {
-            Ok(v) => v.split(',').map(str::to_string).collect(),
-            Err(_) if bench_mode => ["c4-5x4", "c4-6x4", "c4-5x5", "quixo-4", "police-40"]
-                .map(String::from)
-                .to_vec(),
-            Err(_) => ["c4-4x4", "quixo-3"].map(String::from).to_vec(),
-        };
-    }
-    let games = names
-        .iter()
-        .map(|n| Bench::parse(n.trim()))
-        .collect::<Result<Vec<_>, _>>()?;
+    let games = chosen(bench_mode)?;
     let threads: Vec<usize> = env::var("RETRO_BENCH_THREADS")
         .unwrap_or_else(|_| "1,2".into())
         .split(',')
@@ -257,45 +241,8 @@ fn run() -> Result<(), String> {
     for game in &games {
         let mut first_secs = None;
         for &t in &threads {
-            let mut args = game.args(&data)?;
             let peer = gamesman.as_ref().zip(game.gamesman());
-            if peer.is_some() {
-                // Both write their database, so both do the same job.
-                let db = data.join(format!("retrograde-db-{}", game.name().replace(' ', "-")));
-                let _ = fs::remove_dir_all(&db);
-                args.extend(["--db".to_string(), db.display().to_string()]);
-            }
-            let started = Instant::now();
-            let out = Command::new(&cli)
-                .arg("--threads")
-                .arg(t.to_string())
-                .args(&args)
-                .output()
-                .map_err(|e| format!("{}: {e}", cli.display()))?;
-            let wall = started.elapsed().as_secs_f64();
-            if !out.status.success() {
-                return Err(format!(
-                    "{} failed: {}",
-                    game.name(),
-                    String::from_utf8_lossy(&out.stderr)
-                ));
-            }
-            let j: Json = serde_json::from_slice(&out.stdout)
-                .map_err(|e| format!("{}: bad JSON: {e}", game.name()))?;
-            let positions = j["positions"].as_u64().unwrap_or(0);
-            let outcome = j["start"]["outcome"].as_str().unwrap_or("?").to_string();
-            let remoteness = j["start"]["remoteness"]
-                .as_u64()
-                .map_or(String::new(), |r| format!(" {r}"));
-            if let Some((want, count)) = game.known() {
-                if (want, count) != (outcome.as_str(), positions) {
-                    return Err(format!(
-                        "{}: got {outcome} with {positions} positions, the known answer is {want} with {count}",
-                        game.name()
-                    ));
-                }
-            }
-            let peak = j["peak_rss_bytes"].as_u64().unwrap_or(0);
+            let r = solve(&cli, &data, game, t, peer.is_some())?;
             if let Some((bin, gargs)) = peer {
                 let dir = data.join(format!("gamesman-{}", game.name().replace(' ', "-")));
                 let (gs, gpeak) = run_gamesman(bin, &gargs, t, &dir)?;
@@ -310,32 +257,32 @@ fn run() -> Result<(), String> {
                 peers.row(vec![
                     game.name(),
                     t.to_string(),
-                    format!("{wall:.2}"),
+                    format!("{:.2}", r.wall),
                     format!("{gs:.2}"),
-                    ratio(gs, wall),
-                    mib(peak),
+                    ratio(gs, r.wall),
+                    mib(r.peak),
                     mib(gpeak),
-                    format!("{:.2}", peak as f64 / gpeak.max(1) as f64),
+                    format!("{:.2}", r.peak as f64 / gpeak.max(1) as f64),
                 ]);
             }
-            let first = *first_secs.get_or_insert(wall);
+            let first = *first_secs.get_or_insert(r.wall);
             table.row(vec![
                 game.name(),
                 t.to_string(),
-                format!("{outcome}{remoteness}"),
-                grouped(positions),
-                format!("{wall:.2}"),
-                format!("{:.2}", positions as f64 / wall / 1e6),
-                mib(peak),
-                format!("{:.2}", peak as f64 / positions.max(1) as f64),
-                ratio(first, wall),
+                r.start.clone(),
+                grouped(r.positions),
+                format!("{:.2}", r.wall),
+                format!("{:.2}", r.positions as f64 / r.wall / 1e6),
+                mib(r.peak),
+                format!("{:.2}", r.peak as f64 / r.positions.max(1) as f64),
+                ratio(first, r.wall),
             ]);
-            if let (Some(r), true) = (j["symmetry_reduced"].as_u64(), t == threads[0]) {
+            if let (Some(c), true) = (r.classes, t == threads[0]) {
                 let _ = writeln!(
                     notes,
                     "{}: {} positions up to symmetry",
                     game.name(),
-                    grouped(r)
+                    grouped(c)
                 );
             }
         }
@@ -349,6 +296,84 @@ fn run() -> Result<(), String> {
         print!("{}", peers.render());
     }
     Ok(())
+}
+
+/// The games asked for: the arguments, else `RETRO_BENCH_GAMES`, else the default set (a
+/// smoke set without `--bench`).
+fn chosen(bench_mode: bool) -> Result<Vec<Bench>, String> {
+    let mut names: Vec<String> = env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    if names.is_empty() {
+        names = match env::var("RETRO_BENCH_GAMES") {
+            Ok(v) => v.split(',').map(str::to_string).collect(),
+            Err(_) if bench_mode => ["c4-5x4", "c4-6x4", "c4-5x5", "quixo-4", "police-40"]
+                .map(String::from)
+                .to_vec(),
+            Err(_) => ["c4-4x4", "quixo-3"].map(String::from).to_vec(),
+        };
+    }
+    names.iter().map(|n| Bench::parse(n.trim())).collect()
+}
+
+/// One run of a game through the CLI: what its JSON report said, and its wall time.
+struct Solved {
+    wall: f64,
+    positions: u64,
+    /// The start's outcome and remoteness: `win 7`.
+    start: String,
+    peak: u64,
+    classes: Option<u64>,
+}
+
+/// Solves `game` with the CLI on `t` threads (writing its database under `data` when
+/// `with_db`, as a peer that writes one does), checking the answer against the known one.
+fn solve(cli: &Path, data: &Path, game: &Bench, t: usize, with_db: bool) -> Result<Solved, String> {
+    let mut args = game.args(data)?;
+    if with_db {
+        // Both write their database, so both do the same job.
+        let db = data.join(format!("retrograde-db-{}", game.name().replace(' ', "-")));
+        let _ = fs::remove_dir_all(&db);
+        args.extend(["--db".to_string(), db.display().to_string()]);
+    }
+    let started = Instant::now();
+    let out = Command::new(cli)
+        .arg("--threads")
+        .arg(t.to_string())
+        .args(&args)
+        .output()
+        .map_err(|e| format!("{}: {e}", cli.display()))?;
+    let wall = started.elapsed().as_secs_f64();
+    if !out.status.success() {
+        return Err(format!(
+            "{} failed: {}",
+            game.name(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let j: Json = serde_json::from_slice(&out.stdout)
+        .map_err(|e| format!("{}: bad JSON: {e}", game.name()))?;
+    let positions = j["positions"].as_u64().unwrap_or(0);
+    let outcome = j["start"]["outcome"].as_str().unwrap_or("?").to_string();
+    let remoteness = j["start"]["remoteness"]
+        .as_u64()
+        .map_or(String::new(), |r| format!(" {r}"));
+    if let Some((want, count)) = game.known() {
+        if (want, count) != (outcome.as_str(), positions) {
+            return Err(format!(
+                "{}: got {outcome} with {positions} positions, the known answer is {want} with {count}",
+                game.name()
+            ));
+        }
+    }
+    Ok(Solved {
+        wall,
+        positions,
+        start: format!("{outcome}{remoteness}"),
+        peak: j["peak_rss_bytes"].as_u64().unwrap_or(0),
+        classes: j["symmetry_reduced"].as_u64(),
+    })
 }
 
 /// Compares `samples` random Teeko positions (random boards of every stage, both sides to

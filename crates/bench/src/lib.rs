@@ -507,11 +507,34 @@ fn bench_size(
     eprintln!("[{}] preparing the input", size.label);
     let (path, written) = gen::ensure_graph(data, size)?;
     let file_bytes = fs::metadata(&path).map_or(0, |m| m.len());
+    let lib = library_runs(cfg, modes, &path, size)?;
+    let (n, m, counts) = (lib[0].vertices, lib[0].edges, lib[0].counts);
+    let file = path.as_os_str();
+    let cli = cli_runs(cfg, programs, file, size, (n, m, &counts))?;
+    let cli_threads = cli_thread_runs(cfg, programs, file, size, (n, m, &counts))?;
+    let cpp = cpp_runs(cfg, programs, file, size, &counts)?;
 
+    // ---- report ----
+    let agree = [(cli.is_some(), "CLI"), (cpp.is_some(), "C++ baseline")];
+    print_size(size, &path, file_bytes, written, (n, m, &counts), &agree);
+    print_phases(&lib, m, cli.as_ref(), cpp.as_ref());
+    print_threads(cfg, modes, &lib, &cli_threads);
+    print_memory(n, m, cli.as_ref(), cpp.as_ref());
+    Ok(())
+}
+
+/// The library's runs of `path` (`cfg.runs` of them), which must agree, on a graph of the
+/// size asked.
+fn library_runs(
+    cfg: &Config,
+    modes: &[Mode],
+    path: &Path,
+    size: &Size,
+) -> Result<Vec<LibRun>, String> {
     let mut lib = Vec::with_capacity(cfg.runs);
     for i in 0..cfg.runs {
         eprintln!("[{}] library run {}/{}", size.label, i + 1, cfg.runs);
-        let r = run_library(&path, modes)?;
+        let r = run_library(path, modes)?;
         if let Some(first) = lib.first() {
             let first: &LibRun = first;
             if (r.vertices, r.edges, r.counts) != (first.vertices, first.edges, first.counts) {
@@ -525,7 +548,7 @@ fn bench_size(
         }
         lib.push(r);
     }
-    let (n, m, counts) = (lib[0].vertices, lib[0].edges, lib[0].counts);
+    let m = lib[0].edges;
     if m != size.m {
         return Err(format!(
             "{} has {m} edges, expected {}",
@@ -533,9 +556,18 @@ fn bench_size(
             size.m
         ));
     }
+    Ok(lib)
+}
 
-    let file = path.as_os_str();
-    let cli = match &programs.cli {
+/// The CLI's summary runs, checked against the library's counts (`n`, `m`, `counts`).
+fn cli_runs(
+    cfg: &Config,
+    programs: &Programs,
+    file: &OsStr,
+    size: &Size,
+    (n, m, counts): (u64, u64, &Counts),
+) -> Result<Option<CliResult>, String> {
+    Ok(match &programs.cli {
         None => None,
         Some(exe) => {
             let args = [
@@ -549,7 +581,7 @@ fn bench_size(
             let mut peak_self = 0;
             for r in &runs {
                 let s = external::parse_cli_summary(&r.stdout)?;
-                check_cli(&s, n, m, &counts)?;
+                check_cli(&s, n, m, counts)?;
                 peak_self = peak_self.max(s.peak_rss_bytes);
             }
             Some(CliResult {
@@ -558,7 +590,18 @@ fn bench_size(
                 peak_time: runs.iter().filter_map(|r| r.max_rss_bytes).max(),
             })
         }
-    };
+    })
+}
+
+/// The CLI end to end at each thread count of `cfg`, in turn within each round: the wall
+/// times by thread count.
+fn cli_thread_runs(
+    cfg: &Config,
+    programs: &Programs,
+    file: &OsStr,
+    size: &Size,
+    (n, m, counts): (u64, u64, &Counts),
+) -> Result<Vec<Vec<Duration>>, String> {
     // The CLI end to end at each thread count, in turn within each round.
     let mut cli_threads: Vec<Vec<Duration>> = vec![Vec::new(); cfg.threads.len()];
     if let Some(exe) = &programs.cli {
@@ -581,18 +624,29 @@ fn bench_size(
                     "json".as_ref(),
                 ];
                 let r = programs.runner.run(exe, &args)?;
-                check_cli(&external::parse_cli_summary(&r.stdout)?, n, m, &counts)?;
+                check_cli(&external::parse_cli_summary(&r.stdout)?, n, m, counts)?;
                 walls.push(r.wall);
             }
         }
     }
-    let cpp = match &programs.cpp {
+    Ok(cli_threads)
+}
+
+/// The C++ baseline's runs, checked against the library's counts.
+fn cpp_runs(
+    cfg: &Config,
+    programs: &Programs,
+    file: &OsStr,
+    size: &Size,
+    counts: &Counts,
+) -> Result<Option<CppResult>, String> {
+    Ok(match &programs.cpp {
         None => None,
         Some(exe) => {
             let runs = run_n(cfg, &programs.runner, exe, &[file], &size.label, "seed000")?;
             let mut phases: [Vec<f64>; 3] = Default::default();
             for r in &runs {
-                check_cpp(&external::parse_cpp_counts(&r.stdout)?, &counts)?;
+                check_cpp(&external::parse_cpp_counts(&r.stdout)?, counts)?;
                 for (v, ms) in phases
                     .iter_mut()
                     .zip(external::parse_cpp_phases(&r.stderr)?)
@@ -606,9 +660,18 @@ fn bench_size(
                 peak_time: runs.iter().filter_map(|r| r.max_rss_bytes).max(),
             })
         }
-    };
+    })
+}
 
-    // ---- report ----
+/// The size's heading: the graph, its file, and the counts every program agreed on.
+fn print_size(
+    size: &Size,
+    path: &Path,
+    file_bytes: u64,
+    written: Option<Duration>,
+    (n, m, counts): (u64, u64, &Counts),
+    agree: &[(bool, &str)],
+) {
     println!();
     println!(
         "== {}: n = {}, m = {}; {} ({} MiB, {})",
@@ -625,13 +688,7 @@ fn bench_size(
     let remoteness = counts
         .max_remoteness
         .map_or("none".to_string(), |r| r.to_string());
-    let mut agree = Vec::new();
-    if cli.is_some() {
-        agree.push("CLI");
-    }
-    if cpp.is_some() {
-        agree.push("C++ baseline");
-    }
+    let agree: Vec<&str> = agree.iter().filter(|a| a.0).map(|a| a.1).collect();
     println!(
         "counts: win {} loss {} tie {} draw {}, max remoteness {remoteness}{}",
         grouped(counts.win),
@@ -649,7 +706,10 @@ fn bench_size(
         }
     );
     println!();
+}
 
+/// The library's phases against the C++ baseline's, and the propagation's rate.
+fn print_phases(lib: &[LibRun], m: u64, cli: Option<&CliResult>, cpp: Option<&CppResult>) {
     let mut t = Table::new(&[
         "phase", "Rust s", "Medges/s", "Rust ms", "C++ ms", "C++/Rust",
     ]);
@@ -667,10 +727,10 @@ fn bench_size(
         ("solve", median(lib.iter().map(|r| r.solve).collect()), 2),
     ];
     for (name, d, i) in phase_rows {
-        let c = cpp.as_ref().map(|c| c.phases_ms[i]);
+        let c = cpp.map(|c| c.phases_ms[i]);
         t.row(time_row(name, Some(d), m, c));
     }
-    let total_cpp = cpp.as_ref().map(|c| c.phases_ms.iter().sum());
+    let total_cpp = cpp.map(|c| c.phases_ms.iter().sum());
     t.row(time_row(
         "library total",
         Some(median(lib.iter().map(LibRun::total).collect())),
@@ -679,9 +739,9 @@ fn bench_size(
     ));
     t.row(time_row(
         "end to end (wall)",
-        cli.as_ref().map(|c| c.wall),
+        cli.map(|c| c.wall),
         m,
-        cpp.as_ref().map(|c| c.wall.as_secs_f64() * 1e3),
+        cpp.map(|c| c.wall.as_secs_f64() * 1e3),
     ));
     print!("{}", t.render());
     let prop = median(lib.iter().map(|r| r.propagate).collect());
@@ -695,8 +755,10 @@ fn bench_size(
         m as f64 / p / 1e6
     );
     println!();
-    print_threads(cfg, modes, &lib, &cli_threads);
+}
 
+/// Peak memory against the budget of 16 bytes an edge and 32 a vertex.
+fn print_memory(n: u64, m: u64, cli: Option<&CliResult>, cpp: Option<&CppResult>) {
     let budget = 16 * m + 32 * n;
     let mut t = Table::new(&[
         "process",
@@ -720,7 +782,7 @@ fn bench_size(
             },
         ]
     };
-    match &cli {
+    match cli {
         Some(c) => {
             t.row(mem_row("retrograde (peak_rss_bytes)", c.peak_self, true));
             if let Some(b) = c.peak_time {
@@ -735,12 +797,11 @@ fn bench_size(
             "not run".to_string(),
         ]),
     }
-    if let Some(b) = cpp.as_ref().and_then(|c| c.peak_time) {
+    if let Some(b) = cpp.and_then(|c| c.peak_time) {
         t.row(mem_row("seed000 C++ (time %M)", b, false));
     }
     println!("memory budget 16 m + 32 n = {} bytes", grouped(budget));
     print!("{}", t.render());
-    Ok(())
 }
 
 /// The thread comparison: per mode, the medians of solve and its phases, the CLI end to end

@@ -53,7 +53,7 @@ pub fn main() {
 /// pieces, its pieces on random squares, a random side to move, kept when the probe takes
 /// it.
 pub fn positions(
-    probe: &Probe<'_>,
+    probe: &Probe,
     pieces: usize,
     count: usize,
     seed: u64,
@@ -282,7 +282,7 @@ fn searched_as(b: &cozy_chess::Board, k: usize) -> bool {
 /// with the rules: in every ending of exactly `pieces` pieces (each colouring), `tries`
 /// random positions are probed, and up to 3 of each kind of [`KINDS`] are searched. A
 /// difference is an error naming the position.
-fn plain_search(probe: &Probe<'_>, pieces: usize, tries: usize) -> Result<(), String> {
+fn plain_search(probe: &Probe, pieces: usize, tries: usize) -> Result<(), String> {
     use rayon::prelude::*;
     const EACH: usize = 3;
     let started = Instant::now();
@@ -373,7 +373,7 @@ const A274458: [u32; 127] = [
 /// tablebase and counted by its length in moves: with 5 pieces, equal to OEIS A274458 term
 /// by term; with fewer, the longest of all is the one the sequence's comments name (KPvK,
 /// mate in 28, for 3 pieces; KPvKR, 43, for 4).
-fn longest_mates(probe: &Probe<'_>, pieces: usize) -> Result<(), String> {
+fn longest_mates(probe: &Probe, pieces: usize) -> Result<(), String> {
     let started = Instant::now();
     let mates = probe.longest_mates().map_err(|e| e.to_string())?;
     let seconds = started.elapsed().as_secs_f64();

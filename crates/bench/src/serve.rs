@@ -21,7 +21,7 @@
 use crate::table::{latency_row, percentiles, Table};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use retrograde_registry::{database, Answer, Database, Query};
+use retrograde_registry::{Answer, Query};
 use retrograde_tier::{DirStorage, Storage};
 use std::env;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -61,19 +61,12 @@ fn game_args(name: &str) -> Result<Vec<String>, String> {
     })
 }
 
-/// Opens the database in `dir` as `query` does (the game is kept for the process).
+/// Opens the database in `dir` as `query` does.
 fn open(dir: &Path) -> Result<Box<dyn Answer>, String> {
     let storage: Arc<dyn Storage> = Arc::new(DirStorage::new(dir.to_path_buf()));
-    match database(storage.clone()).map_err(|e| e.to_string())? {
-        Database::Graph(g) => Ok(g),
-        Database::Game(built) => {
-            let built: &'static dyn retrograde_registry::Built = Box::leak(built);
-            built
-                .open(storage)
-                .map_err(|e| e.to_string())?
-                .ok_or_else(|| format!("{}: no finished database", dir.display()))
-        }
-    }
+    Ok(retrograde_registry::open(storage)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .answer)
 }
 
 /// `n` random positions of `answer` (position strings), by random walks from the start.

@@ -1,5 +1,6 @@
 //! Command-line arguments (clap derive).
 
+use crate::flags::{FormatArg, GraphArgs};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -132,7 +133,7 @@ pub enum Command {
     /// Shows each position with its value and every move ranked by value; you pick a side,
     /// the engine plays the other perfectly. Commands: a move, moves, show, hint, undo,
     /// help, quit. Works without a terminal, so scripts can play.
-    Play(crate::cmd::play::PlayArgs),
+    Play(PlayArgs),
     /// Ask a finished database about positions: their value and every move's, without solving.
     ///
     /// The database is the directory `retrograde game NAME --db DIR` or `retrograde solve
@@ -165,8 +166,8 @@ pub enum Command {
         retrograde game connect4 --width 5 --height 4 --db c4 && retrograde serve c4\n  \
         retrograde serve c4 t3 --port 0\n  \
         curl 'http://127.0.0.1:8080/api/query?db=c4&moves=3,3'")]
-    #[command(after_long_help = crate::cmd::serve::LIMITS)]
-    Serve(crate::cmd::serve::ServeArgs),
+    #[command(after_long_help = LIMITS)]
+    Serve(ServeArgs),
     /// Solve a parity game (PGSolver's format): who wins every vertex, and how.
     ///
     /// Even wins a play when the largest priority seen infinitely often is even, Odd when it
@@ -179,6 +180,76 @@ pub enum Command {
     /// Exit status 1 when the solution is wrong (the first fault is named).
     VerifyParity(crate::cmd::verify_parity::VerifyParityArgs),
 }
+
+/// How to play, for `play --help`.
+const PLAY_HELP: &str = "\
+How to play:
+  The position is shown with its value for the side to move, then every legal move, best
+  first, with what it is worth to the side that plays it. Type a move as listed (b2,
+  take 2, 7, ne, ...) or a command: moves, show, hint, undo, help, quit. The engine
+  answers at once with a best move (the first of the best-valued ones as listed).
+  Commands are read line by line from standard input, so a script can play; without a
+  terminal each command is echoed after the prompt. An illegal move is reported with the
+  legal ones and play goes on. The end of the input ends the session (exit status 0).
+
+Values, for the player to move, with perfect play from both sides (plies = single moves):
+  win in 3    that player wins in 3 plies     loss in 8   loses in 8 at the latest
+  tie in 2    the game ends level in 2        draw        the game never ends
+  A drawn game goes on until you quit (a repeated position is pointed out); if the engine
+  would move forever without your turn coming (a cycle of its own), the game ends there
+  as a draw.
+
+Examples:
+  retrograde play tictactoe                          # you are X and move first
+  retrograde play tictactoe --side O                 # the engine opens
+  retrograde play pebbles --count 10 --take 1,2      # type \"take 1\" or just \"1\"
+  retrograde play graph examples/loopy.rg --start 8  # moves are vertex ids or names
+  retrograde play police-thief map.txt --side thief  # moves are n ne e se s sw w nw stay
+  printf 'b2\\nhint\\nundo\\nquit\\n' | retrograde play tictactoe";
+
+#[derive(Debug, Args)]
+#[command(after_help = PLAY_HELP)]
+pub struct PlayArgs {
+    #[command(subcommand)]
+    pub game: crate::games::PlayCommand,
+    /// Your side: `first` or `1` (the side that moves first), `second` or `2`, or a side's
+    /// name (X, O, policeman, thief, "player 1" in an arena). The engine plays the other.
+    #[arg(long, global = true, value_name = "SIDE", default_value = "first")]
+    pub side: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The database directories (`game NAME --db DIR` or `solve FILE --db DIR` wrote them).
+    #[arg(value_name = "DB", required = true)]
+    pub dbs: Vec<PathBuf>,
+    /// The port to listen on; 0 picks a free one (the URL printed says which).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on. The server has no access control: keep it on the loopback
+    /// address unless everyone who can reach it may read the databases.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+}
+
+/// The server's limits, for `serve --help` (the numbers are `retrograde_serve`'s).
+pub const LIMITS: &str = "\
+Examples:
+  retrograde game connect4 --width 5 --height 4 --db c4 && retrograde serve c4
+  retrograde serve c4 t3 --port 0
+  curl 'http://127.0.0.1:8080/api/query?db=c4&moves=3,3'
+
+Limits (so that no client can stop the server answering others):
+  An answer lists at most 1000 moves, the best first, and \"more\": N counts the others
+  (the page shows \"and N more\"). A query replays at most 1000 moves. A lookup is given
+  up after 5 s, and at most 32 run at once: past either, HTTP 503 with {\"error\"} and
+  Retry-After. A connection with no request in flight for 10 s is closed (one that sends
+  nothing, or half a request); at most 512 are open (half of `ulimit -n` when lower), and
+  a new one closes the one idle the longest. The Host header must name the address the
+  server listens on (on loopback: a loopback address or localhost; with --host 0.0.0.0:
+  an address or localhost), else HTTP 403: a page of another site that points a name of
+  its own at this machine (DNS rebinding) cannot read the databases. A parameter given
+  twice (db=a&db=b) is HTTP 400.";
 
 #[derive(Debug, Args)]
 pub struct QueryArgs {
@@ -230,103 +301,10 @@ pub enum QueryOutput {
     Json,
 }
 
-/// Where a tier game keeps its tiers (the flags of `game NAME` for tier games).
-#[derive(Clone, Debug, Default, Args)]
-pub struct TierArgs {
-    /// Keep the solved tiers (checksummed files) in this directory, to resume an
-    /// interrupted solve or query the results later (`query`, `play --db`, `serve`).
-    /// Default: in memory, or a temporary directory removed at the end.
-    #[arg(long, value_name = "DIR")]
-    pub db: Option<PathBuf>,
-    /// Reuse the finished tiers already in --db instead of solving them again (damaged
-    /// ones are solved again).
-    #[arg(long, requires = "db")]
-    pub resume: bool,
-    /// How a tier's positions are held while it is solved (the tier games whose every
-    /// position has a slot; Connect-4's sorted keys take no notice): `values`, a value cell
-    /// each (1, 2 or 4 bytes); `classes`, a byte each (won, lost, tied, or a counter), each
-    /// level's positions logged and the values made from the log when the tier is
-    /// finished (with --db, about three quarters of the peak where tiers are big, at some
-    /// 5% more time); `auto`, the engine's choice (values). The values, the answer and the
-    /// files are the same either way.
-    #[arg(long, value_enum, value_name = "HOW", default_value_t = CellsArg::Auto)]
-    pub cells: CellsArg,
-    /// `--compact`, for the games that offer it ([`CompactFlag`]).
-    #[arg(skip)]
-    pub compact: bool,
-}
-
-/// `--cells`: how a tier's positions are held while it is solved.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum CellsArg {
-    /// The engine's choice.
-    #[default]
-    Auto,
-    /// A value cell a position.
-    Values,
-    /// A byte a position, the levels logged.
-    Classes,
-}
-
-impl From<CellsArg> for retrograde_tier::Working {
-    fn from(c: CellsArg) -> Self {
-        match c {
-            CellsArg::Auto => retrograde_tier::Working::Auto,
-            CellsArg::Values => retrograde_tier::Working::Values,
-            CellsArg::Classes => retrograde_tier::Working::Classes,
-        }
-    }
-}
-
-/// `--compact` (games whose tables hold both sides to move: chess endings).
-#[derive(Clone, Debug, Default, Args)]
-pub struct CompactFlag {
-    /// Once solved, keep of each table that has two sides to move only the side whose
-    /// values take fewer bytes, about half the disk; a lookup of the other side reads the
-    /// values of its moves (one ply). Also makes a finished --db compact. A compact
-    /// database answers every query; repairing a damaged table derives what its children
-    /// leave out (slower than from whole files).
-    #[arg(long, requires = "db")]
-    pub compact: bool,
-}
-
-/// `--query` (tier games with a start).
-#[derive(Clone, Debug, Default, Args)]
-pub struct QueryFlag {
-    /// Instead of the totals, answer for the position after these moves (comma-separated,
-    /// in the notation of `play`; `--query` alone asks about the start): its value and
-    /// every move ranked. With a finished --db, answers without solving.
-    #[arg(long, value_name = "MOVES", value_delimiter = ',', num_args = 0..)]
-    pub query: Option<Vec<String>>,
-}
-
-/// `--dump` (games that can list every position).
-#[derive(Clone, Debug, Default, Args)]
-pub struct DumpFlag {
-    /// Instead of the totals, print every position with its value as CSV, header first
-    /// (chess: `fen,outcome,remoteness`, one row per legal position, both sides to move).
-    #[arg(long)]
-    pub dump: bool,
-}
-
 /// `20G`, `512M`, `64K`, `1000` (bytes); binary units (`retrograde_mem::parse_size`, which
 /// Python's `memory=` reads too).
 pub fn parse_size(s: &str) -> Result<u64, String> {
     retrograde_mem::parse_size(s)
-}
-
-/// How to read a graph and what a dead end means (shared by the subcommands).
-#[derive(Clone, Debug, Args)]
-pub struct GraphArgs {
-    /// The file format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
-    pub format: FormatArg,
-    /// At least this many vertices (ids 0..N-1), even if fewer appear in the file.
-    #[arg(long, value_name = "N")]
-    pub vertices: Option<u64>,
-    /// The value of a position with no move, for the player to move there.
-    #[arg(long, value_enum, default_value_t = NoMove::Loss)]
-    pub no_move: NoMove,
 }
 
 #[derive(Debug, Args)]
@@ -436,25 +414,6 @@ pub enum SumOutput {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    Auto,
-    Edges,
-    Rg,
-    Grf,
-    Json,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum NoMove {
-    /// Normal play: the player who cannot move loses.
-    Loss,
-    /// Misère play: the player who cannot move wins.
-    Win,
-    /// The game ends level.
-    Tie,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputArg {
     /// Readable lines.
     Text,
@@ -480,7 +439,7 @@ mod tests {
     #[test]
     fn no_move_words_are_the_graph_crate_s() {
         use clap::ValueEnum;
-        let words: Vec<String> = super::NoMove::value_variants()
+        let words: Vec<String> = crate::flags::NoMove::value_variants()
             .iter()
             .map(|v| v.to_possible_value().unwrap().get_name().to_string())
             .collect();
@@ -490,7 +449,7 @@ mod tests {
             .iter()
             .all(|w| retrograde_graph::Primitive::from_word(w).is_some()));
         assert_eq!(retrograde_graph::Primitive::from_word("lose"), None);
-        for v in super::NoMove::value_variants() {
+        for v in crate::flags::NoMove::value_variants() {
             let word = v.to_possible_value().unwrap().get_name().to_string();
             assert_eq!(crate::input::rules(*v).no_move.as_str(), word);
         }

@@ -4,8 +4,10 @@
 //! game accepts: `--db` and `--resume` for tier games, `--query` for those with a start,
 //! `--dump` for those that can list every position.
 
-use crate::cli::{CompactFlag, DumpFlag, QueryFlag, TierArgs};
-use crate::cmd::play::PlayTierArgs;
+use crate::flags::{
+    CompactFlag, DumpFlag, GraphPlay, PlayTierArgs, QueryFlag, TierArgs, GRAPH_ABOUT,
+    GRAPH_EXAMPLES,
+};
 use crate::input;
 use anyhow::{anyhow, Result};
 use clap::{Arg, ArgAction, ArgMatches, Args as _, Command, FromArgMatches, Subcommand};
@@ -218,7 +220,7 @@ impl Subcommand for GameCommand {
 #[derive(Clone, Debug)]
 pub enum PlayCommand {
     /// A graph file.
-    Graph(crate::cmd::play::GraphPlay),
+    Graph(GraphPlay),
     /// A built-in game, and (tier games) the database and position to play from.
     Game(GameChoice, PlayTierArgs),
 }
@@ -229,12 +231,10 @@ impl FromArgMatches for PlayCommand {
             .subcommand()
             .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::MissingSubcommand))?;
         if name == "graph" {
-            return Ok(PlayCommand::Graph(
-                crate::cmd::play::GraphPlay::from_arg_matches(sub)?,
-            ));
+            return Ok(PlayCommand::Graph(GraphPlay::from_arg_matches(sub)?));
         }
         let e = entry(name)
-            .filter(|e| e.play.is_some())
+            .filter(|e| e.moves.is_some())
             .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
         let tiers = match e.tiered {
             true => PlayTierArgs::from_arg_matches(sub)?,
@@ -252,13 +252,13 @@ impl Subcommand for PlayCommand {
     fn augment_subcommands(mut cmd: Command) -> Command {
         // A flattened struct's doc comment becomes the command's about: set ours after.
         cmd = cmd.subcommand(
-            <crate::cmd::play::GraphPlay as clap::Args>::augment_args(Command::new("graph"))
+            <GraphPlay as clap::Args>::augment_args(Command::new("graph"))
                 .about("Any game graph file (the formats of `retrograde solve`)")
-                .long_about(crate::cmd::play::GRAPH_ABOUT)
-                .after_help(crate::cmd::play::GRAPH_EXAMPLES),
+                .long_about(GRAPH_ABOUT)
+                .after_help(GRAPH_EXAMPLES),
         );
-        for e in entries().iter().filter(|e| e.play.is_some()) {
-            let moves = e.play.unwrap_or_default();
+        for e in entries().iter().filter(|e| e.moves.is_some()) {
+            let moves = e.moves.unwrap_or_default();
             // The game's first example, played (from a position, for a game without a start).
             let first = e.examples.first().copied().unwrap_or(e.name);
             let from = if e.start { "" } else { " --position POSITION" };
@@ -280,6 +280,6 @@ impl Subcommand for PlayCommand {
         Self::augment_subcommands(cmd)
     }
     fn has_subcommand(name: &str) -> bool {
-        name == "graph" || entry(name).is_some_and(|e| e.play.is_some())
+        name == "graph" || entry(name).is_some_and(|e| e.moves.is_some())
     }
 }

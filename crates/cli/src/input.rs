@@ -4,14 +4,14 @@
 //! never held in memory whole; GRF and JSON files are small by nature and read whole. Every
 //! error names the file (and the line, when there is one).
 
-use crate::cli::{FormatArg, GraphArgs, NoMove};
+use crate::flags::{FormatArg, GraphArgs, NoMove};
 use anyhow::{anyhow, bail, Context, Result};
 use retrograde_graph::format::{self, Format, ParseError, ParseOptions, TextParser};
 use retrograde_graph::{Graph, GraphBuilder, Primitive};
 use retrograde_solve::exchange::{Exchange, Solo};
 use retrograde_solve::{DistGraph, Rules, Share};
 use std::fs::File;
-use std::io::{self, IsTerminal, Read};
+use std::io::{self, BufRead, IsTerminal, Read};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -547,3 +547,26 @@ pub fn agree<T>(r: Result<T>, ex: &dyn Exchange) -> Result<T> {
 }
 
 pub use retrograde_graph::format::{read_line, Line};
+
+/// The longest command line read from standard input (`play`, the IOI protocol).
+pub const MAX_COMMAND: usize = 64 << 10;
+
+/// Reads line `number` of standard input into `line` (cleared first), at most [`MAX_COMMAND`]
+/// bytes; returns the bytes read, 0 at the end of the input.
+///
+/// # Errors
+/// A read error, or a longer line (which is neither kept whole nor echoed).
+pub fn read_command(input: &mut impl BufRead, line: &mut Vec<u8>, number: u64) -> Result<usize> {
+    line.clear();
+    let n = Read::take(&mut *input, MAX_COMMAND as u64 + 1)
+        .read_until(b'\n', line)
+        .context("<stdin>: cannot read")?;
+    if n > MAX_COMMAND && line.last() != Some(&b'\n') {
+        let start = String::from_utf8_lossy(&line[..40]).into_owned();
+        bail!(
+            "<stdin>:{number}: a line longer than {} KiB (starting {start:?}…); commands are short",
+            MAX_COMMAND >> 10
+        );
+    }
+    Ok(n)
+}

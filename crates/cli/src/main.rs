@@ -2,6 +2,7 @@
 
 mod cli;
 mod cmd;
+mod flags;
 mod games;
 mod input;
 mod mem;
@@ -11,7 +12,7 @@ mod output;
 mod progress;
 
 use clap::Parser;
-use retrograde_solve::exchange::Exchange;
+use retrograde_solve::exchange::{Exchange, Solo};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -59,11 +60,16 @@ fn main() -> ExitCode {
     } else {
         None
     };
+    // One process is the one rank of its own exchange.
+    #[cfg(feature = "mpi")]
+    let ex: &dyn Exchange = match &world {
+        Some(w) => w,
+        None => &Solo,
+    };
     #[cfg(not(feature = "mpi"))]
-    let world: Option<retrograde_solve::exchange::Solo> = None;
-    let ex = world.as_ref().map(|w| w as &dyn Exchange);
+    let ex: &dyn Exchange = &Solo;
     // Rank 0 prints; the other ranks compute.
-    let rank = ex.map_or(0, |w| w.rank());
+    let rank = ex.rank();
     if rank != 0 {
         progress::set_quiet(true);
     }
@@ -73,20 +79,20 @@ fn main() -> ExitCode {
     } else {
         Box::new(io::sink())
     };
-    let result = match (&cli.command, ex) {
-        (cli::Command::Game(a), ex) => cmd::game::run(a, ex, started, &mut out),
-        (cli::Command::Solve(a), ex) => cmd::solve::run(a, ex, cli.verbose, started, &mut out),
-        (_, Some(w)) if w.size() > 1 => Err(anyhow::anyhow!(
+    let result = match &cli.command {
+        cli::Command::Game(a) => cmd::game::run(a, ex, started, &mut out),
+        cli::Command::Solve(a) => cmd::solve::run(a, ex, cli.verbose, started, &mut out),
+        _ if ex.size() > 1 => Err(anyhow::anyhow!(
             "only `game` (tier games) and `solve` run across MPI ranks: run this command without mpirun"
         )),
-        (cli::Command::Verify(a), _) => cmd::verify::run(a, &mut out),
-        (cli::Command::Grundy(a), _) => cmd::grundy::run(a, cli.verbose, started, &mut out),
-        (cli::Command::Sum(a), _) => cmd::sum::run(a, started, &mut out),
-        (cli::Command::Play(a), _) => cmd::play::run(a, &mut out),
-        (cli::Command::Query(a), _) => cmd::query::run(a, &mut out),
-        (cli::Command::Serve(a), _) => cmd::serve::run(a, &mut out),
-        (cli::Command::Parity(a), _) => cmd::parity::run(a, cli.verbose, started, &mut out),
-        (cli::Command::VerifyParity(a), _) => cmd::verify_parity::run(a, &mut out),
+        cli::Command::Verify(a) => cmd::verify::run(a, &mut out),
+        cli::Command::Grundy(a) => cmd::grundy::run(a, cli.verbose, started, &mut out),
+        cli::Command::Sum(a) => cmd::sum::run(a, started, &mut out),
+        cli::Command::Play(a) => cmd::play::run(a, &mut out),
+        cli::Command::Query(a) => cmd::query::run(a, &mut out),
+        cli::Command::Serve(a) => cmd::serve::run(a, &mut out),
+        cli::Command::Parity(a) => cmd::parity::run(a, cli.verbose, started, &mut out),
+        cli::Command::VerifyParity(a) => cmd::verify_parity::run(a, &mut out),
     };
     let result = result.and_then(|status| {
         out.flush()?;

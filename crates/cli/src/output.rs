@@ -1,9 +1,12 @@
-//! Printers for solutions: text for people, CSV and JSON for scripts (see docs/format.md).
+//! Printers: solutions as text for people, CSV and JSON for scripts (see docs/format.md),
+//! and a game's report and a query's answer as text or JSON.
 
 use crate::cli::OutputArg;
 use retrograde_graph::Graph;
+use retrograde_registry::{QueryAnswer, Report};
 use retrograde_solve::{Counts, Outcome, Scored, Value};
 use std::io::{self, Write};
+use std::time::Instant;
 
 /// Writes an unsigned integer without allocating.
 fn num(out: &mut impl Write, n: u64) -> io::Result<()> {
@@ -291,5 +294,52 @@ pub fn line_close(
         },
         OutputArg::Csv => Ok(()),
         OutputArg::Json => writeln!(out, "]}}"),
+    }
+}
+
+/// Prints a query's answer: text, or the JSON object of the contract (`outcome`,
+/// `remoteness`, `moves`).
+pub fn answer(a: &QueryAnswer, json: bool, out: &mut impl Write) -> io::Result<()> {
+    if json {
+        writeln!(out, "{}", a.to_json())?;
+        return Ok(());
+    }
+    out.write_all(a.picture.as_bytes())?;
+    if !a.picture.ends_with('\n') {
+        writeln!(out)?;
+    }
+    match &a.scores {
+        Some((v, _)) => writeln!(out, "{} to move: {v}", a.side)?,
+        None => writeln!(out, "{} to move: {}", a.side, a.value)?,
+    }
+    if a.moves.is_empty() {
+        writeln!(out, "no moves: the game is over")?;
+    } else {
+        // One move a line, names aligned: a long list stays readable.
+        writeln!(out, "moves, best first (value for the mover):")?;
+        let width = a.moves.iter().map(|(m, _)| m.chars().count()).max();
+        let scores = a.scores.as_ref().map(|(_, m)| m);
+        for (i, (m, v)) in a.moves.iter().enumerate() {
+            let w = width.unwrap_or(0);
+            match scores.and_then(|s| s.get(i)) {
+                Some(s) => writeln!(out, "  {m:<w$}  {s}")?,
+                None => writeln!(out, "  {m:<w$}  {v}")?,
+            }
+        }
+        if a.more > 0 {
+            writeln!(out, "  and {} more", a.more)?;
+        }
+    }
+    Ok(())
+}
+
+/// Prints a game's report: its lines, or its JSON object (`json`), with the time since
+/// `started` and the peak memory.
+pub fn report(r: &Report, json: bool, started: Instant, out: &mut impl Write) -> io::Result<()> {
+    let seconds = started.elapsed().as_secs_f64();
+    let peak = retrograde_mem::peak_rss_bytes();
+    match json {
+        true => writeln!(out, "{}", r.json(seconds, peak)),
+        false => out.write_all(r.text(seconds, peak).as_bytes()),
     }
 }

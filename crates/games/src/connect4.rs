@@ -30,12 +30,39 @@
 //! assert_eq!(s.stats().positions, 161_029); // John Tromp's count
 //! ```
 
+use crate::about::{About, Param};
 use crate::GameError;
 use retrograde_graph::Primitive;
 use retrograde_tier::NotationError;
 use retrograde_tier::{
     Alternate, Notation, OrderedMoves, ReverseEdges, SortedKeys, SymmetricGame, Symmetries,
     TierGame, Unscored,
+};
+
+/// What the game says of itself: its command, rules, parameters and notation.
+pub const ABOUT: About = About {
+    name: "connect4",
+    about: "Connect-4 on small boards",
+    help: "Connect-4: drop stones into columns in turn, four in a row (across, up or \
+           diagonally) wins, a full board ties. Every position reachable from the empty \
+           board is solved, tier by tier (a tier = the positions with the same number of \
+           stones), as sorted keys found by merging; tiers are kept in files (a temporary \
+           directory, or --db). A move is a column number (1 = left); a position \
+           (--position) is rows from the top separated by '/', each cell x (first \
+           player), o or . Cost: 5x4 under a second; 5x5 and 6x4 seconds; 6x5 (2.8e9 \
+           positions) minutes, about 7 GiB of memory and a 0.4 GB database. 7x6 (4.5e12) is \
+           out of reach.",
+    examples: &[
+        "connect4 --width 5 --height 4",
+        "connect4 --width 6 --height 5 --db c4-6x5 --resume",
+        "connect4 --width 5 --height 5 --output json",
+    ],
+    params: &[
+        Param::number("width", "Columns.", 1, 64, "5"),
+        Param::number("height", "Rows.", 1, 63, "4"),
+    ],
+    moves: Some("a column number, 1 to the width"),
+    symmetry: "mirror symmetry",
 };
 
 /// Connect-4 rules for one board size.

@@ -25,6 +25,7 @@
 //! assert_eq!(s.start_value().unwrap().unwrap().to_string(), "loss by 1 in 4");
 //! ```
 
+use crate::about::{About, Param};
 use crate::GameError;
 use retrograde_graph::Primitive;
 use retrograde_tier::index::Colex;
@@ -35,8 +36,35 @@ use retrograde_tier::{
     SymmetricGame, Symmetries, TierGame,
 };
 
-/// The most lines a board may have (a line set is a `u64`; and tiers must fit the engine).
-pub const MAX_LINES: u32 = 40;
+/// What the game says of itself: its command, rules, parameters and notation.
+pub const ABOUT: About = About {
+    name: "dots-and-boxes",
+    about: "Dots and Boxes: who takes more boxes, and by how many",
+    help: "Dots and Boxes on a board of R x C boxes: the players draw a line between two \
+           adjacent dots in turn; whoever draws the fourth side of a box (or of two) takes \
+           it and moves again. The game ends when every line is drawn. Values are scores: \
+           the net number of boxes the player to move takes from there on (win by 3 in 11: \
+           three boxes more than the opponent, the last line 11 plies away). A line is its \
+           two dots, files a.. from the left and ranks 1.. from the bottom: a1-b1 (across), \
+           a1-a2 (up). A position (--position) is the drawn lines separated by commas ('.' \
+           for none), then the side to move: a1-b1,a1-a2 o. Every set of lines is solved, \
+           in memory (4 bytes each), one a symmetry class: 3x3 (24 lines, 16.8M positions) \
+           in 2 s and 78 MiB; \
+           2x5 (27 lines) 512 MiB; boards of 31 lines or more take gigabytes.",
+    examples: &[
+        "dots-and-boxes --rows 2 --cols 2",
+        "dots-and-boxes --rows 3 --cols 3 --output json",
+        "dots-and-boxes --rows 2 --cols 2 --query a1-b1,b1-c1",
+    ],
+    params: &[
+        Param::number("rows", "Rows of boxes.", 1, 64, "2"),
+        Param::number("cols", "Columns of boxes.", 1, 64, "2"),
+    ],
+    moves: Some("a line between two adjacent dots, such as a1-b1"),
+    symmetry: "rotation and reflection",
+};
+
+pub use crate::limits::MAX_LINES;
 
 /// Dots and Boxes on `rows x cols` boxes.
 #[derive(Clone, Debug)]

@@ -141,7 +141,7 @@ pub enum GameError {
 
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::chess::MAX_PIECES;
+        use crate::limits::{MAX_LINES, MAX_PIECES, MAX_PITS};
         use GameError as E;
         match self {
             E::TicTacToeBoard { rows, cols } => write!(
@@ -166,7 +166,7 @@ impl fmt::Display for GameError {
             E::DotsLines { rows, cols, lines } => write!(
                 f,
                 "a board of {rows}x{cols} boxes has {lines} lines, at most {} are supported",
-                crate::dots::MAX_LINES
+                MAX_LINES
             ),
             E::Connect4NoCells { width, height } => {
                 write!(f, "a {width}x{height} board has no cells")
@@ -179,7 +179,7 @@ impl fmt::Display for GameError {
             E::KalahPits { pits } => write!(
                 f,
                 "at most {} pits a side, not {pits}",
-                crate::kalah::MAX_PITS
+                MAX_PITS
             ),
             E::KalahIndex { pits, seeds, cells } => write!(
                 f,

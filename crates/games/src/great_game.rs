@@ -59,6 +59,7 @@
 //! }
 //! ```
 
+use crate::about::{About, Kind, Param};
 use crate::{solve_game, ExploreError, Game, GameError};
 use retrograde_graph::format::ParseError;
 use retrograde_graph::Primitive;
@@ -66,6 +67,41 @@ use retrograde_solve::{Outcome, Rules};
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
+
+/// What the game says of itself: its command, rules, parameters and notation.
+pub const ABOUT: About = About {
+    name: "great-game",
+    about: "the Great Game (ETH Algolab): red and black meeples on a DAG",
+    help: "The Great Game (ETH Algolab): red and black meeples on a topologically sorted \
+           DAG; input t cases of `n m`, `r b`, m edges `u v` (1-based, u < v). Prints one \
+           line per case: 0 when Sherlock wins, 1 when Moriarty wins. --method product: \
+           retrograde analysis of the product game (memory quadratic in n); memo: a \
+           memoized search; minimax: O(n + m) min/max distances. All three agree.",
+    examples: &[
+        "great-game < cases.in",
+        "great-game cases.in --method product",
+    ],
+    params: &[
+        Param {
+            name: "file",
+            help: "The input file (`-` or nothing: standard input).",
+            kind: Kind::Input,
+            default: Some("-"),
+            positional: true,
+            value_name: "FILE",
+        },
+        Param {
+            name: "method",
+            help: "How to solve each case.",
+            kind: Kind::Choice(&["product", "memo", "minimax"]),
+            default: Some("minimax"),
+            positional: false,
+            value_name: "METHOD",
+        },
+    ],
+    moves: None,
+    symmetry: "",
+};
 
 /// One test case: the board and the two starts.
 ///

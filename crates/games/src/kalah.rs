@@ -37,6 +37,7 @@
 //! assert_eq!(s.start_value().unwrap().unwrap().to_string(), "tie in 1");
 //! ```
 
+use crate::about::{About, Kind, Param};
 use crate::GameError;
 use retrograde_graph::Primitive;
 use retrograde_tier::index::Colex;
@@ -46,32 +47,62 @@ use retrograde_tier::{
     Scores, TierGame,
 };
 
-/// [`MAX_PITS`] as a literal, for help texts that state it (`concat!`).
-#[macro_export]
-macro_rules! kalah_max_pits {
-    () => {
-        8
-    };
-}
+/// What the game says of itself: its command, rules, parameters and notation.
+pub const ABOUT: About = About {
+    name: "kalah",
+    about: "Kalah (mancala): who stores more seeds, and by how many",
+    help: "Kalah with P pits a side and S seeds in each: take every seed of one of your \
+           pits and sow them counter-clockwise, one a pit, into your own store but not the \
+           opponent's; a last seed in your store moves again; a last seed in an empty pit \
+           of yours captures it with the opposite pit's seeds, when there are some (with \
+           --empty-capture also when there are none, the variant Irving, Donkers and \
+           Uiterwijk solved in 2000). When either side is empty, the game ends and each \
+           player stores the seeds on their side. Values are scores: the net number of \
+           seeds the player to move stores from there on. A move is a pit number, 1 (the \
+           farthest from your store) to P. A position (--position) is the first player's \
+           pits in sowing order, '/', the second player's, then the side to move: \
+           3,3,3/3,3,3 x. Every board of the game's seeds is solved, in memory (4 bytes a \
+           board, C(2PS + 2P, 2P) boards): 3x3 and 4x2 in a second, 4x3 (10.5M boards) \
+           in seconds, 4x4 (77M) about a GiB.",
+    examples: &[
+        "kalah --pits 3 --seeds 3",
+        "kalah --pits 4 --seeds 3 --output json",
+        "kalah --pits 3 --seeds 3 --query 1",
+    ],
+    params: &[
+        Param::number(
+            "pits",
+            concat!("Pits a side, 1 to ", crate::kalah_max_pits!(), "."),
+            1,
+            MAX_PITS as u64,
+            "3",
+        ),
+        Param::number(
+            "seeds",
+            concat!(
+                "Seeds in each pit at the start: 2 x pits x (seeds + 1) - 1 at most ",
+                crate::kalah_max_cells!(),
+                " (the more pits, the fewer seeds)."
+            ),
+            1,
+            MAX_SEEDS as u64,
+            "3",
+        ),
+        Param {
+            name: "empty-capture",
+            help: "A last seed in an empty pit of yours captures even when the opposite \
+                   pit is empty.",
+            kind: Kind::Flag,
+            default: None,
+            positional: false,
+            value_name: "",
+        },
+    ],
+    moves: Some("a pit number, 1 (farthest from your store) to the number of pits"),
+    symmetry: "",
+};
 
-/// [`MAX_CELLS`] as a literal, for help texts that state it (`concat!`).
-#[macro_export]
-macro_rules! kalah_max_cells {
-    () => {
-        64
-    };
-}
-
-/// The most pits a side (a board of 16 pits in a `u128`, 8 bits each).
-pub const MAX_PITS: u32 = kalah_max_pits!();
-
-/// The most cells of a board's index: `2 x pits x (seeds + 1) - 1` (seeds in all plus pits
-/// on the board, less one) must be at most this.
-pub const MAX_CELLS: u64 = kalah_max_cells!();
-
-/// The most seeds a pit: with one pit a side, `2 x (seeds + 1) - 1` cells are at most
-/// [`MAX_CELLS`] (more pits allow fewer seeds).
-pub const MAX_SEEDS: u32 = ((MAX_CELLS - 1) / 2) as u32;
+pub use crate::limits::{MAX_CELLS, MAX_PITS, MAX_SEEDS};
 
 /// A board as the mover sees it: pit `k` in bits `8k..8k+8`; the mover's pits first.
 pub type Board = u128;

@@ -5,6 +5,7 @@
 //! the Great Game, IOI 2001 Scores) with their own input formats.
 #![warn(missing_docs)]
 
+pub mod about;
 pub mod chess;
 pub mod connect4;
 pub mod dots;
@@ -13,6 +14,7 @@ mod explore;
 mod game;
 pub mod great_game;
 pub mod kalah;
+mod limits;
 pub mod pebbles;
 pub mod play;
 pub mod police;

@@ -13,9 +13,54 @@
 //! assert_eq!(game.pattern(&s), "LWWLWWLWWLW"); // lost exactly at multiples of 3
 //! ```
 
+use crate::about::{About, Kind, Param};
 use crate::{solve_game, ExploreError, Game, GameError, GameSolution};
 use retrograde_graph::Primitive;
 use retrograde_solve::{Outcome, Rules};
+
+/// What the game says of itself: its command, rules, parameters and notation.
+pub const ABOUT: About = About {
+    name: "pebbles",
+    about: "the pebble game: take pebbles from a bag; who cannot move loses (or wins, misère)",
+    help: "The pebble game (a subtraction game): a bag holds pebbles; a move takes a number of \
+           them from the take-set; the player who cannot move loses (with --misere, wins). \
+           Also prints the W/L pattern by count. In play, type \"take N\" or just N.",
+    examples: &[
+        "pebbles",
+        "pebbles --count 21 --take 1,3,4",
+        "pebbles --misere --output json",
+    ],
+    params: &[
+        Param::number(
+            "count",
+            "Pebbles in the bag at the start.",
+            0,
+            100_000_000,
+            "10",
+        ),
+        Param {
+            name: "take",
+            help: "The amounts a move may take, comma-separated.",
+            kind: Kind::Numbers {
+                min: 0,
+                max: u32::MAX as u64,
+            },
+            default: Some("1,2"),
+            positional: false,
+            value_name: "SET",
+        },
+        Param {
+            name: "misere",
+            help: "Misère play: the player who cannot move wins.",
+            kind: Kind::Flag,
+            default: None,
+            positional: false,
+            value_name: "",
+        },
+    ],
+    moves: Some("take N, or N"),
+    symmetry: "",
+};
 
 /// A subtraction game: `count` pebbles, take any amount in `take`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -21,11 +21,35 @@
 //! assert_eq!(map.solve().unwrap().verdict(), Verdict::Escaped);
 //! ```
 
+use crate::about::{About, Kind, Param};
 use crate::{solve_game, ExploreError, Game, GameSolution};
 use retrograde_graph::format::ParseError;
 use retrograde_graph::Primitive;
-use retrograde_solve::{Outcome, Rules};
+use retrograde_solve::{Outcome, Rules, Value};
 use std::fmt;
+
+/// What the game says of itself: its command, rules, parameters and notation.
+pub const ABOUT: About = About {
+    name: "police-thief",
+    about: "the policeman and the thief on a map",
+    help: "The policeman and the thief on a map file: `n m`, then n rows; `*` wall, `P` (or \
+           `C`) policeman, `T` thief, `E` exit. The policeman moves first, to one of 8 \
+           neighbours; the thief to one of 4; either may stay. The first line printed is \
+           exactly one of \"Police catches the thief\", \"The thief escapes\", \"Draw\". \
+           Memory and time grow with the square of the free cells (a 40x40 open map has \
+           about 5 million positions). In play, moves are n ne e se s sw w nw and stay.",
+    examples: &["police-thief map.txt", "police-thief map.txt --output json"],
+    params: &[Param {
+        name: "map",
+        help: "The map file (`-` for standard input).",
+        kind: Kind::Input,
+        default: None,
+        positional: true,
+        value_name: "MAP",
+    }],
+    moves: Some("n ne e se s sw w nw, or stay"),
+    symmetry: "",
+};
 
 /// The board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +71,17 @@ pub enum Verdict {
     Escaped,
     /// Neither can force a result.
     Draw,
+}
+
+impl Verdict {
+    /// The seed's answer for a start of value `v` (for the policeman, who moves first).
+    pub fn of(v: Value) -> Verdict {
+        match v.outcome() {
+            Outcome::Win => Verdict::Caught,
+            Outcome::Loss => Verdict::Escaped,
+            _ => Verdict::Draw,
+        }
+    }
 }
 
 impl fmt::Display for Verdict {
@@ -218,11 +253,7 @@ pub struct PoliceSolution<'m> {
 impl<'m> PoliceSolution<'m> {
     /// The seed's answer for the start position.
     pub fn verdict(&self) -> Verdict {
-        match self.inner.start_value().outcome() {
-            Outcome::Win => Verdict::Caught,
-            Outcome::Loss => Verdict::Escaped,
-            _ => Verdict::Draw,
-        }
+        Verdict::of(self.inner.start_value())
     }
 
     /// Everything else: values by position, statistics.

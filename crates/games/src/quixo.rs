@@ -32,6 +32,7 @@
 //! assert_eq!(s.start_value().unwrap().unwrap().outcome(), Outcome::Win);
 //! ```
 
+use crate::about::{About, Param};
 use crate::GameError;
 use retrograde_graph::Primitive;
 use retrograde_tier::notation::{grid_string, not_legal, parse_grid, split_side};
@@ -41,6 +42,36 @@ use retrograde_tier::{
     Unmoves, Unscored,
 };
 use std::fmt;
+
+/// What the game says of itself: its command, rules, parameters and notation.
+pub const ABOUT: About = About {
+    name: "quixo",
+    about: "Quixo (official rules) on 3x3 or 4x4",
+    help: "Quixo (official rules): take a blank cube or one of yours from the border, turn \
+           it to your symbol, push it back in at an end of its row or column; a line of \
+           your symbol wins, making a line of the opponent's loses (even with one of \
+           yours). Every state is solved (boards seen by the player to move, one per \
+           symmetry class), then the positions reachable from the empty board are counted \
+           (a board with X to move and with O to move count apart). A move is the cube \
+           taken and where it goes back in: a1 a4 (or a1a4). A position (--position) is \
+           rows from the top separated by '/', cubes x, o or ., then the side to move: \
+           x..o/..../..../.... o. 4x4: 43M states, about 130 MB and 10 s. 5x5 (8.5e11 \
+           states) is refused with its estimate.",
+    examples: &[
+        "quixo --size 3",
+        "quixo --size 4 --output json",
+        "quixo --size 4 --db q4 --resume",
+    ],
+    params: &[Param::number(
+        "size",
+        "The side of the board: 3, 4 or 5.",
+        1,
+        64,
+        "4",
+    )],
+    moves: Some("the cube taken and where it goes in, such as a1 a4"),
+    symmetry: "rotation and reflection",
+};
 
 /// One move: take the cube at `s`, push it in at `e`; the cubes from `e` to `s` shift one
 /// step away from `e`.

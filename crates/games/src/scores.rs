@@ -64,11 +64,47 @@
 //! assert_eq!((game.is_over(&s), game.winner_at(&s)), (true, Some(1)));
 //! ```
 
+use crate::about::{About, Kind, Param};
 use crate::{solve_game, ExploreError, Game, GameSolution, Stats};
 use retrograde_graph::format::ParseError;
 use retrograde_graph::Primitive;
 use retrograde_solve::{Outcome, Rules, Value};
 use std::collections::VecDeque;
+
+/// What the game says of itself: its command, rules, parameters and notation.
+pub const ABOUT: About = About {
+    name: "scores",
+    about: "IOI 2001 \"Score\": a token, two players, the higher score wins",
+    help: "IOI 2001 \"Score\": N positions owned by player 1 or 2 with distinct values; the \
+           owner of the token's position raises their score to its value, then moves along \
+           an arrow; the game ends when the token returns to 1; the higher score wins. \
+           Input: N, an N x N 0/1 arrow matrix, N owners, N values. Prints the winner and \
+           player 1's winning strategy; --play plays as player 1 over standard \
+           input/output (IOI protocol).",
+    examples: &["scores score.txt", "scores score.txt --play"],
+    params: &[
+        Param {
+            name: "file",
+            help: "The instance file (`-` for standard input).",
+            kind: Kind::Input,
+            default: None,
+            positional: true,
+            value_name: "FILE",
+        },
+        Param {
+            name: "play",
+            help: "Play as player 1 over standard input/output (IOI protocol): write each \
+                   position player 1 moves to on its own line, read each opponent move as \
+                   a position number.",
+            kind: Kind::Flag,
+            default: None,
+            positional: false,
+            value_name: "",
+        },
+    ],
+    moves: None,
+    symmetry: "",
+};
 
 /// Above this many possible states (`N · (N+1)²`), states are interned in a hash map rather
 /// than laid out by the dense index (whose graph would hold every possible state).

@@ -39,6 +39,7 @@
 //! assert_eq!(s.start_value().unwrap().unwrap().outcome(), Outcome::Draw);
 //! ```
 
+use crate::about::{About, Param};
 use crate::GameError;
 use retrograde_graph::Primitive;
 use retrograde_tier::index::Colex;
@@ -49,6 +50,42 @@ use retrograde_tier::{
     Unmoves, Unscored,
 };
 use std::fmt;
+
+/// What the game says of itself: its command, rules, parameters and notation.
+pub const ABOUT: About = About {
+    name: "teeko",
+    about: "Teeko (John Scarne): drop four pieces, then step them; four in a line or a square wins",
+    help: "Teeko on a 5x5 board, four pieces each; the first player (x) starts. First \
+           the players drop their pieces in turn on empty cells; once all eight are on \
+           the board, a move steps one of your pieces to an empty cell next to it (8 \
+           directions). Four of yours in a row, column or diagonal, or on the four cells \
+           of a 2x2 square, win at once. Perfect play never ends: the start is a draw \
+           (Steele, 1998). A drop is a cell, c3 (files a-e from the left, ranks 1-5 from \
+           the bottom); a step is c3-d4. A position (--position) is rows from the top \
+           separated by '/', cells x, o or ., then the side to move: \
+           x...o/...../..x../...../..... o. Every state (the board seen by the player to \
+           move, one per symmetry class) is solved: 9 tiers, the last (the move phase, \
+           75,710,250 boards) loopy; about 300 MiB and 46 s on 2 shared cores. --size and \
+           --pieces play the same rules on a smaller board or with three pieces (k in a \
+           line; the square only with four).",
+    examples: &[
+        "teeko",
+        "teeko --db teeko --resume",
+        "teeko --size 4 --pieces 3 --output json",
+    ],
+    params: &[
+        Param::number("size", "The side of the board: 3, 4 or 5.", 1, 64, "5"),
+        Param::number(
+            "pieces",
+            "Pieces each: 3 or 4 (at most the size).",
+            1,
+            64,
+            "4",
+        ),
+    ],
+    moves: Some("a cell to drop on, such as c3, then a step such as c3-d4"),
+    symmetry: "rotation and reflection",
+};
 
 /// A state: the board seen by the player to move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -26,6 +26,7 @@
 //! assert_eq!(s.stats().classes, 765); // up to rotations and reflections
 //! ```
 
+use crate::about::{About, Param};
 use crate::GameError;
 use retrograde_graph::Primitive;
 use retrograde_tier::index::{pdep, pext, Colex};
@@ -36,6 +37,36 @@ use retrograde_tier::{
     Unscored,
 };
 use std::fmt::Write as _;
+
+/// What the game says of itself: its command, rules, parameters and notation.
+pub const ABOUT: About = About {
+    name: "tictactoe",
+    about: "tic-tac-toe and other m,n,k-games",
+    help: "Tic-tac-toe and other m,n,k-games: X and O fill cells in turn, X first; k in a \
+           row (across, down or diagonally) wins; a full board is a tie. Every position is \
+           solved, one per symmetry class; positions counted are those reachable from the \
+           empty board. Cells are a file letter and a rank number, a1 bottom left (b2 is \
+           the centre of 3x3). Positions (--position) are rows from the top separated by \
+           '/', each cell x, o or . (x.o/.x./..o). Boards up to 4x4 solve in seconds.",
+    examples: &[
+        "tictactoe",
+        "tictactoe --rows 3 --cols 4 --k 3",
+        "tictactoe --rows 4 --cols 4 --k 4",
+    ],
+    params: &[
+        Param::number("rows", "Board rows.", 1, 32, "3"),
+        Param::number(
+            "cols",
+            "Board columns (rows x cols at most 32).",
+            1,
+            32,
+            "3",
+        ),
+        Param::number("k", "How many in a row win.", 1, 32, "3"),
+    ],
+    moves: Some("a cell, such as b2"),
+    symmetry: "rotation and reflection",
+};
 
 /// An m,n,k-game.
 #[derive(Clone, Debug)]

@@ -31,7 +31,109 @@
 //! for `e = 0`). Grundy's game is not covered by the theorem (its values are believed never to
 //! become periodic), and nim is never periodic.
 
+use retrograde_games::about::{self, About, Param};
 use std::fmt;
+
+/// What `game octal` says of itself: its rules, parameters and examples.
+pub const OCTAL: About = About {
+    name: "octal",
+    about: "an octal game on one heap (Kayles is 0.77): its nim-sequence",
+    help: "An octal game on one heap: print its nim-sequence, the Grundy values of heaps 0 \
+           to N-1. A move takes k tokens from a heap; the code's k-th digit after the point \
+           says what may remain, as a sum of bits: 1 nothing (the heap had exactly k), 2 \
+           one heap, 4 two non-empty heaps (the rest split in two). The digit before the \
+           point is 0, or 4 for splitting without taking. A row of heaps is worth the XOR \
+           of their values, so the sequence decides every position. Time: quadratic in N \
+           when heaps split (Kayles, 100000 terms: about 1.5 s), else linear. --period \
+           reports the least pre-period and period that the computed terms prove by the \
+           Guy-Smith periodicity theorem.",
+    examples: &[
+        "octal 0.77 --count 300 --period    Kayles: period 12 from heap 71",
+        "octal 0.07 --count 300 --period    Dawson's Kayles",
+        "octal 0.137 --count 100            Dawson's chess",
+    ],
+    params: &[
+        Param {
+            name: "code",
+            help: "The octal code, like 0.77 (digits 0-7; up to 1000 of them).",
+            kind: about::Kind::Text,
+            default: None,
+            positional: true,
+            value_name: "CODE",
+        },
+        COUNT,
+        PERIOD,
+    ],
+    moves: None,
+    symmetry: "",
+};
+
+/// What `game subtraction` says of itself: its rules, parameters and examples.
+pub const SUBTRACTION: About = About {
+    name: "subtraction",
+    about: "a subtraction game on one heap: its nim-sequence",
+    help: "A subtraction game on one heap: take t tokens for some t in the take-set. Prints \
+           its nim-sequence (the Grundy values of heaps 0 to N-1); --period as for `game \
+           octal`.",
+    examples: &[
+        "subtraction --take 1,2 --count 12      the pebble game: n mod 3",
+        "subtraction --take 1,3,4 --count 50 --period",
+    ],
+    params: &[
+        Param {
+            name: "take",
+            help: "The amounts a move may take, comma-separated.",
+            kind: about::Kind::Numbers {
+                min: 0,
+                max: u32::MAX as u64,
+            },
+            default: None,
+            positional: false,
+            value_name: "SET",
+        },
+        COUNT,
+        PERIOD,
+    ],
+    moves: None,
+    symmetry: "",
+};
+
+/// What `game grundy-game` says of itself: its rules, parameters and examples.
+pub const GRUNDY_GAME: About = About {
+    name: "grundy-game",
+    about: "Grundy's game: split a heap in two unequal heaps",
+    help: "Grundy's game: split one heap into two non-empty heaps of different sizes; who \
+           cannot move loses. Prints its nim-sequence (heaps 0 to N-1). Time: quadratic in \
+           N (100000 terms: about 3 s). No periodicity theorem covers it (it is believed \
+           never to become periodic), so --period proves nothing.",
+    examples: &["grundy-game --count 100"],
+    params: &[COUNT, PERIOD],
+    moves: None,
+    symmetry: "",
+};
+
+/// How many heaps a sequence computes.
+const COUNT: Param = Param {
+    name: "count",
+    help: "Compute heaps 0 to N-1.",
+    kind: about::Kind::Number {
+        min: 1,
+        max: 100_000_000,
+    },
+    default: Some("100"),
+    positional: false,
+    value_name: "N",
+};
+
+/// Whether to report the period the terms prove.
+const PERIOD: Param = Param {
+    name: "period",
+    help: "Report the pre-period and period, if the computed terms prove them.",
+    kind: about::Kind::Flag,
+    default: None,
+    positional: false,
+    value_name: "",
+};
 
 /// What a heap becomes after a move: nothing, one heap, or two heaps.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

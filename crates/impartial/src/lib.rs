@@ -48,7 +48,7 @@
 
 mod game;
 mod grundy;
-mod heap;
+pub mod heap;
 mod sum;
 mod value;
 mod verify;

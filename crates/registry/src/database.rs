@@ -2,8 +2,8 @@
 
 use crate::play_graph::PlayGraphDb;
 use crate::{
-    entry, Answer, Args, Built, Entry, Legal, Query, QueryAnswer, QueryError, Report, Unanswered,
-    MAX_LISTED,
+    entry, Answer, Args, Built, Entry, Held, Legal, Query, QueryAnswer, QueryError, Report,
+    Unanswered, MAX_LISTED,
 };
 use retrograde_games::play::{start_session, DynSession};
 use retrograde_solve::{Scored, Value};
@@ -30,9 +30,60 @@ pub fn database(storage: Arc<dyn Storage>) -> Result<Database, Error> {
         let db = GraphDb::open(storage)?.ok_or(Error::Missing { file: name })?;
         return Ok(Database::Graph(Box::new(GraphAnswer { db })));
     };
-    let built = (recorded.entry.build)(&recorded.args).map_err(|m| recorded.damaged(m))?;
-    recorded.check(&*built)?;
+    let built = recorded
+        .entry
+        .build(&recorded.args)
+        .map_err(|m| recorded.damaged(m))?;
+    recorded.check(&built.name())?;
     Ok(Database::Game(built))
+}
+
+/// A finished database opened by its directory alone ([`open`]).
+pub struct Opened {
+    /// Its answers, which own what they need.
+    pub answer: Box<dyn Answer>,
+    /// The game and its parameters (`connect4 4x4`), or `graph`.
+    pub name: String,
+    /// A few lines naming the game and its rules.
+    pub title: String,
+    /// The names of the sides, the first mover's first.
+    pub sides: [String; 2],
+    /// Whether it holds a solved graph (repaired by solving the graph again, where a
+    /// game's database is repaired by solving with `--resume`).
+    pub graph: bool,
+}
+
+/// Opens the finished database in `storage`, whatever it holds: a game rebuilt from the
+/// parameters it recorded, its tier files opened as queries read them, or a solved graph.
+/// What `query`, `serve` and Python's `open` read.
+///
+/// # Errors
+/// No finished database there ([`Error::Missing`]), a damaged description or file, or a game
+/// this build does not know.
+pub fn open(storage: Arc<dyn Storage>) -> Result<Opened, Error> {
+    match database(storage.clone())? {
+        Database::Graph(g) => Ok(Opened {
+            title: format!("a solved graph of {} vertices", g.db().vertices()),
+            answer: g,
+            name: "graph".into(),
+            sides: ["first player".into(), "second player".into()],
+            graph: true,
+        }),
+        Database::Game(built) => {
+            let built: Arc<dyn Built> = built.into();
+            let (name, title, sides) = (built.name(), built.title(), built.side_names());
+            let answer = Held::open(built, storage.clone())?.ok_or_else(|| Error::Missing {
+                file: storage.describe(retrograde_tier::META),
+            })?;
+            Ok(Opened {
+                answer: Box::new(answer),
+                name,
+                title,
+                sides,
+                graph: false,
+            })
+        }
+    }
 }
 
 /// What a game's database says it holds: the game's registry entry, the parameters it was
@@ -92,15 +143,15 @@ impl Recorded {
         Error::damaged(self.file.clone(), why.to_string())
     }
 
-    /// Checks that `built`, made from the recorded parameters, is the game recorded.
+    /// Checks that `name`, the name of the game made from the recorded parameters, is the
+    /// game recorded.
     ///
     /// # Errors
     /// [`Error::Damaged`] when it is not.
-    pub fn check(&self, built: &dyn Built) -> Result<(), Error> {
-        if built.name() != self.game {
+    pub fn check(&self, name: &str) -> Result<(), Error> {
+        if name != self.game {
             return Err(self.damaged(format!(
-                "its parameters make {:?}, it says {:?}",
-                built.name(),
+                "its parameters make {name:?}, it says {:?}",
                 self.game
             )));
         }

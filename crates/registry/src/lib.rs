@@ -11,11 +11,12 @@
 //!
 //! ```
 //! use retrograde_registry::{entry, Args, Query};
+//! use retrograde_solve::exchange::Solo;
 //! use retrograde_tier::SolveOptions;
 //! let e = entry("tictactoe").unwrap();
 //! let args = Args::with_defaults(e.params).unwrap();
-//! let game = (e.build)(&args).unwrap();
-//! let answer = game.solve(&SolveOptions::default()).unwrap();
+//! let game = e.build(&args).unwrap();
+//! let answer = game.solve(&SolveOptions::default(), &Solo).unwrap().answer;
 //! let q = answer.query(&Query::Moves(vec!["b2".into()])).unwrap();
 //! assert_eq!(q.value.to_string(), "tie in 8");
 //! assert_eq!(q.moves.len(), 8);
@@ -25,116 +26,42 @@
 pub mod chess;
 mod database;
 mod entries;
+mod entry;
+mod explored;
+mod heap;
+mod held;
 mod params;
 mod play_graph;
+mod problems;
+pub mod report;
+mod run;
 mod tier;
 
-pub use chess::ChessBuilt;
-pub use database::{database, Database, GraphAnswer};
-pub use entries::{entries, entry};
+pub use database::{database, open, Database, GraphAnswer, Opened};
+pub use entries::{entries, entry, tier_games};
+pub use entry::{Drawing, Entry, Make};
+pub use explored::{Explore, Explored};
+pub use held::Held;
 pub use params::{parse, ArgError, ArgValue, Args, Input, Kind, Param, OPTIONAL};
-pub use tier::TierBuilt;
-
-/// Every tier game's name, in the registry's order, for messages (`connect4, quixo, ...`).
-pub fn tier_games() -> String {
-    entries()
-        .iter()
-        .filter(|e| e.tiered)
-        .map(|e| e.name)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
+pub use report::{plies, Report, Taken};
+pub use run::{Ran, Reuse, Run, RunError};
+pub use tier::{Hooks, Standard, TierBuilt};
 
 use retrograde_games::play::DynSession;
+use retrograde_solve::exchange::Exchange;
 use retrograde_solve::{Scored, Value};
-use retrograde_tier::{Error, SolveOptions, Stats, Storage};
+use retrograde_tier::{Error, SolveOptions, Storage, Traffic};
 use std::sync::Arc;
-
-/// A built-in game: how to name it, what it takes, how to build it.
-#[derive(Copy, Clone)]
-pub struct Entry {
-    /// The command name: `connect4`.
-    pub name: &'static str,
-    /// One line for a list of games.
-    pub about: &'static str,
-    /// The rules, the notation, and what solving costs, for `--help`.
-    pub help: &'static str,
-    /// Example command lines (after `retrograde game`).
-    pub examples: &'static [&'static str],
-    /// The parameters.
-    pub params: &'static [Param],
-    /// How moves are typed in `play`; `None` when the game cannot be played.
-    pub play: Option<&'static str>,
-    /// Whether the game is solved tier by tier, so that `--db`, `--resume` and `query` apply.
-    pub tiered: bool,
-    /// Whether positions are named by moves from a start (`--query MOVES`); a chess ending
-    /// has no start and is asked by position (`query DB --position FEN`).
-    pub start: bool,
-    /// Whether `--dump` writes every position as CSV ([`Answer::dump`]).
-    pub dump: bool,
-    /// How the web explorer draws its positions.
-    pub drawing: Drawing,
-    /// Builds the game from parameter values.
-    pub build: fn(&Args) -> Result<Box<dyn Built>, BuildError>,
-}
-
-impl Entry {
-    /// Whether `--compact` applies: the game's tables hold both sides to move
-    /// (`TierGame::sides`), so that a finished database may keep one side's values and
-    /// derive the other's. Chess endings only; other games do not offer the flag.
-    pub fn compacts(&self) -> bool {
-        self.name == "chess"
-    }
-}
-
-impl std::fmt::Debug for Entry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Entry")
-            .field("name", &self.name)
-            .finish_non_exhaustive()
-    }
-}
-
-/// How the web explorer draws a game's positions: the board of a query's answer ([`Grid`])
-/// with these pieces, or (`None`) the position with its moves as a list.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Drawing {
-    /// No board: the position and its moves (graphs, pebbles, the police map).
-    None,
-    /// Stones dropped into columns (Connect-4): a move is a column number.
-    Holes,
-    /// Marks on a grid (tic-tac-toe): `x` and `o`.
-    Marks,
-    /// Cubes marked `x` or `o` (Quixo).
-    Cubes,
-    /// Stones on a grid (Teeko, and any other grid).
-    Stones,
-    /// A chessboard: FEN letters, white's upper case; moves in UCI (`e7e8q`).
-    Chess,
-}
-
-impl Drawing {
-    /// The name the explorer's API gives it (`holes`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Drawing::None => "none",
-            Drawing::Holes => "holes",
-            Drawing::Marks => "marks",
-            Drawing::Cubes => "cubes",
-            Drawing::Stones => "stones",
-            Drawing::Chess => "chess",
-        }
-    }
-}
 
 /// A game built from its parameters, ready to solve.
 pub trait Built: Send + Sync {
     /// The game and its parameters: `connect4 5x4` (a database records it).
     fn name(&self) -> String;
 
-    /// A few lines naming the game and its rules, for `play`.
-    fn title(&self) -> String;
+    /// A few lines naming the game and its rules, for `play` (none by default).
+    fn title(&self) -> String {
+        String::new()
+    }
 
     /// The names of the sides, the side that moves first first (`X`, `O`; `white`,
     /// `black`): a drawing's legend names the players with them.
@@ -182,29 +109,20 @@ pub trait Built: Send + Sync {
         Ok(())
     }
 
-    /// Solves it.
+    /// Whether it is solved by the tier engine, which runs across the ranks of an
+    /// [`Exchange`] as it runs in one process. The other games are solved in one process
+    /// only: [`dyn Built::solve`](Built#method.solve) refuses them on more than one rank.
+    fn on_ranks(&self) -> bool {
+        false
+    }
+
+    /// Solves it over `ex` ([`Solo`](retrograde_solve::exchange::Solo): one process); every
+    /// rank calls it alike. Call it through [`dyn Built::solve`](Built#method.solve), the one
+    /// place that refuses ranks for a game that runs in one process only.
     ///
     /// # Errors
     /// See [`Error`].
-    fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error>;
-
-    /// Solves it across the ranks of `ex` (every rank calls this alike; see
-    /// `retrograde_tier::solve_distributed`): rank 0's answer reports as one process does.
-    /// Also what crossed between ranks, summed over them.
-    ///
-    /// # Errors
-    /// See [`Error`]; games that are not tier games are refused.
-    fn solve_distributed(
-        &self,
-        opts: &SolveOptions,
-        ex: &dyn retrograde_solve::exchange::Exchange,
-    ) -> Result<(Box<dyn Answer + '_>, retrograde_tier::Traffic), Error> {
-        let _ = (opts, ex);
-        Err(Error::Unsupported(format!(
-            "{} is not solved across ranks: run it as one process (without mpirun)",
-            self.name()
-        )))
-    }
+    fn solve_over(&self, opts: &SolveOptions, ex: &dyn Exchange) -> Result<Solved<'_>, Error>;
 
     /// The finished database in `storage`, if there is one (tier games only).
     ///
@@ -213,6 +131,45 @@ pub trait Built: Send + Sync {
     fn open(&self, storage: Arc<dyn Storage>) -> Result<Option<Box<dyn Answer + '_>>, Error> {
         let _ = storage;
         Ok(None)
+    }
+}
+
+impl<'b> dyn Built + 'b {
+    /// Solves it: in one process (`ex` is [`Solo`](retrograde_solve::exchange::Solo)), or
+    /// across the ranks of `ex` (every rank calls this alike: see
+    /// `retrograde_tier::solve_distributed`), where rank 0's answer reports as one
+    /// process's. A game that is not a tier game ([`Built::on_ranks`]) is refused on more
+    /// than one rank, here.
+    ///
+    /// # Errors
+    /// See [`Error`]; [`Error::Unsupported`] for a game that runs in one process only, on
+    /// ranks.
+    pub fn solve(&self, opts: &SolveOptions, ex: &dyn Exchange) -> Result<Solved<'_>, Error> {
+        if ex.size() > 1 && !self.on_ranks() {
+            return Err(Error::Unsupported(format!(
+                "{} is not solved across ranks: run it as one process (without mpirun)",
+                self.name()
+            )));
+        }
+        self.solve_over(opts, ex)
+    }
+}
+
+/// A solve's answer, and what crossed between ranks to make it (nothing in one process).
+pub struct Solved<'a> {
+    /// The answer.
+    pub answer: Box<dyn Answer + 'a>,
+    /// Bytes and positions exchanged, summed over the ranks.
+    pub traffic: Traffic,
+}
+
+impl<'a> Solved<'a> {
+    /// An answer made in one process.
+    pub fn alone(answer: Box<dyn Answer + 'a>) -> Solved<'a> {
+        Solved {
+            answer,
+            traffic: Traffic::default(),
+        }
     }
 }
 
@@ -496,15 +453,6 @@ struct MoveJson<'a> {
     score: Option<i64>,
 }
 
-/// `1 ply`, `7 plies`.
-pub fn plies(n: u32) -> String {
-    if n == 1 {
-        "1 ply".into()
-    } else {
-        format!("{n} plies")
-    }
-}
-
 /// A board as rows of cells, for drawing it: the games whose position notation is a grid
 /// (rows from the top separated by `/`, one character a cell, then perhaps the side to
 /// move: `x.o/.../... o`; or a FEN, whose digits count empty cells) are drawn from it,
@@ -575,30 +523,6 @@ impl Grid {
             self.rows.saturating_sub(row)
         )
     }
-}
-
-/// What a solve reports.
-#[derive(Clone, Debug, Default)]
-pub struct Report {
-    /// The game's command name.
-    pub game: String,
-    /// A line to print first instead of `first player: VALUE` (a game's own verdict).
-    pub first_line: Option<String>,
-    /// Lines to print after it.
-    pub lines: Vec<String>,
-    /// Game-specific JSON fields.
-    pub fields: Vec<(String, serde_json::Value)>,
-    /// The start's value and the totals, for the standard block (none for reports that
-    /// are not about one start position).
-    pub standard: Option<(Value, Stats)>,
-    /// The start's value with its score, for games with scores (then the text and JSON
-    /// show it instead of `standard`'s value, whose outcome it has).
-    pub score: Option<Scored>,
-    /// Whether the text ends with the time taken.
-    pub timed: bool,
-    /// A position worth showing first, in the game's notation, for games without a start
-    /// (a chess ending: a position of its longest win; a graph: its first vertex).
-    pub example: Option<String>,
 }
 
 /// IOI-style interaction without I/O: lines out, lines in.
@@ -860,7 +784,7 @@ mod tests {
     #[test]
     fn a_refused_build_says_which_game_and_why() {
         let e = entry("connect4").unwrap();
-        let build = |a: &Args| (e.build)(a).err().expect("refused");
+        let build = |a: &Args| e.build(a).err().expect("refused");
         let mut a = Args::with_defaults(e.params).unwrap();
         a.set("width", ArgValue::Number(0));
         let err = build(&a);
@@ -891,7 +815,7 @@ mod tests {
                 bytes: b"1 2\nPQ\n".to_vec(),
             }),
         );
-        let err = (e.build)(&a).err().expect("refused");
+        let err = e.build(&a).err().expect("refused");
         assert!(matches!(&err, BuildError::Input { name, .. } if name == "map.txt"));
         assert!(err.to_string().starts_with("map.txt:"), "{err}");
     }
@@ -902,7 +826,7 @@ mod tests {
         let mut a = Args::with_defaults(e.params).unwrap();
         a.set("width", ArgValue::Number(20));
         a.set("height", ArgValue::Number(1));
-        let built = (e.build)(&a).expect("a 20x1 board is built");
+        let built = e.build(&a).expect("a 20x1 board is built");
         assert_eq!(
             built.check(None, false),
             Err(TooBig::Columns { width: 20, max: 16 })
@@ -916,6 +840,36 @@ mod tests {
             ("connect4 20x1", &TooBig::Columns { width: 20, max: 16 })
         );
         assert_eq!(e.to_string(), "connect4 20x1: at most 16 columns");
+    }
+
+    #[test]
+    fn entries_take_their_flags_from_their_games() {
+        let flags = |name| {
+            let e = entry(name).unwrap();
+            (e.tiered, e.start, e.dump)
+        };
+        assert_eq!(flags("tictactoe"), (true, true, false));
+        assert_eq!(flags("kalah"), (true, true, false));
+        assert_eq!(flags("chess"), (true, false, true));
+        assert_eq!(flags("pebbles"), (false, true, false));
+        assert_eq!(flags("octal"), (false, true, false));
+        // A game stored as the mover sees the board reports its boards (Kalah, Quixo); one
+        // that is not, not (tic-tac-toe).
+        let fields = |name, args: serde_json::Value| {
+            let e = entry(name).unwrap();
+            let built = e.build(&Args::from_json(e.params, &args).unwrap()).unwrap();
+            let solved = built
+                .solve(&SolveOptions::default(), &retrograde_solve::exchange::Solo)
+                .unwrap();
+            let r = solved.answer.report().unwrap();
+            r.fields.into_iter().map(|f| f.0).collect::<Vec<_>>()
+        };
+        let kalah = fields("kalah", serde_json::json!({ "pits": 2, "seeds": 2 }));
+        assert!(kalah.contains(&"states".to_string()), "{kalah:?}");
+        let quixo = fields("quixo", serde_json::json!({ "size": 3 }));
+        assert!(quixo.contains(&"states".to_string()), "{quixo:?}");
+        let ttt = fields("tictactoe", serde_json::json!({}));
+        assert!(!ttt.contains(&"states".to_string()), "{ttt:?}");
     }
 
     #[test]

@@ -1,76 +1,11 @@
-//! A game's parameters, declared once: what the command line offers and what a database
-//! records.
+//! A game's parameters' values: what the command line, Python and a database's description
+//! give, read against the parameters a game declares ([`Param`], in its [`About`]).
+//!
+//! [`About`]: retrograde_games::about::About
 
 use std::collections::BTreeMap;
 
-/// What kind of value a parameter takes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// A whole number in `min..=max`.
-    Number {
-        /// Smallest allowed.
-        min: u64,
-        /// Largest allowed.
-        max: u64,
-    },
-    /// Comma-separated whole numbers, each in `min..=max`.
-    Numbers {
-        /// Smallest allowed.
-        min: u64,
-        /// Largest allowed.
-        max: u64,
-    },
-    /// On or off (`--misere`).
-    Flag,
-    /// One of a few words.
-    Choice(&'static [&'static str]),
-    /// A file (or `-` for standard input) that the caller reads and hands over as bytes.
-    Input,
-    /// Free text (an octal code).
-    Text,
-}
-
-/// One parameter of a game.
-#[derive(Copy, Clone, Debug)]
-pub struct Param {
-    /// The name: `--width` on the command line, `width` in a database.
-    pub name: &'static str,
-    /// One sentence for `--help`.
-    pub help: &'static str,
-    /// What it takes.
-    pub kind: Kind,
-    /// The default, as typed (`None`: required, or off for a flag; [`OPTIONAL`]: absent
-    /// unless given).
-    pub default: Option<&'static str>,
-    /// Given without a `--name` (a file, an octal code).
-    pub positional: bool,
-    /// A word for the value in help: `N`, `FILE`, `SET`.
-    pub value_name: &'static str,
-}
-
-impl Param {
-    /// A number with a default.
-    pub const fn number(
-        name: &'static str,
-        help: &'static str,
-        min: u64,
-        max: u64,
-        default: &'static str,
-    ) -> Param {
-        Param {
-            name,
-            help,
-            kind: Kind::Number { min, max },
-            default: Some(default),
-            positional: false,
-            value_name: "N",
-        }
-    }
-}
-
-/// The default of a parameter that may be left out, and then has no value (chess takes
-/// an ending or `--up-to N`).
-pub const OPTIONAL: Option<&str> = Some("");
+pub use retrograde_games::about::{Kind, Param, OPTIONAL};
 
 /// A file's bytes and the name to use in messages.
 #[derive(Clone, Debug, PartialEq, Eq)]

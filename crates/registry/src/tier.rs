@@ -1,38 +1,147 @@
 //! One [`Built`] and one [`Answer`] for every tier game with a notation, with or without
 //! scores: a game with scores (`type Score = Scores`: Dots and Boxes, Kalah) reports and
-//! answers with them.
+//! answers with them. What an entry adds to a game's rules ([`Hooks`]) is the standard
+//! game's unless it says otherwise: Connect-4 checks its size, chess reports by side to move.
 
-use crate::{Answer, Built, Query, QueryAnswer, QueryError, Report};
+use crate::{Answer, Built, Query, QueryAnswer, QueryError, Report, Solved, TooBig, Unanswered};
+use retrograde_games::about::About;
+use retrograde_games::connect4::{position_bound, Connect4};
 use retrograde_games::play::{start_session, DynSession, TierPlay};
+use retrograde_solve::exchange::Exchange;
 use retrograde_solve::{Scored, Value};
 use retrograde_tier::{
-    play_moves, replay, Error, Notation, Scoring, SolveOptions, Solved, Storage, TierGame,
-    TierSolution, Turn,
+    play_moves, replay, Error, Notation, Scoring, SolveOptions, Solved as _, Storage, TierGame,
+    TierSolution, Traffic, Turn,
 };
+use std::marker::PhantomData;
 use std::sync::Arc;
 
-/// A game's own check before solving: (game, memory limit, tiers in files).
-pub type Check<G> = fn(&G, Option<u64>, bool) -> Result<(), crate::TooBig>;
+/// What a tier game's entry adds to its rules where it differs from the standard tier game:
+/// a size check of its own, files even without `--db`, a report of its own. Every item has
+/// the standard game's default ([`Standard`]).
+pub trait Hooks<G: Notation>: Send + Sync + 'static {
+    /// Whether positions are named by moves from the start (`--query MOVES`); a game
+    /// without a start (a chess ending) is asked by position (`query DB --position`).
+    const FROM_START: bool = true;
 
-/// A tier game and how to report it.
-pub struct TierBuilt<G> {
-    /// The game.
-    pub game: G,
-    /// The command name (`quixo`).
-    pub command: &'static str,
-    /// What the symmetry classes are called in the report: `rotation and reflection`.
-    pub symmetry: &'static str,
-    /// Whether to report distinct states (games whose positions are the mover's view).
-    pub states: bool,
-    /// Whether solving keeps its tiers in files even without `--db`.
-    pub stored: bool,
-    /// A check of its own before solving (else: the values of every tier must fit).
-    pub check: Option<Check<G>>,
-    /// The parameter values, recorded in a database.
-    pub params: serde_json::Value,
+    /// Whether `--dump` writes every position as CSV ([`Hooks::dump`]).
+    const DUMPS: bool = false;
+
+    /// Whether `--compact` applies: the game's tables hold both sides to move
+    /// (`TierGame::sides`), so that a finished database may keep one side's values and
+    /// derive the other's (chess endings).
+    const COMPACTS: bool = false;
+
+    /// Refuses sizes out of reach that the engine's memory plan cannot tell
+    /// ([`Built::check`]).
+    ///
+    /// # Errors
+    /// What would be needed, and why it is refused.
+    fn check(game: &G, memory_limit: Option<u64>, stored: bool) -> Result<(), TooBig> {
+        let _ = (game, memory_limit, stored);
+        Ok(())
+    }
+
+    /// Whether solving keeps the tiers in files even without `--db`
+    /// ([`Built::needs_storage`]).
+    fn needs_storage(game: &G) -> bool {
+        let _ = game;
+        false
+    }
+
+    /// Whether it is a set of tables solved as one (a chess tablebase): the run logs a line
+    /// per table and always resumes into a database ([`Built::logs_tiers`],
+    /// [`Built::resumes`]).
+    fn is_set(game: &G) -> bool {
+        let _ = game;
+        false
+    }
+
+    /// Whether its report reads every value, so that across ranks rank 0 keeps them all.
+    fn reads_every_value(game: &G) -> bool {
+        let _ = game;
+        false
+    }
+
+    /// The report of a solution ([`standard`]: the start's value and the totals).
+    ///
+    /// # Errors
+    /// A value that cannot be read.
+    fn report(solution: &TierSolution<'_, G>, about: &About) -> Result<Report, Error> {
+        standard(solution, about)
+    }
+
+    /// Writes every position with its value as CSV (games that say [`Hooks::DUMPS`]).
+    ///
+    /// # Errors
+    /// A write that fails, or a value that cannot be read.
+    fn dump(solution: &TierSolution<'_, G>, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let _ = (solution, out);
+        Err(std::io::Error::other("this game has no --dump"))
+    }
 }
 
-impl<G: Notation + Send + Sync + 'static> Built for TierBuilt<G> {
+/// The standard tier game's entry: every [`Hooks`] default.
+pub struct Standard;
+
+impl<G: Notation> Hooks<G> for Standard {}
+
+/// Connect-4's entry: its tiers in files (a temporary directory without `--db`), and a
+/// bound on its positions before the engine's plan (which cannot know a sorted tier's
+/// size before finding it).
+pub struct Connect4Sizes;
+
+impl Hooks<Connect4> for Connect4Sizes {
+    fn check(g: &Connect4, _limit: Option<u64>, _stored: bool) -> Result<(), TooBig> {
+        let bound = position_bound(g.width(), g.height());
+        if bound > 1e12 {
+            return Err(TooBig::Positions {
+                bound,
+                largest: "the largest board solved here is 6x5, 2.8e9",
+            });
+        }
+        if g.width() > 16 {
+            return Err(TooBig::Columns {
+                width: g.width(),
+                max: 16,
+            });
+        }
+        Ok(())
+    }
+
+    fn needs_storage(_: &Connect4) -> bool {
+        true
+    }
+}
+
+/// A tier game built from its parameters, with its entry's [`Hooks`].
+pub struct TierBuilt<G, H = Standard> {
+    game: G,
+    about: &'static About,
+    /// The parameter values, recorded in a database.
+    params: serde_json::Value,
+    hooks: PhantomData<H>,
+}
+
+impl<G, H> TierBuilt<G, H> {
+    /// `game`, described by `about`, built from the parameter values `params` (a database
+    /// records them).
+    pub fn new(game: G, about: &'static About, params: serde_json::Value) -> Self {
+        TierBuilt {
+            game,
+            about,
+            params,
+            hooks: PhantomData,
+        }
+    }
+
+    /// The game.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+}
+
+impl<G: Notation + Send + Sync + 'static, H: Hooks<G>> Built for TierBuilt<G, H> {
     fn name(&self) -> String {
         self.game.name()
     }
@@ -46,7 +155,15 @@ impl<G: Notation + Send + Sync + 'static> Built for TierBuilt<G> {
     }
 
     fn needs_storage(&self) -> bool {
-        self.stored
+        H::needs_storage(&self.game)
+    }
+
+    fn logs_tiers(&self) -> bool {
+        H::is_set(&self.game)
+    }
+
+    fn resumes(&self) -> bool {
+        H::is_set(&self.game)
     }
 
     /// The engine's own plan (the one it checks again before it allocates).
@@ -54,36 +171,26 @@ impl<G: Notation + Send + Sync + 'static> Built for TierBuilt<G> {
         retrograde_tier::memory_plan(&self.game, stored)
     }
 
-    fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), crate::TooBig> {
-        match self.check {
-            Some(f) => f(&self.game, memory_limit, stored),
-            None => Ok(()),
-        }
+    fn check(&self, memory_limit: Option<u64>, stored: bool) -> Result<(), TooBig> {
+        H::check(&self.game, memory_limit, stored)
     }
 
-    fn solve(&self, opts: &SolveOptions) -> Result<Box<dyn Answer + '_>, Error> {
-        let opts = recorded(opts, self.command, &self.params);
-        let solution = retrograde_tier::solve(&self.game, &opts)?;
-        Ok(Box::new(TierAnswer {
+    fn on_ranks(&self) -> bool {
+        true
+    }
+
+    /// Across ranks, rank 0 answers as one process: from the files it puts together when
+    /// the tiers go to files, else from the tiers it gathers (a start's, or a game's root
+    /// tiers when values are kept).
+    fn solve_over(&self, opts: &SolveOptions, ex: &dyn Exchange) -> Result<Solved<'_>, Error> {
+        let mut opts = recorded(opts, self.about.name, &self.params);
+        opts.keep_values |= ex.size() > 1 && H::reads_every_value(&self.game);
+        let (solution, traffic) = solve_tiers(&self.game, &opts, ex)?;
+        let answer = Box::new(TierAnswer {
             built: self,
             solution,
-        }))
-    }
-
-    fn solve_distributed(
-        &self,
-        opts: &SolveOptions,
-        ex: &dyn retrograde_solve::exchange::Exchange,
-    ) -> Result<(Box<dyn Answer + '_>, retrograde_tier::Traffic), Error> {
-        let opts = recorded(opts, self.command, &self.params);
-        let (solution, traffic) = retrograde_tier::solve_distributed(&self.game, &opts, ex, false)?;
-        Ok((
-            Box::new(TierAnswer {
-                built: self,
-                solution,
-            }),
-            traffic,
-        ))
+        });
+        Ok(Solved { answer, traffic })
     }
 
     fn open(&self, storage: Arc<dyn Storage>) -> Result<Option<Box<dyn Answer + '_>>, Error> {
@@ -98,51 +205,14 @@ impl<G: Notation + Send + Sync + 'static> Built for TierBuilt<G> {
     }
 }
 
-struct TierAnswer<'b, G: Notation> {
-    built: &'b TierBuilt<G>,
+struct TierAnswer<'b, G: Notation, H> {
+    built: &'b TierBuilt<G, H>,
     solution: TierSolution<'b, G>,
 }
 
-impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
+impl<G: Notation + Send + Sync + 'static, H: Hooks<G>> Answer for TierAnswer<'_, G, H> {
     fn report(&self) -> Result<Report, Error> {
-        let st = self.solution.stats().clone();
-        let game = self.solution.game();
-        let start = match game.start() {
-            Some(p) => self.solution.scored(&p)?,
-            None => None,
-        }
-        .ok_or_else(|| Error::Unsupported("this game has no start".into()))?;
-        let mut lines = Vec::new();
-        let mut fields = Vec::new();
-        if st.classes != st.positions || !self.built.symmetry.is_empty() {
-            let by = match self.built.symmetry {
-                "" => "symmetry",
-                named => named,
-            };
-            lines.push(format!("positions up to {by} {}", st.classes));
-            fields.push(("symmetry_reduced".into(), serde_json::json!(st.classes)));
-        }
-        if self.built.states {
-            lines.push(format!(
-                "distinct boards seen by the player to move {}",
-                st.states
-            ));
-            fields.push(("states".into(), serde_json::json!(st.states)));
-        }
-        fields.push((
-            "tier_sizes".into(),
-            serde_json::json!(self.solution.tier_sizes()),
-        ));
-        Ok(Report {
-            game: self.built.command.into(),
-            first_line: None,
-            lines,
-            fields,
-            standard: Some((start.value().unwrap_or(Value::Draw), st)),
-            score: <G::Score as Scoring<G>>::SCORED.then_some(start),
-            timed: true,
-            example: None,
-        })
+        H::report(&self.solution, self.built.about)
     }
 
     fn query(&self, q: &Query) -> Result<QueryAnswer, QueryError> {
@@ -154,8 +224,79 @@ impl<G: Notation + Send + Sync + 'static> Answer for TierAnswer<'_, G> {
         side: &str,
         from: Option<&str>,
     ) -> Result<(Box<dyn DynSession + '_>, String), QueryError> {
-        session(&self.solution, self.built.title(), side, from)
+        if from.is_none() && self.solution.game().start().is_none() {
+            return Err(QueryError::Unanswered(Unanswered::NoStartPosition));
+        }
+        session(&self.solution, self.built.game.title(), side, from)
     }
+
+    fn dump(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        H::dump(&self.solution, out)
+    }
+}
+
+/// The standard report of a tier game: the start's value (with its score, for a game with
+/// scores) and the totals; the positions up to symmetry (named by the game's
+/// [`About::symmetry`]) when symmetry reduced them; the boards seen by the player to move
+/// for a game stored as the mover sees it ([`TierGame::MOVER_VIEW`]); each tier's size.
+///
+/// # Errors
+/// A value that cannot be read; a game without a start.
+pub fn standard<G: Notation>(
+    solution: &TierSolution<'_, G>,
+    about: &About,
+) -> Result<Report, Error> {
+    let st = solution.stats().clone();
+    let game = solution.game();
+    let start = match game.start() {
+        Some(p) => solution.scored(&p)?,
+        None => None,
+    }
+    .ok_or_else(|| Error::Unsupported("this game has no start".into()))?;
+    let mut lines = Vec::new();
+    let mut fields = Vec::new();
+    if st.classes != st.positions || !about.symmetry.is_empty() {
+        let by = match about.symmetry {
+            "" => "symmetry",
+            named => named,
+        };
+        lines.push(format!("positions up to {by} {}", st.classes));
+        fields.push(("symmetry_reduced".into(), serde_json::json!(st.classes)));
+    }
+    if G::MOVER_VIEW {
+        lines.push(format!(
+            "distinct boards seen by the player to move {}",
+            st.states
+        ));
+        fields.push(("states".into(), serde_json::json!(st.states)));
+    }
+    fields.push((
+        "tier_sizes".into(),
+        serde_json::json!(solution.tier_sizes()),
+    ));
+    Ok(Report {
+        game: about.name.into(),
+        first_line: None,
+        lines,
+        fields,
+        standard: Some((start.value().unwrap_or(Value::Draw), st)),
+        score: <G::Score as Scoring<G>>::SCORED.then_some(start),
+        timed: true,
+        example: None,
+        taken: None,
+    })
+}
+
+/// Solves `game` over `ex`: in one process every tier is kept when values are
+/// ([`SolveOptions::keep_values`]); across ranks, rank 0 keeps what its answer reads (see
+/// `retrograde_tier::solve_distributed`).
+pub(crate) fn solve_tiers<'g, G: TierGame>(
+    game: &'g G,
+    opts: &SolveOptions,
+    ex: &dyn Exchange,
+) -> Result<(TierSolution<'g, G>, Traffic), Error> {
+    let whole = ex.size() == 1 && opts.keep_values;
+    retrograde_tier::solve_distributed(game, opts, ex, whole)
 }
 
 /// `opts` with what a database records to rebuild the game: its command and arguments.

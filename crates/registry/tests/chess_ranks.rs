@@ -1,15 +1,16 @@
-//! Chess across ranks (`Built::solve_distributed`, ranks that are threads of this process):
+//! Chess across ranks (`Built::solve` over ranks that are threads of this process):
 //! rank 0's report of an ending, and of a set of endings, is one process's, with the tiers
 //! in memory and in files, on 1 to 3 ranks.
 
 use retrograde_registry::{entry, Args, Built, Report};
-use retrograde_solve::exchange::{run_local, Exchange};
+use retrograde_solve::exchange::{run_local, Exchange, Solo};
 use retrograde_tier::{MemStorage, SolveOptions, Storage};
 use std::sync::Arc;
 
 fn built(args: serde_json::Value) -> Box<dyn Built> {
     let e = entry("chess").expect("chess");
-    (e.build)(&Args::from_json(e.params, &args).expect("parameters")).expect("a game")
+    e.build(&Args::from_json(e.params, &args).expect("parameters"))
+        .expect("a game")
 }
 
 /// A report without what depends on the clock: the seconds of a set's lines and JSON.
@@ -54,13 +55,14 @@ fn check(args: serde_json::Value) {
     let b = built(args.clone());
     for stored in [false, true] {
         let storage = || stored.then(|| Arc::new(MemStorage::new()) as Arc<dyn Storage>);
-        let one = b.solve(&options(storage())).unwrap().report().unwrap();
+        let one = b.solve(&options(storage()), &Solo).unwrap();
+        let one = one.answer.report().unwrap();
         let want = untimed(&one);
         assert!(want.1.len() > 2, "{args}: {:?}", want.1);
         for k in 1..=3 {
             let got = run_local(k, |ex| {
                 let opts = options(storage());
-                let (answer, _) = b.solve_distributed(&opts, ex).unwrap();
+                let answer = b.solve(&opts, ex).unwrap().answer;
                 (ex.rank() == 0).then(|| untimed(&answer.report().unwrap()))
             });
             let got = got.into_iter().next().flatten().expect("rank 0's report");

@@ -5,6 +5,7 @@
 
 use retrograde_registry::chess::{dtm, ProbeError, Tablebase, Wdl};
 use retrograde_registry::{entry, Args, Built, Query, QueryError};
+use retrograde_solve::exchange::Solo;
 use retrograde_solve::Value;
 use retrograde_tier::{DirStorage, Error, SolveOptions};
 use std::sync::{Arc, OnceLock};
@@ -12,7 +13,8 @@ use std::sync::{Arc, OnceLock};
 /// The registry's game of `args` (the parameters as `database.json` records them).
 fn built(game: &str, args: serde_json::Value) -> Box<dyn Built> {
     let e = entry(game).expect("a built-in game");
-    (e.build)(&Args::from_json(e.params, &args).expect("parameters")).expect("a game")
+    e.build(&Args::from_json(e.params, &args).expect("parameters"))
+        .expect("a game")
 }
 
 /// Solves `game` into `dir`, as `retrograde game ... --db DIR` does.
@@ -20,14 +22,14 @@ fn solve_into(game: &str, args: serde_json::Value, dir: &std::path::Path) {
     let built = built(game, args);
     let mut opts = SolveOptions::default();
     opts.storage = Some(Arc::new(DirStorage::new(dir.to_path_buf())));
-    built.solve(&opts).expect("solved");
+    built.solve(&opts, &Solo).expect("solved");
 }
 
 /// The report of `ending` solved alone (in memory), as `retrograde game chess ENDING`
 /// prints it.
 fn report_alone(ending: &str) -> retrograde_registry::Report {
     let alone = built("chess", serde_json::json!({ "material": ending }));
-    let answer = alone.solve(&SolveOptions::default()).unwrap();
+    let answer = alone.solve(&SolveOptions::default(), &Solo).unwrap().answer;
     answer.report().unwrap()
 }
 
@@ -108,7 +110,7 @@ fn probes_agree_with_each_ending_solved_alone() {
     let probe = tb.probe().unwrap();
     for ending in ["KQvK", "KRvK", "KPvK", "KvKR", "KNvK"] {
         let alone = built("chess", serde_json::json!({ "material": ending }));
-        let answer = alone.solve(&SolveOptions::default()).unwrap();
+        let answer = alone.solve(&SolveOptions::default(), &Solo).unwrap().answer;
         for fen in sample(ending, 150) {
             // Both refuse what is no position (kings side by side, the side not to move
             // in check), or both answer.
@@ -200,7 +202,7 @@ fn the_longest_mates_by_side_are_each_ending_reports() {
     let mut opts = SolveOptions::default();
     opts.storage = Some(Arc::new(DirStorage::new(dir.path().to_path_buf())));
     opts.compact = true;
-    built.solve(&opts).unwrap();
+    built.solve(&opts, &Solo).unwrap();
     let compact = Tablebase::open(dir.path()).unwrap();
     let err = compact.probe().unwrap().longest_mates().unwrap_err();
     assert!(err.to_string().contains("compact"), "{err}");

@@ -3,12 +3,15 @@
 //! whose message says what was expected.
 
 use retrograde_registry::{entry, Answer, Args, Built, QueryError, Unanswered};
+use retrograde_solve::exchange::Solo;
 use retrograde_tier::SolveOptions;
 
 /// The registry's game of `args`, solved in memory.
 fn solved(game: &str, args: serde_json::Value) -> (Box<dyn Built>, SolveOptions) {
     let e = entry(game).expect("a built-in game");
-    let built = (e.build)(&Args::from_json(e.params, &args).expect("parameters")).expect("a game");
+    let built = e
+        .build(&Args::from_json(e.params, &args).expect("parameters"))
+        .expect("a game");
     (built, SolveOptions::default())
 }
 
@@ -22,7 +25,7 @@ fn refusal(answer: &dyn Answer, side: &str, from: Option<&str>) -> QueryError {
 #[test]
 fn a_side_that_names_no_side_is_refused_with_the_names() {
     let (built, opts) = solved("tictactoe", serde_json::json!({}));
-    let answer = built.solve(&opts).unwrap();
+    let answer = built.solve(&opts, &Solo).unwrap().answer;
     let e = refusal(&*answer, "purple", None);
     let QueryError::Side(side) = &e else {
         panic!("{e:?}")
@@ -41,7 +44,7 @@ fn a_side_that_names_no_side_is_refused_with_the_names() {
 #[test]
 fn a_start_position_is_read_by_the_game_s_notation() {
     let (built, opts) = solved("tictactoe", serde_json::json!({}));
-    let answer = built.solve(&opts).unwrap();
+    let answer = built.solve(&opts, &Solo).unwrap().answer;
     let e = refusal(&*answer, "1", Some("xx"));
     assert!(matches!(e, QueryError::Position { .. }), "{e:?}");
     assert!(e.to_string().contains("expected"), "{e}");
@@ -56,7 +59,7 @@ fn a_start_position_is_read_by_the_game_s_notation() {
 #[test]
 fn games_played_from_their_start_only_or_from_a_position_only_say_so() {
     let (built, opts) = solved("pebbles", serde_json::json!({}));
-    let answer = built.solve(&opts).unwrap();
+    let answer = built.solve(&opts, &Solo).unwrap().answer;
     let e = refusal(&*answer, "1", Some("5"));
     assert!(
         matches!(e, QueryError::Unanswered(Unanswered::FromStartOnly)),
@@ -65,7 +68,7 @@ fn games_played_from_their_start_only_or_from_a_position_only_say_so() {
     assert!(answer.session("1", None).is_ok());
 
     let (built, opts) = solved("chess", serde_json::json!({ "material": "KQvK" }));
-    let answer = built.solve(&opts).unwrap();
+    let answer = built.solve(&opts, &Solo).unwrap().answer;
     let e = refusal(&*answer, "white", None);
     assert!(
         matches!(e, QueryError::Unanswered(Unanswered::NoStartPosition)),
@@ -90,7 +93,7 @@ fn a_message_does_not_repeat_its_cause() {
         text
     }
     let (built, opts) = solved("chess", serde_json::json!({ "material": "KQvK" }));
-    let answer = built.solve(&opts).unwrap();
+    let answer = built.solve(&opts, &Solo).unwrap().answer;
     let e = refusal(&*answer, "white", Some("8/8/8/4k3/8/8/8/4KQ2 w KQ - 0 1"));
     assert!(matches!(e, QueryError::Position { .. }), "{e:?}");
     assert_eq!(chain(&e), e.to_string());

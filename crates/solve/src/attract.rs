@@ -72,7 +72,7 @@
 //! assert_eq!(sub.via[1], NONE); // forced
 //! ```
 
-use crate::retro::prefetch;
+use crate::hint::prefetch;
 use retrograde_graph::{BitSet, Graph, TurnRule};
 
 /// No vertex: the move of a vertex that joined an attractor because it was forced (its owner

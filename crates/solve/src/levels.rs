@@ -71,12 +71,11 @@
 //! graph). Across ranks, also one level's update buffers (4 bytes an update sent or
 //! received). The cells become the remoteness array in place.
 
+use crate::cell::{packed_decided, packed_is_open, packed_state, LOSS, LOW, OPEN, TIE, WIN};
 use crate::error::{places, Error};
 use crate::exchange::Exchange;
+use crate::hint::prefetch;
 use crate::place::Placement;
-use crate::retro::{
-    packed_decided, packed_is_open, packed_state, prefetch, LOSS, LOW, OPEN, TIE, WIN,
-};
 use crate::scored::{signed, ScoreLevels};
 use crate::share::{terminal, Share};
 use crate::solution::{Solution, NONE};

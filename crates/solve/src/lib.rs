@@ -27,12 +27,16 @@
 #![warn(missing_docs)]
 
 pub mod attract;
+mod cell;
 pub mod csv;
 pub mod dgraph;
+mod driver;
 mod error;
 pub mod exchange;
+mod hint;
 mod levels;
 mod moves;
+mod options;
 pub mod place;
 mod retro;
 mod scored;
@@ -44,29 +48,15 @@ mod value;
 mod verify;
 
 pub use dgraph::DistGraph;
-pub use error::Error;
-pub use retro::{
-    prefetch, solve, solve_distributed, solve_share, solve_with_options, solve_with_phases,
-    terminal_score, terminal_value, Engine, Phases, SolveOptions,
+pub use driver::{
+    solve, solve_distributed, solve_share, solve_with_options, solve_with_phases, terminal_score,
+    terminal_value,
 };
+pub use error::Error;
+pub use hint::prefetch;
+pub use options::{Engine, Phases, Rules, SolveOptions};
 pub use retrograde_graph::{Graph, Primitive};
 pub use share::Share;
 pub use solution::{Counts, DistSolution, Solution};
 pub use value::{Outcome, Scored, Value};
 pub use verify::{verify, verify_share, Violation};
-
-/// What the rules say beyond the graph.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Rules {
-    /// The value of a position with no move, for the player to move there: a loss by default
-    /// (normal play); a win gives misère play; a tie ends the game level.
-    pub no_move: Primitive,
-}
-
-impl Default for Rules {
-    fn default() -> Self {
-        Rules {
-            no_move: Primitive::Loss,
-        }
-    }
-}

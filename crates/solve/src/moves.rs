@@ -25,8 +25,8 @@
 
 use crate::error::Error;
 use crate::exchange::Exchange;
+use crate::hint::prefetch;
 use crate::place::Placement;
-use crate::retro::prefetch;
 use crate::share::{ask_holders, terminal, Share};
 use crate::solution::{Solution, NONE};
 use crate::value::{Outcome, Scored, Value};

@@ -23,9 +23,9 @@
 //!    on the values, never on the order of the queue or the number of threads.
 //!
 //! This file is the sequential solver, the readable reference. `levels.rs` computes the same
-//! values level by level on many threads, in one process or across ranks;
-//! [`solve_with_options`] (and [`solve_share`], for ranks) picks one of the two ([`Engine`])
-//! and both share the best-move pass.
+//! values level by level on many threads, in one process or across ranks; the driver
+//! (`driver.rs`: `solve_with_options`, and `solve_share` for ranks) picks one of the two and
+//! both share the best-move pass.
 //!
 //! # Memory
 //! Beside the graph, while solving: 4 bytes per vertex of cells (the counter of moves not yet
@@ -36,186 +36,14 @@
 //! best-move array is made. A scored graph adds the 8-byte score array (written as each
 //! vertex is decided; on huge pages) and, briefly, its seeds grouped by score level.
 
-use crate::error::Error;
-use crate::exchange::{Exchange, Solo};
-use crate::place::Placement;
+use crate::cell::{packed_decided, packed_is_open, packed_state, LOSS, LOW, OPEN, TIE, WIN};
+use crate::hint::prefetch;
 use crate::scored::{signed, ScoreLevels};
-use crate::share::{terminal, Share};
-use crate::solution::{DistSolution, Solution, NONE};
-use crate::value::{Outcome, Scored, Value};
-use crate::DistGraph;
-use crate::Rules;
+use crate::share::terminal;
+use crate::solution::{Solution, NONE};
+use crate::value::Outcome;
+use crate::{Engine, Phases, Rules};
 use retrograde_graph::{Graph, TurnRule};
-
-pub(crate) const WIN: u8 = Outcome::Win as u8;
-pub(crate) const LOSS: u8 = Outcome::Loss as u8;
-pub(crate) const TIE: u8 = Outcome::Tie as u8;
-/// Undecided while solving; whatever is still undecided at the end is a draw.
-pub(crate) const OPEN: u8 = Outcome::Draw as u8;
-
-/// The value the rules fix at `v` (a primitive label, or the no-move rule at a dead end), if
-/// any. Such a vertex is terminal: it has no best move. A vertex with a score is terminal too,
-/// and has the value of its score's sign ([`terminal_score`] says by how much).
-pub fn terminal_value(g: &Graph, rules: &Rules, v: u32) -> Option<Value> {
-    terminal_score(g, rules, v).and_then(Scored::value)
-}
-
-/// The value the rules fix at `v`, if any, as a score: its score, or a label (or the no-move
-/// rule at a dead end) as +1, -1 or 0.
-pub fn terminal_score(g: &Graph, rules: &Rules, v: u32) -> Option<Scored> {
-    crate::share::terminal(g, rules, v)
-}
-
-/// Solves every vertex of `g` under `rules`.
-///
-/// # Complexity
-/// O(n + m) time; memory as described in the module docs.
-///
-/// # Example
-/// ```
-/// use retrograde_graph::GraphBuilder;
-/// use retrograde_solve::{solve, Rules, Value};
-/// // Pebbles 0..=10, take 1 or 2: v is lost exactly when v % 3 == 0.
-/// let mut b = GraphBuilder::new();
-/// for v in 1..=10u32 {
-///     b.add_edge(v, v - 1);
-///     if v >= 2 { b.add_edge(v, v - 2); }
-/// }
-/// let g = b.build().unwrap();
-/// let s = solve(&g, &Rules::default());
-/// assert_eq!(s.value(10), Value::Win(7));
-/// assert_eq!(s.value(9), Value::Loss(6));
-/// assert_eq!(s.best_move(10), Some(9));
-/// ```
-pub fn solve(g: &Graph, rules: &Rules) -> Solution {
-    solve_with_phases(g, rules).0
-}
-
-/// Time spent in each phase of [`solve`], and the work done.
-#[derive(Copy, Clone, Debug, Default, PartialEq)]
-pub struct Phases {
-    /// Seeding the terminals and spreading wins and losses.
-    pub propagate: std::time::Duration,
-    /// Spreading ties (and turning the solver's cells into the solution's arrays).
-    pub ties: std::time::Duration,
-    /// Choosing best moves.
-    pub best_moves: std::time::Duration,
-    /// Reverse edges looked at while spreading wins and losses (the same for both engines).
-    pub edges_scanned: u64,
-    /// The engine that computed the values: `Sequential` or `Parallel` (never `Auto`).
-    pub engine: Engine,
-    /// Threads the values were computed with: 1 for the sequential engine, else the size of
-    /// the rayon pool the parallel engine ran in.
-    pub threads: usize,
-}
-
-/// [`solve`], also reporting how long each phase took.
-pub fn solve_with_phases(g: &Graph, rules: &Rules) -> (Solution, Phases) {
-    solve_with_options(g, rules, &SolveOptions::default())
-}
-
-/// What to compute beyond values, and how.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct SolveOptions {
-    /// Choose a best move for every vertex (default). Without them the solution has values
-    /// only ([`Solution::has_best_moves`] is false), which saves a pass over all edges when
-    /// only totals are wanted.
-    pub best_moves: bool,
-    /// Which solver computes the values. Every engine gives the same solution, bit for bit.
-    pub engine: Engine,
-}
-
-impl Default for SolveOptions {
-    fn default() -> Self {
-        SolveOptions {
-            best_moves: true,
-            engine: Engine::Auto,
-        }
-    }
-}
-
-/// Which solver computes the values. The choice changes the time taken, never the solution
-/// (outcomes, remoteness and best moves are the same for every engine and thread count).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub enum Engine {
-    /// The parallel engine when the current rayon pool has more than one thread, else the
-    /// sequential one (default).
-    #[default]
-    Auto,
-    /// The sequential FIFO solver: the readable reference.
-    Sequential,
-    /// The level-synchronous parallel solver, on the threads of the current rayon pool
-    /// (`rayon::ThreadPool::install` chooses the pool). Graphs too big for its packed cells
-    /// (more than 2^30 vertices, or a vertex with 2^30 moves or more) are solved by the
-    /// sequential engine instead.
-    Parallel,
-}
-
-/// [`solve`] with options, also reporting how long each phase took.
-pub fn solve_with_options(g: &Graph, rules: &Rules, opts: &SolveOptions) -> (Solution, Phases) {
-    match solve_share(g, rules, opts, &Solo) {
-        Ok(solved) => solved,
-        // One process exchanges no message and falls back to the sequential engine where the
-        // parallel one does not fit: nothing can fail.
-        Err(e) => unreachable!("one process: {e}"),
-    }
-}
-
-/// [`solve_with_options`] on a [`Share`] of a graph: the values (and best moves) of the
-/// vertices `g` holds, by place, equal bit for bit to [`solve`]'s. Across the ranks of `ex`
-/// (every rank calls it with its share and the same rules and options; a collective) the
-/// level engine runs whatever `opts.engine` says: the sequential one needs a whole graph.
-///
-/// # Errors
-/// Across ranks: a graph the packed cells do not hold ([`Error::TooLarge`], the same on every
-/// rank), a malformed message from another rank.
-pub fn solve_share<G: Share + ?Sized>(
-    g: &G,
-    rules: &Rules,
-    opts: &SolveOptions,
-    ex: &dyn Exchange,
-) -> Result<(Solution, Phases), Error> {
-    let packed = if G::Place::ALONE {
-        g.fits_packed()
-    } else {
-        ex.all(g.fits_packed())
-    };
-    let parallel = packed
-        && match opts.engine {
-            Engine::Auto => rayon::current_num_threads() > 1,
-            Engine::Sequential => false,
-            Engine::Parallel => true,
-        };
-    let (mut s, mut phases) = match g.whole() {
-        Some(whole) if !parallel => solve_layout(whole, rules, packed),
-        _ if !packed => return Err(Error::TooLarge),
-        _ => crate::levels::values(g, rules, crate::levels::CHUNK, ex)?,
-    };
-    if opts.best_moves {
-        let clock = std::time::Instant::now();
-        s.best = crate::moves::best_moves(g, rules, &s, ex)?;
-        phases.best_moves = clock.elapsed();
-    }
-    Ok((s, phases))
-}
-
-/// [`solve_share`] on a rank's [`DistGraph`], with the part given as a [`DistSolution`]
-/// (by vertex id): what every rank calls with its share, for the same rules.
-///
-/// # Errors
-/// As [`solve_share`].
-pub fn solve_distributed(
-    g: &DistGraph,
-    rules: &Rules,
-    best_moves: bool,
-    ex: &dyn Exchange,
-) -> Result<DistSolution, Error> {
-    let opts = SolveOptions {
-        best_moves,
-        engine: Engine::Parallel,
-    };
-    DistSolution::new(g, solve_share(g, rules, &opts, ex)?.0)
-}
 
 /// The values (no best moves) from the sequential engine, with the cell layout chosen by the
 /// caller (tests compare both).
@@ -255,29 +83,6 @@ trait Cells {
 /// propagation reads about a vertex. Valid when counters and remoteness stay below 2^30.
 /// The level engine uses the same layout in atomic cells (`levels.rs`).
 struct Packed(Vec<u32>);
-
-/// The packed layout's tag position, and the mask of its counter or remoteness.
-pub(crate) const TAG: u32 = 30;
-pub(crate) const LOW: u32 = (1 << TAG) - 1;
-
-/// A packed cell: is it open (its value is the counter)?
-#[inline(always)]
-pub(crate) fn packed_is_open(cell: u32) -> bool {
-    cell >> TAG == 0
-}
-
-/// A packed cell's outcome code (`OPEN` for an open cell).
-#[inline(always)]
-pub(crate) fn packed_state(cell: u32) -> u8 {
-    ((cell >> TAG) as u8 + 3) & 3
-}
-
-/// The packed cell of a decided vertex.
-#[inline(always)]
-pub(crate) fn packed_decided(state: u8, remoteness: u32) -> u32 {
-    debug_assert!(remoteness <= LOW);
-    ((state as u32 + 1) & 3) << TAG | remoteness
-}
 
 impl Cells for Packed {
     #[inline(always)]
@@ -539,26 +344,11 @@ impl<C: Cells, K: Fn(usize, u32, u32) -> bool> crate::attract::Step for Decide<'
     }
 }
 
-/// A hint to bring `data[i]` into cache; no effect on results (and none off x86-64). Both
-/// engines' hot loops use it (the tier engine's too).
-#[inline(always)]
-pub fn prefetch<T>(data: &[T], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        if i < data.len() {
-            // SAFETY: a prefetch is a hint that never dereferences or faults, and SSE is part
-            // of every x86-64 target; the address is in bounds anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(data.as_ptr().wrapping_add(i).cast::<i8>()) };
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (data, i);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exchange::Solo;
+    use crate::share::Share;
     use proptest::prelude::*;
     use retrograde_graph::{GraphBuilder, Primitive};
 

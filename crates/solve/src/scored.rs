@@ -63,7 +63,7 @@
 //! agree on the next `K` with one reduction (the largest `K` any rank has left), so every rank
 //! runs every level, with no seed where it holds none.
 
-use crate::retro::WIN;
+use crate::cell::WIN;
 use std::collections::HashMap;
 
 /// The decided terminals other than ties, grouped by `|score|`: `(K, terminals of |score| K
@@ -128,6 +128,6 @@ mod tests {
             [(i64::MAX as u64, vec![3]), (5, vec![0, 2]), (1, vec![1, 4])]
         );
         assert_eq!(signed(i64::MAX as u64, WIN), i64::MAX);
-        assert_eq!(signed(i64::MAX as u64, crate::retro::LOSS), -i64::MAX);
+        assert_eq!(signed(i64::MAX as u64, crate::cell::LOSS), -i64::MAX);
     }
 }

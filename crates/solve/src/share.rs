@@ -8,10 +8,10 @@
 //! itself); moves name their other end by its global id, and [`Share::held`] says whether
 //! that end is held here, and where.
 
+use crate::cell::LOW;
 use crate::error::{places, Error};
 use crate::exchange::Exchange;
 use crate::place::{Placement, Whole};
-use crate::retro::LOW;
 use crate::{Rules, Scored, Value};
 use retrograde_graph::{Graph, Primitive, TurnRule};
 

@@ -1,11 +1,12 @@
 //! A database directory as the commands see it: a writer locks it first; a reader opens
-//! only a finished database and, when there is none, says why.
+//! only a finished database and, when there is none, says why; an error reading one says
+//! how to repair it.
 
-use crate::input;
+use crate::{input, mem};
 use anyhow::{anyhow, Result};
-use retrograde_registry::Kind;
+use retrograde_registry::{Kind, QueryError, RunError};
 use retrograde_solve::exchange::Exchange;
-use retrograde_tier::{read_meta, DirStorage, Storage, META};
+use retrograde_tier::{read_meta, DirStorage, Error, Storage, META};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -15,7 +16,7 @@ use std::sync::Arc;
 ///
 /// # Errors
 /// Another process writes `dir`, or the lock cannot be taken.
-pub fn for_writing(dir: &Path, ex: Option<&dyn Exchange>) -> Result<Arc<DirStorage>> {
+pub fn for_writing(dir: &Path, ex: &dyn Exchange) -> Result<Arc<DirStorage>> {
     let st = DirStorage::new(dir.to_path_buf());
     lock(&st, ex)?;
     Ok(Arc::new(st))
@@ -26,15 +27,15 @@ pub fn for_writing(dir: &Path, ex: Option<&dyn Exchange>) -> Result<Arc<DirStora
 ///
 /// # Errors
 /// Another process writes the directory, or the lock cannot be taken.
-pub fn lock(st: &DirStorage, ex: Option<&dyn Exchange>) -> Result<()> {
-    let mine = if ex.map_or(0, |w| w.rank()) == 0 {
+pub fn lock(st: &DirStorage, ex: &dyn Exchange) -> Result<()> {
+    let mine = if ex.rank() == 0 {
         st.lock().map_err(|e| anyhow!("{e}"))
     } else {
         Ok(())
     };
-    match ex {
-        Some(w) if w.size() > 1 => input::agree(mine, w),
-        _ => mine,
+    match ex.size() {
+        1 => mine,
+        _ => input::agree(mine, ex),
     }
 }
 
@@ -60,6 +61,97 @@ pub fn not_finished(dir: &Path) -> anyhow::Error {
         anyhow!(
             "{shown}: no database here (no {META}): `retrograde game NAME --db {shown}` or `retrograde solve FILE --db {shown}` writes one"
         )
+    }
+}
+
+/// A database opened by its directory alone, how to repair it, and its files.
+pub struct Opened {
+    /// What it holds, and its answers.
+    pub db: retrograde_registry::Opened,
+    /// How to repair it when a file turns out damaged: ``run `retrograde game NAME ...
+    /// --db DIR --resume` ``, or for a graph ``run `retrograde solve FILE --db DIR` ``.
+    pub repair: String,
+    /// Its files, to tell when they change on disk (a server opens it again then).
+    pub storage: Arc<DirStorage>,
+}
+
+impl Opened {
+    /// A lookup error as a message, with how to repair a damaged database.
+    pub fn fail(&self, e: QueryError) -> anyhow::Error {
+        let name = &self.db.name;
+        match e {
+            QueryError::Lookup(e) if e.is_damage() => {
+                anyhow!("{name}: {e}; {} to repair it", self.repair)
+            }
+            e => anyhow!("{name}: {e}"),
+        }
+    }
+}
+
+/// Opens the finished database in `dir`, whatever it holds: `query` and `serve` both use it.
+pub fn open(dir: &Path) -> Result<Opened> {
+    let files = Arc::new(DirStorage::new(dir.to_path_buf()));
+    let storage: Arc<dyn Storage> = files.clone();
+    let shown = dir.display().to_string();
+    if !dir.is_dir() {
+        anyhow::bail!("{shown}: not a directory (a database is the directory `--db DIR` wrote)");
+    }
+    // Only a finished database is read (its description is written last).
+    if !matches!(storage.size(META), Ok(Some(_))) {
+        return Err(not_finished(dir));
+    }
+    let opened = retrograde_registry::open(storage.clone());
+    // A graph database is repaired by solving the graph again (its solve does not resume);
+    // with its description damaged, its files say what it is.
+    let graph = match &opened {
+        Ok(o) => o.graph,
+        Err(_) => match read_meta(&*storage) {
+            Ok(Some(m)) => m.game == "graph",
+            _ => dir.join("graph.values").exists(),
+        },
+    };
+    let repair = match repair_command(dir, &*storage) {
+        Some(command) => format!("run `{command}`"),
+        None if graph => format!("solve the graph again with `retrograde solve FILE --db {shown}`"),
+        None => format!("solve again with --db {shown} --resume"),
+    };
+    match opened {
+        Ok(db) => Ok(Opened {
+            db,
+            repair,
+            storage: files,
+        }),
+        Err(e) if e.is_damage() => Err(anyhow!("{e}; {repair} to repair it")),
+        Err(e) => Err(anyhow!("{e}")),
+    }
+}
+
+/// A tier error with the game's name, and how to repair a damaged database.
+pub fn tier_error(name: &str, e: Error, has_db: bool) -> anyhow::Error {
+    if let Error::Memory { what, needed, .. } = &e {
+        let what = if what.is_empty() { "solving" } else { what };
+        return match mem::limit() {
+            Some(l) => anyhow!("{name}: {what} {}", mem::refusal(*needed, l)),
+            None => anyhow!(
+                "{name}: {what} needs about {} of memory, more than could be allocated",
+                mem::human(*needed)
+            ),
+        };
+    }
+    if e.is_damage() && has_db {
+        anyhow!("{name}: {e}; run the same command with --resume to solve the damaged part again")
+    } else {
+        anyhow!("{name}: {e}")
+    }
+}
+
+/// A run's error as `game` says it: a solve's or a database's with the game's name and how
+/// to repair a damaged database; a lock every rank met alike printed once (rank 0's).
+pub fn run_error(name: &str, e: RunError, has_db: bool, ex: &dyn Exchange) -> anyhow::Error {
+    match e {
+        RunError::Open(e) | RunError::Solve(e) => tier_error(name, e, has_db),
+        RunError::Lock(e) if ex.size() > 1 => input::agreed(anyhow!("{e}")),
+        e => anyhow::Error::new(e),
     }
 }
 

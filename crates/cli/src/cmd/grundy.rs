@@ -1,7 +1,8 @@
 //! `retrograde grundy`: Sprague-Grundy values (generalized, for loopy graphs) of a graph file.
 
 use super::Status;
-use crate::cli::{GraphArgs, GrundyArgs, GrundyOutput, NoMove};
+use crate::cli::{GrundyArgs, GrundyOutput};
+use crate::flags::{GraphArgs, NoMove};
 use crate::{input, mem, output};
 use anyhow::{anyhow, bail, Result};
 use retrograde_graph::Graph;

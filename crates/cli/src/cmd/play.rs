@@ -5,96 +5,19 @@
 //! standard input and output (no terminal needed: without one, each command read is echoed
 //! after the prompt, so a transcript reads like a session).
 
+use super::db::tier_error;
 use super::Status;
-use crate::cli::GraphArgs;
+use crate::cli::PlayArgs;
+use crate::flags::GraphPlay;
 use crate::games::PlayCommand;
-use crate::input;
-use anyhow::{anyhow, bail, Context, Result};
-use clap::Args;
+use crate::{input, mem, progress};
+use anyhow::{anyhow, bail, Result};
 use retrograde_games::play::{start_session, DynSession, PlayGraph};
-use retrograde_registry::QueryError;
+use retrograde_registry::{Answer, QueryError, Reuse, Run, RunError};
+use retrograde_solve::exchange::Solo;
 use retrograde_solve::solve;
-use retrograde_tier::{DirStorage, Storage};
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::Path;
-use std::path::PathBuf;
-use std::sync::Arc;
-
-const PLAY_HELP: &str = "\
-How to play:
-  The position is shown with its value for the side to move, then every legal move, best
-  first, with what it is worth to the side that plays it. Type a move as listed (b2,
-  take 2, 7, ne, ...) or a command: moves, show, hint, undo, help, quit. The engine
-  answers at once with a best move (the first of the best-valued ones as listed).
-  Commands are read line by line from standard input, so a script can play; without a
-  terminal each command is echoed after the prompt. An illegal move is reported with the
-  legal ones and play goes on. The end of the input ends the session (exit status 0).
-
-Values, for the player to move, with perfect play from both sides (plies = single moves):
-  win in 3    that player wins in 3 plies     loss in 8   loses in 8 at the latest
-  tie in 2    the game ends level in 2        draw        the game never ends
-  A drawn game goes on until you quit (a repeated position is pointed out); if the engine
-  would move forever without your turn coming (a cycle of its own), the game ends there
-  as a draw.
-
-Examples:
-  retrograde play tictactoe                          # you are X and move first
-  retrograde play tictactoe --side O                 # the engine opens
-  retrograde play pebbles --count 10 --take 1,2      # type \"take 1\" or just \"1\"
-  retrograde play graph examples/loopy.rg --start 8  # moves are vertex ids or names
-  retrograde play police-thief map.txt --side thief  # moves are n ne e se s sw w nw stay
-  printf 'b2\\nhint\\nundo\\nquit\\n' | retrograde play tictactoe";
-
-#[derive(Debug, Args)]
-#[command(after_help = PLAY_HELP)]
-pub struct PlayArgs {
-    #[command(subcommand)]
-    pub game: crate::games::PlayCommand,
-    /// Your side: `first` or `1` (the side that moves first), `second` or `2`, or a side's
-    /// name (X, O, policeman, thief, "player 1" in an arena). The engine plays the other.
-    #[arg(long, global = true, value_name = "SIDE", default_value = "first")]
-    pub side: String,
-}
-
-/// The flags of `play NAME` for tier games.
-#[derive(Clone, Debug, Default, Args)]
-pub struct PlayTierArgs {
-    /// Play from a finished database (`retrograde game NAME ... --db DIR`, the same
-    /// parameters) instead of solving first. A database of another game or size is
-    /// refused.
-    #[arg(long, value_name = "DIR")]
-    pub db: Option<PathBuf>,
-    /// Start from this position, in the game's notation (see `retrograde game NAME
-    /// --help`), instead of the start.
-    #[arg(long, value_name = "POSITION")]
-    pub position: Option<String>,
-}
-
-/// The long help of `play graph`.
-pub const GRAPH_ABOUT: &str = "Any game graph file (the formats of `retrograde solve`).\n\n\
-Moves are labelled by the successor's id, and by its name when the file gives one. The turn \
-passes on every move except go-again ones; in an arena the owner of a vertex moves there (the \
-sides are player 0 and player 1).";
-
-/// The examples of `play graph`.
-pub const GRAPH_EXAMPLES: &str = "Examples:\n  \
-    retrograde play graph examples/pebbles.rg            # starts at the file's start\n  \
-    retrograde play graph examples/arena.rg --side 2\n  \
-    retrograde play graph game.txt --start 5 --no-move win";
-
-/// `play graph FILE`.
-#[derive(Clone, Debug, Args)]
-pub struct GraphPlay {
-    /// The graph file (not standard input, which carries your moves).
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
-    #[command(flatten)]
-    pub graph: GraphArgs,
-    /// Where to start: a vertex id or a name from the file (default: the file's start,
-    /// else vertex 0).
-    #[arg(long, value_name = "V")]
-    pub start: Option<String>,
-}
 
 pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
     match &args.game {
@@ -121,9 +44,8 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
         PlayCommand::Game(choice, flags) => {
             let entry = choice.entry;
             let values = choice.args(true)?;
-            let built = (entry.build)(&values).map_err(|e| anyhow!("{e}"))?;
+            let built = entry.build(&values).map_err(|e| anyhow!("{e}"))?;
             let name = built.name();
-            let limit = crate::mem::limit_bytes();
             let fail = |e: retrograde_tier::Error| {
                 match (&flags.db, e.is_damage()) {
                 // `play` has no --resume: the repair is a solve by `game`.
@@ -132,46 +54,24 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
                     entry.name,
                     d.display()
                 ),
-                _ => super::game::tier_error(&name, e, false),
+                _ => tier_error(&name, e, false),
             }
             };
-            let mut _tmp = None;
-            let dir = flags
-                .db
-                .as_ref()
-                .map(|d| Arc::new(DirStorage::new(d.clone())));
-            let storage: Option<Arc<dyn Storage>> = match &dir {
-                Some(d) => Some(d.clone()),
-                None if built.needs_storage() => {
-                    let t = tempfile::Builder::new()
-                        .prefix("retrograde-tiers-")
-                        .tempdir()
-                        .map_err(|e| {
-                            anyhow!("cannot create a temporary directory for the tiers: {e}")
-                        })?;
-                    let s: Arc<dyn Storage> = Arc::new(DirStorage::new(t.path().to_path_buf()));
-                    _tmp = Some(t);
-                    Some(s)
-                }
-                None => None,
-            };
-            let opened = match (&flags.db, &storage) {
-                (Some(_), Some(st)) => built.open(st.clone()).map_err(fail)?,
-                _ => None,
-            };
-            let answer = match opened {
-                Some(a) => a,
-                None => {
-                    // No finished database there: solving writes one, as its one writer.
-                    if let Some(d) = &dir {
-                        d.lock().map_err(fail)?;
-                    }
-                    super::game::check(&*built, storage.is_some())?;
-                    let opts =
-                        super::game::options(storage.clone(), flags.db.is_some(), limit, true);
-                    super::game::solve(&*built, opts).map_err(fail)?
-                }
-            };
+            // A finished database is played as it is; without one, solving writes it.
+            let (bars, shown) = progress::tier_bars(built.logs_tiers());
+            let ran = Run::new(built)
+                .db(flags.db.clone())
+                .resume(flags.db.is_some())
+                .reuse(Reuse::Finished)
+                .memory(mem::limit())
+                .give_back(mem::give_back)
+                .progress(shown)
+                .start(&Solo);
+            bars.lock().unwrap_or_else(|p| p.into_inner()).finish();
+            let answer = ran.map_err(|e| match e {
+                RunError::Open(e) | RunError::Lock(e) | RunError::Solve(e) => fail(e),
+                e => anyhow::Error::new(e),
+            })?;
             let (session, intro) = answer
                 .session(&args.side, flags.position.as_deref())
                 .map_err(|e| match e {
@@ -181,29 +81,6 @@ pub fn run(args: &PlayArgs, out: &mut impl Write) -> Result<Status> {
             play(session, intro, &fail, out)
         }
     }
-}
-
-/// The longest command line read from standard input (`play`, the IOI protocol).
-pub const MAX_LINE: usize = 64 << 10;
-
-/// Reads line `number` of standard input into `line` (cleared first), at most [`MAX_LINE`]
-/// bytes; returns the bytes read, 0 at the end of the input.
-///
-/// # Errors
-/// A read error, or a longer line (which is neither kept whole nor echoed).
-pub fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>, number: u64) -> Result<usize> {
-    line.clear();
-    let n = io::Read::take(&mut *input, MAX_LINE as u64 + 1)
-        .read_until(b'\n', line)
-        .context("<stdin>: cannot read")?;
-    if n > MAX_LINE && line.last() != Some(&b'\n') {
-        let start = String::from_utf8_lossy(&line[..40]).into_owned();
-        bail!(
-            "<stdin>:{number}: a line longer than {} KiB (starting {start:?}…); commands are short",
-            MAX_LINE >> 10
-        );
-    }
-    Ok(n)
 }
 
 fn not_stdin(path: &Path) -> Result<()> {
@@ -231,7 +108,7 @@ fn play(
         out.write_all(session.prompt().as_bytes())?;
         out.flush()?;
         number += 1;
-        let n = read_line(&mut input, &mut line, number)?;
+        let n = input::read_command(&mut input, &mut line, number)?;
         if n == 0 {
             writeln!(out)?;
             out.write_all(session.end_of_input().as_bytes())?;

@@ -2,8 +2,8 @@
 //! opened as `query` opens them.
 
 use super::Status;
+use crate::cli::ServeArgs;
 use anyhow::{anyhow, bail, Context, Result};
-use clap::Args;
 use retrograde_registry::QueryError;
 use retrograde_serve::{Served, Source};
 use retrograde_tier::{DirStorage, META};
@@ -11,39 +11,6 @@ use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-#[derive(Debug, Args)]
-pub struct ServeArgs {
-    /// The database directories (`game NAME --db DIR` or `solve FILE --db DIR` wrote them).
-    #[arg(value_name = "DB", required = true)]
-    pub dbs: Vec<PathBuf>,
-    /// The port to listen on; 0 picks a free one (the URL printed says which).
-    #[arg(long, default_value_t = 8080)]
-    pub port: u16,
-    /// The address to listen on. The server has no access control: keep it on the loopback
-    /// address unless everyone who can reach it may read the databases.
-    #[arg(long, default_value = "127.0.0.1")]
-    pub host: String,
-}
-
-/// The server's limits, for `serve --help` (the numbers are `retrograde_serve`'s).
-pub const LIMITS: &str = "\
-Examples:
-  retrograde game connect4 --width 5 --height 4 --db c4 && retrograde serve c4
-  retrograde serve c4 t3 --port 0
-  curl 'http://127.0.0.1:8080/api/query?db=c4&moves=3,3'
-
-Limits (so that no client can stop the server answering others):
-  An answer lists at most 1000 moves, the best first, and \"more\": N counts the others
-  (the page shows \"and N more\"). A query replays at most 1000 moves. A lookup is given
-  up after 5 s, and at most 32 run at once: past either, HTTP 503 with {\"error\"} and
-  Retry-After. A connection with no request in flight for 10 s is closed (one that sends
-  nothing, or half a request); at most 512 are open (half of `ulimit -n` when lower), and
-  a new one closes the one idle the longest. The Host header must name the address the
-  server listens on (on loopback: a loopback address or localhost; with --host 0.0.0.0:
-  an address or localhost), else HTTP 403: a page of another site that points a name of
-  its own at this machine (DNS rebinding) cannot read the databases. A parameter given
-  twice (db=a&db=b) is HTTP 400.";
 
 pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<Status> {
     let mut served: Vec<Served> = Vec::new();
@@ -83,8 +50,8 @@ pub fn run(args: &ServeArgs, out: &mut impl Write) -> Result<Status> {
 /// The database in `dir` as served under `id`, opened as `query` opens it, and followed
 /// on disk ([`OnDisk`]).
 fn open(dir: &Path, id: String) -> Result<Served> {
-    let opened = super::query::open(dir)?;
-    let report = (opened.answer.report()).map_err(|e| opened.fail(QueryError::Lookup(e)))?;
+    let opened = super::db::open(dir)?;
+    let report = (opened.db.answer.report()).map_err(|e| opened.fail(QueryError::Lookup(e)))?;
     let source = OnDisk {
         dir: dir.to_path_buf(),
         id: id.clone(),
@@ -95,11 +62,11 @@ fn open(dir: &Path, id: String) -> Result<Served> {
         drawing: retrograde_registry::entry(&report.game)
             .map_or(retrograde_registry::Drawing::None, |e| e.drawing),
         game: report.game,
-        name: opened.name,
-        title: opened.title,
-        sides: opened.sides,
+        name: opened.db.name,
+        title: opened.db.title,
+        sides: opened.db.sides,
         example: report.example,
-        answer: opened.answer,
+        answer: opened.db.answer,
         repair: opened.repair,
         source: Box::new(source),
     })
@@ -157,7 +124,7 @@ mod tests {
 
     #[test]
     fn the_help_states_the_servers_limits() {
-        let help = super::LIMITS;
+        let help = crate::cli::LIMITS;
         for said in [
             format!("at most {MAX_LISTED} moves"),
             format!("replays at most {MAX_MOVES} moves"),

@@ -40,30 +40,26 @@ const PIECE: usize = 4 << 20;
 
 pub fn run(
     args: &SolveArgs,
-    ex: Option<&dyn Exchange>,
+    ex: &dyn Exchange,
     verbose: bool,
     started: Instant,
     out: &mut impl Write,
 ) -> Result<Status> {
     let path = args.file.as_deref();
-    let ranks = ex.filter(|w| w.size() > 1);
     // One writer at a time (rank 0 locks for the job): a second one stops here, before
     // reading its graph.
     let storage = args
         .db
         .as_deref()
-        .map(|dir| super::db::for_writing(dir, ranks))
+        .map(|dir| super::db::for_writing(dir, ex))
         .transpose()?;
     let storage = storage.as_deref().map(|s| s as &dyn Storage);
-    match ranks {
-        Some(ex) => {
-            let loaded = input::load_share(path, &args.graph, ex)?;
-            solve(&loaded, args, ex, storage, verbose, started, out)
-        }
-        None => {
-            let loaded = input::load(path, &args.graph)?;
-            solve(&loaded, args, &Solo, storage, verbose, started, out)
-        }
+    if ex.size() > 1 {
+        let loaded = input::load_share(path, &args.graph, ex)?;
+        solve(&loaded, args, ex, storage, verbose, started, out)
+    } else {
+        let loaded = input::load(path, &args.graph)?;
+        solve(&loaded, args, &Solo, storage, verbose, started, out)
     }
 }
 

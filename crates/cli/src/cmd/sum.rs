@@ -1,7 +1,8 @@
 //! `retrograde sum`: several impartial games played together (a disjunctive sum).
 
 use super::Status;
-use crate::cli::{FormatArg, GraphArgs, NoMove, SumArgs, SumOutput};
+use crate::cli::{SumArgs, SumOutput};
+use crate::flags::{FormatArg, GraphArgs, NoMove};
 use crate::{input, output};
 use anyhow::{anyhow, bail, Result};
 use retrograde_graph::Graph;

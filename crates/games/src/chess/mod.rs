@@ -52,23 +52,76 @@
 //! assert_eq!(s.value(&p).unwrap(), Some(Value::Win(1)));
 //! ```
 
+use crate::about::{About, Kind, Param, OPTIONAL};
 use crate::GameError;
 use cozy_chess::{
-    get_between_rays, get_bishop_moves, get_bishop_rays, get_king_moves, get_knight_moves,
-    get_pawn_attacks, get_rook_moves, get_rook_rays, BitBoard, Board, BoardBuilder, Color, File,
-    Piece, Rank, Square,
+    get_bishop_moves, get_bishop_rays, get_king_moves, get_knight_moves, get_pawn_attacks,
+    get_rook_moves, get_rook_rays, BitBoard, Board, BoardBuilder, Color, File, Piece, Rank, Square,
 };
 use retrograde_graph::Primitive;
-use retrograde_tier::NotationError;
 use retrograde_tier::{
-    Alternate, Dense, DenseIndex, Notation, SymmetricGame, Symmetries, TierGame, UnmoveGame,
-    Unmoves, Unscored,
+    Alternate, Dense, DenseIndex, SymmetricGame, Symmetries, TierGame, Unmoves, Unscored,
 };
 use std::cmp::Ordering;
 use std::fmt;
 
-/// The most pieces of an ending, kings included.
-pub const MAX_PIECES: usize = 5;
+/// What the game says of itself: its command, rules, parameters and notation.
+pub const ABOUT: About = About {
+    name: "chess",
+    about: "chess endings: exact depth to mate of every position (KQvK, KRPvKR, ...)",
+    help: "A chess ending given by its material, white first, capital letters with a \
+           small v between the sides: KQvK, KRvK, KPvK, KBNvK, KRvKB, KRPvKR (at most 5 \
+           pieces, kings included; kqvk or KQVK is refused, naming the spelling to use). Solves every position of \
+           the ending, and of every ending it converts into by a capture or a \
+           promotion, by retrograde analysis, and prints the totals by side to move, \
+           the longest win and a histogram of the depth to mate. Values are for the \
+           side to move: win in N / loss in N count plies to mate (mate in M moves is \
+           2M-1 plies for the winner to move); a tie is a stalemate or insufficient \
+           material ahead; a draw never ends (no 50-move rule, repetitions are not \
+           counted). No castling; en passant and every promotion are played. \
+           Positions are FEN (--position '8/8/8/4k3/8/8/8/4KQ2 w - - 0 1'), moves \
+           UCI (e2e4, e7e8q); `query DB --position FEN --moves e2e4,...` asks about \
+           the position after moves. --dump prints every position as CSV \
+           fen,outcome,remoteness. --up-to N solves every ending of up to N pieces \
+           instead (a tablebase set, each table once, with a report per ending; \
+           with --db it resumes where an interrupted run stopped). Cost: 3 pieces in \
+           about a second, 4 pieces in seconds to a minute, KRPvKR about 1.5 GB of \
+           values (use --db).",
+    examples: &[
+        "chess KQvK",
+        "chess KRvK --output json",
+        "chess KPvK --db kpk",
+        "chess KQvK --dump",
+        "chess --up-to 4 --db tb4",
+    ],
+    params: &[
+        Param {
+            name: "material",
+            help: "The ending, white first: KQvK, KRPvKR, ... (at most 5 pieces).",
+            kind: Kind::Text,
+            default: OPTIONAL,
+            positional: true,
+            value_name: "MATERIAL",
+        },
+        Param {
+            name: "up-to",
+            help: "Instead of one ending, every ending of up to N pieces (3, 4 or 5, kings \
+                   included), each table once: a tablebase set. With --db, an interrupted \
+                   run resumes where it stopped.",
+            kind: Kind::Number {
+                min: 3,
+                max: MAX_PIECES as u64,
+            },
+            default: OPTIONAL,
+            positional: false,
+            value_name: "N",
+        },
+    ],
+    moves: Some("a move in UCI notation, such as e2e4 or e7e8q"),
+    symmetry: "",
+};
+
+pub use crate::limits::MAX_PIECES;
 /// Pieces other than the kings.
 const MAX_OTHERS: usize = MAX_PIECES - 2;
 /// Black's bit in a piece code (a code is `kind | colour`, kind 1 = pawn .. 5 = queen).
@@ -747,6 +800,8 @@ pub struct Chess {
     swapped_pairs: [Box<[u8; 4096]>; 2],
     /// [`COLOURS`], or all [`KEEP`] when both colourings are solved apart.
     colours: &'static [u8; 1 << 12],
+    /// For a tablebase set ([`Chess::up_to`]), its number of pieces.
+    set: Option<usize>,
 }
 
 impl fmt::Debug for Chess {
@@ -793,7 +848,15 @@ impl Chess {
             return Err(GameError::UpTo { pieces });
         }
         let roots: Vec<Material> = (2..=pieces).flat_map(Material::all).collect();
-        Ok(Chess::named(&roots, format!("chess up to {pieces} pieces")))
+        let mut set = Chess::named(&roots, format!("chess up to {pieces} pieces"));
+        set.set = Some(pieces);
+        Ok(set)
+    }
+
+    /// The number of pieces of a tablebase set ([`Chess::up_to`]); `None` for endings
+    /// given by their material.
+    pub fn set(&self) -> Option<usize> {
+        self.set
     }
 
     /// The endings `roots` under the name `name`.
@@ -860,6 +923,7 @@ impl Chess {
             fixing,
             swapped_pairs,
             colours: &COLOURS,
+            set: None,
         }
     }
 
@@ -1573,670 +1637,6 @@ impl TierGame for Chess {
     }
 }
 
-impl Chess {
-    /// Calls `f` with the position after each legal move of `p` until it returns true;
-    /// returns whether it did (so `children(p, |_| true)` says whether `p` has a move).
-    ///
-    /// Moves come from the crate's attack tables on the position's bitboards. A move is
-    /// legal when the mover's king is not attacked after it; that is tested only where it
-    /// can fail: king moves, moves of pinned pieces, every move out of check, and en
-    /// passant (which empties two squares of a rank). Tested against the crate's own
-    /// legal moves (`Chess::legal_moves`), which `play` and `query` use for the moves'
-    /// names.
-    pub fn children(&self, p: &Pos, f: impl FnMut(Pos) -> bool) -> bool {
-        Chess::generate::<false>(p, f).0
-    }
-
-    /// [`Chess::children`], and with `QUIET` the quiet moves of the king and the pieces
-    /// (no pawn, no capture: the moves that stay in the tier of a position without an
-    /// en-passant right) are only counted, not made: returns whether `f` returned true, and
-    /// that count.
-    #[inline]
-    fn generate<const QUIET: bool>(p: &Pos, mut f: impl FnMut(Pos) -> bool) -> (bool, usize) {
-        let mut quiet = 0;
-        let b = Bits::of(p);
-        let us = usize::from(p.stm());
-        let them = 1 - us;
-        let occ = b.occ();
-        let ours = b.col[us];
-        let theirs = b.col[them];
-        let king = p.sq(us);
-        let ks = sq(king);
-        let n = p.mat().len();
-        let our_bit = if us == 0 { 0 } else { BLACK };
-        let colour = if us == 0 { Color::White } else { Color::Black };
-        // Every square side `them` attacks with our king off the board: where the king
-        // cannot go (a piece it would take does not guard its own square).
-        let danger = b.attacks(them, occ & !(1u64 << king));
-        let in_check = danger >> king & 1 != 0;
-        // Our pieces alone between our king and an enemy slider on its line.
-        let mut pinned = 0u64;
-        let snipers = (get_rook_rays(ks).0 & theirs & (b.kind[4] | b.kind[5]))
-            | (get_bishop_rays(ks).0 & theirs & (b.kind[3] | b.kind[5]));
-        for s in BitBoard(snipers) {
-            let between = get_between_rays(ks, s).0 & occ;
-            if between.count_ones() == 1 {
-                pinned |= between & ours;
-            }
-        }
-        // Whether moving our piece `from` -> `to`, capturing `victim` (a bit or 0), leaves
-        // our king safe.
-        let safe = |from: u8, to: u8, victim: u64, always: bool| -> bool {
-            if !always && !in_check && pinned >> from & 1 == 0 {
-                return true;
-            }
-            let o = (occ & !(1u64 << from) & !victim) | 1u64 << to;
-            !b.attacked(king, them, theirs & !victim, o)
-        };
-        let mut base = *p;
-        base.set_stm(base.stm() ^ 1);
-        base.set_ep(0);
-        // King moves.
-        let mut steps = get_king_moves(ks).0 & !ours & !b.kind[6] & !danger;
-        if QUIET {
-            quiet += (steps & !theirs).count_ones() as usize;
-            steps &= theirs;
-        }
-        for t in BitBoard(steps) {
-            let t = t as u8;
-            let victim = theirs & 1u64 << t;
-            let mut q = base;
-            q.set_sq(us, t);
-            if victim != 0 {
-                q.remove(p.slot_at(t).expect("a piece is captured"));
-            }
-            if f(q) {
-                return (true, quiet);
-            }
-        }
-        // Other pieces.
-        let (step, start, last): (i8, u8, u8) = if us == 0 { (8, 1, 7) } else { (-8, 6, 0) };
-        for j in 0..n {
-            let code = p.mat().code(j);
-            if code & BLACK != our_bit {
-                continue;
-            }
-            let from = p.sq(2 + j);
-            let kind = code & 7;
-            if kind != 1 {
-                let mut targets = Bits::reach(kind, from, occ) & !ours & !b.kind[6];
-                if QUIET {
-                    let empty = targets & !theirs;
-                    if !in_check && pinned >> from & 1 == 0 {
-                        quiet += empty.count_ones() as usize;
-                    } else {
-                        for t in BitBoard(empty) {
-                            quiet += usize::from(safe(from, t as u8, 0, false));
-                        }
-                    }
-                    targets &= theirs;
-                }
-                for t in BitBoard(targets) {
-                    let t = t as u8;
-                    let victim = theirs & 1u64 << t;
-                    if !safe(from, t, victim, false) {
-                        continue;
-                    }
-                    let mut q = base;
-                    let mut jj = j;
-                    if victim != 0 {
-                        let c = p.slot_at(t).expect("a piece is captured");
-                        q.remove(c);
-                        if c < j {
-                            jj -= 1;
-                        }
-                    }
-                    q.relocate(jj, t);
-                    if f(q) {
-                        return (true, quiet);
-                    }
-                }
-                continue;
-            }
-            // A pawn: (to, victim's square or 64, double push), at most two pushes, two
-            // captures and en passant.
-            let mut targets = [(0u8, 64u8, false); 5];
-            let mut count = 0;
-            let one = (from as i8 + step) as u8;
-            if occ >> one & 1 == 0 {
-                targets[count] = (one, 64, false);
-                count += 1;
-                let two = (one as i8 + step) as u8;
-                if from >> 3 == start && occ >> two & 1 == 0 {
-                    targets[count] = (two, 64, true);
-                    count += 1;
-                }
-            }
-            let attacks = get_pawn_attacks(sq(from), colour).0;
-            for t in BitBoard(attacks & theirs & !b.kind[6]) {
-                targets[count] = (t as u8, t as u8, false);
-                count += 1;
-            }
-            if p.ep() != 0 {
-                let file = p.ep() - 1;
-                let (to, victim) = if us == 0 {
-                    (40 + file, 32 + file)
-                } else {
-                    (16 + file, 24 + file)
-                };
-                if attacks >> to & 1 != 0 {
-                    targets[count] = (to, victim, false);
-                    count += 1;
-                }
-            }
-            for &(to, victim, double) in &targets[..count] {
-                let vbit = if victim < 64 { 1u64 << victim } else { 0 };
-                if !safe(from, to, vbit, victim < 64 && victim != to) {
-                    continue;
-                }
-                let mut q = base;
-                let mut jj = j;
-                if victim < 64 {
-                    let c = p.slot_at(victim).expect("a piece is captured");
-                    q.remove(c);
-                    if c < j {
-                        jj -= 1;
-                    }
-                }
-                if to >> 3 == last {
-                    q.remove(jj);
-                    for kind in 2..=5 {
-                        let mut r = q;
-                        r.insert(kind | our_bit, to);
-                        if f(r) {
-                            return (true, quiet);
-                        }
-                    }
-                    continue;
-                }
-                q.relocate(jj, to);
-                if double && Chess::ep_capture_legal(&q, to & 7) {
-                    q.set_ep((to & 7) + 1);
-                }
-                if f(q) {
-                    return (true, quiet);
-                }
-            }
-        }
-        (false, quiet)
-    }
-
-    /// Whether the side to move is not in check and its king can step to an empty square
-    /// that is not attacked: a legal move found with a few attack tests, where
-    /// [`Chess::children`] first maps every square the other side attacks. `false` says
-    /// nothing (the position may still have moves).
-    #[inline]
-    fn king_can_step(p: &Pos) -> bool {
-        let b = Bits::of(p);
-        let us = usize::from(p.stm());
-        let them = 1 - us;
-        let king = p.sq(us);
-        let occ = b.occ();
-        let theirs = b.col[them];
-        if b.attacked(king, them, theirs, occ) {
-            return false;
-        }
-        // The king's own square is empty once it has stepped (a slider sees through it).
-        let without = occ & !(1u64 << king);
-        BitBoard(get_king_moves(sq(king)).0 & !occ)
-            .into_iter()
-            .any(|t| !b.attacked(t as u8, them, theirs, without))
-    }
-
-    /// Whether the side to move in `c` can take en passant the pawn that has just made a
-    /// double push to file `file`: a pawn of theirs beside it, and their king safe after.
-    fn ep_capture_legal(c: &Pos, file: u8) -> bool {
-        let us = usize::from(c.stm());
-        let them = 1 - us;
-        let (victim, to) = if us == 0 {
-            (32 + file, 40 + file)
-        } else {
-            (24 + file, 16 + file)
-        };
-        let b = Bits::of(c);
-        // Our pawns that attack `to` are where a pawn of theirs on `to` would attack.
-        let pusher = if us == 0 { Color::Black } else { Color::White };
-        let takers = get_pawn_attacks(sq(to), pusher).0 & b.col[us] & b.kind[1];
-        let occ = b.occ();
-        let theirs = b.col[them] & !(1u64 << victim);
-        for from in BitBoard(takers) {
-            let o = (occ & !(1u64 << from as u8) & !(1u64 << victim)) | 1u64 << to;
-            if !b.attacked(c.sq(us), them, theirs, o) {
-                return true;
-            }
-        }
-        false
-    }
-}
-
-impl Chess {
-    /// The kings' squares and the block (the side to move, or the en-passant file) of the
-    /// index's top part `top` (`block * pairs + pair`) in tier `t`.
-    #[inline]
-    fn kings_and_block(&self, t: Tier, top: u64) -> (u8, u8, u8) {
-        let pairs = &self.pairs[self.table(t)];
-        // At most 8 blocks of 1806 pairs: a 32-bit division.
-        let (top, len) = (top as u32, pairs.len() as u32);
-        let (w, b) = pairs[(top % len) as usize];
-        (w, b, (top / len) as u8)
-    }
-
-    /// Radix of each slot other than the kings in tier `t`: 8 for a pawn (its file), 64.
-    #[inline]
-    fn radix(t: Tier, i: usize) -> u64 {
-        if t.mat.code(i) & 7 == 1 {
-            8
-        } else {
-            64
-        }
-    }
-
-    /// The position of tier `t` with king pair and block number `top` (`block * pairs +
-    /// pair`) and the squares `sqs[2..]` of the other pieces, if it is one (see
-    /// [`DenseIndex::unrank`]).
-    #[inline]
-    fn assemble(&self, t: Tier, top: u64, mut sqs: [u8; MAX_PIECES]) -> Option<Pos> {
-        let (w, b, block) = self.kings_and_block(t, top);
-        sqs[0] = w;
-        sqs[1] = b;
-        // Distinct squares; identical pieces in ascending order.
-        let n = t.mat.len();
-        let mut occ = 1u64 << w | 1u64 << b;
-        for j in 0..n {
-            let s = sqs[2 + j];
-            if occ >> s & 1 != 0 {
-                return None;
-            }
-            occ |= 1 << s;
-            if j > 0 && t.mat.code(j) == t.mat.code(j - 1) && sqs[1 + j] > s {
-                return None;
-            }
-        }
-        let (stm, ep) = match t.ep {
-            0 => (block, 0),
-            1 => (1, block + 1),
-            _ => (0, block + 1),
-        };
-        let p = Pos::new(sqs, ep, stm, t.mat);
-        if ep != 0 {
-            // The pawn that was pushed is there and the squares it crossed are empty.
-            let (pawn_rank, crossed) = if stm == 1 {
-                (3u8, [1u8, 2])
-            } else {
-                (4, [6, 5])
-            };
-            let f = ep - 1;
-            let pusher = usize::from(1 - stm);
-            let pawn = pawn_rank * 8 + f;
-            let pusher_bit = if pusher == 0 { 0 } else { BLACK };
-            let there = (0..n).any(|j| sqs[2 + j] == pawn && t.mat.code(j) == 1 | pusher_bit);
-            if !there || crossed.iter().any(|&r| occ >> (r * 8 + f) & 1 != 0) {
-                return None;
-            }
-        }
-        let bits = Bits::of(&p);
-        // The side not to move is not in check.
-        let other = 1 - usize::from(stm);
-        if bits.attacked(
-            sqs[other],
-            usize::from(stm),
-            bits.col[usize::from(stm)],
-            occ,
-        ) {
-            return None;
-        }
-        // The side to move can take en passant.
-        if ep != 0 && !Chess::ep_capture_legal(&p, ep - 1) {
-            return None;
-        }
-        Some(p)
-    }
-}
-
-impl Chess {
-    /// `f(k, position or none)` for `k` in `0..len`: the positions of tier `t` (not an
-    /// en-passant one) with king pair and block `top` and the squares `sqs` of the pieces
-    /// but the last, whose square is `sqs`'s last one plus `k` (its digit counted up), as
-    /// [`Chess::assemble`] gives them. The other pieces are checked once: placed apart and
-    /// in order, and whether they attack the king of the side not to move. When they do not
-    /// (almost always), a square of the last piece holds a position unless it is taken, out
-    /// of order, or one from which that piece attacks that king; when they do, the last
-    /// piece might block the line, and each square is assembled in full.
-    #[inline]
-    fn run_of_last(
-        &self,
-        t: Tier,
-        top: u64,
-        mut sqs: [u8; MAX_PIECES],
-        len: u64,
-        mut f: impl FnMut(u64, Option<Pos>),
-    ) {
-        let last = t.mat.len() - 1;
-        let (w, b, stm) = self.kings_and_block(t, top);
-        sqs[0] = w;
-        sqs[1] = b;
-        let mut occ = 1u64 << w | 1u64 << b;
-        let mut apart = true;
-        for j in 0..last {
-            let s = sqs[2 + j];
-            apart &= occ >> s & 1 == 0
-                && !(j > 0 && t.mat.code(j) == t.mat.code(j - 1) && sqs[1 + j] > s);
-            occ |= 1 << s;
-        }
-        let first = sqs[2 + last];
-        if !apart {
-            for k in 0..len {
-                f(k, None);
-            }
-            return;
-        }
-        // The board without the last piece.
-        let mut bits = Bits {
-            col: [1u64 << w, 1u64 << b],
-            kind: [0; 7],
-        };
-        bits.kind[6] = 1u64 << w | 1u64 << b;
-        for j in 0..last {
-            let (c, at) = (t.mat.code(j), 1u64 << sqs[2 + j]);
-            bits.col[usize::from(c & BLACK != 0)] |= at;
-            bits.kind[usize::from(c & 7)] |= at;
-        }
-        let (us, other) = (usize::from(stm), 1 - usize::from(stm));
-        let king = sqs[other];
-        if bits.attacked(king, us, bits.col[us], occ) {
-            for k in 0..len {
-                sqs[2 + last] = first + k as u8;
-                f(k, self.assemble(t, top, sqs));
-            }
-            return;
-        }
-        let code = t.mat.code(last);
-        let checks = if usize::from(code & BLACK != 0) != us {
-            0
-        } else if code & 7 == 1 {
-            let defender = if us == 0 { Color::Black } else { Color::White };
-            get_pawn_attacks(sq(king), defender).0
-        } else {
-            Bits::reach(code & 7, king, occ)
-        };
-        let after = if last > 0 && code == t.mat.code(last - 1) {
-            sqs[1 + last]
-        } else {
-            0
-        };
-        let bad = occ | checks;
-        let mut p = Pos::new(sqs, 0, stm, t.mat);
-        for k in 0..len {
-            let s = first + k as u8;
-            if bad >> s & 1 != 0 || s < after {
-                f(k, None);
-            } else {
-                p.set_sq(2 + last, s);
-                f(k, Some(p));
-            }
-        }
-    }
-}
-
-impl DenseIndex for Chess {
-    fn tier_size(&self, t: Tier) -> u64 {
-        let blocks = if t.ep == 0 { 2 } else { 8 };
-        let mut n = blocks * self.pairs[self.table(t)].len() as u64;
-        for i in 0..t.mat.len() {
-            n *= Chess::radix(t, i);
-        }
-        n
-    }
-
-    /// The two sides to move, where the side to move is the index's first digit (not in an
-    /// en-passant tier, whose first digit is the pushed pawn's file) and no symmetry swaps
-    /// it (not in a tier that is its own swap of colours, see [`Chess::swaps_inside`]).
-    fn sides(&self, t: Tier) -> Option<u64> {
-        let own_swap = self.colours[usize::from(t.mat.0 & 0xfff)] == MIRROR && t.flipped() == t;
-        (t.ep == 0 && !own_swap).then(|| self.tier_size(t) / 2)
-    }
-
-    #[inline]
-    fn rank(&self, p: &Pos) -> u64 {
-        let table = usize::from(p.pawns());
-        let block = if p.ep() == 0 {
-            u64::from(p.stm())
-        } else {
-            u64::from(p.ep() - 1)
-        };
-        // A position whose kings are not a canonical pair is outside the index (the engine
-        // ranks canonical positions only): its number is another position's.
-        let pair = match self.pair_index[table][p.king_pair()] {
-            NO_PAIR => 0,
-            k => k,
-        };
-        let mut i = block * self.pairs[table].len() as u64 + u64::from(pair);
-        for j in 0..p.mat().len() {
-            let s = p.sq(2 + j);
-            i = if p.mat().code(j) & 7 == 1 {
-                i << 3 | u64::from(s & 7)
-            } else {
-                i << 6 | u64::from(s)
-            };
-        }
-        i
-    }
-
-    /// The digits and the king pair only: no test of the squares, the checks or en passant.
-    #[inline]
-    fn unrank_solved(&self, t: Tier, i: u64) -> Option<Pos> {
-        let (mut sqs, top) = digits(t, i);
-        let block;
-        (sqs[0], sqs[1], block) = self.kings_and_block(t, top);
-        let (stm, ep) = match t.ep {
-            0 => (block, 0),
-            1 => (1, block + 1),
-            _ => (0, block + 1),
-        };
-        Some(Pos::new(sqs, ep, stm, t.mat))
-    }
-
-    fn unrank(&self, t: Tier, i: u64) -> Option<Pos> {
-        let (sqs, i) = digits(t, i);
-        self.assemble(t, i, sqs)
-    }
-
-    /// The numbers of a range in order, the digits counted up one at a time instead of
-    /// divided out of each number. Outside en-passant tiers the last piece's digit runs
-    /// through its squares with everything else fixed ([`Chess::run_of_last`]): what the
-    /// other pieces allow is found once for the run, and each square is a few bit tests.
-    fn for_each_in(
-        &self,
-        t: Tier,
-        range: std::ops::Range<u64>,
-        mut f: impl FnMut(u64, Option<Pos>),
-    ) {
-        if range.is_empty() {
-            return;
-        }
-        let n = t.mat.len();
-        if t.ep == 0 && n > 0 {
-            let last = n - 1;
-            let radix = Chess::radix(t, last);
-            let (mut sqs, mut top) = digits(t, range.start);
-            let mut i = range.start;
-            while i < range.end {
-                let d = u64::from(sqs[2 + last]) % radix;
-                let len = (radix - d).min(range.end - i);
-                self.run_of_last(t, top, sqs, len, |k, p| f(i + k, p));
-                i += len;
-                if i == range.end {
-                    break;
-                }
-                // The run ended at its last square: count the other digits up.
-                (sqs, top) = digits(t, i);
-            }
-            return;
-        }
-        let mut radix = [0u8; MAX_OTHERS];
-        let mut base = [0u8; MAX_OTHERS];
-        for j in 0..n {
-            radix[j] = Chess::radix(t, j) as u8;
-            base[j] = if radix[j] == 8 { t.rank_of(j) * 8 } else { 0 };
-        }
-        let mut digits = [0u8; MAX_OTHERS];
-        let mut top = range.start;
-        for j in (0..n).rev() {
-            let r = u64::from(radix[j]);
-            digits[j] = (top % r) as u8;
-            top /= r;
-        }
-        let mut sqs = [0u8; MAX_PIECES];
-        for i in range {
-            for j in 0..n {
-                sqs[2 + j] = base[j] + digits[j];
-            }
-            f(i, self.assemble(t, top, sqs));
-            // Count up: the last piece's digit first.
-            let mut j = n;
-            loop {
-                if j == 0 {
-                    top += 1;
-                    break;
-                }
-                j -= 1;
-                digits[j] += 1;
-                if digits[j] < radix[j] {
-                    break;
-                }
-                digits[j] = 0;
-            }
-        }
-    }
-}
-
-impl UnmoveGame for Chess {
-    /// The positions of the same tier with a move to `p`: a king or piece of the side that
-    /// just moved steps back to an empty square, capturing nothing, and the side to move
-    /// in `p` is not in check there. (Positions with an en-passant right are reached by
-    /// double pushes only, from other tiers.)
-    fn unmoves(&self, p: &Pos, out: &mut Vec<Pos>) {
-        self.unmoves_into(p, None, out);
-    }
-
-    /// The un-moves of a piece other than a king by number when the king pair needs no
-    /// symmetry (the parent is then its own canonical form), the others as positions.
-    fn unmoves_ranked(&self, p: &Pos, i: u64, ranked: &mut Vec<(u64, bool)>, out: &mut Vec<Pos>) {
-        self.unmoves_into(p, Some((i, ranked)), out);
-    }
-}
-
-impl Chess {
-    /// [`UnmoveGame::unmoves`], with `ranked` (`p`'s number and the list) the parents
-    /// [`UnmoveGame::unmoves_ranked`] numbers.
-    #[inline(always)]
-    fn unmoves_into(
-        &self,
-        p: &Pos,
-        mut ranked: Option<(u64, &mut Vec<(u64, bool)>)>,
-        out: &mut Vec<Pos>,
-    ) {
-        if p.ep() != 0 {
-            return;
-        }
-        let b = Bits::of(p);
-        let occ = b.occ();
-        let mover = 1 - usize::from(p.stm());
-        let mover_bit = if mover == 0 { 0 } else { BLACK };
-        let victim = p.sq(usize::from(p.stm()));
-        let mut base = *p;
-        base.set_stm(mover as u8);
-        // Whether the side to move in `p` is safe before the piece of `kind` came from `e`
-        // to `from` (the general test, one per un-move).
-        let safe = |kind: usize, from: u8, e: u8| -> bool {
-            let moved = 1u64 << from | 1u64 << e;
-            let mut before = b;
-            before.col[mover] ^= moved;
-            before.kind[kind] ^= moved;
-            !before.attacked(victim, mover, before.col[mover], occ ^ moved)
-        };
-        // The squares a piece of `kind` on `from` can have come from, the side to move in
-        // `p` not in check there. Usually one attack test for all of them: when the
-        // mover's other pieces do not attack the victim's king with `from` empty, a piece
-        // put on `e` only blocks lines, so the king is safe unless the moved piece itself
-        // attacks it from `e`; and it does exactly when a piece of its kind on the king's
-        // square reaches `e` (the squares between are the same, `e` and the king being
-        // the ends). Otherwise (a discovered line, a check that `e` might block) each
-        // square is tested.
-        let origins = |kind: u8, from: u8| -> (u64, bool) {
-            let empty = Bits::reach(kind, from, occ) & !occ;
-            let vacated = occ & !(1u64 << from);
-            let others = b.col[mover] & !(1u64 << from);
-            if b.attacked(victim, mover, others, vacated) {
-                (empty, true)
-            } else {
-                (empty & !Bits::reach(kind, victim, vacated), false)
-            }
-        };
-        let from = p.sq(mover);
-        let (empty, test) = origins(6, from);
-        for e in BitBoard(empty) {
-            let e = e as u8;
-            if !test || safe(6, from, e) {
-                let mut q = base;
-                q.set_sq(mover, e);
-                out.push(q);
-            }
-        }
-        // The parent's number when a piece other than the king moved: the king pair is the
-        // same, so with a pair that needs no symmetry (and colours kept) the parent is its
-        // own canonical form; its number is `p`'s with the side to move (the block) and
-        // the squares changed. `shift[k]`: where piece `k`'s digit starts.
-        let n = p.mat().len();
-        let mut shift = [0u32; MAX_OTHERS];
-        let mut bits = 0;
-        for k in (0..n).rev() {
-            shift[k] = bits;
-            bits += if p.mat().code(k) & 7 == 1 { 3 } else { 6 };
-        }
-        let mut numbered = match ranked.as_mut() {
-            Some((i, list))
-                if self.colouring(p) == KEEP
-                    && self.to_canonical[usize::from(p.pawns())][p.king_pair()] == 1 =>
-            {
-                let pairs = self.pairs[usize::from(p.pawns())].len() as u64;
-                // The block is the side to move: the mover's in the parent.
-                let block = (pairs << bits).wrapping_mul(mover as u64);
-                let own = (pairs << bits).wrapping_mul(u64::from(p.stm()));
-                Some((i.wrapping_sub(own).wrapping_add(block), list))
-            }
-            _ => None,
-        };
-        for j in 0..n {
-            let code = p.mat().code(j);
-            let kind = code & 7;
-            if code & BLACK != mover_bit || kind == 1 {
-                continue;
-            }
-            let from = p.sq(2 + j);
-            let (empty, test) = origins(kind, from);
-            for e in BitBoard(empty) {
-                let e = e as u8;
-                if !test || safe(usize::from(kind), from, e) {
-                    let mut q = base;
-                    q.relocate(j, e);
-                    match numbered.as_mut() {
-                        Some((at, list)) => {
-                            let mut r = *at;
-                            for (k, &at) in shift.iter().enumerate().take(n) {
-                                let d = u64::from(q.sq(2 + k)).wrapping_sub(u64::from(p.sq(2 + k)));
-                                r = r.wrapping_add(d << at);
-                            }
-                            list.push((r, false));
-                        }
-                        None => out.push(q),
-                    }
-                }
-            }
-        }
-    }
-}
-
 impl SymmetricGame for Chess {
     /// The 8 symmetries of the board (with pawns only the mirror counts: the other
     /// numbers act as the identity or the mirror, by their bit 0), then the same 8 after
@@ -2311,114 +1711,12 @@ impl SymmetricGame for Chess {
     }
 }
 
-impl Notation for Chess {
-    fn title(&self) -> String {
-        let what = match self.roots.len() {
-            1 => format!("the ending {}", self.root),
-            _ => format!("{} (every ending)", self.name.trim_start_matches("chess ")),
-        };
-        format!(
-            "Chess, {what}: moves in UCI notation (e2e4, e7e8q); no castling, no 50-move rule; mate loses, stalemate and insufficient material tie."
-        )
-    }
-
-    fn named_moves(&self, p: &Pos, _side: u8, out: &mut Vec<(String, Pos)>) {
-        if self.primitive(p).is_some() {
-            return;
-        }
-        for (mv, q) in self.legal_moves(p) {
-            out.push((mv.to_string(), q));
-        }
-    }
-
-    fn render(&self, p: &Pos, _side: u8) -> String {
-        let mut grid = [['.'; 8]; 8];
-        let letter = |kind: u8, black: bool| {
-            let c = b" pnbrqk"[usize::from(kind)] as char;
-            if black {
-                c
-            } else {
-                c.to_ascii_uppercase()
-            }
-        };
-        grid[usize::from(p.sq(0) >> 3)][usize::from(p.sq(0) & 7)] = 'K';
-        grid[usize::from(p.sq(1) >> 3)][usize::from(p.sq(1) & 7)] = 'k';
-        for (i, c) in p.mat().codes().enumerate() {
-            let s = p.sq(2 + i);
-            grid[usize::from(s >> 3)][usize::from(s & 7)] = letter(c & 7, c & BLACK != 0);
-        }
-        let mut out = String::new();
-        for r in (0..8).rev() {
-            out.push_str(&format!("{} ", r + 1));
-            let row: Vec<String> = grid[r].iter().map(char::to_string).collect();
-            out.push_str(&row.join(" "));
-            out.push('\n');
-        }
-        out.push_str("  a b c d e f g h\n");
-        out
-    }
-
-    fn position_string(&self, p: &Pos, _side: u8) -> String {
-        self.fen(p)
-    }
-
-    /// A FEN read exactly ([`fen`]: every field checked, the first wrong one named), then
-    /// the board the rules build from it.
-    fn parse_position(&self, text: &str) -> Result<(Pos, u8), NotationError> {
-        let full = fen::checked(text)?;
-        let board = Board::from_fen(&full, false).map_err(|e| {
-            use cozy_chess::FenParseError as F;
-            // Every field reads: what is left is what needs the rules.
-            match e {
-                F::InvalidEnPassant => "the en-passant square is not behind a pawn that has just moved two squares (or that pawn's move could not have been played)",
-                F::InvalidBoard => "the side not to move is in check (or three pieces give check at once), which no game reaches",
-                _ => "the fields do not make a legal position",
-            }
-        })?;
-        // A double check is one piece moving and another uncovered: the uncovered one
-        // checks along a line, so two checkers that are pawns or knights never arise.
-        let checkers = board.checkers();
-        let leapers = board.pieces(Piece::Pawn) | board.pieces(Piece::Knight);
-        if checkers.len() == 2 && (checkers & leapers).len() == 2 {
-            return Err(
-                "the side to move is in check by two pawns or knights at once, which no move makes (a double check needs a bishop, rook or queen)"
-                    .into(),
-            );
-        }
-        let p = Chess::from_board(&board)?;
-        Ok((p, p.stm()))
-    }
-
-    fn position_help(&self) -> String {
-        "a FEN without castling rights, like 8/8/8/4k3/8/8/8/4KQ2 w - - 0 1".into()
-    }
-
-    fn side_names(&self) -> [String; 2] {
-        ["white".into(), "black".into()]
-    }
-}
-
-/// The squares of the pieces other than the kings from an index of tier `t` (a pawn's file
-/// on its tier's rank, another piece's square), and what is left of the index above them:
-/// the side-to-move block and the king pair.
-#[inline]
-fn digits(t: Tier, mut i: u64) -> ([u8; MAX_PIECES], u64) {
-    let n = t.mat.len();
-    let mut sqs = [0u8; MAX_PIECES];
-    for j in (0..n).rev() {
-        if t.mat.code(j) & 7 == 1 {
-            sqs[2 + j] = t.rank_of(j) * 8 + (i & 7) as u8;
-            i >>= 3;
-        } else {
-            sqs[2 + j] = (i & 63) as u8;
-            i >>= 6;
-        }
-    }
-    (sqs, i)
-}
-
 mod fen;
+mod index;
+mod movegen;
+mod notation;
 pub mod plain;
+mod unmove;
 
 #[cfg(test)]
 mod tests;

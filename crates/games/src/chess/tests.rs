@@ -1,6 +1,8 @@
 use super::*;
 use retrograde_solve::{Outcome, Value};
-use retrograde_tier::{check_game, solve, SolveOptions, Solved, TierSolution};
+use retrograde_tier::{
+    check_game, solve, Notation, SolveOptions, Solved, TierSolution, UnmoveGame,
+};
 use std::collections::HashMap;
 
 fn solved(g: &Chess) -> TierSolution<'_, Chess> {
