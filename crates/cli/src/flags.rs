@@ -49,9 +49,40 @@ pub struct TierArgs {
     /// ones are solved again).
     #[arg(long, requires = "db")]
     pub resume: bool,
+    /// How a tier's positions are held while it is solved (the tier games whose every
+    /// position has a slot; Connect-4's sorted keys take no notice): `values`, a value cell
+    /// each (1, 2 or 4 bytes); `classes`, a byte each (won, lost, tied, or a counter), each
+    /// level's positions logged and the values made from the log when the tier is
+    /// finished (with --db, about three quarters of the peak where tiers are big, at some
+    /// 5% more time); `auto`, the engine's choice (values). The values, the answer and the
+    /// files are the same either way.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = CellsArg::Auto)]
+    pub cells: CellsArg,
     /// `--compact`, for the games that offer it ([`CompactFlag`]).
     #[arg(skip)]
     pub compact: bool,
+}
+
+/// `--cells`: how a tier's positions are held while it is solved.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum CellsArg {
+    /// The engine's choice.
+    #[default]
+    Auto,
+    /// A value cell a position.
+    Values,
+    /// A byte a position, the levels logged.
+    Classes,
+}
+
+impl From<CellsArg> for retrograde_tier::Working {
+    fn from(c: CellsArg) -> Self {
+        match c {
+            CellsArg::Auto => retrograde_tier::Working::Auto,
+            CellsArg::Values => retrograde_tier::Working::Values,
+            CellsArg::Classes => retrograde_tier::Working::Classes,
+        }
+    }
 }
 
 /// `--compact` (games whose tables hold both sides to move: chess endings).

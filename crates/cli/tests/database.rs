@@ -889,3 +889,85 @@ rtest!(
         );
     }
 );
+
+/// A tier file's bytes but for what names its database (its identity, header bytes 120..136,
+/// and the header's CRC, 172..176).
+fn without_identity(mut bytes: Vec<u8>) -> Vec<u8> {
+    assert!(bytes.len() >= 176, "a tier file of {} bytes", bytes.len());
+    bytes[172..176].fill(0);
+    bytes[120..136].fill(0);
+    bytes
+}
+
+/// A report or a database's description without what differs between runs: times, rates,
+/// peak memory, the database's path, identity and the description's own checksum.
+fn timeless(mut v: serde_json::Value) -> serde_json::Value {
+    let mut stack = vec![&mut v];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Object(o) => {
+                o.retain(|f, _| {
+                    let timed = ["time", "second", "rss"].iter().any(|t| f.contains(t));
+                    let named = ["explore", "solve", "db", "id", "checksum"].contains(&f.as_str());
+                    !timed && !named
+                });
+                stack.extend(o.values_mut());
+            }
+            serde_json::Value::Array(a) => stack.extend(a.iter_mut()),
+            _ => {}
+        }
+    }
+    v
+}
+
+rtest!(
+    cells_values_and_classes_make_the_same_database,
+    |dir, cmd| {
+        // A byte a slot while a tier is solved, the levels logged, makes the very files of value
+        // cells: games with loops, scores, and both sides to move.
+        let games: &[&[&str]] = &[
+            &["tictactoe"],
+            &["quixo", "--size", "3"],
+            &["kalah", "--pits", "2", "--seeds", "3"],
+            &["dots-and-boxes", "--rows", "2", "--cols", "2"],
+            &["chess", "KRvK"],
+        ];
+        for (i, args) in games.iter().enumerate() {
+            let mut reports = Vec::new();
+            for cells in ["values", "classes", "auto"] {
+                let o = dir
+                    .command()
+                    .arg("game")
+                    .args(*args)
+                    .args(["--db", &format!("{i}{cells}"), "--cells", cells])
+                    .args(["-q", "--output", "json"])
+                    .output();
+                assert_eq!(o.code, 0, "{args:?} --cells {cells}: {}", o.stderr);
+                reports.push(timeless(util::json(&o.stdout)));
+            }
+            assert_eq!(reports[0], reports[1], "{args:?}");
+            assert_eq!(reports[0], reports[2], "{args:?}");
+            let names = files(&dir, &format!("{i}values"));
+            for other in ["classes", "auto"] {
+                assert_eq!(names, files(&dir, &format!("{i}{other}")), "{args:?}");
+            }
+            let mut tier_files = 0;
+            for name in &names {
+                let read = |db: &str| std::fs::read(dir.path().join(format!("{i}{db}")).join(name));
+                let (a, b) = (read("values").unwrap(), read("classes").unwrap());
+                if name.ends_with(".values") || name.ends_with(".keys") {
+                    assert_eq!(without_identity(a), without_identity(b), "{args:?}: {name}");
+                    tier_files += 1;
+                } else if name.ends_with(".json") {
+                    let json = |b: Vec<u8>| timeless(util::json(&String::from_utf8(b).unwrap()));
+                    let (a, b) = (json(a), json(b));
+                    assert_eq!(a, b, "{args:?}: {name}");
+                }
+            }
+            assert!(tier_files > 0, "{args:?}: no tier file");
+        }
+        // A way to hold them that is not one of the three is refused, naming them.
+        let e = cmd.args(["game", "tictactoe", "--cells", "bytes"]).error();
+        assert!(e.contains("--cells") && e.contains("classes"), "{e}");
+    }
+);

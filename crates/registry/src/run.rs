@@ -54,6 +54,7 @@ pub struct Run {
     db: Option<PathBuf>,
     resume: bool,
     compact: bool,
+    working: retrograde_tier::Working,
     reuse: Reuse,
     keep_values: bool,
     limit: Option<retrograde_mem::Limit>,
@@ -105,6 +106,7 @@ impl Run {
             db: None,
             resume: false,
             compact: false,
+            working: retrograde_tier::Working::Auto,
             reuse: Reuse::Never,
             keep_values: true,
             limit: None,
@@ -131,6 +133,12 @@ impl Run {
     /// Makes the database compact once solved (`--compact`).
     pub fn compact(mut self, compact: bool) -> Run {
         self.compact = compact;
+        self
+    }
+
+    /// How a dense tier's positions are held while it is solved (`--cells`).
+    pub fn working(mut self, working: retrograde_tier::Working) -> Run {
+        self.working = working;
         self
     }
 
@@ -233,6 +241,7 @@ impl Run {
         opts.storage = storage;
         opts.resume = self.resume || (built.resumes() && dir.is_some());
         opts.compact = self.compact;
+        opts.working = self.working;
         opts.cancel = self.cancel.clone();
         opts.progress = Some(progress(self.progress.clone(), seen.clone()));
         let (answer, traffic) = Held::solve(built, &opts, ex).map_err(RunError::Solve)?;

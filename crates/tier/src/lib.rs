@@ -89,7 +89,7 @@ pub use engine::solution::{rank_moves, Solved, TierSolution};
 pub use engine::sorted::keys_share_file;
 pub use engine::{
     memory_plan, open, open_lazy, share_file, solve, solve_distributed, Engine, Event, ProgressFn,
-    SolveOptions, Traffic,
+    SolveOptions, Traffic, Working,
 };
 pub use error::{human_bytes, Error};
 pub use game::{

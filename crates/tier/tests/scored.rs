@@ -749,3 +749,65 @@ proptest! {
         }
     }
 }
+
+/// The values files of a storage, without the database's identity.
+fn values_files(st: &MemStorage) -> Vec<(String, Vec<u8>)> {
+    (st.names().into_iter())
+        .filter(|n| n.ends_with(".values"))
+        .map(|n| {
+            let b = tierfile::content(&st.get(&n).unwrap());
+            (n, b)
+        })
+        .collect()
+}
+
+/// Rank 0's values, every rank's totals, the values files.
+type Answer = (Vec<Vec<Option<Scored>>>, Vec<Stats>, Vec<(String, Vec<u8>)>);
+
+/// With or without a storage (then also its values files), in `working` cells: rank 0's
+/// values and every rank's totals on `k` thread ranks, or one process's in a pool of
+/// `threads` (`k` = 0).
+fn solved_in(g: &ScoredRandom, working: Working, k: usize, threads: usize, stored: bool) -> Answer {
+    let st = MemStorage::new();
+    let mut opts = SolveOptions::default();
+    opts.working = working;
+    if stored {
+        opts.storage = Some(std::sync::Arc::new(st.clone()));
+    }
+    let (values, stats) = match k {
+        0 => in_pool(threads, || {
+            let s = solve(g, &opts).unwrap();
+            (all_scored(g, &s), vec![untimed(s.stats())])
+        }),
+        _ => on_ranks(g, k, &opts),
+    };
+    (values, stats, values_files(&st))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Games with scores solved in class cells (a byte a slot, each stage's levels logged):
+    /// the value cells' values, totals and files, byte for byte, with scores +1/-1/0 and
+    /// wide, on 1 and 3 threads and 2 to 4 thread ranks, with and without a storage.
+    #[test]
+    fn class_cells_give_the_scored_value_cells_answer(seed in any::<u64>()) {
+        small_rounds_for_tests(true);
+        for unit in [false, true] {
+            let g = ScoredRandom::new(seed, unit);
+            for stored in [false, true] {
+                let want = solved_in(&g, Working::Values, 0, 2, stored);
+                for threads in [1, 3] {
+                    let got = solved_in(&g, Working::Classes, 0, threads, stored);
+                    prop_assert_eq!(&got, &want, "{} threads, stored {}", threads, stored);
+                }
+                for k in 2..=4 {
+                    let (values, stats, files) = solved_in(&g, Working::Classes, k, 1, stored);
+                    prop_assert_eq!(&values, &want.0, "{} ranks", k);
+                    prop_assert_eq!(&stats[0], &want.1[0], "{} ranks", k);
+                    prop_assert_eq!(&files, &want.2, "{} ranks", k);
+                }
+            }
+        }
+    }
+}

@@ -50,6 +50,7 @@ pub fn run(
         .db(tiers.db.clone())
         .resume(tiers.resume)
         .compact(tiers.compact)
+        .working(tiers.cells.into())
         // A query to a finished database needs no solve: its files are opened as the query
         // reads them. With --resume every file is checked first (the solve takes a finished
         // database up, and solves a damaged table again).

@@ -117,12 +117,17 @@
 //! round's events before they are filed (8 bytes each, 16 with scores, at most one a place
 //! of the round); without un-moves, 8 bytes per move inside the tier while the reverse edges
 //! are built, 4 (plus offsets, 8 per slot) once they are. The memory plan counts each of
-//! these with one model, `engine::Work`. With ranks, per init round the exits
+//! these with one model, `engine::Work`. Solved in class cells instead (`classes.rs`): a
+//! byte a slot, the lists packed (at most 3 bytes an entry, about one where places are
+//! close) and a level log of as much, 10 bytes a slot at most (`Work::classes`); the tier's
+//! value cells are made at the end, whole without a storage, a batch of blocks at a time
+//! with one. With ranks, per init round the exits
 //! waiting for remote values (8 bytes each, plus 12 a waiting position), and per level at
 //! most 4 bytes per update crossing ranks.
 
 use crate::api::game::{canonical, keeps, DenseIndex, Parents, Scoring, Symmetry};
 use crate::engine::distinct::Keys;
+use crate::engine::log::Packed;
 use crate::engine::SolveOptions;
 use crate::error::Error;
 use crate::store::cell::{Cell, CellArray, Class, Open, ScoreCell, Worth};
@@ -264,39 +269,217 @@ pub(crate) fn count_down<C: Open>(
     }
 }
 
-/// Per level, the slots of an event (`Vec` index = level).
-#[derive(Default)]
-pub(crate) struct Levels(Vec<Vec<u32>>);
+/// A tier's cells while it is solved, by place: what the init and the levels read and
+/// write. [`Wide`] holds a value cell a slot (the value, or the counter while open);
+/// [`Narrow`](crate::engine::classes::Narrow) a byte a slot (the class, or the counter),
+/// the remoteness going to a level log. The init and the levels are written once over it.
+pub(crate) trait Slots: Sync {
+    /// A decided cell, as the levels' [`Rule`] makes it.
+    type C: Copy + Eq + Send + Sync + std::fmt::Debug;
+    /// The values the init decides with (a child's, seen through the move).
+    type V: Worth;
+    /// What the levels of each phase write.
+    type Rule: Rule<Self::C>;
+    /// The rule of the levels of `phase`.
+    fn rule(phase: Phase<<Self::V as Worth>::Stage>) -> Self::Rule;
+    /// Takes the counters the cells do not hold (the init's [`InitOut::escaped`]).
+    fn escaped(&mut self, escaped: Vec<(u32, u32)>) -> Result<(), Error>;
+    /// Places.
+    fn len(&self) -> usize;
+    /// The cell at place `l`.
+    fn get(&self, l: usize) -> Self::C;
+    /// Whether place `l` is undecided.
+    fn is_open(&self, l: usize) -> bool;
+    /// Decides open place `l` as `v`; whether this call did.
+    fn decide(&self, l: usize, v: Self::C, racy: Racy) -> bool;
+    /// Counts open place `l` down, deciding it as `lost` when its counter reaches 0;
+    /// whether this call decided it.
+    fn count_down(
+        &self,
+        l: usize,
+        lost: Option<Self::C>,
+        max: u32,
+        racy: Racy,
+        t: &dyn std::fmt::Debug,
+    ) -> Result<bool, Error>;
+    /// Asks the processor for place `l`'s cache line.
+    fn prefetch(&self, l: usize);
+    /// Marks place `l` a hole (init).
+    fn hole(&self, l: usize);
+    /// Decides place `l` as `v` (init).
+    fn value(&self, l: usize, v: Self::V, t: &dyn std::fmt::Debug) -> Result<(), Error>;
+    /// Opens place `l` with `counter` (init): `Ok(true)` when the counter does not fit the
+    /// cell and goes to a side table (the caller lists it, [`InitOut::escaped`]).
+    fn open(&self, l: usize, counter: u32, t: &dyn std::fmt::Debug) -> Result<bool, Error>;
+}
+
+/// A value cell a slot: the value once decided, else the counter.
+pub(crate) struct Wide<C: Open>(pub(crate) Vec<C::Atomic>);
+
+impl<C: Staged> Slots for Wide<C> {
+    type C = C;
+    type V = C::V;
+    type Rule = C::Rule;
+    #[inline]
+    fn rule(phase: Phase<<C::V as Worth>::Stage>) -> C::Rule {
+        match phase {
+            Phase::Decisive { stage, never } => C::rule(stage, never),
+            Phase::Ties => C::ties(),
+        }
+    }
+    fn escaped(&mut self, escaped: Vec<(u32, u32)>) -> Result<(), Error> {
+        // Value cells refuse a counter they do not hold (`open`).
+        debug_assert!(escaped.is_empty());
+        Ok(())
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    #[inline]
+    fn get(&self, l: usize) -> C {
+        C::load(&self.0[l])
+    }
+    #[inline]
+    fn is_open(&self, l: usize) -> bool {
+        C::load(&self.0[l]).counter().is_some()
+    }
+    #[inline]
+    fn decide(&self, l: usize, v: C, racy: Racy) -> bool {
+        decide::<C>(&self.0[l], v, racy)
+    }
+    #[inline]
+    fn count_down(
+        &self,
+        l: usize,
+        lost: Option<C>,
+        max: u32,
+        racy: Racy,
+        t: &dyn std::fmt::Debug,
+    ) -> Result<bool, Error> {
+        count_down::<C>(&self.0[l], lost, max, racy, t)
+    }
+    #[inline]
+    fn prefetch(&self, l: usize) {
+        prefetch(&self.0, l)
+    }
+    #[inline]
+    fn hole(&self, l: usize) {
+        C::store(&self.0[l], C::HOLE)
+    }
+    #[inline]
+    fn value(&self, l: usize, v: C::V, t: &dyn std::fmt::Debug) -> Result<(), Error> {
+        C::store(&self.0[l], enc::<C>(v, t)?);
+        Ok(())
+    }
+    #[inline]
+    fn open(&self, l: usize, count: u32, t: &dyn std::fmt::Debug) -> Result<bool, Error> {
+        let open = C::open(count).ok_or_else(|| {
+            Error::Unsupported(format!(
+                "a position of tier {t:?} has {count} distinct moves; {}-byte value cells count at most {}",
+                C::BYTES,
+                C::MAX_COUNTER
+            ))
+        })?;
+        C::store(&self.0[l], open);
+        Ok(false)
+    }
+}
+
+/// What the levels tell of each level they run: its frontier, the positions decided at the
+/// level (sorted by place). The class cells' solve logs them ([`crate::engine::classes`]);
+/// value cells hold their values already (`()`).
+pub(crate) trait Record<S: Copy + Ord + std::hash::Hash> {
+    /// Whether the init's lists are to be packed ([`Levels::Packed`]: a log keeps values
+    /// out of the cells, and the lists waiting for their level are as big as the cells).
+    const PACKED: bool;
+
+    /// Level `r`'s frontier in `phase`.
+    fn level(&mut self, phase: Phase<S>, r: u32, frontier: &[u32]) -> Result<(), Error>;
+
+    /// A tier without moves inside runs no levels: its init's lists of decided positions
+    /// are told as the levels' frontiers would have been.
+    fn unlooped(&mut self, mut lists: Lists<S>) -> Result<(), Error> {
+        for (stage, lists) in lists.in_order() {
+            for (never, [mut decided, _, _]) in [(false, lists.finite), (true, lists.never)] {
+                for r in 0..decided.len() {
+                    let phase = Phase::Decisive { stage, never };
+                    self.level(phase, r, &decided.take(r))?;
+                }
+            }
+        }
+        for r in 0..lists.ties.len() {
+            self.level(Phase::Ties, r, &lists.ties.take(r))?;
+        }
+        Ok(())
+    }
+}
+
+impl<S: Copy + Ord + std::hash::Hash> Record<S> for () {
+    const PACKED: bool = false;
+    #[inline]
+    fn level(&mut self, _: Phase<S>, _: u32, _: &[u32]) -> Result<(), Error> {
+        Ok(())
+    }
+    fn unlooped(&mut self, _: Lists<S>) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+/// Per level, the places of an event (`Vec` index = level): plain, or packed (sorted
+/// lists of varints, [`Packed`]: about a byte a place instead of four) for the class cells'
+/// solve, whose init files its events in place order.
+pub(crate) enum Levels {
+    /// `Vec<u32>`s.
+    Plain(Vec<Vec<u32>>),
+    /// Packed lists.
+    Packed(Vec<Packed>),
+}
+
+impl Default for Levels {
+    fn default() -> Self {
+        Levels::Plain(Vec::new())
+    }
+}
 
 impl Levels {
+    /// Empty lists, packed or not.
+    pub(crate) fn new(packed: bool) -> Levels {
+        match packed {
+            true => Levels::Packed(Vec::new()),
+            false => Levels::Plain(Vec::new()),
+        }
+    }
+    /// Appends `i` to level `r`'s list (packed: after every place there).
     pub(crate) fn push(&mut self, r: u32, i: u32) {
-        let r = r as usize;
-        if self.0.len() <= r {
-            self.0.resize_with(r + 1, Vec::new);
+        fn at<T: Default>(v: &mut Vec<T>, r: u32) -> &mut T {
+            let r = r as usize;
+            if v.len() <= r {
+                v.resize_with(r + 1, T::default);
+            }
+            &mut v[r]
         }
-        self.0[r].push(i);
+        match self {
+            Levels::Plain(v) => at(v, r).push(i),
+            Levels::Packed(v) => at(v, r).push(i),
+        }
     }
+    /// Level `r`'s list, taken out.
     pub(crate) fn take(&mut self, r: u32) -> Vec<u32> {
-        self.0
-            .get_mut(r as usize)
-            .map(std::mem::take)
-            .unwrap_or_default()
+        let r = r as usize;
+        match self {
+            Levels::Plain(v) => v.get_mut(r).map(std::mem::take).unwrap_or_default(),
+            Levels::Packed(v) => v
+                .get_mut(r)
+                .map(|p| std::mem::take(p).to_vec())
+                .unwrap_or_default(),
+        }
     }
+    /// Levels with a list (the last may be empty).
     pub(crate) fn len(&self) -> u32 {
-        self.0.len() as u32
-    }
-    pub(crate) fn extend(&mut self, r: u32, v: Vec<u32>) {
-        if v.is_empty() {
-            return;
-        }
-        let ri = r as usize;
-        if self.0.len() <= ri {
-            self.0.resize_with(ri + 1, Vec::new);
-        }
-        if self.0[ri].is_empty() {
-            self.0[ri] = v;
-        } else {
-            self.0[ri].extend(v);
+        match self {
+            Levels::Plain(v) => v.len() as u32,
+            Levels::Packed(v) => v.len() as u32,
         }
     }
 }
@@ -319,6 +502,8 @@ pub(crate) struct InitOut<V: Worth> {
     pub(crate) phantoms: Vec<(V::Stage, u32, u32)>,
     /// Reverse edges (child slot, parent slot | keeps << 31), without un-moves.
     pub(crate) edges: Vec<(u32, u32)>,
+    /// Positions opened with a counter their cells do not hold: (place, counter).
+    pub(crate) escaped: Vec<(u32, u32)>,
     /// Some move stays in the tier.
     pub(crate) loopy: bool,
     /// Positions solved (canonical, not holes).
@@ -347,6 +532,7 @@ impl<V: Worth> Default for InitOut<V> {
             tie_seeds: Vec::new(),
             phantoms: Vec::new(),
             edges: Vec::new(),
+            escaped: Vec::new(),
             loopy: false,
             solved: 0,
             moves: 0,
@@ -361,10 +547,19 @@ impl<V: Worth> Default for InitOut<V> {
 /// The lists of one stage of wins and losses (without scores the only one; with scores a
 /// `|score|`), each `[decided, seeds, phantoms]`: those with a remoteness, then those
 /// without (with scores, a game that never ends).
-#[derive(Default)]
 pub(crate) struct Stage {
     pub(crate) finite: [Levels; 3],
     pub(crate) never: [Levels; 3],
+}
+
+impl Stage {
+    fn new(packed: bool) -> Stage {
+        let new = || std::array::from_fn(|_| Levels::new(packed));
+        Stage {
+            finite: new(),
+            never: new(),
+        }
+    }
 }
 
 /// The level lists of a tier's init, gathered from the [`InitOut`]s of its runs: wins and
@@ -374,29 +569,46 @@ pub(crate) struct Lists<S> {
     stages: Vec<(S, Stage)>,
     pub(crate) ties: Levels,
     pub(crate) tie_seeds: Levels,
+    /// Whether the lists are packed (then events are filed in place order).
+    packed: bool,
 }
 
 impl<S: Copy + Ord + std::hash::Hash> Lists<S> {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(packed: bool) -> Self {
         Lists {
             index: HashMap::new(),
             stages: Vec::new(),
-            ties: Levels::default(),
-            tie_seeds: Levels::default(),
+            ties: Levels::new(packed),
+            tie_seeds: Levels::new(packed),
+            packed,
         }
     }
 
     /// The number of stage `s`'s lists (new ones are empty).
     pub(crate) fn stage(&mut self, s: S) -> usize {
         let stages = &mut self.stages;
+        let packed = self.packed;
         *self.index.entry(s).or_insert_with(|| {
-            stages.push((s, Stage::default()));
+            stages.push((s, Stage::new(packed)));
             stages.len() - 1
         })
     }
 
-    /// Files `o`'s events by stage and level.
-    pub(crate) fn add<V: Worth<Stage = S>>(&mut self, o: &InitOut<V>) {
+    /// Files `o`'s events by stage and level (packed lists: a task's events are sorted by
+    /// place first, since with ranks the positions that waited for remote exits come last).
+    pub(crate) fn add<V: Worth<Stage = S>>(&mut self, o: &mut InitOut<V>) {
+        if self.packed {
+            for v in [&mut o.decided, &mut o.seeds, &mut o.phantoms] {
+                if !v.is_sorted_by_key(|e| e.2) {
+                    v.sort_unstable_by_key(|e| e.2);
+                }
+            }
+            for v in [&mut o.ties, &mut o.tie_seeds] {
+                if !v.is_sorted_by_key(|e| e.1) {
+                    v.sort_unstable_by_key(|e| e.1);
+                }
+            }
+        }
         for (list, events) in [&o.decided, &o.seeds, &o.phantoms].into_iter().enumerate() {
             // Runs of one stage (without scores, every event) take one look-up.
             let mut last: Option<(S, usize)> = None;
@@ -618,20 +830,20 @@ impl Staged for ScoreCell {
 /// Decides, seeds or opens slot `i` from its number of distinct moves inside the tier and
 /// its best exit (seen through the move).
 #[inline]
-pub(crate) fn settle<C: Cell>(
+pub(crate) fn settle<S: Slots>(
     t: &dyn std::fmt::Debug,
-    cell: &C::Atomic,
+    cells: &S,
     i: u32,
     inside: u32,
-    best: Option<C::V>,
-    out: &mut InitOut<C::V>,
+    best: Option<S::V>,
+    out: &mut InitOut<S::V>,
 ) -> Result<(), Error> {
     let r_of = |r: Option<u32>| r.unwrap_or(NEVER);
     let mut count = inside;
     if inside == 0 {
         // Every move is an exit: the best one decides.
         let v = best.expect("a position with moves has an exit when none stays");
-        C::store(cell, enc::<C>(v, t)?);
+        cells.value(i as usize, v, t)?;
         match v.class() {
             Class::Win(s, r) | Class::Loss(s, r) => out.decided.push((s, r_of(r), i)),
             Class::Tie(r) => out.ties.push((r, i)),
@@ -652,14 +864,9 @@ pub(crate) fn settle<C: Cell>(
             }
         }
     }
-    let open = C::open(count).ok_or_else(|| {
-        Error::Unsupported(format!(
-            "a position of tier {t:?} has {count} distinct moves; {}-byte value cells count at most {}",
-            C::BYTES,
-            C::MAX_COUNTER
-        ))
-    })?;
-    C::store(cell, open);
+    if cells.open(i as usize, count, t)? {
+        out.escaped.push((i, count));
+    }
     Ok(())
 }
 
@@ -675,66 +882,128 @@ pub(crate) fn solve_tier<G: DenseIndex, C: Staged, P: Placement>(
     ex: &dyn Exchange,
     opts: &SolveOptions,
 ) -> Result<(Vec<C>, u64, Option<u64>), Error> {
+    let n = part.len(ex.rank());
+    check_size(&t, &part, n)?;
+    let mut cells = Wide::<C>(
+        (0..n)
+            .into_par_iter()
+            .map(|_| C::UNDECIDED.atomic())
+            .collect(),
+    );
+    let (solved, moves) = solve_slots(game, t, part, below, &mut cells, &mut (), ex, opts)?;
+    // 4. Draws; holes back to 0. In place: the plain cells take the atomics' memory (the
+    // same layout, which `collect` reuses), so the tier is never held twice.
+    cells.0.par_iter().for_each(|a| match C::load(a) {
+        c if c.counter().is_some() => C::store(a, C::DRAW),
+        c if c == C::HOLE => C::store(a, C::UNDECIDED),
+        _ => {}
+    });
+    let out: Vec<C> = cells.0.into_iter().map(C::into_inner).collect();
+    Ok((out, solved, moves))
+}
+
+/// Steps 1 to 3 on this rank's `cells` (every one set): the init, then the levels of each
+/// stage and the ties, each level's frontier told to `log`. Returns the number of positions
+/// solved and, for a game without a start, their moves weighted by class size.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve_slots<G, C, S, P, L>(
+    game: &G,
+    t: G::Tier,
+    part: P,
+    below: &Below<'_, G, C, P>,
+    cells: &mut S,
+    log: &mut L,
+    ex: &dyn Exchange,
+    opts: &SolveOptions,
+) -> Result<(u64, Option<u64>), Error>
+where
+    G: DenseIndex,
+    C: Staged,
+    S: Slots<V = C::V>,
+    P: Placement,
+    L: Record<<C::V as Worth>::Stage>,
+{
     let me = ex.rank();
     let n = part.len(me);
-    check_size(&t, &part, n)?;
-    let cells: Vec<C::Atomic> = (0..n)
-        .into_par_iter()
-        .map(|_| C::UNDECIDED.atomic())
-        .collect();
-    let init = init::<G, C, P>(game, t, part, below, &cells, ex)?;
+    let init = init::<G, C, S, P>(game, t, part, below, cells, L::PACKED, ex)?;
     let Init {
         lists,
         loopy,
         solved,
         moves,
         edges,
+        escaped,
     } = init;
-    if loopy {
-        let (rev_off, rev) = match <G::Parents as Parents<G>>::UNMOVES {
-            true => (Vec::new(), Vec::new()),
-            false => reverse_edges(&t, n, edges, ex)?,
-        };
-        let parents = ParentsOf {
-            game,
-            t,
-            part,
-            me,
-            rev_off: &rev_off,
-            rev: &rev,
-        };
-        let mut lists = lists;
-        if !<C::V as Worth>::SCORED {
-            // The one stage, on every rank.
-            lists.stage(<C::V as Worth>::stage_of(0));
-        } else if !P::ALONE {
-            // Every rank runs every stage (the levels are collectives).
-            agree_on_stages::<C::V>(&mut lists, ex)?;
-        }
-        for (s, Stage { finite, never }) in lists.in_order() {
-            levels::<G, C, P, _, false>(&parents, &cells, finite, &C::rule(s, false), ex, opts)?;
-            if <C::V as Worth>::SCORED {
-                levels::<G, C, P, _, false>(&parents, &cells, never, &C::rule(s, true), ex, opts)?;
-            }
-        }
-        let ties = [lists.ties, lists.tie_seeds, Levels::default()];
-        levels::<G, C, P, _, true>(&parents, &cells, ties, &C::ties(), ex, opts)?;
+    cells.escaped(escaped)?;
+    let cells = &*cells;
+    let moves = game.start().is_none().then_some(moves);
+    if !loopy {
+        log.unlooped(lists)?;
+        return Ok((solved, moves));
     }
-    // 4. Draws; holes back to 0. In place: the plain cells take the atomics' memory (the
-    // same layout, which `collect` reuses), so the tier is never held twice.
-    cells.par_iter().for_each(|a| match C::load(a) {
-        c if c.counter().is_some() => C::store(a, C::DRAW),
-        c if c == C::HOLE => C::store(a, C::UNDECIDED),
-        _ => {}
-    });
-    let out: Vec<C> = cells.into_iter().map(C::into_inner).collect();
-    Ok((out, solved, game.start().is_none().then_some(moves)))
+    let (rev_off, rev) = match <G::Parents as Parents<G>>::UNMOVES {
+        true => (Vec::new(), Vec::new()),
+        false => reverse_edges(&t, n, edges, ex)?,
+    };
+    let parents = ParentsOf {
+        game,
+        t,
+        part,
+        me,
+        rev_off: &rev_off,
+        rev: &rev,
+    };
+    let mut lists = lists;
+    if !<C::V as Worth>::SCORED {
+        // The one stage, on every rank.
+        lists.stage(<C::V as Worth>::stage_of(0));
+    } else if !P::ALONE {
+        // Every rank runs every stage (the levels are collectives).
+        agree_on_stages::<C::V>(&mut lists, ex)?;
+    }
+    for (stage, Stage { finite, never }) in lists.in_order() {
+        let phase = Phase::Decisive {
+            stage,
+            never: false,
+        };
+        levels::<G, S, P, _, L, false>(
+            &parents,
+            cells,
+            finite,
+            &S::rule(phase),
+            phase,
+            log,
+            ex,
+            opts,
+        )?;
+        if <C::V as Worth>::SCORED {
+            let phase = Phase::Decisive { stage, never: true };
+            levels::<G, S, P, _, L, false>(
+                &parents,
+                cells,
+                never,
+                &S::rule(phase),
+                phase,
+                log,
+                ex,
+                opts,
+            )?;
+        }
+    }
+    let ties = [lists.ties, lists.tie_seeds, Levels::default()];
+    let phase = Phase::Ties;
+    levels::<G, S, P, _, L, true>(&parents, cells, ties, &S::rule(phase), phase, log, ex, opts)?;
+    Ok((solved, moves))
 }
 
 /// Refuses a tier whose places do not fit: `u32` places in one process, and below 2^31 on
 /// every rank (a message carries a bit beside a place); without un-moves, slots below 2^31
 /// (a reverse edge carries the keeps bit beside its parent's slot).
-fn check_size<P: Placement>(t: &dyn std::fmt::Debug, part: &P, n: u64) -> Result<(), Error> {
+pub(crate) fn check_size<P: Placement>(
+    t: &dyn std::fmt::Debug,
+    part: &P,
+    n: u64,
+) -> Result<(), Error> {
     let size = part.size();
     if P::ALONE && n > u64::from(u32::MAX) {
         return Err(Error::Unsupported(format!(
@@ -785,15 +1054,19 @@ struct Init<V: Worth> {
     /// Reverse edges inside the tier by the owner of their child: (child's place there,
     /// parent slot | keeps << 31) pairs, flat.
     edges: Vec<Vec<u32>>,
+    /// Positions opened with a counter their cells do not hold: (place, counter).
+    escaped: Vec<(u32, u32)>,
 }
 
-/// Init (step 1) of this rank's places, in rounds (one for one process).
-fn init<G: DenseIndex, C: Cell, P: Placement>(
+/// Init (step 1) of this rank's places, in rounds (one for one process); `packed`: its
+/// lists packed.
+fn init<G: DenseIndex, C: Cell, S: Slots<V = C::V>, P: Placement>(
     game: &G,
     t: G::Tier,
     part: P,
     below: &Below<'_, G, C, P>,
-    cells: &[C::Atomic],
+    cells: &S,
+    packed: bool,
     ex: &dyn Exchange,
 ) -> Result<Init<C::V>, Error> {
     let (me, kk) = (ex.rank(), ex.size());
@@ -805,11 +1078,12 @@ fn init<G: DenseIndex, C: Cell, P: Placement>(
         )));
     }
     let mut found = Init {
-        lists: Lists::new(),
+        lists: Lists::new(packed),
         loopy: false,
         solved: 0,
         moves: 0,
         edges: vec![Vec::new(); kk],
+        escaped: Vec::new(),
     };
     let round = match (crate::engine::small_rounds(), P::ALONE) {
         // A few places: tests' small tiers then take several rounds.
@@ -848,7 +1122,7 @@ fn init<G: DenseIndex, C: Cell, P: Placement>(
                         }
                         let l = (l0 + (i - g0)) as u32;
                         let at = Slot { i, l };
-                        if let Err(e) = init_one::<G, C, P>(
+                        if let Err(e) = init_one::<G, C, S, P>(
                             game, t, &part, me, below, at, p, cells, s, weigh, &mut out,
                         ) {
                             err = Err(e);
@@ -865,10 +1139,11 @@ fn init<G: DenseIndex, C: Cell, P: Placement>(
             loopy_here
         } else {
             // The requests for remote exits also tell whether any rank has a move inside.
-            ask_remote_exits::<G, C, P>(game, t, below, &mut outs, loopy_here, cells, ex)?
+            ask_remote_exits::<G, C, S, P>(game, t, below, &mut outs, loopy_here, cells, ex)?
         };
-        for o in outs {
-            found.lists.add(&o);
+        for mut o in outs {
+            found.lists.add(&mut o);
+            found.escaped.append(&mut o.escaped);
             found.solved += o.solved;
             found.moves += o.moves;
             for (c, p) in o.edges {
@@ -893,7 +1168,7 @@ struct Slot {
 /// size to `out.moves`.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn init_one<G: DenseIndex, C: Cell, P: Placement>(
+fn init_one<G: DenseIndex, C: Cell, S: Slots<V = C::V>, P: Placement>(
     game: &G,
     t: G::Tier,
     part: &P,
@@ -901,19 +1176,18 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
     below: &Below<'_, G, C, P>,
     at: Slot,
     p: Option<G::Position>,
-    cells: &[C::Atomic],
+    cells: &S,
     s: &mut Scratch<G::Position>,
     weigh: bool,
     out: &mut InitOut<C::V>,
 ) -> Result<(), Error> {
     let Slot { i, l } = at;
-    let cell = &cells[l as usize];
     let Some(p) = p else {
-        C::store(cell, C::HOLE);
+        cells.hole(l as usize);
         return Ok(());
     };
     if !<G::Symmetry as Symmetry<G>>::is_canonical(game, &p) {
-        C::store(cell, C::HOLE);
+        cells.hole(l as usize);
         return Ok(());
     }
     out.solved += 1;
@@ -948,7 +1222,7 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
         if scored {
             in_range(game, v, &p)?;
         }
-        C::store(cell, enc::<C>(v, &t)?);
+        cells.value(l as usize, v, &t)?;
         match v.class() {
             Class::Tie(_) => out.ties.push((0, l)),
             Class::Win(s, _) | Class::Loss(s, _) => out.decided.push((s, 0, l)),
@@ -1030,7 +1304,7 @@ fn init_one<G: DenseIndex, C: Cell, P: Placement>(
         out.pending.push((l, inside as u32, best));
         return Ok(());
     }
-    settle::<C>(&t, cell, l, inside as u32, best, out)
+    settle(&t, cells, l, inside as u32, best, out)
 }
 
 /// Checks a value with scores against the game's declared range (a game that breaks its
@@ -1057,13 +1331,13 @@ fn in_range<G: DenseIndex, V: Worth>(game: &G, v: V, p: &dyn std::fmt::Debug) ->
 /// child tier, in the order the positions met them (repeats and all: sorting them away cost
 /// more than sending them); the answer, the cells in the same order. Then every waiting
 /// position is settled. Returns whether any rank has a move inside the tier.
-fn ask_remote_exits<G: DenseIndex, C: Cell, P: Placement>(
+fn ask_remote_exits<G: DenseIndex, C: Cell, S: Slots<V = C::V>, P: Placement>(
     game: &G,
     t: G::Tier,
     below: &Below<'_, G, C, P>,
     outs: &mut [InitOut<C::V>],
     loopy: bool,
-    cells: &[C::Atomic],
+    cells: &S,
     ex: &dyn Exchange,
 ) -> Result<bool, Error> {
     let kk = ex.size();
@@ -1155,7 +1429,7 @@ fn ask_remote_exits<G: DenseIndex, C: Cell, P: Placement>(
             o.rewards = Vec::new();
             let pending = std::mem::take(&mut o.pending);
             for (l, inside, best) in pending {
-                settle::<C>(&t, &cells[l as usize], l, inside, best, o)?;
+                settle(&t, cells, l, inside, best, o)?;
             }
             Ok(())
         })?;
@@ -1185,7 +1459,7 @@ fn answer_exits<G: DenseIndex, C: Cell, P>(
         let m = u32::from_le_bytes([h[0], h[1], h[2], h[3]]) as usize;
         let body = rest.get(4..4 + 4 * m).ok_or_else(bad)?;
         rest = &rest[4 + 4 * m..];
-        for lj in prefetched(body, cells, !0) {
+        for lj in prefetched(body, |l| prefetch(cells, l), !0) {
             let c = cells.get(lj as usize).copied().ok_or_else(bad)?;
             push_cell(&mut ans, c);
         }
@@ -1240,30 +1514,47 @@ pub(crate) fn reverse_edges(
 /// lists of what is decided at each level (`decided`), seeded by a winning or tying exit
 /// (`seeds`) or counted down by a losing one (`phantoms`, wins and losses only). A win or a
 /// loss updates every parent (won, or counted down); a tie, every parent still open (tied
-/// one ply later). Each level ends with one exchange (an update of another rank's parent is
-/// its place, with a win bit for wins and losses), which also tells whether any rank has
-/// work left: then the next level runs everywhere. Level 0 runs on every rank of a loopy
-/// tier.
-pub(crate) fn levels<G: DenseIndex, C: Open, P: Placement, R: Rule<C>, const TIES: bool>(
+/// one ply later). Each level's frontier, sorted, is told to `log` (of `phase`) first. Each
+/// level ends with one exchange (an update of another rank's parent is its place, with a
+/// win bit for wins and losses), which also tells whether any rank has work left: then the
+/// next level runs everywhere. Level 0 runs on every rank of a loopy tier.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn levels<G, S, P, R, L, const TIES: bool>(
     parents: &ParentsOf<'_, G, P>,
-    cells: &[C::Atomic],
+    cells: &S,
     [mut decided, mut seeds, mut phantoms]: [Levels; 3],
     rule: &R,
+    phase: Phase<<S::V as Worth>::Stage>,
+    log: &mut L,
     ex: &dyn Exchange,
     opts: &SolveOptions,
-) -> Result<(), Error> {
+) -> Result<(), Error>
+where
+    G: DenseIndex,
+    S: Slots,
+    P: Placement,
+    R: Rule<S::C>,
+    L: Record<<S::V as Worth>::Stage>,
+{
     let (t, me, kk) = (parents.t, parents.me, ex.size());
     let mut r = 0u32;
     let mut go = true;
+    // What the level before decided.
+    let mut carried: Vec<u32> = Vec::new();
     while go {
         let mut frontier = decided.take(r);
+        if frontier.is_empty() {
+            frontier = std::mem::take(&mut carried);
+        } else {
+            frontier.append(&mut carried);
+        }
         let s = seeds.take(r);
         if !s.is_empty() {
             let seeded = if TIES { rule.tied(r) } else { rule.won(r) };
             let seeded = need(seeded, R::MAX_REMOTENESS, &t)?;
             frontier.extend(
                 s.into_iter()
-                    .filter(|&i| decide::<C>(&cells[i as usize], seeded, Racy(false))),
+                    .filter(|&i| cells.decide(i as usize, seeded, Racy(false))),
             );
         }
         // In place order, so that neighbours' parents share cache lines and each chunk
@@ -1274,6 +1565,7 @@ pub(crate) fn levels<G: DenseIndex, C: Open, P: Placement, R: Rule<C>, const TIE
         } else {
             frontier.sort_unstable();
         }
+        log.level(phase, r, &frontier)?;
         let max = R::MAX_REMOTENESS;
         let lost_next = rule.lost(r + 1);
         let won_next = if TIES {
@@ -1282,19 +1574,18 @@ pub(crate) fn levels<G: DenseIndex, C: Open, P: Placement, R: Rule<C>, const TIE
             rule.won(r + 1)
         };
         // A parent's update: won (or tied), or counted down; whether this call decided it.
-        let update = |cell: &C::Atomic, win: bool, racy: Racy| -> Result<bool, Error> {
+        let update = |l: usize, win: bool, racy: Racy| -> Result<bool, Error> {
             if TIES {
-                Ok(C::load(cell).counter().is_some()
-                    && decide::<C>(cell, need(won_next, max, &t)?, racy))
+                Ok(cells.is_open(l) && cells.decide(l, need(won_next, max, &t)?, racy))
             } else if win {
-                Ok(decide::<C>(cell, need(won_next, max, &t)?, racy))
+                Ok(cells.decide(l, need(won_next, max, &t)?, racy))
             } else {
-                count_down::<C>(cell, lost_next, max, racy, &t)
+                cells.count_down(l, lost_next, max, racy, &t)
             }
         };
         let mut next = Vec::new();
         for i in phantoms.take(r) {
-            if count_down::<C>(&cells[i as usize], lost_next, max, Racy(false), &t)? {
+            if cells.count_down(i as usize, lost_next, max, Racy(false), &t)? {
                 next.push(i);
             }
         }
@@ -1303,15 +1594,15 @@ pub(crate) fn levels<G: DenseIndex, C: Open, P: Placement, R: Rule<C>, const TIE
                 // The frontier's places are sparse in a large tier: its cells are cache
                 // misses, taken a few positions (each a few dozen parents) ahead.
                 if let Some(&ahead) = chunk.get(x + FRONT_AHEAD) {
-                    prefetch(cells, ahead as usize);
+                    cells.prefetch(ahead as usize);
                 }
-                let lost = !TIES && rule.is_loss(C::load(&cells[c as usize]));
-                parents.each(c, s, cells, |owner, lq, k| {
+                let lost = !TIES && rule.is_loss(cells.get(c as usize));
+                parents.each(c, s, &|l| cells.prefetch(l), |owner, lq, k| {
                     let win = lost != k;
                     if !P::ALONE && owner != me {
                         let x = if TIES { lq } else { lq | u32::from(win) << 31 };
                         away[owner].extend_from_slice(&x.to_le_bytes());
-                    } else if update(&cells[lq as usize], win, racy)? {
+                    } else if update(lq as usize, win, racy)? {
                         out.push(lq);
                     }
                     Ok(())
@@ -1319,14 +1610,15 @@ pub(crate) fn levels<G: DenseIndex, C: Open, P: Placement, R: Rule<C>, const TIE
             }
             Ok(())
         })?;
+        drop(frontier);
         let more = decided.len().max(seeds.len()).max(phantoms.len()) > r + 1 || !next.is_empty();
         let (got, more) = swap::<P>(ex, away, more, opts)?;
         let mask = if TIES { !0 } else { !(1 << 31) };
         for g in got {
-            for x in prefetched(&g, cells, mask) {
+            for x in prefetched(&g, |l| cells.prefetch(l), mask) {
                 let lq = x & mask;
                 if update(
-                    place_of::<C>(cells, lq, &t)?,
+                    place_of(cells.len(), lq, &t)?,
                     !TIES && x >> 31 == 1,
                     Racy(false),
                 )? {
@@ -1334,25 +1626,38 @@ pub(crate) fn levels<G: DenseIndex, C: Open, P: Placement, R: Rule<C>, const TIE
                 }
             }
         }
-        decided.extend(r + 1, next);
+        carried = next;
         go = more;
         r += 1;
     }
     Ok(())
 }
 
-/// The cell at a place another rank sent (checked: a malformed message is an error).
+/// Which levels run: the wins and losses of a stage (`never`: those without a remoteness,
+/// with scores), or the ties.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Phase<S> {
+    /// Wins and losses of stage `stage`.
+    Decisive {
+        /// The stage.
+        stage: S,
+        /// Those that never end.
+        never: bool,
+    },
+    /// Ties.
+    Ties,
+}
+
+/// A place another rank sent, checked against this share's `n` places (a malformed message
+/// is an error).
 #[inline]
-fn place_of<'a, C: Open>(
-    cells: &'a [C::Atomic],
-    l: u32,
-    t: &dyn std::fmt::Debug,
-) -> Result<&'a C::Atomic, Error> {
-    cells.get(l as usize).ok_or_else(|| {
-        Error::Exchange(format!(
+fn place_of(n: usize, l: u32, t: &dyn std::fmt::Debug) -> Result<usize, Error> {
+    match (l as usize) < n {
+        true => Ok(l as usize),
+        false => Err(Error::Exchange(format!(
             "an update for place {l} past a share of tier {t:?}"
-        ))
-    })
+        ))),
+    }
 }
 
 /// Runs `step(chunk, scratch, decided, away, racy)` over a level's frontier: inline when it
@@ -1465,14 +1770,14 @@ pub(crate) struct ParentsOf<'a, G: DenseIndex, P> {
 
 impl<G: DenseIndex, P: Placement> ParentsOf<'_, G, P> {
     /// Calls `f(owner, place there, keeps)` once for every distinct (parent, keeps) with a
-    /// move to place `l`, this rank's parents first; `hint[place]` is prefetched as soon as
-    /// a parent is placed (whoever owns it: a wasted hint is cheaper than a branch).
+    /// move to place `l`, this rank's parents first; `hint(place)` is called as soon as a
+    /// parent is placed (whoever owns it: a wasted hint is cheaper than a branch).
     #[inline]
-    fn each<T>(
+    fn each(
         &self,
         l: u32,
         s: &mut Scratch<G::Position>,
-        hint: &[T],
+        hint: &impl Fn(usize),
         mut f: impl FnMut(usize, u32, bool) -> Result<(), Error>,
     ) -> Result<(), Error> {
         if !<G::Parents as Parents<G>>::UNMOVES {
@@ -1539,7 +1844,7 @@ impl<G: DenseIndex, P: Placement> ParentsOf<'_, G, P> {
         }
         for &e in s.inside.keys() {
             let (owner, lj) = self.part.place(e >> 1);
-            prefetch(hint, lj as usize);
+            hint(lj as usize);
             if !P::ALONE {
                 by.put((owner, lj as u32, e & 1 == 1), owner == self.me);
             }
@@ -1607,11 +1912,11 @@ pub(crate) fn u32s(b: &[u8]) -> impl Iterator<Item = u32> + '_ {
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
 }
 
-/// The `u32`s of `b`, each read `AHEAD` before it is yielded to prefetch `data[x & mask]`
-/// (received updates land at random places: their cache misses overlap).
-pub(crate) fn prefetched<'a, T>(
+/// The `u32`s of `b`, each read `AHEAD` before it is yielded to call `hint(x & mask)`, a
+/// prefetch (received updates land at random places: their cache misses overlap).
+pub(crate) fn prefetched<'a>(
     b: &'a [u8],
-    data: &'a [T],
+    hint: impl Fn(usize) + 'a,
     mask: u32,
 ) -> impl Iterator<Item = u32> + 'a {
     let n = b.len() / 4;
@@ -1619,7 +1924,7 @@ pub(crate) fn prefetched<'a, T>(
         move |i: usize| u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
     (0..n).map(move |i| {
         if i + AHEAD < n {
-            prefetch(data, (at(i + AHEAD) & mask) as usize);
+            hint((at(i + AHEAD) & mask) as usize);
         }
         at(i)
     })

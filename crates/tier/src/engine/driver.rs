@@ -7,10 +7,13 @@
 //! 0). Everything else is written once.
 
 use crate::api::game::{canonical, DenseIndex, Symmetry};
+use crate::engine::classes::{self, Finished};
 use crate::engine::dense::{self, Below, Staged, TASK};
 use crate::engine::dense::{cell_at, push_cell};
 use crate::engine::solution::{TierData, TierSolution, TierTotals};
-use crate::engine::{count, write_finished, Dag, Engine, Event, SolveOptions, Traffic, Work};
+use crate::engine::{
+    count, write_finished, Dag, Engine, Event, SolveOptions, Traffic, Work, Working,
+};
 use crate::error::Error;
 use crate::stats::merge_stats;
 use crate::stats::Stats;
@@ -254,7 +257,11 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
         });
         let shares: Vec<u64> = parts.iter().map(|p| p.len(me)).collect();
         let stored = opts.storage.is_some();
-        super::plan_memory(&dag, &shares, Work::of(game, C::BYTES as u64), stored, opts)?;
+        let mut work = Work::of(game, C::BYTES as u64);
+        if opts.working == Working::Classes {
+            work = work.classes();
+        }
+        super::plan_memory(&dag, &shares, work, stored, opts)?;
         let files = dag.names.iter().map(|t| P::file(t, me, kk)).collect();
         Ok(Run {
             game,
@@ -362,14 +369,18 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
 
     /// This rank's totals of tier `k` (`moves`: its moves, when the solve counted them).
     fn tally(&self, k: usize, cells: &[C], moves: Option<u64>) -> Stats {
-        tally(
-            self.game,
-            self.dag.tiers[k],
-            &self.parts[k],
-            self.ex.rank(),
-            cells,
-            moves,
-        )
+        let mut st = self.tally_from(k, 0, cells, moves.is_some());
+        if let Some(m) = moves {
+            st.moves = m;
+        }
+        st
+    }
+
+    /// This rank's totals of the places of tier `k` from `first` on (`cells`), without
+    /// their moves when the solve counted them (`counted`).
+    fn tally_from(&self, k: usize, first: u64, cells: &[C], counted: bool) -> Stats {
+        let (t, part) = (self.dag.tiers[k], &self.parts[k]);
+        tally(self.game, t, part, self.ex.rank(), first, cells, counted)
     }
 
     /// With resume, the tiers whose files check out on every rank (damaged ones are removed,
@@ -513,7 +524,7 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
             let mut failed = None;
             for (&k, result) in todo.iter().zip(results) {
                 // A tier solved beside one that failed is kept all the same.
-                let (cells, s, moves, took) = match result {
+                let (fresh, s, moves, took) = match result {
                     Ok(r) => r,
                     Err(e) => {
                         failed.get_or_insert(e);
@@ -521,13 +532,8 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
                     }
                 };
                 solved += s;
-                if let Some(st) = storage {
-                    let tier = self.parts[k].header_tier(&dag.names[k]);
-                    let header = header(&self.gname, &tier, Kind::Values, 0);
-                    store_cells(st, &self.files[k], &header, &cells, opts.codec)?;
-                }
-                if self.game.start().is_none() {
-                    let mut totals = self.tally(k, &cells, moves);
+                let (cells, totals) = self.keep(k, fresh, moves)?;
+                if let Some(mut totals) = totals {
                     // The tier's time, once (the ranks' totals are summed).
                     if me == 0 {
                         totals.solve = took;
@@ -537,7 +543,7 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
                     }
                     tier_stats[k] = Some(totals);
                 }
-                resident[k] = Some(Arc::new(cells));
+                resident[k] = cells.map(Arc::new);
                 done[k] = true;
                 opts.emit(&Event::Solved {
                     tier: &dag.names[k],
@@ -561,9 +567,58 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
         Ok((resident, solved))
     }
 
+    /// Writes tier `k`, just solved, to its file (with a storage) and counts its totals (a
+    /// game without a start; `moves`: its moves, counted by the solve); returns its value
+    /// cells when they stay in memory: always without a storage, and with one when they
+    /// were value cells. Class cells go to the file a batch of blocks at a time, counted in
+    /// the same pass, without the whole tier's value cells being made; a parent that needs
+    /// them reads them back ([`Run::load`]).
+    #[allow(clippy::type_complexity)]
+    fn keep(
+        &self,
+        k: usize,
+        fresh: Fresh<C>,
+        moves: Option<u64>,
+    ) -> Result<(Option<Vec<C>>, Option<Stats>), Error> {
+        let startless = self.game.start().is_none();
+        let tier = self.parts[k].header_tier(&self.dag.names[k]);
+        let header = header(&self.gname, &tier, Kind::Values, 0);
+        let (file, codec) = (&self.files[k], self.opts.codec);
+        let cells = match (fresh, self.storage()) {
+            (Fresh::Cells(cells), st) => {
+                if let Some(st) = st {
+                    store_cells(st, file, &header, &cells, codec)?;
+                }
+                cells
+            }
+            (Fresh::Classes(done), None) => done.cells()?,
+            (Fresh::Classes(done), Some(st)) => {
+                let mut totals = startless.then(Stats::default);
+                done.store(st, file, &header, codec, &mut |first, cells| {
+                    if let Some(t) = &mut totals {
+                        t.merge(&self.tally_from(k, first, cells, moves.is_some()));
+                    }
+                })?;
+                if let (Some(t), Some(m)) = (&mut totals, moves) {
+                    t.moves = m;
+                }
+                return Ok((None, totals));
+            }
+        };
+        let totals = startless.then(|| self.tally(k, &cells, moves));
+        Ok((Some(cells), totals))
+    }
+
+    /// Whether tiers are solved in class cells ([`Working`]).
+    fn classes(&self) -> bool {
+        self.opts.working == Working::Classes
+    }
+
     /// The bytes this rank's share of tier `k` takes while it is solved.
     fn work(&self, k: usize) -> u64 {
-        Work::of(self.game, C::BYTES as u64).bytes(self.parts[k].len(self.ex.rank()))
+        let work = Work::of(self.game, C::BYTES as u64);
+        let work = if self.classes() { work.classes() } else { work };
+        work.bytes(self.parts[k].len(self.ex.rank()))
     }
 
     /// The children of `tiers`, each once.
@@ -640,17 +695,21 @@ impl<'g, 'a, G: DenseIndex, C: Staged, P: Dealing> Run<'g, 'a, G, C, P> {
         &self,
         tiers: &[usize],
         resident: &[Option<Arc<Vec<C>>>],
-    ) -> Vec<Result<(Vec<C>, u64, Option<u64>, Duration), Error>> {
+    ) -> Vec<Result<(Fresh<C>, u64, Option<u64>, Duration), Error>> {
         // Not `self`: its exchange is not shared between threads.
         let (game, opts, tiers_of, parts) = (self.game, self.opts, &self.dag.tiers, &self.parts);
+        let classes = self.classes();
         let timed = |k: usize, below: &Below<'_, G, C, P>, ex: &dyn Exchange| {
             let started = Instant::now();
             let t = tiers_of[k];
             let r = match opts.engine {
                 Engine::Sequential if P::ALONE => {
-                    C::sequential::<G, P>(game, t, below).map(|(c, s)| (c, s, None))
+                    C::sequential::<G, P>(game, t, below).map(|(c, s)| (Fresh::Cells(c), s, None))
                 }
-                _ => dense::solve_tier::<G, C, P>(game, t, parts[k], below, ex, opts),
+                _ if classes => classes::solve_tier::<G, C, P>(game, t, parts[k], below, ex, opts)
+                    .map(|(f, s, m)| (Fresh::Classes(f), s, m)),
+                _ => dense::solve_tier::<G, C, P>(game, t, parts[k], below, ex, opts)
+                    .map(|(c, s, m)| (Fresh::Cells(c), s, m)),
             };
             r.map(|(c, s, m)| (c, s, m, started.elapsed()))
         };
@@ -963,19 +1022,20 @@ fn gather_tiers<C: CellArray, P: Placement>(
     Ok(data)
 }
 
-/// Totals over the positions of this rank's share of a tier (weighted by class size). The
-/// moves are `counted` when the solve counted them (its init generates every position's
-/// moves anyway), else generated here.
+/// Totals over the positions of this rank's share of a tier (weighted by class size), at
+/// its places from `first` on (`cells`). The moves are left out when the solve `counted`
+/// them (its init generates every position's moves anyway), else generated here.
 pub(crate) fn tally<G: DenseIndex, C: Cell, P: Placement>(
     game: &G,
     t: G::Tier,
     part: &P,
     me: usize,
+    first: u64,
     cells: &[C],
-    counted: Option<u64>,
+    counted: bool,
 ) -> Stats {
     const PART: usize = 1 << 14;
-    let mut st = cells
+    cells
         .par_chunks(PART)
         .enumerate()
         .map(|(c, chunk)| {
@@ -983,11 +1043,11 @@ pub(crate) fn tally<G: DenseIndex, C: Cell, P: Placement>(
             let mut moves = Vec::new();
             for (j, cell) in chunk.iter().enumerate() {
                 let Some(v) = cell.decode() else { continue };
-                let i = part.global(me, (c * PART + j) as u64);
+                let i = part.global(me, first + (c * PART + j) as u64);
                 // Cells the solve just made hold values at positions only.
                 let p = match counted {
-                    Some(_) => game.unrank_solved(t, i),
-                    None => game.unrank(t, i),
+                    true => game.unrank_solved(t, i),
+                    false => game.unrank(t, i),
                 };
                 let Some(p) = p else {
                     continue;
@@ -997,7 +1057,7 @@ pub(crate) fn tally<G: DenseIndex, C: Cell, P: Placement>(
                 s.states += w;
                 s.classes += 1;
                 v.count(w, &mut s);
-                if counted.is_none() && game.primitive(&p).is_none() {
+                if !counted && game.primitive(&p).is_none() {
                     moves.clear();
                     game.moves(&p, &mut moves);
                     s.moves += w * moves.len() as u64;
@@ -1008,11 +1068,15 @@ pub(crate) fn tally<G: DenseIndex, C: Cell, P: Placement>(
         .reduce(Stats::default, |mut a, b| {
             a.merge(&b);
             a
-        });
-    if let Some(m) = counted {
-        st.moves = m;
-    }
-    st
+        })
+}
+
+/// A tier just solved: its value cells, or its class cells and level log.
+pub(crate) enum Fresh<C> {
+    /// Value cells.
+    Cells(Vec<C>),
+    /// Class cells, their values to be made.
+    Classes(Finished<C>),
 }
 
 /// A tier of at most this many bytes of work may be solved beside others

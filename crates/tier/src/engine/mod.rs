@@ -3,10 +3,12 @@
 
 pub(crate) use crate::api::dag::Dag;
 
+pub(crate) mod classes;
 pub(crate) mod count;
 pub(crate) mod dense;
 pub(crate) mod distinct;
 pub(crate) mod driver;
+pub(crate) mod log;
 pub(crate) mod scored;
 pub(crate) mod seq;
 pub(crate) mod solution;
@@ -58,6 +60,23 @@ pub enum Engine {
     Auto,
     /// The sequential reference (dense layout only; much more memory: for tests).
     Sequential,
+}
+
+/// How the positions of a dense tier are held while the tier is solved. The values are the
+/// same, bit for bit, and so are the files.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Working {
+    /// The engine chooses: value cells (class cells lower the peak only with a storage, at
+    /// some 5% more time, as measured in `engine/classes.rs`).
+    #[default]
+    Auto,
+    /// A value cell a slot (1, 2 or 4 bytes): the value once decided, the counter while
+    /// open.
+    Values,
+    /// A byte a slot: the class once decided (won, lost, tied), the counter while open;
+    /// each level's positions are logged, packed, and the values made from the log when the
+    /// tier is finished (written to its file a batch at a time when there is a storage).
+    Classes,
 }
 
 /// What a solve reports as it goes, to draw progress or print warnings.
@@ -165,6 +184,8 @@ pub struct SolveOptions {
     pub progress: Option<ProgressFn>,
     /// Which solver.
     pub engine: Engine,
+    /// How a dense tier's positions are held while it is solved (the parallel solver's).
+    pub working: Working,
     /// Count the positions reachable from the start (the totals); without, the totals are
     /// over every position solved.
     pub count: bool,
@@ -205,6 +226,7 @@ impl Default for SolveOptions {
             resume: false,
             progress: None,
             engine: Engine::Auto,
+            working: Working::Auto,
             count: true,
             cancel: None,
             codec: Codec::Cells,
@@ -223,6 +245,7 @@ impl std::fmt::Debug for SolveOptions {
             .field("storage", &self.storage)
             .field("resume", &self.resume)
             .field("engine", &self.engine)
+            .field("working", &self.working)
             .field("count", &self.count)
             .field("keep_values", &self.keep_values)
             .field("compact", &self.compact)
@@ -849,7 +872,16 @@ pub(crate) struct Work {
     /// Moves inside its tier a position makes at most, for a game without un-moves
     /// (`None`: with un-moves, no reverse edges).
     pub(crate) inside: Option<u64>,
+    /// Bytes a slot of the cells and level lists while a tier is solved: `cell + 8` for
+    /// value cells, at least [`CLASS_SLOT`] for class cells ([`Work::classes`]).
+    pub(crate) slot: u64,
 }
+
+/// Bytes a slot of a tier solved in class cells ([`Working::Classes`]), at most: its byte,
+/// two entries of the packed level lists and one of the level log, each at most 3 bytes (a
+/// gap within a piece of 2^18 places). The value cells it makes when the tier is finished
+/// (its byte cells and log still held) take fewer.
+pub(crate) const CLASS_SLOT: u64 = 10;
 
 impl Work {
     /// The model of `game`'s tiers with `cell`-byte cells.
@@ -866,6 +898,17 @@ impl Work {
                 game.moves_inside_bound()
                     .unwrap_or(crate::api::game::ASSUMED_MOVES_INSIDE)
             }),
+            slot: cell + 8,
+        }
+    }
+
+    /// The model with class cells while a tier is solved (the tiers kept are value cells
+    /// still): the same as value cells' for 2- and 4-byte cells, a byte a slot more for
+    /// 1-byte cells.
+    pub(crate) fn classes(self) -> Work {
+        Work {
+            slot: self.slot.max(CLASS_SLOT),
+            ..self
         }
     }
 
@@ -876,7 +919,7 @@ impl Work {
             slots.saturating_mul(m.saturating_mul(16).saturating_add(8))
         });
         slots
-            .saturating_mul(self.cell + 8)
+            .saturating_mul(self.slot)
             .saturating_add(round)
             .saturating_add(edges)
     }

@@ -474,6 +474,94 @@ impl Cell for ScoreCell {
     }
 }
 
+/// A position's cell while its tier is solved with one byte a slot (the engine's class
+/// cells, `engine/classes.rs`): its class once decided, else its counter. The remoteness
+/// (and with scores the score) is not in the cell: the levels log each level's positions,
+/// and the values are made from the log and the classes when the tier is finished.
+///
+/// | code | meaning |
+/// |------|---------|
+/// | 0    | a hole (not solved here), or not yet set |
+/// | 1    | won |
+/// | 2    | lost |
+/// | 3    | tied |
+/// | 4    | a draw, found at init (a position whose moves all leave the tier, the best a draw) |
+/// | 5    | open, its counter too big for the byte: kept in a side table ([`ClassCell::ESCAPE`]) |
+/// | 6 + n | open, with counter `n` (at most [`ClassCell::MAX_COUNTER`]) |
+///
+/// What is still open at the end is a draw.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ClassCell(pub(crate) u8);
+
+impl ClassCell {
+    /// A hole, or not yet set.
+    pub(crate) const HOLE: ClassCell = ClassCell(0);
+    /// Won.
+    pub(crate) const WIN: ClassCell = ClassCell(1);
+    /// Lost.
+    pub(crate) const LOSS: ClassCell = ClassCell(2);
+    /// Tied.
+    pub(crate) const TIE: ClassCell = ClassCell(3);
+    /// A draw decided at init.
+    pub(crate) const DRAW: ClassCell = ClassCell(4);
+    /// Open, with a counter past [`ClassCell::MAX_COUNTER`]: the counter is elsewhere.
+    pub(crate) const ESCAPE: ClassCell = ClassCell(5);
+    /// The code of an open cell with counter 0.
+    const OPEN: u8 = 6;
+    /// The largest counter the byte holds.
+    pub(crate) const MAX_COUNTER: u32 = (u8::MAX - Self::OPEN) as u32;
+
+    /// An open cell with this counter; `None` when it does not fit (then the cell is
+    /// [`ClassCell::ESCAPE`] and the counter goes to a side table).
+    #[inline]
+    pub(crate) fn open(counter: u32) -> Option<ClassCell> {
+        (counter <= Self::MAX_COUNTER).then(|| ClassCell(Self::OPEN + counter as u8))
+    }
+
+    /// The counter of an open cell that holds it; `None` for any other (an escaped one
+    /// too).
+    #[inline]
+    pub(crate) fn counter(self) -> Option<u32> {
+        (self.0 >= Self::OPEN).then(|| u32::from(self.0 - Self::OPEN))
+    }
+
+    /// Whether the position is undecided (its counter in the byte, or escaped).
+    #[inline]
+    pub(crate) fn is_open(self) -> bool {
+        self.0 >= Self::ESCAPE.0
+    }
+
+    /// The cell of a position decided as `v` (its class; a draw's own code).
+    #[inline]
+    pub(crate) fn of<V: Worth>(v: V) -> ClassCell {
+        match v.class() {
+            Class::Win(..) => Self::WIN,
+            Class::Loss(..) => Self::LOSS,
+            Class::Tie(_) => Self::TIE,
+            Class::Draw => Self::DRAW,
+        }
+    }
+
+    /// Which of a level's three values (won, lost, tied) a decided cell takes; `None` for
+    /// a cell that is not won, lost or tied.
+    #[inline]
+    pub(crate) fn which(self) -> Option<usize> {
+        matches!(self, Self::WIN | Self::LOSS | Self::TIE).then(|| usize::from(self.0 - 1))
+    }
+
+    /// The value cell of a cell no level logged: a hole's is [`Cell::UNDECIDED`], a draw's
+    /// or an open one's [`Cell::DRAW`]; `None` for a won, lost or tied one (its value is in
+    /// the log).
+    #[inline]
+    pub(crate) fn unlogged<C: Cell>(self) -> Option<C> {
+        match self {
+            Self::HOLE => Some(C::UNDECIDED),
+            c if c.which().is_some() => None,
+            _ => Some(C::DRAW),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -515,6 +603,51 @@ mod tests {
         // Stored bytes that are neither a value nor a hole are refused.
         assert_eq!(u8::from_stored(&[u8::HOLE]), None);
         assert_eq!(u8::from_stored(&[1, 2, 3]), None);
+    }
+
+    #[test]
+    fn class_cells_hold_classes_and_counters_apart() {
+        let special = [
+            ClassCell::HOLE,
+            ClassCell::WIN,
+            ClassCell::LOSS,
+            ClassCell::TIE,
+            ClassCell::DRAW,
+        ];
+        for c in special {
+            assert_eq!((c.counter(), c.is_open()), (None, false), "{c:?}");
+        }
+        assert_eq!(ClassCell::ESCAPE.counter(), None);
+        assert!(ClassCell::ESCAPE.is_open());
+        for n in [0, 1, 100, ClassCell::MAX_COUNTER] {
+            let c = ClassCell::open(n).unwrap();
+            assert_eq!(c.counter(), Some(n));
+            assert!(c.is_open() && c.which().is_none());
+            assert!(!special.contains(&c) && c != ClassCell::ESCAPE);
+        }
+        assert_eq!(ClassCell::MAX_COUNTER, 249);
+        assert_eq!(ClassCell::open(ClassCell::MAX_COUNTER + 1), None);
+        // Every byte is one thing: a special code, the escape, or one counter.
+        let mut counters: Vec<u32> = (0..=255u8).filter_map(|b| ClassCell(b).counter()).collect();
+        counters.dedup();
+        assert_eq!(counters.len(), 250);
+        // Classes of values, and which of a level's values each takes.
+        assert_eq!(ClassCell::of(Value::Win(7)), ClassCell::WIN);
+        assert_eq!(ClassCell::of(Value::Loss(0)), ClassCell::LOSS);
+        assert_eq!(ClassCell::of(Value::Tie(3)), ClassCell::TIE);
+        assert_eq!(ClassCell::of(Value::Draw), ClassCell::DRAW);
+        assert_eq!(ClassCell::of(Scored::new(-4, None)), ClassCell::LOSS);
+        assert_eq!(ClassCell::of(Scored::new(0, None)), ClassCell::DRAW);
+        assert_eq!(ClassCell::of(Scored::new(0, Some(2))), ClassCell::TIE);
+        let which: Vec<Option<usize>> = special.iter().map(|c| c.which()).collect();
+        assert_eq!(which, [None, Some(0), Some(1), Some(2), None]);
+        // What a cell that no level logged becomes.
+        assert_eq!(ClassCell::HOLE.unlogged::<u16>(), Some(u16::UNDECIDED));
+        assert_eq!(ClassCell::DRAW.unlogged::<u16>(), Some(u16::DRAW));
+        assert_eq!(ClassCell::ESCAPE.unlogged::<u8>(), Some(u8::DRAW));
+        let open = ClassCell::open(3).unwrap();
+        assert_eq!(open.unlogged::<ScoreCell>(), Some(ScoreCell::DRAW));
+        assert_eq!(ClassCell::WIN.unlogged::<u16>(), None);
     }
 
     #[test]
