@@ -1,4 +1,4 @@
-//! A solution read back from the CSV that `solve --output csv` writes (see CONTRACT.md), so
+//! A solution read back from the CSV that `solve --output csv` writes (see docs/format.md), so
 //! that [`verify`](crate::verify) can check it without the solver.
 
 use crate::{Outcome, Scored, Solution, Value};
