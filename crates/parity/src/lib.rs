@@ -38,9 +38,11 @@
 //! ```
 #![warn(missing_docs)]
 
+mod algo;
 mod game;
 pub mod pg;
 mod pp;
+mod priority;
 mod qpz;
 pub mod reduce;
 mod scc;

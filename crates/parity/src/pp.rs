@@ -22,8 +22,8 @@
 //! get theirs when the region's status is checked). Exponential in the worst case; the
 //! descent restarts after each dominion.
 
+use crate::algo::Algo;
 use crate::solution::NONE;
-use crate::solve::Algo;
 use retrograde_graph::Graph;
 use retrograde_solve::attract::{Attractor, Subgame};
 

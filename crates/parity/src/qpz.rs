@@ -27,8 +27,8 @@
 //! until the call decides). The attractors are the graph engine's
 //! ([`retrograde_solve::attract`]).
 
+use crate::algo::Algo;
 use crate::solution::NONE;
-use crate::solve::Algo;
 use retrograde_graph::Graph;
 use retrograde_solve::attract::{Attractor, Subgame};
 

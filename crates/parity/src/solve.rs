@@ -18,6 +18,7 @@
 //! moves into solved regions was attracted to one of them), so what the algorithms see is a
 //! proper subgame: every algorithm relies on it.
 
+use crate::algo::Algo;
 use crate::game::{ParityGame, Player};
 use crate::solution::{Solution, NONE};
 use retrograde_graph::Graph;
@@ -165,7 +166,7 @@ pub fn solve_with(game: &ParityGame, opts: &Options) -> (Solution, Phases) {
     let clock = Instant::now();
     let g = game.graph();
     let n = game.vertex_count();
-    let (prio, levels) = crate::reduce::compressed_priorities(game.priorities());
+    let (prio, levels) = crate::priority::compressed_priorities(game.priorities());
     let mut phases = Phases {
         levels,
         ..Phases::default()
@@ -215,17 +216,6 @@ pub fn solve_with(game: &ParityGame, opts: &Options) -> (Solution, Phases) {
         })
         .collect();
     (Solution::new(winner, state.strategy), phases)
-}
-
-/// An algorithm over a subgame: the vertices of `order` (sorted by compressed priority,
-/// highest first, ids increasing within a priority), each of which has a move to another of
-/// them. It writes the winner (0 or 1) and the strategy of exactly these vertices; the others
-/// it leaves alone. Its state is made once per game, so that solving many small subgames
-/// (components) costs their size, not the game's.
-pub(crate) trait Algo {
-    fn solve(&mut self, order: &[u32], won: &mut [u8], strategy: &mut [u32]);
-    /// The algorithm's count of its main steps so far.
-    fn iterations(&self) -> u64;
 }
 
 /// `vertices` sorted by priority, highest first (a counting sort when the levels are few).

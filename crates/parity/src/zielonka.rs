@@ -26,8 +26,8 @@
 //! Each vertex P owns in A joins with a move into A, except the vertices of the top priority
 //! (the heads): when P wins the whole level, a head takes a move to any vertex P wins in it.
 
+use crate::algo::Algo;
 use crate::solution::NONE;
-use crate::solve::Algo;
 use retrograde_graph::Graph;
 use retrograde_solve::attract::{Attractor, Subgame};
 
